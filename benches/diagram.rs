@@ -1,0 +1,2 @@
+//! Board diagram benchmark: placeholder.
+fn main() {}

@@ -1,0 +1,11 @@
+//! The rules core, on shakmaty. Pure: no I/O, no clock reads.
+//!
+//! - [`notation`]: move text as players write it, in every notation and language.
+//! - [`game`]: a game from its start position through its moves to its outcome.
+//! - [`pgn`]: PGN export and import.
+//! - [`diagram`]: board diagrams as text (Unicode, ASCII), SVG and PNG.
+
+pub mod diagram;
+pub mod game;
+pub mod notation;
+pub mod pgn;

@@ -1,0 +1,282 @@
+//! The config file (TOML) and its `DOPIS_…` environment overrides.
+//!
+//! Every key has a default, so no file is needed to start. A key the
+//! program does not know — in the file or as a `DOPIS_…` variable — is an
+//! error, not silently ignored: a typo'd key would otherwise look like a
+//! setting that "does nothing".
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The whole configuration.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Where games and players are stored.
+    pub database: DatabaseConfig,
+}
+
+/// `[database]`: where games and players are stored.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DatabaseConfig {
+    /// `sqlite://FILE` (created if missing) or `postgres://…`.
+    pub url: Secret,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        DatabaseConfig {
+            url: Secret::new(DEFAULT_DATABASE_URL),
+        }
+    }
+}
+
+/// The embedded default database: a SQLite file in the working directory.
+pub const DEFAULT_DATABASE_URL: &str = "sqlite://dopis.db";
+
+/// A value that must never be printed or logged (passwords, database URLs
+/// that may carry one). `Debug` and `Display` show only a placeholder.
+#[derive(Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a secret value.
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    /// The secret itself, for the one place that needs it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// The kind of value a key holds, so an environment variable's text can be
+/// turned into the right TOML type before the config is checked.
+#[derive(Debug, Clone, Copy)]
+enum KeyKind {
+    Text,
+}
+
+/// Every key the config knows, as its path of TOML table names. The
+/// environment variable for a key is `DOPIS_` plus the path joined by `_`,
+/// upper-cased: `database.url` is `DOPIS_DATABASE_URL`.
+const KEYS: &[(&[&str], KeyKind)] = &[(&["database", "url"], KeyKind::Text)];
+
+/// Environment variables that start with `DOPIS_` but are not config keys.
+const NON_KEY_VARS: &[&str] = &["DOPIS_CONFIG", "DOPIS_LOG", "DOPIS_TEST_POSTGRES_URL"];
+
+/// Why the configuration could not be loaded; each says how to fix it.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file named with `--config` could not be read.
+    #[error("cannot read config file {path}: {source} (check the path given with --config)")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or has a wrong key or type.
+    #[error("config file {path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with line and column where known.
+        message: String,
+    },
+    /// A `DOPIS_…` variable names no key.
+    #[error("environment variable {name} is not a dopis setting; known ones: {known}")]
+    UnknownVariable {
+        /// The variable.
+        name: String,
+        /// The variables that are settings.
+        known: String,
+    },
+    /// A `DOPIS_…` variable holds a value of the wrong kind.
+    #[error("environment variable {name}: {message}")]
+    BadVariable {
+        /// The variable.
+        name: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl Config {
+    /// Loads the config: defaults, then the file (if given and present),
+    /// then `DOPIS_…` variables from `env`.
+    ///
+    /// `file` of `None` means "no file": defaults and environment only.
+    pub fn load(
+        file: Option<&Path>,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Config, ConfigError> {
+        let (mut table, path) = match file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+                    ConfigError::Invalid {
+                        path: path.to_path_buf(),
+                        message: describe_toml_error(&text, &e),
+                    }
+                })?;
+                (table, path.to_path_buf())
+            }
+            None => (toml::Table::new(), PathBuf::from("(defaults)")),
+        };
+        apply_env(&mut table, env)?;
+        let text = toml::to_string(&table).map_err(|e| ConfigError::Invalid {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        toml::from_str(&text).map_err(|e: toml::de::Error| ConfigError::Invalid {
+            path,
+            message: describe_toml_error(&text, &e),
+        })
+    }
+
+    /// The names of every environment variable that sets a key.
+    pub fn env_var_names() -> Vec<String> {
+        KEYS.iter().map(|(path, _)| env_name(path)).collect()
+    }
+}
+
+fn env_name(path: &[&str]) -> String {
+    format!("DOPIS_{}", path.join("_").to_ascii_uppercase())
+}
+
+fn apply_env(
+    table: &mut toml::Table,
+    env: impl IntoIterator<Item = (String, String)>,
+) -> Result<(), ConfigError> {
+    for (name, value) in env {
+        if !name.starts_with("DOPIS_") || NON_KEY_VARS.contains(&name.as_str()) {
+            continue;
+        }
+        let Some((path, kind)) = KEYS.iter().find(|(path, _)| env_name(path) == name) else {
+            return Err(ConfigError::UnknownVariable {
+                name,
+                known: Config::env_var_names().join(", "),
+            });
+        };
+        let value = match kind {
+            KeyKind::Text => toml::Value::String(value),
+        };
+        set_path(table, path, value).map_err(|message| ConfigError::BadVariable {
+            name: name.clone(),
+            message,
+        })?;
+    }
+    Ok(())
+}
+
+fn set_path(table: &mut toml::Table, path: &[&str], value: toml::Value) -> Result<(), String> {
+    let Some((last, parents)) = path.split_last() else {
+        return Ok(());
+    };
+    let mut current = table;
+    for part in parents {
+        let entry = current
+            .entry(part.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        current = match entry {
+            toml::Value::Table(t) => t,
+            _ => return Err(format!("[{part}] in the config file is not a table")),
+        };
+    }
+    current.insert(last.to_string(), value);
+    Ok(())
+}
+
+/// Turns a TOML error into one line: what is wrong, and where.
+fn describe_toml_error(text: &str, err: &toml::de::Error) -> String {
+    let message = err.message().trim().replace('\n', " ");
+    match err.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("line {line}: {message}")
+        }
+        None => message,
+    }
+}
+
+/// A commented example config, written by `dopis init`.
+pub const EXAMPLE: &str = include_str!("../dopis.example.toml");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load_text(text: &str, env: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dopis.toml");
+        std::fs::write(&path, text).unwrap();
+        Config::load(
+            Some(&path),
+            env.iter().map(|(k, v)| (k.to_string(), v.to_string())),
+        )
+    }
+
+    #[test]
+    fn no_file_gives_the_embedded_default() {
+        let config = Config::load(None, Vec::new()).unwrap();
+        assert_eq!(config.database.url.expose(), DEFAULT_DATABASE_URL);
+    }
+
+    #[test]
+    fn the_example_config_loads_and_matches_the_defaults() {
+        assert_eq!(load_text(EXAMPLE, &[]).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn environment_overrides_the_file() {
+        let config = load_text(
+            "[database]\nurl = \"sqlite://a.db\"\n",
+            &[("DOPIS_DATABASE_URL", "postgres://x/y")],
+        )
+        .unwrap();
+        assert_eq!(config.database.url.expose(), "postgres://x/y");
+    }
+
+    #[test]
+    fn a_misspelt_key_is_an_error_naming_it_and_its_line() {
+        let err = load_text("[database]\n\nulr = \"x\"\n", &[]).unwrap_err().to_string();
+        assert!(err.contains("line 3"), "{err}");
+        assert!(err.contains("unknown field `ulr`"), "{err}");
+        assert!(err.contains("expected `url`"), "{err}");
+    }
+
+    #[test]
+    fn a_wrong_type_is_an_error_naming_the_key() {
+        let err = load_text("[database]\nurl = 5\n", &[]).unwrap_err().to_string();
+        assert!(err.contains("line 2"), "{err}");
+        assert!(err.contains("invalid type: integer `5`, expected a string"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_environment_variable_is_an_error_listing_the_known_ones() {
+        let err = load_text("", &[("DOPIS_DATABSE_URL", "x")]).unwrap_err().to_string();
+        assert!(err.contains("DOPIS_DATABSE_URL is not a dopis setting"), "{err}");
+        assert!(err.contains("DOPIS_DATABASE_URL"), "{err}");
+    }
+
+    #[test]
+    fn secrets_never_show_in_debug_output() {
+        let config = load_text("[database]\nurl = \"postgres://u:hunter2@h/d\"\n", &[]).unwrap();
+        assert!(!format!("{config:?}").contains("hunter2"));
+    }
+}

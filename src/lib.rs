@@ -1,0 +1,22 @@
+//! dopis: correspondence chess by plain e-mail.
+//!
+//! Map of the crate (pure modules never touch the clock, the network or a
+//! database; a `grep -r 'sqlx\|tokio\|lettre' src/chess src/lang.rs` finds nothing):
+//!
+//! - [`address`]: e-mail addresses, validated once.
+//! - [`lang`]: the languages players write in (pure).
+//! - [`chess`]: rules core on shakmaty — move text in every notation, games and
+//!   their endings, PGN, board diagrams (pure).
+//! - [`mail`]: inbound mail parsing and the commands players write (pure).
+//! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
+//! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
+//!   players and games.
+//! - [`cli`]: the `dopis` command line, a thin layer over the rest.
+
+pub mod address;
+pub mod chess;
+pub mod cli;
+pub mod config;
+pub mod lang;
+pub mod mail;
+pub mod store;

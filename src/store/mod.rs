@@ -1,0 +1,1 @@
+//! Storage: see docs in the crate map.
