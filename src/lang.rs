@@ -161,6 +161,19 @@ fn all_codes() -> String {
     Lang::ALL.map(Lang::code).join(", ")
 }
 
+impl serde::Serialize for Lang {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.code())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Lang {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let code = String::deserialize(d)?;
+        code.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl FromStr for Lang {
     type Err = UnknownLang;
 

@@ -7,6 +7,8 @@
 //! - [`lang`]: the languages players write in (pure).
 //! - [`chess`]: rules core on shakmaty — move text in every notation, games and
 //!   their endings, PGN, board diagrams (pure).
+//! - [`player`]: players and their details.
+//! - [`clock`]: time controls in days (pure).
 //! - [`mail`]: inbound mail parsing and the commands players write (pure).
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
@@ -15,8 +17,10 @@
 
 pub mod address;
 pub mod chess;
+pub mod clock;
 pub mod cli;
 pub mod config;
 pub mod lang;
 pub mod mail;
 pub mod store;
+pub mod player;

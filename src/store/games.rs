@@ -1,0 +1,232 @@
+//! Games and their moves.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::{AssertSqlSafe, Row};
+use sqlx::any::AnyRow;
+
+use super::{Store, StoreError, from_millis, to_millis};
+use crate::clock::TimeControl;
+use crate::player::PlayerId;
+
+/// A game's number, shown to players as `#42`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct GameId(pub i64);
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// Where a game is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameStatus {
+    /// Being played.
+    Active,
+    /// Over, with a result.
+    Finished,
+}
+
+impl GameStatus {
+    fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+        }
+    }
+}
+
+/// The rules variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Standard chess.
+    Standard,
+    /// Chess960 (Fischer random).
+    Chess960,
+}
+
+impl Variant {
+    fn as_str(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Chess960 => "chess960",
+        }
+    }
+}
+
+/// A game to be created.
+#[derive(Debug, Clone)]
+pub struct NewGame {
+    /// White.
+    pub white: PlayerId,
+    /// Black.
+    pub black: PlayerId,
+    /// The rules variant.
+    pub variant: Variant,
+    /// For Chess960: the starting position's number.
+    pub chess960_number: Option<u16>,
+    /// The starting position, when not the standard one.
+    pub start_fen: Option<String>,
+    /// The time control.
+    pub time_control: TimeControl,
+}
+
+/// One stored half-move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StoredMove {
+    /// Half-move number, from 1.
+    pub ply: i64,
+    /// The move in UCI.
+    pub uci: String,
+    /// The move in English SAN.
+    pub san: String,
+    /// When the mail with the move reached our mailbox.
+    pub received_at: Option<DateTime<Utc>>,
+    /// When the opponent was sent the move.
+    pub sent_at: Option<DateTime<Utc>>,
+}
+
+/// A game as stored.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRecord {
+    /// The game's number.
+    pub id: GameId,
+    /// White.
+    pub white: PlayerId,
+    /// Black.
+    pub black: PlayerId,
+    /// The rules variant.
+    pub variant: Variant,
+    /// For Chess960: the starting position's number.
+    pub chess960_number: Option<u16>,
+    /// The starting position, when not the standard one.
+    pub start_fen: Option<String>,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// Active or finished.
+    pub status: GameStatus,
+    /// `1-0`, `0-1` or `1/2-1/2` once finished.
+    pub result: Option<String>,
+    /// Why the game ended.
+    pub end_reason: Option<String>,
+    /// When the game was created.
+    pub created_at: DateTime<Utc>,
+    /// When the game ended.
+    pub finished_at: Option<DateTime<Utc>>,
+    /// The moves so far.
+    pub moves: Vec<StoredMove>,
+}
+
+const COLUMNS: &str = "id, white_id, black_id, variant, chess960_number, start_fen, time_control, \
+                       status, result, end_reason, created_at, finished_at";
+
+fn corrupt(what: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(what.to_string())
+}
+
+fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
+    let variant = match row.try_get::<String, _>("variant")?.as_str() {
+        "standard" => Variant::Standard,
+        "chess960" => Variant::Chess960,
+        other => return Err(corrupt(format!("unknown variant '{other}'"))),
+    };
+    let status = match row.try_get::<String, _>("status")?.as_str() {
+        "active" => GameStatus::Active,
+        "finished" => GameStatus::Finished,
+        other => return Err(corrupt(format!("unknown game status '{other}'"))),
+    };
+    let number: Option<i64> = row.try_get("chess960_number")?;
+    let control: String = row.try_get("time_control")?;
+    Ok(GameRecord {
+        id: GameId(row.try_get("id")?),
+        white: PlayerId(row.try_get("white_id")?),
+        black: PlayerId(row.try_get("black_id")?),
+        variant,
+        chess960_number: number
+            .map(|n| u16::try_from(n).map_err(corrupt))
+            .transpose()?,
+        start_fen: row.try_get("start_fen")?,
+        time_control: control.parse().map_err(corrupt)?,
+        status,
+        result: row.try_get("result")?,
+        end_reason: row.try_get("end_reason")?,
+        created_at: from_millis(row.try_get("created_at")?)?,
+        finished_at: row
+            .try_get::<Option<i64>, _>("finished_at")?
+            .map(from_millis)
+            .transpose()?,
+        moves: Vec::new(),
+    })
+}
+
+fn move_from_row(row: &AnyRow) -> Result<StoredMove, StoreError> {
+    Ok(StoredMove {
+        ply: row.try_get("ply")?,
+        uci: row.try_get("uci")?,
+        san: row.try_get("san")?,
+        received_at: row
+            .try_get::<Option<i64>, _>("received_at")?
+            .map(from_millis)
+            .transpose()?,
+        sent_at: row
+            .try_get::<Option<i64>, _>("sent_at")?
+            .map(from_millis)
+            .transpose()?,
+    })
+}
+
+impl Store {
+    /// Creates a game; it starts active with no moves.
+    pub async fn add_game(&self, g: &NewGame, now: DateTime<Utc>) -> Result<GameId, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO games (white_id, black_id, variant, chess960_number, start_fen, \
+             time_control, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(g.white.0)
+        .bind(g.black.0)
+        .bind(g.variant.as_str())
+        .bind(g.chess960_number.map(i64::from))
+        .bind(g.start_fen.as_deref())
+        .bind(g.time_control.to_string())
+        .bind(GameStatus::Active.as_str())
+        .bind(to_millis(now))
+        .fetch_one(self.pool())
+        .await?;
+        Ok(GameId(row.try_get("id")?))
+    }
+
+    /// A game with its moves.
+    pub async fn game(&self, id: GameId) -> Result<GameRecord, StoreError> {
+        let row = sqlx::query(AssertSqlSafe(format!("SELECT {COLUMNS} FROM games WHERE id = $1")))
+            .bind(id.0)
+            .fetch_optional(self.pool())
+            .await?
+            .ok_or(StoreError::UnknownGame(id.0))?;
+        let mut game = from_row(&row)?;
+        game.moves = sqlx::query(
+            "SELECT ply, uci, san, received_at, sent_at FROM moves WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(id.0)
+        .fetch_all(self.pool())
+        .await?
+        .iter()
+        .map(move_from_row)
+        .collect::<Result<_, _>>()?;
+        Ok(game)
+    }
+
+    /// Games by number, without their moves; only active ones if asked.
+    pub async fn games(&self, active_only: bool) -> Result<Vec<GameRecord>, StoreError> {
+        let filter = if active_only { "WHERE status = 'active'" } else { "" };
+        sqlx::query(AssertSqlSafe(format!("SELECT {COLUMNS} FROM games {filter} ORDER BY id")))
+            .fetch_all(self.pool())
+            .await?
+            .iter()
+            .map(from_row)
+            .collect()
+    }
+}
