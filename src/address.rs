@@ -58,7 +58,9 @@ impl EmailAddress {
             .chars()
             .any(|c| c.is_whitespace() || c.is_control() || "<>()[],;:\\\"".contains(c))
         {
-            return Err(bad("it contains spaces or characters not allowed in an address"));
+            return Err(bad(
+                "it contains spaces or characters not allowed in an address",
+            ));
         }
         if local.contains('@') {
             return Err(bad("it has more than one @"));
@@ -130,7 +132,10 @@ mod tests {
             ("alice", "there is no @"),
             ("@x.org", "nothing before the @"),
             ("a@", "nothing after the @"),
-            ("a b@x.org", "it contains spaces or characters not allowed in an address"),
+            (
+                "a b@x.org",
+                "it contains spaces or characters not allowed in an address",
+            ),
             ("a@b@x.org", "it has more than one @"),
             ("a@x..org", "the domain after the @ is malformed"),
         ] {

@@ -122,30 +122,26 @@ impl Config {
         file: Option<&Path>,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
-        let (mut table, path) = match file {
+        let mut table = match file {
             Some(path) => {
                 let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
                     path: path.to_path_buf(),
                     source,
                 })?;
-                let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-                    ConfigError::Invalid {
-                        path: path.to_path_buf(),
-                        message: describe_toml_error(&text, &e),
-                    }
-                })?;
-                (table, path.to_path_buf())
+                let invalid = |e: toml::de::Error| ConfigError::Invalid {
+                    path: path.to_path_buf(),
+                    message: describe_toml_error(&text, &e),
+                };
+                // Check the file on its own first, so errors carry its line numbers.
+                toml::from_str::<Config>(&text).map_err(invalid)?;
+                text.parse::<toml::Table>().map_err(invalid)?
             }
-            None => (toml::Table::new(), PathBuf::from("(defaults)")),
+            None => toml::Table::new(),
         };
-        apply_env(&mut table, env)?;
-        let text = toml::to_string(&table).map_err(|e| ConfigError::Invalid {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
-        toml::from_str(&text).map_err(|e: toml::de::Error| ConfigError::Invalid {
-            path,
-            message: describe_toml_error(&text, &e),
+        let overridden = apply_env(&mut table, env)?;
+        Config::deserialize(toml::Value::Table(table)).map_err(|e| ConfigError::BadVariable {
+            name: overridden.join(", "),
+            message: e.message().trim().to_string(),
         })
     }
 
@@ -159,10 +155,12 @@ fn env_name(path: &[&str]) -> String {
     format!("DOPIS_{}", path.join("_").to_ascii_uppercase())
 }
 
+/// Sets the keys named by `DOPIS_…` variables; returns the variables used.
 fn apply_env(
     table: &mut toml::Table,
     env: impl IntoIterator<Item = (String, String)>,
-) -> Result<(), ConfigError> {
+) -> Result<Vec<String>, ConfigError> {
+    let mut used = Vec::new();
     for (name, value) in env {
         if !name.starts_with("DOPIS_") || NON_KEY_VARS.contains(&name.as_str()) {
             continue;
@@ -180,8 +178,9 @@ fn apply_env(
             name: name.clone(),
             message,
         })?;
+        used.push(name);
     }
-    Ok(())
+    Ok(used)
 }
 
 fn set_path(table: &mut toml::Table, path: &[&str], value: toml::Value) -> Result<(), String> {
@@ -254,7 +253,9 @@ mod tests {
 
     #[test]
     fn a_misspelt_key_is_an_error_naming_it_and_its_line() {
-        let err = load_text("[database]\n\nulr = \"x\"\n", &[]).unwrap_err().to_string();
+        let err = load_text("[database]\n\nulr = \"x\"\n", &[])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("line 3"), "{err}");
         assert!(err.contains("unknown field `ulr`"), "{err}");
         assert!(err.contains("expected `url`"), "{err}");
@@ -262,15 +263,25 @@ mod tests {
 
     #[test]
     fn a_wrong_type_is_an_error_naming_the_key() {
-        let err = load_text("[database]\nurl = 5\n", &[]).unwrap_err().to_string();
+        let err = load_text("[database]\nurl = 5\n", &[])
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("line 2"), "{err}");
-        assert!(err.contains("invalid type: integer `5`, expected a string"), "{err}");
+        assert!(
+            err.contains("invalid type: integer `5`, expected a string"),
+            "{err}"
+        );
     }
 
     #[test]
     fn an_unknown_environment_variable_is_an_error_listing_the_known_ones() {
-        let err = load_text("", &[("DOPIS_DATABSE_URL", "x")]).unwrap_err().to_string();
-        assert!(err.contains("DOPIS_DATABSE_URL is not a dopis setting"), "{err}");
+        let err = load_text("", &[("DOPIS_DATABSE_URL", "x")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("DOPIS_DATABSE_URL is not a dopis setting"),
+            "{err}"
+        );
         assert!(err.contains("DOPIS_DATABASE_URL"), "{err}");
     }
 

@@ -181,7 +181,11 @@ impl FromStr for Lang {
         let code = s.trim().to_ascii_lowercase();
         // Accept a region suffix as mail clients and locales write it (pl-PL, sl_SI).
         let base = code.split(['-', '_']).next().unwrap_or("");
-        let base = if base == "nb" || base == "nn" { "no" } else { base };
+        let base = if base == "nb" || base == "nn" {
+            "no"
+        } else {
+            base
+        };
         Lang::ALL
             .into_iter()
             .find(|l| l.code() == base)

@@ -13,14 +13,16 @@
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
+//! - [`app`]: the config, store and clock every command shares.
 //! - [`cli`]: the `dopis` command line, a thin layer over the rest.
 
 pub mod address;
+pub mod app;
 pub mod chess;
-pub mod clock;
 pub mod cli;
+pub mod clock;
 pub mod config;
 pub mod lang;
 pub mod mail;
-pub mod store;
 pub mod player;
+pub mod store;

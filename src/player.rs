@@ -53,7 +53,9 @@ pub enum BadPlayer {
     #[error("the player's name {0}; give it with --name \"First Last\"")]
     Name(&'static str),
     /// The time zone is unknown.
-    #[error("unknown time zone '{0}': use an IANA name such as Europe/Ljubljana, Europe/Warsaw or UTC")]
+    #[error(
+        "unknown time zone '{0}': use an IANA name such as Europe/Ljubljana, Europe/Warsaw or UTC"
+    )]
     TimeZone(String),
 }
 
@@ -108,7 +110,8 @@ mod tests {
         );
         let err = NewPlayer::new(email(), "Ana", Lang::Sl, Some("Europe/Ljublana")).unwrap_err();
         assert!(err.to_string().contains("Europe/Ljubljana"), "{err}");
-        let ok = NewPlayer::new(email(), " Ana Novak ", Lang::Sl, Some("Europe/Ljubljana")).unwrap();
+        let ok =
+            NewPlayer::new(email(), " Ana Novak ", Lang::Sl, Some("Europe/Ljubljana")).unwrap();
         assert_eq!(ok.name, "Ana Novak");
         assert_eq!(ok.tz, Some(chrono_tz::Europe::Ljubljana));
     }

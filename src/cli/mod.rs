@@ -1,6 +1,135 @@
-//! The command line.
+//! The `dopis` command line: parses arguments, loads the config, and calls
+//! into the library. Errors print as one line saying what is wrong and how
+//! to fix it, with a non-zero exit code.
+
+mod game;
+mod player;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::app::App;
+use crate::config::{Config, Secret};
+
+/// Correspondence chess by plain e-mail.
+#[derive(Debug, Parser)]
+#[command(name = "dopis", version, about, long_about = None)]
+pub struct Cli {
+    /// Config file (TOML). Default: ./dopis.toml if it exists.
+    #[arg(long, global = true, env = "DOPIS_CONFIG", value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Database URL (sqlite://FILE or postgres://…); overrides the config.
+    #[arg(long, global = true, value_name = "URL")]
+    pub database: Option<String>,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write an example config (if absent) and create or update the database.
+    Init,
+    /// Register and look up players.
+    #[command(subcommand)]
+    Player(player::PlayerCommand),
+    /// Start and look at games.
+    #[command(subcommand)]
+    Game(game::GameCommand),
+}
+
+/// How listings and single records are printed.
+#[derive(Debug, Clone, Copy, Default, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    /// Readable text.
+    #[default]
+    Text,
+    /// JSON, for scripts.
+    Json,
+}
+
+/// The config file to read: the one named, else ./dopis.toml if present.
+fn config_path(cli: &Cli) -> Option<PathBuf> {
+    match &cli.config {
+        Some(path) => Some(path.clone()),
+        None => {
+            let default = Path::new("dopis.toml");
+            default.exists().then(|| default.to_path_buf())
+        }
+    }
+}
+
+fn load_config(cli: &Cli) -> Result<Config> {
+    let mut config = Config::load(config_path(cli).as_deref(), std::env::vars())?;
+    if let Some(url) = &cli.database {
+        config.database.url = Secret::new(url.clone());
+    }
+    Ok(config)
+}
 
 /// Entry point of the `dopis` binary.
-pub fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match run(cli, &mut out) {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = out.flush();
+            eprintln!("dopis: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")
+}
+
+/// Runs a parsed command line, printing results to `out`.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
+    let config = load_config(&cli)?;
+    match cli.command {
+        Command::Init => {
+            let path = cli
+                .config
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("dopis.toml"));
+            if path.exists() {
+                writeln!(out, "config {} exists, left as it is", path.display())?;
+            } else {
+                std::fs::write(&path, crate::config::EXAMPLE)
+                    .with_context(|| format!("cannot write config file {}", path.display()))?;
+                writeln!(out, "wrote example config {}", path.display())?;
+            }
+            let url = crate::store::redact_url(config.database.url.expose());
+            runtime()?.block_on(async {
+                let app = App::open(config).await?;
+                app.store.close().await;
+                anyhow::Ok(())
+            })?;
+            writeln!(out, "database {url} is ready")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Player(cmd) => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = player::run(&app, cmd, out).await;
+            app.store.close().await;
+            result
+        }),
+        Command::Game(cmd) => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = game::run(&app, cmd, out).await;
+            app.store.close().await;
+            result
+        }),
+    }
 }

@@ -2,8 +2,8 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::{AssertSqlSafe, Row};
 use sqlx::any::AnyRow;
+use sqlx::{AssertSqlSafe, Row};
 
 use super::{Store, StoreError, from_millis, to_millis};
 use crate::clock::TimeControl;
@@ -201,11 +201,13 @@ impl Store {
 
     /// A game with its moves.
     pub async fn game(&self, id: GameId) -> Result<GameRecord, StoreError> {
-        let row = sqlx::query(AssertSqlSafe(format!("SELECT {COLUMNS} FROM games WHERE id = $1")))
-            .bind(id.0)
-            .fetch_optional(self.pool())
-            .await?
-            .ok_or(StoreError::UnknownGame(id.0))?;
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM games WHERE id = $1"
+        )))
+        .bind(id.0)
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or(StoreError::UnknownGame(id.0))?;
         let mut game = from_row(&row)?;
         game.moves = sqlx::query(
             "SELECT ply, uci, san, received_at, sent_at FROM moves WHERE game_id = $1 ORDER BY ply",
@@ -221,12 +223,18 @@ impl Store {
 
     /// Games by number, without their moves; only active ones if asked.
     pub async fn games(&self, active_only: bool) -> Result<Vec<GameRecord>, StoreError> {
-        let filter = if active_only { "WHERE status = 'active'" } else { "" };
-        sqlx::query(AssertSqlSafe(format!("SELECT {COLUMNS} FROM games {filter} ORDER BY id")))
-            .fetch_all(self.pool())
-            .await?
-            .iter()
-            .map(from_row)
-            .collect()
+        let filter = if active_only {
+            "WHERE status = 'active'"
+        } else {
+            ""
+        };
+        sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM games {filter} ORDER BY id"
+        )))
+        .fetch_all(self.pool())
+        .await?
+        .iter()
+        .map(from_row)
+        .collect()
     }
 }

@@ -20,7 +20,7 @@ pub mod players;
 use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyPool, Executor};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor};
 
 /// Which database engine a store runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,7 +70,9 @@ pub enum StoreError {
         reason: String,
     },
     /// No player is registered with that address.
-    #[error("no player with e-mail {0}: register them with `dopis player add --email {0} --name NAME`")]
+    #[error(
+        "no player with e-mail {0}: register them with `dopis player add --email {0} --name NAME`"
+    )]
     UnknownPlayer(String),
     /// A player with that address exists already.
     #[error("a player with e-mail {0} already exists: `dopis player show {0}` shows them")]
@@ -128,6 +130,16 @@ impl Store {
         } else {
             return Err(StoreError::UnsupportedUrl { url: shown });
         };
+        // One plain connection first: when the database is unreachable its
+        // error says why ("connection refused", "no such file"), where the
+        // pool would only say it timed out.
+        let probe = AnyConnection::connect(&connect_url)
+            .await
+            .map_err(|e| StoreError::Open {
+                url: shown.clone(),
+                reason: describe_open_error(&e),
+            })?;
+        let _ = probe.close().await;
         let pool = AnyPoolOptions::new()
             .max_connections(match backend {
                 Backend::Sqlite => 4,
@@ -153,13 +165,10 @@ impl Store {
             Backend::Sqlite => sqlx::migrate!("migrations/sqlite"),
             Backend::Postgres => sqlx::migrate!("migrations/postgres"),
         };
-        migrator
-            .run(&pool)
-            .await
-            .map_err(|e| StoreError::Migrate {
-                url: shown,
-                reason: e.to_string(),
-            })?;
+        migrator.run(&pool).await.map_err(|e| StoreError::Migrate {
+            url: shown,
+            reason: e.to_string(),
+        })?;
         Ok(Store { pool, backend })
     }
 

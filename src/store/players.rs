@@ -1,8 +1,8 @@
 //! Registering and finding players.
 
 use chrono::{DateTime, Utc};
-use sqlx::{AssertSqlSafe, Row};
 use sqlx::any::AnyRow;
+use sqlx::{AssertSqlSafe, Row};
 
 use super::{Store, StoreError, to_millis};
 use crate::address::EmailAddress;
@@ -30,7 +30,11 @@ fn from_row(row: &AnyRow) -> Result<Player, StoreError> {
 
 impl Store {
     /// Registers a player; an address can be registered once.
-    pub async fn add_player(&self, p: &NewPlayer, now: DateTime<Utc>) -> Result<Player, StoreError> {
+    pub async fn add_player(
+        &self,
+        p: &NewPlayer,
+        now: DateTime<Utc>,
+    ) -> Result<Player, StoreError> {
         let row = sqlx::query(AssertSqlSafe(format!(
             "INSERT INTO players (email, name, lang, tz, created_at) VALUES ($1, $2, $3, $4, $5) \
              ON CONFLICT (email) DO NOTHING RETURNING {COLUMNS}"
@@ -50,10 +54,12 @@ impl Store {
 
     /// The player registered with an address.
     pub async fn player_by_email(&self, email: &EmailAddress) -> Result<Player, StoreError> {
-        let row = sqlx::query(AssertSqlSafe(format!("SELECT {COLUMNS} FROM players WHERE email = $1")))
-            .bind(email.as_str())
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM players WHERE email = $1"
+        )))
+        .bind(email.as_str())
+        .fetch_optional(self.pool())
+        .await?;
         match row {
             Some(row) => from_row(&row),
             None => Err(StoreError::UnknownPlayer(email.to_string())),
@@ -62,23 +68,30 @@ impl Store {
 
     /// The player with an id.
     pub async fn player(&self, id: PlayerId) -> Result<Player, StoreError> {
-        let row = sqlx::query(AssertSqlSafe(format!("SELECT {COLUMNS} FROM players WHERE id = $1")))
-            .bind(id.0)
-            .fetch_optional(self.pool())
-            .await?;
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM players WHERE id = $1"
+        )))
+        .bind(id.0)
+        .fetch_optional(self.pool())
+        .await?;
         match row {
             Some(row) => from_row(&row),
-            None => Err(StoreError::Corrupt(format!("player id {} is missing", id.0))),
+            None => Err(StoreError::Corrupt(format!(
+                "player id {} is missing",
+                id.0
+            ))),
         }
     }
 
     /// Every player, by address.
     pub async fn players(&self) -> Result<Vec<Player>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!("SELECT {COLUMNS} FROM players ORDER BY email")))
-            .fetch_all(self.pool())
-            .await?
-            .iter()
-            .map(from_row)
-            .collect()
+        sqlx::query(AssertSqlSafe(format!(
+            "SELECT {COLUMNS} FROM players ORDER BY email"
+        )))
+        .fetch_all(self.pool())
+        .await?
+        .iter()
+        .map(from_row)
+        .collect()
     }
 }

@@ -1,5 +1,9 @@
 //! The one integration-test binary (STYLE.md): one module per area.
 
+mod support;
+
+mod cli;
 mod inbound_fixtures;
 mod move_cli;
 mod pgn_files;
+mod store;

@@ -1,0 +1,238 @@
+//! `dopis game …`
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Subcommand;
+use serde::Serialize;
+
+use super::Format;
+use crate::address::EmailAddress;
+use crate::app::App;
+use crate::clock::TimeControl;
+use crate::player::Player;
+use crate::store::games::{GameId, GameRecord, NewGame, StoredMove, Variant};
+
+/// Game subcommands.
+#[derive(Debug, Subcommand)]
+pub enum GameCommand {
+    /// Start a game between two registered players; prints the new game's number.
+    New {
+        /// White's e-mail address.
+        #[arg(long)]
+        white: EmailAddress,
+        /// Black's e-mail address.
+        #[arg(long)]
+        black: EmailAddress,
+        /// Time control: 3d, 10/50d, 30d+3d, … (see the README).
+        #[arg(long, default_value = "3d")]
+        control: TimeControl,
+        /// Play Chess960 from position N (0-959), or `random`.
+        #[arg(long, value_name = "N|random")]
+        chess960: Option<Chess960Choice>,
+    },
+    /// List games.
+    List {
+        /// Only games being played.
+        #[arg(long)]
+        active: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Show one game.
+    Show {
+        /// The game's number.
+        id: i64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+}
+
+/// A Chess960 position by number, or one drawn at random.
+#[derive(Debug, Clone, Copy)]
+pub enum Chess960Choice {
+    /// Position 0-959.
+    Number(u16),
+    /// Any of the 960.
+    Random,
+}
+
+impl std::str::FromStr for Chess960Choice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.eq_ignore_ascii_case("random") {
+            return Ok(Chess960Choice::Random);
+        }
+        match s.parse::<u16>() {
+            Ok(n) if n < 960 => Ok(Chess960Choice::Number(n)),
+            _ => Err(format!(
+                "'{s}' is not a Chess960 position: give a number from 0 to 959 (518 is the standard \
+                 array) or `random`"
+            )),
+        }
+    }
+}
+
+/// A game as `game show` and `game list` print it, with the players' details.
+#[derive(Debug, Serialize)]
+struct GameView<'a> {
+    #[serde(flatten)]
+    game: &'a GameRecord,
+    white_player: PlayerSummary<'a>,
+    black_player: PlayerSummary<'a>,
+}
+
+#[derive(Debug, Serialize)]
+struct PlayerSummary<'a> {
+    email: &'a EmailAddress,
+    name: &'a str,
+}
+
+impl<'a> From<&'a Player> for PlayerSummary<'a> {
+    fn from(p: &'a Player) -> Self {
+        PlayerSummary {
+            email: &p.email,
+            name: &p.name,
+        }
+    }
+}
+
+/// The moves as numbered SAN movetext: `1. e4 e5 2. Nf3`.
+fn movetext(moves: &[StoredMove]) -> String {
+    let mut text = String::new();
+    for m in moves {
+        if m.ply % 2 == 1 {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(&format!("{}. {}", (m.ply + 1) / 2, m.san));
+        } else {
+            text.push_str(&format!(" {}", m.san));
+        }
+    }
+    text
+}
+
+fn status_text(g: &GameRecord) -> String {
+    match (&g.result, &g.end_reason) {
+        (Some(result), Some(reason)) => format!("finished {result} ({reason})"),
+        (Some(result), None) => format!("finished {result}"),
+        _ => "active".into(),
+    }
+}
+
+/// Runs a game subcommand.
+pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<ExitCode> {
+    let store = &app.store;
+    match cmd {
+        GameCommand::New {
+            white,
+            black,
+            control,
+            chess960,
+        } => {
+            if white == black {
+                bail!(
+                    "a player cannot play themselves: give two different addresses to --white and --black"
+                );
+            }
+            let w = store.player_by_email(&white).await?;
+            let b = store.player_by_email(&black).await?;
+            let (variant, number) = match chess960 {
+                None => (Variant::Standard, None),
+                Some(Chess960Choice::Number(n)) => (Variant::Chess960, Some(n)),
+                Some(Chess960Choice::Random) => {
+                    (Variant::Chess960, Some(rand::random_range(0..960)))
+                }
+            };
+            let id = store
+                .add_game(
+                    &NewGame {
+                        white: w.id,
+                        black: b.id,
+                        variant,
+                        chess960_number: number,
+                        start_fen: None,
+                        time_control: control,
+                    },
+                    app.clock.now(),
+                )
+                .await?;
+            writeln!(out, "{}", id.0)?;
+        }
+        GameCommand::List { active, format } => {
+            let games = store.games(active).await?;
+            let mut views = Vec::new();
+            for g in &games {
+                views.push((
+                    g,
+                    store.player(g.white).await?,
+                    store.player(g.black).await?,
+                ));
+            }
+            match format {
+                Format::Json => {
+                    let list: Vec<GameView> = views
+                        .iter()
+                        .map(|(g, w, b)| GameView {
+                            game: g,
+                            white_player: w.into(),
+                            black_player: b.into(),
+                        })
+                        .collect();
+                    writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
+                }
+                Format::Text => {
+                    for (g, w, b) in &views {
+                        writeln!(
+                            out,
+                            "{}\t{} - {}\t{}\t{}",
+                            g.id,
+                            w.name,
+                            b.name,
+                            g.time_control,
+                            status_text(g)
+                        )?;
+                    }
+                }
+            }
+        }
+        GameCommand::Show { id, format } => {
+            let g = store.game(GameId(id)).await?;
+            let (w, b) = (store.player(g.white).await?, store.player(g.black).await?);
+            match format {
+                Format::Json => {
+                    let view = GameView {
+                        game: &g,
+                        white_player: (&w).into(),
+                        black_player: (&b).into(),
+                    };
+                    writeln!(out, "{}", serde_json::to_string_pretty(&view)?)?;
+                }
+                Format::Text => {
+                    writeln!(out, "game {}", g.id)?;
+                    writeln!(out, "white:        {} <{}>", w.name, w.email)?;
+                    writeln!(out, "black:        {} <{}>", b.name, b.email)?;
+                    let variant = match (g.variant, g.chess960_number) {
+                        (Variant::Chess960, Some(n)) => format!("Chess960 position {n}"),
+                        (Variant::Chess960, None) => "Chess960".into(),
+                        (Variant::Standard, _) => "standard".into(),
+                    };
+                    writeln!(out, "variant:      {variant}")?;
+                    writeln!(out, "time control: {}", g.time_control)?;
+                    writeln!(out, "status:       {}", status_text(&g))?;
+                    let moves = movetext(&g.moves);
+                    writeln!(
+                        out,
+                        "moves:        {}",
+                        if moves.is_empty() { "none yet" } else { &moves }
+                    )?;
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,97 @@
+//! `dopis player …`
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Subcommand;
+
+use super::Format;
+use crate::address::EmailAddress;
+use crate::app::App;
+use crate::lang::Lang;
+use crate::player::{NewPlayer, Player};
+
+/// Player subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PlayerCommand {
+    /// Register a player.
+    Add {
+        /// The player's e-mail address: only mail from it moves their pieces.
+        #[arg(long)]
+        email: EmailAddress,
+        /// The player's name, as opponents and PGN see it.
+        #[arg(long)]
+        name: String,
+        /// Language of mails and piece letters (en, sl, pl, lv, de, …).
+        #[arg(long, default_value = "en")]
+        lang: Lang,
+        /// Time zone for deadlines in mails (IANA name, e.g. Europe/Ljubljana).
+        #[arg(long)]
+        tz: Option<String>,
+    },
+    /// List the registered players.
+    List {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// Show one player.
+    Show {
+        /// The player's e-mail address.
+        email: EmailAddress,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+}
+
+fn line(p: &Player) -> String {
+    let tz =
+        p.tz.map(|t| t.name().to_string())
+            .unwrap_or_else(|| "-".into());
+    format!("{}\t{}\t{}\t{}", p.email, p.name, p.lang, tz)
+}
+
+/// Runs a player subcommand.
+pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<ExitCode> {
+    match cmd {
+        PlayerCommand::Add {
+            email,
+            name,
+            lang,
+            tz,
+        } => {
+            let new = NewPlayer::new(email, &name, lang, tz.as_deref())?;
+            let player = app.store.add_player(&new, app.clock.now()).await?;
+            writeln!(out, "added player {} <{}>", player.name, player.email)?;
+        }
+        PlayerCommand::List { format } => {
+            let players = app.store.players().await?;
+            match format {
+                Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&players)?)?,
+                Format::Text => {
+                    for p in &players {
+                        writeln!(out, "{}", line(p))?;
+                    }
+                }
+            }
+        }
+        PlayerCommand::Show { email, format } => {
+            let p = app.store.player_by_email(&email).await?;
+            match format {
+                Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&p)?)?,
+                Format::Text => {
+                    writeln!(out, "e-mail:    {}", p.email)?;
+                    writeln!(out, "name:      {}", p.name)?;
+                    writeln!(out, "language:  {} ({})", p.lang, p.lang.english_name())?;
+                    let tz =
+                        p.tz.map(|t| t.name().to_string())
+                            .unwrap_or_else(|| "not set".into());
+                    writeln!(out, "time zone: {tz}")?;
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,107 @@
+//! Storage: the same behaviour on SQLite and PostgreSQL.
+
+use chrono::{TimeZone, Utc};
+use dopis::address::EmailAddress;
+use dopis::clock::TimeControl;
+use dopis::lang::Lang;
+use dopis::player::NewPlayer;
+use dopis::store::games::{GameId, GameStatus, NewGame, Variant};
+use dopis::store::{Store, StoreError};
+
+use crate::support::TestDb;
+
+fn player(email: &str, name: &str) -> NewPlayer {
+    NewPlayer::new(
+        EmailAddress::parse(email).unwrap(),
+        name,
+        Lang::Sl,
+        Some("Europe/Ljubljana"),
+    )
+    .unwrap()
+}
+
+async fn players_are_stored_once_per_address(db: &TestDb) {
+    let store = Store::open(&db.url).await.unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
+    let alice = store
+        .add_player(&player("alice@players.test", "Alice"), now)
+        .await
+        .unwrap();
+    assert_eq!(alice.lang, Lang::Sl);
+    assert_eq!(alice.tz, Some(chrono_tz::Europe::Ljubljana));
+    let again = store
+        .add_player(&player("ALICE@players.test", "Alice 2"), now)
+        .await;
+    assert!(matches!(again, Err(StoreError::DuplicatePlayer(e)) if e == "alice@players.test"));
+    let found = store
+        .player_by_email(&EmailAddress::parse("Alice@Players.test").unwrap())
+        .await
+        .unwrap();
+    assert_eq!(found, alice);
+    let missing = store
+        .player_by_email(&EmailAddress::parse("zed@players.test").unwrap())
+        .await;
+    assert!(matches!(missing, Err(StoreError::UnknownPlayer(_))));
+    assert_eq!(store.players().await.unwrap().len(), 1);
+}
+
+async fn games_keep_their_settings(db: &TestDb) {
+    let store = Store::open(&db.url).await.unwrap();
+    let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
+    let w = store
+        .add_player(&player("w@players.test", "W"), now)
+        .await
+        .unwrap();
+    let b = store
+        .add_player(&player("b@players.test", "B"), now)
+        .await
+        .unwrap();
+    let control: TimeControl = "10/50d!20".parse().unwrap();
+    let id = store
+        .add_game(
+            &NewGame {
+                white: w.id,
+                black: b.id,
+                variant: Variant::Chess960,
+                chess960_number: Some(959),
+                start_fen: None,
+                time_control: control,
+            },
+            now,
+        )
+        .await
+        .unwrap();
+    let g = store.game(id).await.unwrap();
+    assert_eq!((g.white, g.black), (w.id, b.id));
+    assert_eq!(g.variant, Variant::Chess960);
+    assert_eq!(g.chess960_number, Some(959));
+    assert_eq!(g.time_control, control);
+    assert_eq!(g.status, GameStatus::Active);
+    assert_eq!(g.created_at, now);
+    assert!(g.moves.is_empty());
+    assert_eq!(store.games(true).await.unwrap().len(), 1);
+    assert!(matches!(
+        store.game(GameId(id.0 + 100)).await,
+        Err(StoreError::UnknownGame(_))
+    ));
+}
+
+async fn reopening_a_database_keeps_its_data(db: &TestDb) {
+    let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
+    {
+        let store = Store::open(&db.url).await.unwrap();
+        store
+            .add_player(&player("k@players.test", "K"), now)
+            .await
+            .unwrap();
+        store.close().await;
+    }
+    let store = Store::open(&db.url).await.unwrap();
+    assert_eq!(store.players().await.unwrap().len(), 1);
+}
+
+crate::on_both_backends!(
+    players_are_stored_once_per_address,
+    games_keep_their_settings,
+    reopening_a_database_keeps_its_data,
+);

@@ -1,0 +1,116 @@
+//! Shared test helpers: fresh databases on both backends, running the binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// A fresh, empty database for one test.
+pub struct TestDb {
+    /// The URL to open it with.
+    pub url: String,
+    /// Keeps a SQLite file's directory alive for the test.
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A fresh SQLite database in a temp directory.
+pub fn sqlite() -> TestDb {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("dopis.db").display());
+    TestDb {
+        url,
+        _dir: Some(dir),
+    }
+}
+
+/// A fresh PostgreSQL database on the test cluster that `scripts/test.sh`
+/// starts, or `None` (with a notice) when run outside it. In CI a missing
+/// cluster is a failure, so the PostgreSQL tests can never pass by skipping.
+pub async fn postgres() -> Option<TestDb> {
+    let Ok(admin_url) = std::env::var("DOPIS_TEST_POSTGRES_URL") else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!(
+                "CI=true but DOPIS_TEST_POSTGRES_URL is not set: run the tests with scripts/test.sh"
+            );
+        }
+        eprintln!(
+            "SKIPPED: PostgreSQL test (DOPIS_TEST_POSTGRES_URL not set; scripts/test.sh sets it)"
+        );
+        return None;
+    };
+    use sqlx::{Connection, Executor};
+    let name = format!("dopis_t_{:016x}", rand::random::<u64>());
+    let mut conn = sqlx::PgConnection::connect(&admin_url)
+        .await
+        .expect("connect to the test PostgreSQL");
+    conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .expect("create test database");
+    let _ = conn.close().await;
+    let (base, query) = match admin_url.split_once('?') {
+        Some((b, q)) => (b.to_string(), format!("?{q}")),
+        None => (admin_url.clone(), String::new()),
+    };
+    let server = base.rsplit_once('/').map(|(s, _)| s).unwrap_or(&base);
+    Some(TestDb {
+        url: format!("{server}/{name}{query}"),
+        _dir: None,
+    })
+}
+
+/// Runs the `dopis` binary in `dir` with `args`, and the database `db`.
+pub fn dopis(dir: &Path, db: &TestDb, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dopis"))
+        .current_dir(dir)
+        .env_remove("DOPIS_CONFIG")
+        .env("DOPIS_DATABASE_URL", &db.url)
+        .args(args)
+        .output()
+        .expect("run dopis")
+}
+
+/// Stdout of a run that must succeed.
+pub fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "dopis failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Stderr of a run that must fail.
+pub fn fails(out: &Output) -> String {
+    assert!(
+        !out.status.success(),
+        "dopis should have failed but printed: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Defines each listed async test twice: in a `sqlite` and a `postgres`
+/// module, each given a fresh database. Test names then say which backend ran.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let db = $crate::support::sqlite();
+                    super::$name(&db).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if let Some(db) = $crate::support::postgres().await {
+                        super::$name(&db).await;
+                    }
+                }
+            )*
+        }
+    };
+}
