@@ -149,6 +149,7 @@ pub fn parse(text: &str, lang: Lang) -> Reading {
         .map(|l| l.trim().trim_matches(['*', '_']).trim())
         .filter(|l| !l.is_empty())
         .take(MAX_LINES_SCANNED)
+        .flat_map(sentences)
         .peekable();
     let mut unread = Vec::new();
     let mut first_line: Option<String> = None;
@@ -207,6 +208,46 @@ fn absorb_following_lines<'a>(
             _ => return,
         }
     }
+}
+
+/// Splits a line after each token that ends a sentence (`Ich gebe auf. Glückwunsch!`),
+/// so a command followed by a remark on the same line is still read.
+///
+/// Move numbers (`12.`) and `e.p.` end no sentence.
+fn sentences(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut token_start = 0;
+    let mut in_token = false;
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        if c.is_whitespace() {
+            if in_token {
+                let token = line.get(token_start..i).unwrap_or_default();
+                let ends_sentence = token.ends_with(['.', '!', '?'])
+                    && !shape::is_move_number(token)
+                    && !shape::is_en_passant_mark(token);
+                if ends_sentence {
+                    let sentence = line.get(start..i).unwrap_or_default().trim();
+                    if !sentence.is_empty() {
+                        out.push(sentence);
+                    }
+                    start = i;
+                }
+            }
+            in_token = false;
+        } else if !in_token {
+            in_token = true;
+            token_start = i;
+        }
+    }
+    let rest = line.get(start..).unwrap_or_default().trim();
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
 }
 
 fn shorten(text: &str) -> String {

@@ -47,6 +47,14 @@ fn each_way_of_writing_a_command_is_read_as_that_command() {
         (Lang::En, "♘f3", vec![play("♘f3")]),
         (Lang::En, "O-O!", vec![play("O-O!")]),
         (Lang::En, "Nf3.", vec![play("Nf3")]),
+        (Lang::En, "Nf3. Good luck!", vec![play("Nf3")]),
+        (Lang::En, "Thanks for the game! I resign.", vec![Resign]),
+        (
+            Lang::En,
+            "Draw? The position is dead equal.",
+            vec![OfferDraw],
+        ),
+        (Lang::De, "Ich gebe auf. Glückwunsch!", vec![Resign]),
         (Lang::En, "exd6 e.p.", vec![play("exd6 e.p.")]),
         (Lang::En, "e4 draw", vec![play_and_offer("e4")]),
         (Lang::En, "Nf3, offer draw", vec![play_and_offer("Nf3")]),
@@ -314,6 +322,24 @@ fn only_the_first_lines_are_searched_for_a_command() {
         parse(&format!("{chat}Nf3"), Lang::En).commands,
         vec![play("Nf3")]
     );
+}
+
+#[test]
+fn lines_are_split_into_sentences_but_not_at_move_numbers() {
+    for (line, expected) in [
+        ("Nf3", vec!["Nf3"]),
+        (
+            "Ich gebe auf. Glückwunsch!",
+            vec!["Ich gebe auf.", "Glückwunsch!"],
+        ),
+        ("12. Nf3", vec!["12. Nf3"]),
+        ("if 12... Nf6 13. e5", vec!["if 12... Nf6 13. e5"]),
+        ("exd6 e.p. draw", vec!["exd6 e.p. draw"]),
+        ("Draw?  Really?", vec!["Draw?", "Really?"]),
+        ("", vec![]),
+    ] {
+        assert_eq!(sentences(line), expected, "{line:?}");
+    }
 }
 
 #[test]

@@ -233,6 +233,9 @@ fn kind_of(lines: &[&str], i: usize) -> Kind {
     {
         return Kind::Attribution(2);
     }
+    if introduces_quote(lines, i, trimmed) {
+        return Kind::Attribution(1);
+    }
     if is_header_block(lines, i) {
         return Kind::HistoryStart;
     }
@@ -266,6 +269,19 @@ fn is_attribution(t: &str) -> bool {
         && (t.contains('@') || t.chars().any(|c| c.is_ascii_digit()))
 }
 
+/// A verb-less attribution (FairEmail: `Mar 5, 2025 09:00:12 dopis <x@y>:`):
+/// a line ending in `:` with a date or address, right before quoted lines.
+fn introduces_quote(lines: &[&str], i: usize, t: &str) -> bool {
+    t.ends_with(':')
+        && t.len() <= ATTRIBUTION_MAX
+        && (t.contains('@') || t.chars().any(|c| c.is_ascii_digit()))
+        && lines
+            .iter()
+            .skip(i + 1)
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.trim_start().starts_with('>'))
+}
+
 /// Gmail and others wrap a long attribution: `On Mon, … Alice <` / `alice@x.org> wrote:`.
 fn may_continue_attribution(line: &str, next: &str) -> bool {
     if line.ends_with(':') || !next.ends_with(':') || next.len() > ATTRIBUTION_MAX {
@@ -285,23 +301,26 @@ fn header_name(line: &str) -> Option<String> {
     (!value.is_empty() && name.len() <= 12 && !name.contains(' ')).then_some(name)
 }
 
-/// `From: …` followed by at least two of `Sent:`/`To:`/`Subject:`… within five lines.
+/// A block of at least three header lines in a row (`From:`, `Sent:`, `To:` …),
+/// one of them a `From:`. Clients order them differently (web.de starts with
+/// `Gesendet:`), so the block may start with any of them.
 fn is_header_block(lines: &[&str], i: usize) -> bool {
-    let Some(first) = lines.get(i).and_then(|l| header_name(l)) else {
-        return false;
-    };
-    if !FROM_NAMES.contains(&first.as_str()) {
+    let is_block_name = |n: &str| FROM_NAMES.contains(&n) || BLOCK_NAMES.contains(&n);
+    if !lines
+        .get(i)
+        .and_then(|l| header_name(l))
+        .is_some_and(|n| is_block_name(&n))
+    {
         return false;
     }
-    let following = lines
+    let names: Vec<String> = lines
         .iter()
-        .skip(i + 1)
+        .skip(i)
         .filter(|l| !l.trim().is_empty())
-        .take(5)
-        .filter_map(|l| header_name(l))
-        .filter(|n| BLOCK_NAMES.contains(&n.as_str()))
-        .count();
-    following >= 2
+        .take(6)
+        .map_while(|l| header_name(l).filter(|n| is_block_name(n)))
+        .collect();
+    names.len() >= 3 && names.iter().any(|n| FROM_NAMES.contains(&n.as_str()))
 }
 
 #[cfg(test)]
@@ -408,6 +427,21 @@ mod tests {
                 "a sentence ending in a colon is not an attribution",
                 "My move:\nNf3\n",
                 "My move:\nNf3\n",
+            ),
+            (
+                "web.de header block starting with Gesendet",
+                "Remis angenommen.\n\nGesendet: Donnerstag, 06. März 2025 um 09:00 Uhr\nVon: dopis <chess@example.org>\nAn: Anna\nBetreff: Ihr Zug\n",
+                "Remis angenommen.\n",
+            ),
+            (
+                "FairEmail attribution without a verb",
+                "Nf3\n\nMar 5, 2025 09:00:12 dopis <chess@example.org>:\n\n> Your move.\n",
+                "Nf3\n",
+            ),
+            (
+                "two header-like lines are not a header block",
+                "Nf3\nTo: you\nFrom: me\n",
+                "Nf3\nTo: you\nFrom: me\n",
             ),
             ("only history", "> Your move.\n", ""),
             ("nothing", "", ""),

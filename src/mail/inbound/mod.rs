@@ -174,6 +174,9 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
     if raw.iter().all(u8::is_ascii_whitespace) {
         return Err(InboundError::Empty);
     }
+    if !starts_with_header(raw) {
+        return Err(InboundError::NotAMail);
+    }
     let message = MessageParser::default()
         .parse(raw)
         .ok_or(InboundError::NotAMail)?;
@@ -208,6 +211,26 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
         text_source,
         text,
     })
+}
+
+/// A mail starts with a header field (`Name:`), or an mbox `From ` line.
+///
+/// mail-parser reads anything as a mail; without this, binary junk would be
+/// reported as "no From header" instead of "not a mail".
+fn starts_with_header(raw: &[u8]) -> bool {
+    let start = raw
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(raw.len());
+    let head = raw.get(start..).unwrap_or_default();
+    if head.starts_with(b"From ") {
+        return true;
+    }
+    let name_len = head
+        .iter()
+        .take_while(|&&b| b.is_ascii_graphic() && b != b':')
+        .count();
+    (1..=76).contains(&name_len) && head.get(name_len) == Some(&b':')
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -82,6 +82,11 @@ fn unusable_input_says_what_is_wrong() {
         (&b""[..], InboundError::Empty),
         (&b" \r\n\r\n"[..], InboundError::Empty),
         (
+            &b"\x89PNG\r\n\x1a\n\0\0junk: yes"[..],
+            InboundError::NotAMail,
+        ),
+        (&b"Nf3\r\n"[..], InboundError::NotAMail),
+        (
             &b"To: chess@example.org\r\nSubject: x\r\n\r\nNf3\r\n"[..],
             InboundError::NoFrom,
         ),
