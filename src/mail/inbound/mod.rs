@@ -1,0 +1,452 @@
+//! Reading a raw mail: who sent it, to which addresses, its threading and
+//! loop-prevention headers, and the newest text the sender wrote.
+//!
+//! Pure and total: any bytes give either an [`InboundMail`] or an
+//! [`InboundError`] saying why nothing can be done with them; never a panic.
+//! MIME, charsets and transfer encodings are mail-parser's; HTML becomes text
+//! through html2text; what is quoted history is decided in `history`.
+
+mod automatic;
+mod flowed;
+mod history;
+
+use std::fmt;
+
+use chrono::{DateTime, FixedOffset};
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
+use sha2::{Digest, Sha256};
+
+use crate::address::EmailAddress;
+
+pub use automatic::{Automatic, AutomaticKind, LoopSignals, classify};
+
+/// Longest Message-ID kept (RFC 5322 lines are at most 998 characters).
+const MAX_MESSAGE_ID: usize = 998;
+
+/// Body text looked at, in bytes: the newest text is at the top or right after
+/// the quote, and a multi-megabyte body is an attack or an attachment.
+const MAX_BODY_SCANNED: usize = 256 * 1024;
+
+/// Longest newest text returned, in characters.
+const MAX_NEWEST_TEXT: usize = 16 * 1024;
+
+/// Width HTML is rendered at: wide, so a command line is never wrapped, and
+/// bounded, so a table cannot pad lines to megabytes.
+const HTML_WIDTH: usize = 300;
+
+/// A Message-ID without its angle brackets, e.g. `abc@mail.example.org`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MessageId(String);
+
+impl MessageId {
+    /// Reads a Message-ID, with or without `<>`; `None` when empty, too long or with spaces.
+    pub fn parse(text: &str) -> Option<MessageId> {
+        let t = text.trim();
+        let t = t
+            .strip_prefix('<')
+            .and_then(|t| t.strip_suffix('>'))
+            .unwrap_or(t)
+            .trim();
+        let ok = !t.is_empty()
+            && t.len() <= MAX_MESSAGE_ID
+            && !t.chars().any(|c| c.is_whitespace() || c.is_control());
+        ok.then(|| MessageId(t.to_string()))
+    }
+
+    /// The id without angle brackets.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for MessageId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<{}>", self.0)
+    }
+}
+
+/// The key under which a mail is recorded as handled, so it is applied at most once.
+///
+/// `mid:<Message-ID>` when the mail has one, else `sha256:<hex of the raw bytes>`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IdempotencyKey(String);
+
+impl IdempotencyKey {
+    /// The key as stored.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for IdempotencyKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The envelope sender recorded by the receiving server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReturnPath {
+    /// `<>`: the null path of bounces and automatic replies.
+    Null,
+    /// A usable address.
+    Address(EmailAddress),
+    /// Present but not an address (kept, shortened, for the log).
+    Unreadable(String),
+}
+
+/// Where the newest text came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextSource {
+    /// A text/plain part.
+    Plain,
+    /// An HTML part converted to text (the mail had no usable text/plain).
+    Html,
+    /// No text part at all.
+    None,
+}
+
+/// A mail as dopis needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InboundMail {
+    /// The Message-ID, if the mail has a readable one.
+    pub message_id: Option<MessageId>,
+    /// The key that makes handling idempotent.
+    pub idempotency_key: IdempotencyKey,
+    /// The From address (the first one, lower-cased).
+    pub from: EmailAddress,
+    /// The display name in From, if any.
+    pub from_name: Option<String>,
+    /// The Return-Path header, if any.
+    pub return_path: Option<ReturnPath>,
+    /// Every recipient address from To, Cc, Delivered-To, X-Original-To and
+    /// Envelope-To, in that order, without repeats: reply tokens are read from these.
+    pub recipients: Vec<EmailAddress>,
+    /// The subject (decoded), empty when absent.
+    pub subject: String,
+    /// In-Reply-To ids.
+    pub in_reply_to: Vec<MessageId>,
+    /// References ids, oldest first.
+    pub references: Vec<MessageId>,
+    /// The sender's Date header: informational only, never the time of a move.
+    pub date: Option<DateTime<FixedOffset>>,
+    /// The headers that mark a machine's mail.
+    pub loop_signals: LoopSignals,
+    /// `Some` when a machine wrote the mail: never answer it.
+    pub automatic: Option<Automatic>,
+    /// Which part the newest text came from.
+    pub text_source: TextSource,
+    /// The newest text the sender wrote: no quoted history, signature or footer.
+    pub text: String,
+}
+
+impl InboundMail {
+    /// True when the daemon may answer this mail (a person wrote it).
+    pub fn may_answer(&self) -> bool {
+        self.automatic.is_none()
+    }
+}
+
+/// Why a mail cannot be handled at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InboundError {
+    /// Zero bytes.
+    #[error("the mail is empty")]
+    Empty,
+    /// Nothing that parses as a mail.
+    #[error("these bytes are not a mail: no header could be read")]
+    NotAMail,
+    /// No From header, so there is nobody to answer or to authenticate.
+    #[error("the mail has no From header, so it cannot be attributed to a player")]
+    NoFrom,
+    /// A From header without a usable address.
+    #[error("the From header '{text}' holds no usable address ({why})")]
+    BadFrom {
+        /// The From header as read (shortened).
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
+/// Reads a raw mail (RFC 5322 bytes, CRLF or LF line ends).
+pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
+    if raw.iter().all(u8::is_ascii_whitespace) {
+        return Err(InboundError::Empty);
+    }
+    if !starts_with_header(raw) {
+        return Err(InboundError::NotAMail);
+    }
+    let message = MessageParser::default()
+        .parse(raw)
+        .ok_or(InboundError::NotAMail)?;
+    if message.headers().is_empty() {
+        return Err(InboundError::NotAMail);
+    }
+    let (from, from_name) = sender(&message)?;
+    let message_id = message.message_id().and_then(MessageId::parse);
+    let idempotency_key = match &message_id {
+        Some(id) => IdempotencyKey(format!("mid:{}", id.as_str())),
+        None => IdempotencyKey(format!("sha256:{}", hex(&Sha256::digest(raw)))),
+    };
+    let return_path = raw_header(&message, "return-path").map(|v| read_return_path(&v));
+    let loop_signals = loop_signals(&message, &from, return_path.as_ref());
+    let automatic = classify(&loop_signals);
+    let (text_source, text) = newest_text(&message);
+    Ok(InboundMail {
+        message_id,
+        idempotency_key,
+        from,
+        from_name,
+        return_path,
+        recipients: recipients(&message),
+        subject: message.subject().unwrap_or_default().trim().to_string(),
+        in_reply_to: ids(message.in_reply_to()),
+        references: ids(message.references()),
+        date: message
+            .date()
+            .and_then(|d| DateTime::parse_from_rfc3339(&d.to_rfc3339()).ok()),
+        loop_signals,
+        automatic,
+        text_source,
+        text,
+    })
+}
+
+/// A mail starts with a header field (`Name:`), or an mbox `From ` line.
+///
+/// mail-parser reads anything as a mail; without this, binary junk would be
+/// reported as "no From header" instead of "not a mail".
+fn starts_with_header(raw: &[u8]) -> bool {
+    let start = raw
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(raw.len());
+    let head = raw.get(start..).unwrap_or_default();
+    if head.starts_with(b"From ") {
+        return true;
+    }
+    let name_len = head
+        .iter()
+        .take_while(|&&b| b.is_ascii_graphic() && b != b':')
+        .count();
+    (1..=76).contains(&name_len) && head.get(name_len) == Some(&b':')
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn sender(
+    message: &mail_parser::Message<'_>,
+) -> Result<(EmailAddress, Option<String>), InboundError> {
+    let raw = raw_header(message, "from").ok_or(InboundError::NoFrom)?;
+    let bad = |why: String| InboundError::BadFrom {
+        text: raw.trim().chars().take(80).collect(),
+        why,
+    };
+    let addr = message
+        .from()
+        .and_then(|a| a.iter().find(|a| a.address.is_some()))
+        .ok_or_else(|| bad("no address in it".to_string()))?;
+    let email = EmailAddress::parse(addr.address.as_deref().unwrap_or_default())
+        .map_err(|e| bad(e.why.to_string()))?;
+    let name = addr
+        .name
+        .as_deref()
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string);
+    Ok((email, name))
+}
+
+/// The first header of that name, as raw text (unfolded, undecoded).
+fn raw_header(message: &mail_parser::Message<'_>, name: &str) -> Option<String> {
+    raw_headers(message, name).next()
+}
+
+fn raw_headers<'a>(
+    message: &'a mail_parser::Message<'_>,
+    name: &'a str,
+) -> impl Iterator<Item = String> + 'a {
+    message
+        .headers_raw()
+        .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+fn read_return_path(value: &str) -> ReturnPath {
+    let inner = value
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .trim();
+    if inner.is_empty() {
+        return ReturnPath::Null;
+    }
+    match EmailAddress::parse(inner) {
+        Ok(a) => ReturnPath::Address(a),
+        Err(_) => ReturnPath::Unreadable(value.trim().chars().take(80).collect()),
+    }
+}
+
+fn recipients(message: &mail_parser::Message<'_>) -> Vec<EmailAddress> {
+    let mut out: Vec<EmailAddress> = Vec::new();
+    let mut add = |text: &str| {
+        if let Ok(a) = EmailAddress::parse(text)
+            && !out.contains(&a)
+        {
+            out.push(a);
+        }
+    };
+    for list in message.all_to().chain(message.all_cc()) {
+        for a in list.iter() {
+            if let Some(addr) = a.address.as_deref() {
+                add(addr);
+            }
+        }
+    }
+    for name in ["delivered-to", "x-original-to", "envelope-to"] {
+        for value in raw_headers(message, name) {
+            add(&value);
+        }
+    }
+    out
+}
+
+fn ids(value: &HeaderValue<'_>) -> Vec<MessageId> {
+    match value {
+        HeaderValue::Text(t) => MessageId::parse(t).into_iter().collect(),
+        HeaderValue::TextList(list) => list.iter().filter_map(|t| MessageId::parse(t)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn loop_signals(
+    message: &mail_parser::Message<'_>,
+    from: &EmailAddress,
+    return_path: Option<&ReturnPath>,
+) -> LoopSignals {
+    let keyword = |name: &str| {
+        raw_header(message, name).map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+    };
+    let mut list_headers = Vec::new();
+    let mut vendor_auto_reply = Vec::new();
+    for (name, value) in message.headers_raw() {
+        let lower = name.to_ascii_lowercase();
+        let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
+        if lower.starts_with("list-")
+            && lower != "list-id"
+            && !list_headers
+                .iter()
+                .any(|n: &String| n.eq_ignore_ascii_case(name))
+        {
+            list_headers.push(name.to_string());
+        }
+        let says_no = matches!(value.to_ascii_lowercase().as_str(), "no" | "false" | "0");
+        if automatic::VENDOR_AUTO_REPLY.contains(&lower.as_str()) && !says_no {
+            vendor_auto_reply.push(format!(
+                "{name}: {}",
+                value.chars().take(80).collect::<String>()
+            ));
+        }
+    }
+    let root = message.root_part();
+    let report_type = root
+        .content_type()
+        .filter(|ct| {
+            ct.ctype().eq_ignore_ascii_case("multipart")
+                && ct
+                    .subtype()
+                    .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+        })
+        .map(|ct| {
+            ct.attribute("report-type")
+                .unwrap_or("unknown")
+                .to_ascii_lowercase()
+        });
+    let local = from.local_part();
+    LoopSignals {
+        auto_submitted: keyword("auto-submitted"),
+        precedence: keyword("precedence"),
+        list_id: raw_header(message, "list-id").map(|v| v.chars().take(200).collect()),
+        list_headers,
+        vendor_auto_reply,
+        failed_recipients: raw_header(message, "x-failed-recipients").is_some(),
+        null_return_path: matches!(return_path, Some(ReturnPath::Null)),
+        from_mailer_daemon: local == "mailer-daemon" || local == "postmaster",
+        report_type,
+    }
+}
+
+/// The newest text: text/plain preferred (unflowed), else HTML converted.
+fn newest_text(message: &mail_parser::Message<'_>) -> (TextSource, String) {
+    let plain = message.text_bodies().find_map(|part| match &part.body {
+        PartType::Text(text) if !text.trim().is_empty() => {
+            let ct = part.content_type();
+            let flowed = ct
+                .and_then(|c| c.attribute("format"))
+                .is_some_and(|f| f.eq_ignore_ascii_case("flowed"));
+            let delsp = ct
+                .and_then(|c| c.attribute("delsp"))
+                .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
+            let text = head(text);
+            Some(if flowed {
+                flowed::unflow(text, delsp)
+            } else {
+                text.to_string()
+            })
+        }
+        _ => None,
+    });
+    let (source, text) = match plain {
+        Some(text) => (TextSource::Plain, text),
+        None => match message.html_bodies().find_map(|part| match &part.body {
+            PartType::Html(html) => Some(html_to_text(head(html))),
+            _ => None,
+        }) {
+            Some(text) => (TextSource::Html, text),
+            None => return (TextSource::None, String::new()),
+        },
+    };
+    let text = clean(&text);
+    let newest = history::newest_text(&text);
+    (source, newest.chars().take(MAX_NEWEST_TEXT).collect())
+}
+
+/// The first [`MAX_BODY_SCANNED`] bytes, cut at a character boundary.
+fn head(text: &str) -> &str {
+    let mut end = text.len().min(MAX_BODY_SCANNED);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or_default()
+}
+
+/// Normalises what clients put in text: no-break spaces, zero-width marks, CR.
+fn clean(text: &str) -> String {
+    text.chars()
+        .filter_map(|c| match c {
+            '\u{a0}' | '\u{2007}' | '\u{202f}' => Some(' '),
+            '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{feff}' | '\r' => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+fn html_to_text(html: &str) -> String {
+    html2text::config::plain_no_decorate()
+        .link_footnotes(false)
+        .allow_width_overflow()
+        .string_from_read(html.as_bytes(), HTML_WIDTH)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;
