@@ -26,7 +26,7 @@ pub struct MoveArgs {
     /// Shredder-FEN) and write castling in UCI as king-takes-rook.
     #[arg(long)]
     pub chess960: bool,
-    /// Read lines FEN<TAB>LANG<TAB>TEXT from stdin and answer one line each.
+    /// Read lines `FEN<TAB>LANG<TAB>TEXT` from stdin and answer one line each.
     #[arg(long)]
     pub batch: bool,
     /// The move text, e.g. `Nf3`, `12... Sf6`, `e2-e4`, `5254` (required

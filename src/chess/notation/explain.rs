@@ -379,18 +379,32 @@ fn last_rank(color: Color) -> Rank {
     color.fold_wb(Rank::Eighth, Rank::First)
 }
 
-/// Which castling a whole-square king move means (king to its castling
-/// square, or king onto its own rook), if any.
-fn castling_meant(pos: &Chess, from: Square, to: Square) -> Option<CastlingSide> {
+/// Which castling a king move means: onto its own rook, or (with the whole
+/// starting square written) two or more squares to its castling square.
+fn castling_meant(pos: &Chess, from: Square, to: Square, whole: bool) -> Option<CastlingSide> {
     let us = pos.turn();
     if pos.board().king_of(us) != Some(from) || to.rank() != us.backrank() {
         return None;
     }
+    // In standard chess the king from its home onto a corner rook means
+    // castling even where the right is gone (then the answer says why);
+    // elsewhere a king onto its own rook is just blocked.
+    let home = us.fold_wb(Square::E1, Square::E8);
+    let own_rook = pos.castles().mode() == CastlingMode::Standard
+        && from == home
+        && matches!(to.file(), File::A | File::H)
+        && pos.board().piece_at(to)
+            == Some(Piece {
+                color: us,
+                role: Role::Rook,
+            });
+    let towards = CastlingSide::from_king_side(to.file() > from.file());
     [CastlingSide::KingSide, CastlingSide::QueenSide]
         .into_iter()
         .find(|side| {
-            pos.castles().rook(us, *side) == Some(to)
-                || (side.king_to(us) == to && from.distance(to) >= 2)
+            (own_rook && towards == *side)
+                || pos.castles().rook(us, *side) == Some(to)
+                || (whole && side.king_to(us) == to && from.distance(to) >= 2)
         })
 }
 
@@ -460,12 +474,10 @@ pub(super) fn why_not(pos: &Chess, c: &Coords, capture: bool) -> IllegalReason {
         }
     }
     let Some((from, role)) = reaching else {
-        let king_origin = origins.first().and_then(|o| board.role_at(*o)) == Some(Role::King);
-        if let Some(side) = c
-            .from()
-            .filter(|_| king_origin)
-            .and_then(|from| castling_meant(pos, from, c.to))
-        {
+        let king = origins
+            .first()
+            .filter(|o| board.role_at(**o) == Some(Role::King));
+        if let Some(side) = king.and_then(|k| castling_meant(pos, *k, c.to, c.from().is_some())) {
             return why_not_castle(pos, side);
         }
         if let Some(role) = own {

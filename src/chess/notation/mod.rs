@@ -429,11 +429,19 @@ fn fits(
                 return false;
             };
             let lands = king_lands(pos, side);
+            // King takes its own rook (`Kxh1`, `e1h1`): nothing else it can mean.
+            let takes_rook = c.to == rook;
+            // The king's own move (`e1g1`, `5171`): only with the whole
+            // starting square, and only where no plain king move is meant.
+            let king_move = c.from() == Some(king)
+                && c.to == lands
+                && lands != king
+                && !plain_king_move(legal, king, lands);
             matches!(c.role, None | Some(Role::King))
-                && c.from() == Some(king)
+                && c.from_file.is_none_or(|f| f == king.file())
+                && c.from_rank.is_none_or(|r| r == king.rank())
                 && c.promotion.is_none()
-                && (c.to == rook
-                    || (c.to == lands && lands != king && !plain_king_move(legal, king, lands)))
+                && (takes_rook || king_move)
         }
         (Reading::Coords(c), _) => {
             let Some(from) = m.from() else {
