@@ -756,7 +756,11 @@ fn game() -> impl Strategy<Value = (Chess, CastlingMode)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    // 96 cases keep the debug suite quick; PROPTEST_CASES=5000 for a deep run.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(96),
+        ..ProptestConfig::default()
+    })]
 
     /// Every legal move written in every notation reads back as itself.
     /// ICCF always, in every language; English forms for an English reader
