@@ -3,6 +3,7 @@
 //! to fix it, with a non-zero exit code.
 
 mod game;
+pub mod move_check;
 mod player;
 
 use std::io::Write;
@@ -41,6 +42,8 @@ pub enum Command {
     /// Start and look at games.
     #[command(subcommand)]
     Game(game::GameCommand),
+    /// Check a move text against a position: prints `UCI SAN`, or why not.
+    Move(move_check::MoveArgs),
 }
 
 /// How listings and single records are printed.
@@ -96,8 +99,19 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// Runs a parsed command line, printing results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
+    // Checking a move text needs no config or database.
+    if let Command::Move(args) = &cli.command {
+        let stdin = std::io::stdin();
+        return Ok(move_check::run(
+            args,
+            &mut stdin.lock(),
+            out,
+            &mut std::io::stderr(),
+        ));
+    }
     let config = load_config(&cli)?;
     match cli.command {
+        Command::Move(_) => Ok(ExitCode::SUCCESS), // answered above
         Command::Init => {
             let path = cli
                 .config
