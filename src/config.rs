@@ -16,6 +16,135 @@ use serde::{Deserialize, Serialize};
 pub struct Config {
     /// Where games and players are stored.
     pub database: DatabaseConfig,
+    /// How mail comes in and goes out.
+    pub mail: MailConfig,
+}
+
+/// `[mail]`: our address, and the mailbox and transport to use.
+///
+/// When neither `[mail.imap]` nor `[mail.smtp]` is given, mail comes from and
+/// goes to the local Maildir of `[mail.maildir]` (the embedded default).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MailConfig {
+    /// The server's address; `local+TAG@domain` plus-addresses route to games.
+    pub address: String,
+    /// The display name on mails we send.
+    pub name: String,
+    /// The server secret that reply tokens are made from (HMAC-SHA256).
+    /// Changing it invalidates every reply address already sent.
+    pub secret: Secret,
+    /// Also require a DKIM/DMARC pass on mail that moves pieces.
+    pub require_dkim: bool,
+    /// At most this many answers per hour to one sender address.
+    pub answers_per_hour: u32,
+    /// Inbound from IMAP.
+    pub imap: Option<ImapConfig>,
+    /// Outbound via SMTP.
+    pub smtp: Option<SmtpConfig>,
+    /// The local Maildir used for whatever has no IMAP/SMTP server.
+    pub maildir: MaildirConfig,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        MailConfig {
+            address: "chess@localhost".into(),
+            name: "dopis".into(),
+            secret: Secret::new(""),
+            require_dkim: false,
+            answers_per_hour: 20,
+            imap: None,
+            smtp: None,
+            maildir: MaildirConfig::default(),
+        }
+    }
+}
+
+/// How a connection to a mail server is secured.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Tls {
+    /// No encryption: allowed only to a loopback address.
+    None,
+    /// Plain connection upgraded with STARTTLS.
+    Starttls,
+    /// TLS from the first byte.
+    Tls,
+}
+
+/// `[mail.imap]`: the mailbox players' mail arrives in.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ImapConfig {
+    /// Server host name.
+    pub host: String,
+    /// Server port (993 for tls, 143 otherwise).
+    pub port: Option<u16>,
+    /// `none`, `starttls` or `tls`.
+    #[serde(default = "default_tls")]
+    pub tls: Tls,
+    /// Login name.
+    pub user: String,
+    /// Login password.
+    pub password: Secret,
+    /// The folder to read.
+    #[serde(default = "default_mailbox")]
+    pub mailbox: String,
+    /// Where handled mail is moved; when absent it is only flagged as seen.
+    #[serde(default)]
+    pub done_folder: Option<String>,
+    /// Seconds between polls when the server has no IDLE.
+    #[serde(default = "default_poll_seconds")]
+    pub poll_seconds: u64,
+}
+
+/// `[mail.smtp]`: the server our mail is sent through.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SmtpConfig {
+    /// Server host name.
+    pub host: String,
+    /// Server port (465 for tls, 587 for starttls, 25 for none).
+    pub port: Option<u16>,
+    /// `none`, `starttls` or `tls`.
+    #[serde(default = "default_tls")]
+    pub tls: Tls,
+    /// Login name; no AUTH when absent.
+    #[serde(default)]
+    pub user: Option<String>,
+    /// Login password.
+    #[serde(default)]
+    pub password: Option<Secret>,
+}
+
+/// `[mail.maildir]`: the local mail directory (embedded default).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MaildirConfig {
+    /// The directory: `PATH/inbox` is read as a Maildir, mail we send is
+    /// written to the Maildir `PATH/sent`.
+    pub path: PathBuf,
+}
+
+impl Default for MaildirConfig {
+    fn default() -> Self {
+        MaildirConfig {
+            path: PathBuf::from("mail"),
+        }
+    }
+}
+
+fn default_tls() -> Tls {
+    Tls::Tls
+}
+
+fn default_mailbox() -> String {
+    "INBOX".into()
+}
+
+fn default_poll_seconds() -> u64 {
+    60
 }
 
 /// `[database]`: where games and players are stored.
@@ -66,12 +195,35 @@ impl fmt::Debug for Secret {
 #[derive(Debug, Clone, Copy)]
 enum KeyKind {
     Text,
+    Number,
+    Bool,
 }
 
 /// Every key the config knows, as its path of TOML table names. The
 /// environment variable for a key is `DOPIS_` plus the path joined by `_`,
 /// upper-cased: `database.url` is `DOPIS_DATABASE_URL`.
-const KEYS: &[(&[&str], KeyKind)] = &[(&["database", "url"], KeyKind::Text)];
+const KEYS: &[(&[&str], KeyKind)] = &[
+    (&["database", "url"], KeyKind::Text),
+    (&["mail", "address"], KeyKind::Text),
+    (&["mail", "name"], KeyKind::Text),
+    (&["mail", "secret"], KeyKind::Text),
+    (&["mail", "require_dkim"], KeyKind::Bool),
+    (&["mail", "answers_per_hour"], KeyKind::Number),
+    (&["mail", "imap", "host"], KeyKind::Text),
+    (&["mail", "imap", "port"], KeyKind::Number),
+    (&["mail", "imap", "tls"], KeyKind::Text),
+    (&["mail", "imap", "user"], KeyKind::Text),
+    (&["mail", "imap", "password"], KeyKind::Text),
+    (&["mail", "imap", "mailbox"], KeyKind::Text),
+    (&["mail", "imap", "done_folder"], KeyKind::Text),
+    (&["mail", "imap", "poll_seconds"], KeyKind::Number),
+    (&["mail", "smtp", "host"], KeyKind::Text),
+    (&["mail", "smtp", "port"], KeyKind::Number),
+    (&["mail", "smtp", "tls"], KeyKind::Text),
+    (&["mail", "smtp", "user"], KeyKind::Text),
+    (&["mail", "smtp", "password"], KeyKind::Text),
+    (&["mail", "maildir", "path"], KeyKind::Text),
+];
 
 /// Environment variables that start with `DOPIS_` but are not config keys.
 const NON_KEY_VARS: &[&str] = &["DOPIS_CONFIG", "DOPIS_LOG", "DOPIS_TEST_POSTGRES_URL"];
@@ -173,6 +325,22 @@ fn apply_env(
         };
         let value = match kind {
             KeyKind::Text => toml::Value::String(value),
+            KeyKind::Number => toml::Value::Integer(value.trim().parse().map_err(|_| {
+                ConfigError::BadVariable {
+                    name: name.clone(),
+                    message: format!("'{value}' is not a whole number"),
+                }
+            })?),
+            KeyKind::Bool => match value.trim().to_ascii_lowercase().as_str() {
+                "true" | "1" | "yes" => toml::Value::Boolean(true),
+                "false" | "0" | "no" => toml::Value::Boolean(false),
+                _ => {
+                    return Err(ConfigError::BadVariable {
+                        name,
+                        message: format!("'{value}' is not true or false"),
+                    });
+                }
+            },
         };
         set_path(table, path, value).map_err(|message| ConfigError::BadVariable {
             name: name.clone(),
@@ -283,6 +451,41 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("DOPIS_DATABASE_URL"), "{err}");
+    }
+
+    #[test]
+    fn every_key_has_an_environment_variable_that_sets_it() {
+        let env: Vec<(String, String)> = KEYS
+            .iter()
+            .map(|(path, kind)| {
+                let value = match (path.last(), kind) {
+                    (Some(&"tls"), _) => "starttls",
+                    (_, KeyKind::Number) => "7",
+                    (_, KeyKind::Bool) => "true",
+                    (_, KeyKind::Text) => "x",
+                };
+                (env_name(path), value.to_string())
+            })
+            .collect();
+        let config = Config::load(None, env).unwrap();
+        assert_eq!(config.mail.imap.as_ref().map(|i| i.port), Some(Some(7)));
+        assert_eq!(
+            config.mail.smtp.as_ref().map(|s| s.tls),
+            Some(Tls::Starttls)
+        );
+        assert!(config.mail.require_dkim);
+        assert_eq!(config.mail.maildir.path, PathBuf::from("x"));
+    }
+
+    #[test]
+    fn a_number_variable_must_hold_a_number() {
+        let err = Config::load(None, [("DOPIS_MAIL_IMAP_PORT".into(), "imap".into())])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("DOPIS_MAIL_IMAP_PORT: 'imap' is not a whole number"),
+            "{err}"
+        );
     }
 
     #[test]
