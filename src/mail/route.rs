@@ -1,0 +1,230 @@
+//! Which game and which player a mail belongs to, and whether it may act.
+//!
+//! Every game mail we send has a Reply-To of the form
+//! `local+g42.k7f3q9ab2c@domain`: the game number and a token that only the
+//! player received. The token is an HMAC of the server secret over the game
+//! and player ids, so nothing needs storing and nobody can compute it without
+//! the secret. A mail acts on a game only when it comes from the player's
+//! registered address AND carries that player's token; the address alone
+//! earns a confirmation mail, the token alone a refusal.
+//!
+//! Confirmation mails carry `local+c17.TOKEN@domain`: a pending command's id
+//! and a token over that id, so a reply to the confirmation applies it.
+
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+use crate::address::EmailAddress;
+
+/// Token length in base32 characters (50 bits: guessing is hopeless, and
+/// the rate limit stops anyone trying).
+const TOKEN_LEN: usize = 10;
+
+/// A per-player secret for one game, or for one pending confirmation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyToken(String);
+
+impl ReplyToken {
+    /// The token as written in addresses.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Compares in constant time, so timing reveals nothing of the token.
+    pub fn matches(&self, written: &str) -> bool {
+        let written = written.to_ascii_lowercase();
+        written.len() == self.0.len()
+            && written
+                .bytes()
+                .zip(self.0.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    }
+}
+
+/// Makes tokens from the server secret.
+#[derive(Clone)]
+pub struct Tokens {
+    secret: Vec<u8>,
+}
+
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tokens(***)")
+    }
+}
+
+const BASE32: &[u8; 32] = b"abcdefghijkmnpqrstuvwxyz23456789";
+
+impl Tokens {
+    /// Tokens keyed by the server secret.
+    pub fn new(secret: &str) -> Tokens {
+        Tokens {
+            secret: secret.as_bytes().to_vec(),
+        }
+    }
+
+    fn token(&self, message: &str) -> ReplyToken {
+        #[allow(clippy::expect_used)]
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.secret)
+            .expect("HMAC-SHA256 takes keys of any length");
+        mac.update(message.as_bytes());
+        let digest = mac.finalize().into_bytes();
+        let token = digest
+            .iter()
+            .take(TOKEN_LEN)
+            .map(|b| BASE32[usize::from(b % 32)] as char)
+            .collect();
+        ReplyToken(token)
+    }
+
+    /// The token of a player in a game.
+    pub fn player(&self, game: i64, player: i64) -> ReplyToken {
+        self.token(&format!("game {game} player {player}"))
+    }
+
+    /// The token of a pending confirmation.
+    pub fn confirmation(&self, id: i64) -> ReplyToken {
+        self.token(&format!("confirmation {id}"))
+    }
+}
+
+/// What the tag of a plus-address says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlusTag {
+    /// `g42.TOKEN`: a game and a player's token.
+    Game {
+        /// The game number.
+        game: i64,
+        /// The token as written.
+        token: String,
+    },
+    /// `c17.TOKEN`: a pending confirmation.
+    Confirmation {
+        /// The confirmation id.
+        id: i64,
+        /// The token as written.
+        token: String,
+    },
+}
+
+/// Our plus-address for a tag: `local+TAG@domain`.
+pub fn plus_address(ours: &EmailAddress, tag: &PlusTag) -> EmailAddress {
+    let tag = match tag {
+        PlusTag::Game { game, token } => format!("g{game}.{token}"),
+        PlusTag::Confirmation { id, token } => format!("c{id}.{token}"),
+    };
+    let text = format!("{}+{tag}@{}", ours.local_part(), ours.domain());
+    EmailAddress::parse(&text).unwrap_or_else(|_| ours.clone())
+}
+
+/// Reads the tag of one of our plus-addresses; `None` for any other address.
+pub fn read_plus_address(ours: &EmailAddress, address: &EmailAddress) -> Option<PlusTag> {
+    if address.domain() != ours.domain() {
+        return None;
+    }
+    let (local, tag) = address.local_part().split_once('+')?;
+    if local != ours.local_part() {
+        return None;
+    }
+    let (head, token) = tag.split_once('.')?;
+    let number: i64 = head.get(1..)?.parse().ok()?;
+    if token.is_empty() || token.len() > 64 {
+        return None;
+    }
+    match head.as_bytes().first()? {
+        b'g' => Some(PlusTag::Game {
+            game: number,
+            token: token.to_string(),
+        }),
+        b'c' => Some(PlusTag::Confirmation {
+            id: number,
+            token: token.to_string(),
+        }),
+        _ => None,
+    }
+}
+
+/// Reads the game number from a subject tag `[dopis #42]`.
+pub fn game_in_subject(subject: &str) -> Option<i64> {
+    let lower = subject.to_ascii_lowercase();
+    let start = lower.find("[dopis #")? + "[dopis #".len();
+    let digits: String = lower[start..].chars().take_while(char::is_ascii_digit).collect();
+    if !lower[start + digits.len()..].starts_with(']') {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Reads the game number from one of our Message-IDs (`dopis.g42.…@domain`).
+pub fn game_in_message_id(id: &str) -> Option<i64> {
+    let rest = id.trim_matches(['<', '>']).strip_prefix("dopis.g")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ours() -> EmailAddress {
+        EmailAddress::parse("chess@chess.test").unwrap()
+    }
+
+    #[test]
+    fn tokens_differ_per_game_player_and_secret_and_are_stable() {
+        let t = Tokens::new("s3cret");
+        let a = t.player(42, 1);
+        assert_eq!(a, t.player(42, 1));
+        assert_ne!(a, t.player(42, 2));
+        assert_ne!(a, t.player(43, 1));
+        assert_ne!(a, Tokens::new("other").player(42, 1));
+        assert_eq!(a.as_str().len(), TOKEN_LEN);
+        assert!(a.matches(&a.as_str().to_uppercase()));
+        assert!(!a.matches("aaaaaaaaaa"));
+        assert!(!a.matches(""));
+    }
+
+    #[test]
+    fn plus_addresses_round_trip() {
+        let tag = PlusTag::Game {
+            game: 42,
+            token: "k7f3q9ab2c".into(),
+        };
+        let a = plus_address(&ours(), &tag);
+        assert_eq!(a.as_str(), "chess+g42.k7f3q9ab2c@chess.test");
+        assert_eq!(read_plus_address(&ours(), &a), Some(tag));
+        let c = PlusTag::Confirmation {
+            id: 7,
+            token: "abc".into(),
+        };
+        assert_eq!(read_plus_address(&ours(), &plus_address(&ours(), &c)), Some(c));
+    }
+
+    #[test]
+    fn foreign_and_malformed_plus_addresses_route_nowhere() {
+        for text in [
+            "chess@chess.test",
+            "chess+g42.tok@other.test",
+            "other+g42.tok@chess.test",
+            "chess+x42.tok@chess.test",
+            "chess+g.tok@chess.test",
+            "chess+g42@chess.test",
+            "chess+g42.@chess.test",
+            "chess+g99999999999999999999.t@chess.test",
+        ] {
+            let a = EmailAddress::parse(text).unwrap();
+            assert_eq!(read_plus_address(&ours(), &a), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn subjects_and_message_ids_name_games() {
+        assert_eq!(game_in_subject("Re: [dopis #42] Your move"), Some(42));
+        assert_eq!(game_in_subject("AW: [Dopis #7]"), Some(7));
+        assert_eq!(game_in_subject("[dopis #42x]"), None);
+        assert_eq!(game_in_subject("hello"), None);
+        assert_eq!(game_in_message_id("<dopis.g42.m3.w@chess.test>"), Some(42));
+        assert_eq!(game_in_message_id("<abc@gmail.com>"), None);
+    }
+}
