@@ -500,6 +500,22 @@ impl Game {
         Ok(())
     }
 
+    /// Records when the mail with half-move `index` (0-based) reached us.
+    pub fn set_received_at(&mut self, index: usize, at: DateTime<Utc>) -> Result<(), GameError> {
+        let ply = self
+            .plies
+            .get_mut(index)
+            .ok_or(GameError::NoSuchPly(index))?;
+        ply.received_at = Some(at);
+        Ok(())
+    }
+
+    /// Ends the game with an outcome recorded elsewhere (a PGN result), for
+    /// importers only: the rules' own endings are set by [`Game::play`].
+    pub(super) fn record_outcome(&mut self, outcome: Outcome) -> Result<Outcome, GameError> {
+        self.finish(outcome)
+    }
+
     /// Whether the side to move may claim a draw now (`with_move: None`) or
     /// by writing down `with_move` and claiming before playing it (FIDE 9.2,
     /// 9.3). Changes nothing; see [`Game::draw_by_claim`].
