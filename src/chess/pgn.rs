@@ -193,12 +193,12 @@ fn movetext_words(game: &Game) -> Vec<String> {
     let mut turn = first.as_ref().map_or(Color::White, |p| p.turn());
     let mut need_number = true;
     for ply in game.plies() {
-        match turn {
-            Color::White => words.push(format!("{number}.")),
-            Color::Black if need_number => words.push(format!("{number}...")),
-            Color::Black => {}
-        }
-        words.push(ply.san.clone());
+        // A move number and its move are one word, so no line ends between.
+        words.push(match turn {
+            Color::White => format!("{number}. {}", ply.san),
+            Color::Black if need_number => format!("{number}... {}", ply.san),
+            Color::Black => ply.san.clone(),
+        });
         let mut times = Vec::new();
         if let Some(at) = ply.received_at {
             times.push(format!("[%rcv {}]", at.format(TIME_FORMAT)));
