@@ -76,6 +76,12 @@ impl StartPosition {
         }
     }
 
+    /// A Chess960 start position drawn from `rng` (the caller owns the
+    /// randomness, so tests can seed it).
+    pub fn random_chess960<R: rand::Rng + ?Sized>(rng: &mut R) -> StartPosition {
+        StartPosition::Chess960(rng.random_range(0..CHESS960_POSITIONS))
+    }
+
     /// A start position from FEN, checked to be readable and legal.
     pub fn fen(fen: &str) -> Result<StartPosition, StartPositionError> {
         let start = StartPosition::Fen(fen.trim().to_owned());
@@ -679,6 +685,19 @@ mod tests {
             let position = start.to_position().unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(StartPosition::chess960_number_of(&position), Some(number));
         }
+    }
+
+    #[test]
+    fn random_chess960_positions_are_valid_and_vary() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(960);
+        let numbers: std::collections::HashSet<u16> = (0..50)
+            .map(|_| match StartPosition::random_chess960(&mut rng) {
+                StartPosition::Chess960(n) if n < CHESS960_POSITIONS => n,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert!(numbers.len() > 40, "{numbers:?}");
     }
 
     #[test]
