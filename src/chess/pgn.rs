@@ -32,7 +32,7 @@
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde::{Deserialize, Serialize};
-use shakmaty::san::SanPlus;
+use shakmaty::san::{SanError, SanPlus};
 use shakmaty::{Color, Position};
 
 use super::game::{ClaimReason, Game, StartPosition, StartPositionError};
@@ -482,6 +482,11 @@ impl Scanner<'_> {
                         self.bump();
                         word.push(c);
                     }
+                    if word.is_empty() {
+                        // Only a stray '}' gets here; never loop on it.
+                        self.bump();
+                        return Err(self.syntax(line, format!("{c:?} without an opening '{{'")));
+                    }
                     return Ok(Some((line, Token::Word(word))));
                 }
             }
@@ -587,6 +592,7 @@ fn start_from_tags(variant: Option<&str>, fen: Option<&str>) -> Result<StartPosi
             }
             if !chess960
                 && position == shakmaty::Chess::default()
+                && position.halfmoves() == 0
                 && position.fullmoves().get() == 1
             {
                 return Ok(StartPosition::Standard);
@@ -700,10 +706,21 @@ fn play_san(game: &mut Game, line: usize, token: &str) -> Result<(), PgnError> {
     }
     let san = SanPlus::from_ascii(normalize_san(token).as_bytes())
         .map_err(|_| fail(game, "not a move in SAN".to_owned()))?;
-    let m = san
-        .san
-        .to_move(game.position())
-        .map_err(|e| fail(game, format!("{e} in this position")))?;
+    if matches!(san.san, shakmaty::san::San::Null) {
+        return Err(fail(game, "null moves are not supported".to_owned()));
+    }
+    let m = san.san.to_move(game.position()).map_err(|e| {
+        fail(
+            game,
+            match e {
+                SanError::IllegalSan => "no legal move matches it in this position",
+                SanError::AmbiguousSan => {
+                    "it is ambiguous in this position: more than one piece can make it"
+                }
+            }
+            .to_owned(),
+        )
+    })?;
     game.play(&m, None).map_err(|e| fail(game, e.to_string()))?;
     Ok(())
 }
@@ -871,7 +888,19 @@ mod tests {
                 "1. e4 e5\n2. Nf3 Nc6 3. Xx9 *",
                 "line 2, move 3. \"Xx9\": not a move in SAN",
             ),
-            ("1. e4 e5 2. Nf3 Nc6 3. Nd5 *", "line 1, move 3. \"Nd5\""),
+            (
+                "1. e4 e5 2. Nf3 Nc6 3. Nd5 *",
+                "line 1, move 3. \"Nd5\": no legal move matches it",
+            ),
+            (
+                "1. e4 -- *",
+                "line 1, move 1... \"--\": null moves are not supported",
+            ),
+            ("1. e4 } e5 *", "line 1: '}' without an opening '{'"),
+            (
+                "1. e4\n]e5 *",
+                "line 2, move 1... \"]e5\": not a move in SAN",
+            ),
             ("[Event \"x\"]\n1. e4 {open", "line 2: a comment"),
             (
                 "[Event \"x]\n",
