@@ -996,6 +996,20 @@ mod tests {
     }
 
     #[test]
+    fn extreme_move_numbers_export_and_import_without_overflow() {
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 4294967295";
+        let mut game =
+            Game::new(StartPosition::Fen(fen.to_owned())).unwrap_or_else(|e| panic!("{e}"));
+        game.play_uci("e8d8", None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        game.play_uci("e2e4", None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = export(&game, &PgnTags::default());
+        assert!(text.contains("4294967295... Kd8 4294967295. e4"), "{text}");
+        assert_eq!(import(&text).map(|g| g.game.plies().len()), Ok(2));
+    }
+
+    #[test]
     fn ambiguous_san_is_an_error_not_a_guess() {
         let text = "[FEN \"4k3/8/8/8/8/8/4K3/R6R w - - 0 1\"]\n1. Rd1 *";
         let message = import(text).map(|_| ()).map_err(|e| e.to_string());
