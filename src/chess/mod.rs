@@ -2,10 +2,12 @@
 //!
 //! - [`notation`]: move text as players write it, in every notation and language.
 //! - [`game`]: a game from its start position through its moves to its outcome.
+//! - [`outcome`]: how a game ends (result and rule).
 //! - [`pgn`]: PGN export and import.
 //! - [`diagram`]: board diagrams as text (Unicode, ASCII), SVG and PNG.
 
 pub mod diagram;
 pub mod game;
 pub mod notation;
+pub mod outcome;
 pub mod pgn;
