@@ -57,9 +57,9 @@ pub(crate) fn piece_colours(color: Color) -> PieceColours {
 }
 
 /// Outline width in piece units (a square is 100 units).
-pub(crate) const OUTLINE_WIDTH: f32 = 3.6;
+pub(crate) const OUTLINE_WIDTH: f32 = 3.4;
 /// Detail line width in piece units.
-pub(crate) const DETAIL_WIDTH: f32 = 3.0;
+pub(crate) const DETAIL_WIDTH: f32 = 2.8;
 /// Glyph stroke width in glyph units.
 pub(crate) const GLYPH_WIDTH: f32 = 1.7;
 

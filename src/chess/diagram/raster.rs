@@ -22,8 +22,17 @@ pub(crate) const SQUARE_PX: u32 = 40;
 pub(crate) const MARGIN_PX: u32 = 20;
 /// The PNG's width and height in pixels.
 pub const PNG_SIZE_PX: u32 = 8 * SQUARE_PX + 2 * MARGIN_PX;
-/// Piece units (100 to a square) to pixels.
-pub(crate) const PIECE_SCALE: f32 = SQUARE_PX as f32 / 100.0;
+/// How much the pieces are enlarged about the point (50, 52) of their
+/// 100-unit grid: they were drawn with room to spare, and a tenth more reads
+/// better at 40 px.
+const PIECE_ZOOM: f32 = 1.1;
+/// Piece units to pixels.
+pub(crate) const PIECE_SCALE: f32 = SQUARE_PX as f32 / 100.0 * PIECE_ZOOM;
+/// Where the piece grid's origin lands in its square, in pixels.
+pub(crate) const PIECE_OFFSET: (f32, f32) = (
+    SQUARE_PX as f32 / 100.0 * 50.0 * (1.0 - PIECE_ZOOM),
+    SQUARE_PX as f32 / 100.0 * 52.0 * (1.0 - PIECE_ZOOM),
+);
 /// Glyph units to pixels: digits come out 10.8 px tall.
 pub(crate) const GLYPH_SCALE: f32 = 0.9;
 /// Glyph boxes are 8 units wide; digits 12 units tall.
@@ -126,7 +135,8 @@ fn path_of(shape: Shape) -> Option<Path> {
 fn piece_sprite(color: Color, role: Role) -> Option<Pixmap> {
     let mut pixmap = Pixmap::new(SQUARE_PX, SQUARE_PX)?;
     let colours = pieces::piece_colours(color);
-    let transform = Transform::from_scale(PIECE_SCALE, PIECE_SCALE);
+    let (dx, dy) = PIECE_OFFSET;
+    let transform = Transform::from_row(PIECE_SCALE, 0.0, 0.0, PIECE_SCALE, dx, dy);
     for &(ink, shape) in pieces::piece_parts(role) {
         let path = path_of(shape)?;
         match ink {
@@ -290,9 +300,19 @@ fn distance(a: Rgb, b: Rgb) -> u32 {
     d(a.0, b.0) + d(a.1, b.1) + d(a.2, b.2)
 }
 
+/// `a` blended towards `b` by `step` of `steps`.
+fn blend(a: Rgb, b: Rgb, step: u32, steps: u32) -> Rgb {
+    let mix = |x: u8, y: u8| {
+        let v = (u32::from(x) * (steps - step) + u32::from(y) * step + steps / 2) / steps;
+        u8::try_from(v).unwrap_or(u8::MAX)
+    };
+    Rgb(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
 /// Picks the palette: the design's own colours first, so flat areas stay
-/// exact, then the commonest edge shades; every other shade goes to its
-/// nearest entry.
+/// exact; then even ramps between the colours that meet at anti-aliased
+/// edges, so outlines stay smooth on every ground; then the commonest other
+/// shades. Every shade not in the palette goes to its nearest entry.
 fn build_palette(images: &[Pixmap]) -> (Vec<Rgb>, HashMap<Rgb, u8>) {
     let mut counts: HashMap<Rgb, u32> = HashMap::new();
     for image in images {
@@ -300,21 +320,39 @@ fn build_palette(images: &[Pixmap]) -> (Vec<Rgb>, HashMap<Rgb, u8>) {
             *counts.entry(c).or_default() += 1;
         }
     }
-    let mut palette: Vec<Rgb> = Vec::with_capacity(256);
-    let mut keys = vec![
-        pieces::FRAME,
-        pieces::LABEL,
+    let grounds = [
         pieces::LIGHT_SQUARE,
         pieces::DARK_SQUARE,
         pieces::LIGHT_LAST_MOVE,
         pieces::DARK_LAST_MOVE,
     ];
-    for color in Color::ALL {
-        let c = pieces::piece_colours(color);
-        keys.extend([c.fill, c.outline, c.detail]);
+    let white = pieces::piece_colours(Color::White);
+    let black = pieces::piece_colours(Color::Black);
+    let mut keys = vec![pieces::FRAME, pieces::LABEL, pieces::CHECK];
+    keys.extend(grounds);
+    keys.extend([white.fill, white.outline, white.detail]);
+    keys.extend([black.fill, black.outline, black.detail]);
+    // (from, to, steps): the outlines against every ground get the finest
+    // ramps because they are most of the edges.
+    let mut ramps: Vec<(Rgb, Rgb, u32)> = Vec::new();
+    for ground in grounds {
+        ramps.push((ground, white.outline, 14));
+        ramps.push((ground, black.outline, 14));
     }
+    ramps.extend([
+        (white.fill, white.outline, 8),
+        (black.fill, black.detail, 8),
+        (black.fill, black.outline, 4),
+        (pieces::FRAME, pieces::LABEL, 8),
+        (pieces::LIGHT_SQUARE, pieces::CHECK, 8),
+        (pieces::DARK_SQUARE, pieces::CHECK, 8),
+    ]);
+    for (from, to, steps) in ramps {
+        keys.extend((1..steps).map(|step| blend(from, to, step, steps)));
+    }
+    let mut palette: Vec<Rgb> = Vec::with_capacity(256);
     for key in keys {
-        if !palette.contains(&key) {
+        if !palette.contains(&key) && palette.len() < 256 {
             palette.push(key);
         }
     }
@@ -325,7 +363,7 @@ fn build_palette(images: &[Pixmap]) -> (Vec<Rgb>, HashMap<Rgb, u8>) {
         .collect();
     // Commonest first; ties by colour so the palette is the same every run.
     rest.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c.0, c.1, c.2));
-    let room = 256 - palette.len();
+    let room = 256_usize.saturating_sub(palette.len());
     palette.extend(rest.iter().take(room).map(|&(c, _)| c));
     let lookup = counts
         .keys()

@@ -7,8 +7,8 @@ use shakmaty::{Color, Piece, Role, Square};
 use super::Diagram;
 use super::pieces::{self, Ink, Shape};
 use super::raster::{
-    CHECK_RADIUS, GLYPH_SCALE, PIECE_SCALE, PNG_SIZE_PX, SQUARE_PX, file_label_origin,
-    rank_label_origin, square_colour, square_origin,
+    CHECK_RADIUS, GLYPH_SCALE, PIECE_OFFSET, PIECE_SCALE, PNG_SIZE_PX, SQUARE_PX,
+    file_label_origin, rank_label_origin, square_colour, square_origin,
 };
 
 /// A number as SVG wants it: no exponent, no needless digits.
@@ -56,9 +56,11 @@ fn piece_definition(out: &mut String, piece: Piece) {
     let colours = pieces::piece_colours(piece.color);
     let _ = writeln!(
         out,
-        "<g id=\"{}\" transform=\"scale({})\" stroke-linecap=\"round\" stroke-linejoin=\"round\">",
+        "<g id=\"{}\" transform=\"matrix({s} 0 0 {s} {} {})\" stroke-linecap=\"round\" stroke-linejoin=\"round\">",
         piece_id(piece),
-        num(PIECE_SCALE)
+        num(PIECE_OFFSET.0),
+        num(PIECE_OFFSET.1),
+        s = num(PIECE_SCALE)
     );
     for &(ink, shape) in pieces::piece_parts(piece.role) {
         let attributes = match ink {
