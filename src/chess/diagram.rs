@@ -1,1 +1,0 @@
-//! See the module list in [`crate::chess`].
