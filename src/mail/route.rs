@@ -149,7 +149,10 @@ pub fn read_plus_address(ours: &EmailAddress, address: &EmailAddress) -> Option<
 pub fn game_in_subject(subject: &str) -> Option<i64> {
     let lower = subject.to_ascii_lowercase();
     let start = lower.find("[dopis #")? + "[dopis #".len();
-    let digits: String = lower[start..].chars().take_while(char::is_ascii_digit).collect();
+    let digits: String = lower[start..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
     if !lower[start + digits.len()..].starts_with(']') {
         return None;
     }
@@ -198,7 +201,10 @@ mod tests {
             id: 7,
             token: "abc".into(),
         };
-        assert_eq!(read_plus_address(&ours(), &plus_address(&ours(), &c)), Some(c));
+        assert_eq!(
+            read_plus_address(&ours(), &plus_address(&ours(), &c)),
+            Some(c)
+        );
     }
 
     #[test]
