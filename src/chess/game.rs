@@ -628,6 +628,15 @@ impl Game {
         self.finish(outcome)
     }
 
+    /// Puts back the outcome of a game loaded from storage whose ending was
+    /// not on the board (resignation, agreement, time, adjudication). An
+    /// ending the moves themselves produce is kept as replayed.
+    pub fn restore_outcome(&mut self, outcome: Outcome) {
+        if self.outcome.is_none() {
+            self.outcome = Some(outcome);
+        }
+    }
+
     /// A tournament director's decision: any result with the reason in
     /// words. It replaces any earlier outcome, as the director's word is final.
     pub fn adjudicate(&mut self, result: GameResult, reason: impl Into<String>) -> Outcome {

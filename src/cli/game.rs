@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::Format;
 use crate::address::EmailAddress;
 use crate::app::App;
+use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
 use crate::player::Player;
 use crate::store::games::{GameId, GameRecord, NewGame, StoredMove, Variant};
@@ -141,21 +142,17 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             }
             let w = store.player_by_email(&white).await?;
             let b = store.player_by_email(&black).await?;
-            let (variant, number) = match chess960 {
-                None => (Variant::Standard, None),
-                Some(Chess960Choice::Number(n)) => (Variant::Chess960, Some(n)),
-                Some(Chess960Choice::Random) => {
-                    (Variant::Chess960, Some(rand::random_range(0..960)))
-                }
+            let start = match chess960 {
+                None => StartPosition::Standard,
+                Some(Chess960Choice::Number(n)) => StartPosition::chess960(n)?,
+                Some(Chess960Choice::Random) => StartPosition::random_chess960(&mut rand::rng()),
             };
             let id = store
                 .add_game(
                     &NewGame {
                         white: w.id,
                         black: b.id,
-                        variant,
-                        chess960_number: number,
-                        start_fen: None,
+                        start,
                         time_control: control,
                     },
                     app.clock.now(),

@@ -6,6 +6,9 @@ use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::{Store, StoreError, from_millis, to_millis};
+use shakmaty::Color;
+
+use crate::chess::game::{Game, GameResult, Outcome, StartPosition};
 use crate::clock::TimeControl;
 use crate::player::PlayerId;
 
@@ -65,12 +68,8 @@ pub struct NewGame {
     pub white: PlayerId,
     /// Black.
     pub black: PlayerId,
-    /// The rules variant.
-    pub variant: Variant,
-    /// For Chess960: the starting position's number.
-    pub chess960_number: Option<u16>,
-    /// The starting position, when not the standard one.
-    pub start_fen: Option<String>,
+    /// Where the game starts.
+    pub start: StartPosition,
     /// The time control.
     pub time_control: TimeControl,
 }
@@ -117,18 +116,98 @@ pub struct GameRecord {
     pub created_at: DateTime<Utc>,
     /// When the game ended.
     pub finished_at: Option<DateTime<Utc>>,
+    /// The side with a standing draw offer.
+    #[serde(serialize_with = "serialize_color")]
+    pub draw_offer_by: Option<Color>,
     /// The moves so far.
     pub moves: Vec<StoredMove>,
 }
 
-const COLUMNS: &str = "id, white_id, black_id, variant, chess960_number, start_fen, time_control, \
-                       status, result, end_reason, created_at, finished_at";
+fn serialize_color<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    match c {
+        Some(c) => s.serialize_some(color_name(*c)),
+        None => s.serialize_none(),
+    }
+}
+
+/// The stored name of a colour.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn color_from_name(name: &str) -> Result<Color, StoreError> {
+    match name {
+        "white" => Ok(Color::White),
+        "black" => Ok(Color::Black),
+        other => Err(corrupt(format!("unknown colour '{other}'"))),
+    }
+}
+
+impl GameRecord {
+    /// Where the game started.
+    pub fn start(&self) -> StartPosition {
+        match (self.chess960_number, &self.start_fen) {
+            (Some(n), _) => StartPosition::Chess960(n),
+            (None, Some(fen)) => StartPosition::Fen(fen.clone()),
+            (None, None) => StartPosition::Standard,
+        }
+    }
+
+    /// The player of a colour.
+    pub fn player_of(&self, side: Color) -> PlayerId {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    /// The colour a player has in this game, if they play in it.
+    pub fn side_of(&self, player: PlayerId) -> Option<Color> {
+        if player == self.white {
+            Some(Color::White)
+        } else if player == self.black {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The game in the rules core: the moves replayed from the start, with
+    /// their times, and the stored ending if it was not on the board.
+    pub fn to_game(&self) -> Result<Game, StoreError> {
+        let ucis: Vec<&str> = self.moves.iter().map(|m| m.uci.as_str()).collect();
+        let mut game = Game::replay(self.start(), &ucis)
+            .map_err(|e| corrupt(format!("game {}: {e}", self.id)))?;
+        for (i, m) in self.moves.iter().enumerate() {
+            if let Some(at) = m.received_at {
+                game.set_received_at(i, at).map_err(corrupt)?;
+            }
+            if let Some(at) = m.sent_at {
+                game.set_sent_at(i, at).map_err(corrupt)?;
+            }
+        }
+        if let (Some(result), Some(reason)) = (&self.result, &self.end_reason) {
+            let result = GameResult::from_pgn(result)
+                .ok_or_else(|| corrupt(format!("game {}: result '{result}'", self.id)))?;
+            let outcome = Outcome::from_description(result, reason)
+                .ok_or_else(|| corrupt(format!("game {}: ending '{reason}'", self.id)))?;
+            game.restore_outcome(outcome);
+        }
+        Ok(game)
+    }
+}
+
+pub(super) const COLUMNS: &str = "id, white_id, black_id, variant, chess960_number, start_fen, time_control, \
+                       status, result, end_reason, created_at, finished_at, draw_offer_by";
 
 fn corrupt(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
 }
 
-fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
+pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
     let variant = match row.try_get::<String, _>("variant")?.as_str() {
         "standard" => Variant::Standard,
         "chess960" => Variant::Chess960,
@@ -159,11 +238,15 @@ fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
             .try_get::<Option<i64>, _>("finished_at")?
             .map(from_millis)
             .transpose()?,
+        draw_offer_by: row
+            .try_get::<Option<String>, _>("draw_offer_by")?
+            .map(|c| color_from_name(&c))
+            .transpose()?,
         moves: Vec::new(),
     })
 }
 
-fn move_from_row(row: &AnyRow) -> Result<StoredMove, StoreError> {
+pub(super) fn move_from_row(row: &AnyRow) -> Result<StoredMove, StoreError> {
     Ok(StoredMove {
         ply: row.try_get("ply")?,
         uci: row.try_get("uci")?,
@@ -182,15 +265,27 @@ fn move_from_row(row: &AnyRow) -> Result<StoredMove, StoreError> {
 impl Store {
     /// Creates a game; it starts active with no moves.
     pub async fn add_game(&self, g: &NewGame, now: DateTime<Utc>) -> Result<GameId, StoreError> {
+        let (variant, number, fen) = match &g.start {
+            StartPosition::Standard => (Variant::Standard, None, None),
+            StartPosition::Chess960(n) => (
+                Variant::Chess960,
+                Some(i64::from(*n)),
+                Some(g.start.to_fen().map_err(corrupt)?),
+            ),
+            StartPosition::Fen(fen) if g.start.is_chess960() => {
+                (Variant::Chess960, None, Some(fen.clone()))
+            }
+            StartPosition::Fen(fen) => (Variant::Standard, None, Some(fen.clone())),
+        };
         let row = sqlx::query(
             "INSERT INTO games (white_id, black_id, variant, chess960_number, start_fen, \
              time_control, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
         )
         .bind(g.white.0)
         .bind(g.black.0)
-        .bind(g.variant.as_str())
-        .bind(g.chess960_number.map(i64::from))
-        .bind(g.start_fen.as_deref())
+        .bind(variant.as_str())
+        .bind(number)
+        .bind(fen)
         .bind(g.time_control.to_string())
         .bind(GameStatus::Active.as_str())
         .bind(to_millis(now))

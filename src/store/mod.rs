@@ -13,8 +13,10 @@
 //!
 //! - [`players`]: registering and finding players.
 //! - [`games`]: games and their moves.
+//! - [`mail`]: inbound log, outbox, confirmations, mailbox cursor; transactions.
 
 pub mod games;
+pub mod mail;
 pub mod players;
 
 use std::time::Duration;

@@ -10,7 +10,7 @@ use crate::player::{NewPlayer, Player, PlayerId, parse_tz};
 
 const COLUMNS: &str = "id, email, name, lang, tz";
 
-fn from_row(row: &AnyRow) -> Result<Player, StoreError> {
+pub(super) fn from_row(row: &AnyRow) -> Result<Player, StoreError> {
     let email: String = row.try_get("email")?;
     let lang: String = row.try_get("lang")?;
     let tz: Option<String> = row.try_get("tz")?;

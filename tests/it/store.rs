@@ -2,6 +2,7 @@
 
 use chrono::{TimeZone, Utc};
 use dopis::address::EmailAddress;
+use dopis::chess::game::StartPosition;
 use dopis::clock::TimeControl;
 use dopis::lang::Lang;
 use dopis::player::NewPlayer;
@@ -62,9 +63,7 @@ async fn games_keep_their_settings(db: &TestDb) {
             &NewGame {
                 white: w.id,
                 black: b.id,
-                variant: Variant::Chess960,
-                chess960_number: Some(959),
-                start_fen: None,
+                start: StartPosition::Chess960(959),
                 time_control: control,
             },
             now,
@@ -79,6 +78,10 @@ async fn games_keep_their_settings(db: &TestDb) {
     assert_eq!(g.status, GameStatus::Active);
     assert_eq!(g.created_at, now);
     assert!(g.moves.is_empty());
+    assert_eq!(g.start(), StartPosition::Chess960(959));
+    assert_eq!(g.start_fen.as_deref(), Some("rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1"));
+    let game = g.to_game().unwrap();
+    assert_eq!(game.legal_moves().len(), 20);
     assert_eq!(store.games(true).await.unwrap().len(), 1);
     assert!(matches!(
         store.game(GameId(id.0 + 100)).await,
