@@ -13,11 +13,13 @@
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
+//! - [`arbiter`]: applies a player's commands to a game by the rules (pure).
 //! - [`app`]: the config, store and clock every command shares.
 //! - [`cli`]: the `dopis` command line, a thin layer over the rest.
 
 pub mod address;
 pub mod app;
+pub mod arbiter;
 pub mod chess;
 pub mod cli;
 pub mod clock;

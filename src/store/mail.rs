@@ -177,13 +177,19 @@ impl Store {
 
     /// Records a delivered mail; for a move notice, the time it reached the
     /// player (from then their clock runs).
-    pub async fn outbox_sent(&self, mail: &OutboxMail, at: DateTime<Utc>) -> Result<(), StoreError> {
+    pub async fn outbox_sent(
+        &self,
+        mail: &OutboxMail,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         let mut tx = self.begin().await?;
-        sqlx::query("UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL WHERE id = $2")
-            .bind(to_millis(at))
-            .bind(mail.id)
-            .execute(&mut *tx.tx)
-            .await?;
+        sqlx::query(
+            "UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL WHERE id = $2",
+        )
+        .bind(to_millis(at))
+        .bind(mail.id)
+        .execute(&mut *tx.tx)
+        .await?;
         if let (Some(game), Some(ply)) = (mail.game_id, mail.ply) {
             sqlx::query(
                 "UPDATE moves SET sent_at = $1 WHERE game_id = $2 AND ply = $3 AND sent_at IS NULL",
@@ -208,12 +214,14 @@ impl Store {
         let error: String = error.chars().take(1000).collect();
         match retry_at {
             Some(at) => {
-                sqlx::query("UPDATE outbox SET last_error = $1, next_attempt_at = $2 WHERE id = $3")
-                    .bind(error)
-                    .bind(to_millis(at))
-                    .bind(mail.id)
-                    .execute(self.pool())
-                    .await?;
+                sqlx::query(
+                    "UPDATE outbox SET last_error = $1, next_attempt_at = $2 WHERE id = $3",
+                )
+                .bind(error)
+                .bind(to_millis(at))
+                .bind(mail.id)
+                .execute(self.pool())
+                .await?;
             }
             None => {
                 sqlx::query("UPDATE outbox SET status = 'failed', last_error = $1 WHERE id = $2")
@@ -228,20 +236,22 @@ impl Store {
 
     /// Every outbox mail, oldest first.
     pub async fn outbox(&self) -> Result<Vec<OutboxStatus>, StoreError> {
-        sqlx::query("SELECT mail_key, recipient, status, attempts, last_error FROM outbox ORDER BY id")
-            .fetch_all(self.pool())
-            .await?
-            .iter()
-            .map(|r| {
-                Ok(OutboxStatus {
-                    mail_key: r.try_get("mail_key")?,
-                    recipient: r.try_get("recipient")?,
-                    status: r.try_get("status")?,
-                    attempts: r.try_get("attempts")?,
-                    last_error: r.try_get("last_error")?,
-                })
+        sqlx::query(
+            "SELECT mail_key, recipient, status, attempts, last_error FROM outbox ORDER BY id",
+        )
+        .fetch_all(self.pool())
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(OutboxStatus {
+                mail_key: r.try_get("mail_key")?,
+                recipient: r.try_get("recipient")?,
+                status: r.try_get("status")?,
+                attempts: r.try_get("attempts")?,
+                last_error: r.try_get("last_error")?,
             })
-            .collect()
+        })
+        .collect()
     }
 
     /// How many mails are waiting to be sent (due or not).
@@ -275,7 +285,11 @@ impl Tx {
 
     /// Records an inbound mail; `false` when it was recorded before (it has
     /// acted already and must not act again).
-    pub async fn record_inbound(&mut self, r: &InboundRecord<'_>, now: DateTime<Utc>) -> Result<bool, StoreError> {
+    pub async fn record_inbound(
+        &mut self,
+        r: &InboundRecord<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
         let row = sqlx::query(
             "INSERT INTO inbound (mail_key, mailbox_ref, received_at, sender, outcome, processed_at) \
              VALUES ($1, $2, $3, $4, 'received', $5) ON CONFLICT (mail_key) DO NOTHING RETURNING id",
@@ -383,7 +397,11 @@ impl Tx {
     }
 
     /// Queues a mail; a key queued before is left as it is.
-    pub async fn enqueue(&mut self, m: &NewOutboxMail, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub async fn enqueue(
+        &mut self,
+        m: &NewOutboxMail,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO outbox (mail_key, message_id, kind, envelope_from, recipient, raw, game_id, ply, \
              status, attempts, next_attempt_at, created_at) \
@@ -407,7 +425,11 @@ impl Tx {
     }
 
     /// How many answers went to a recipient since `since` (rate limit).
-    pub async fn answers_since(&mut self, recipient: &str, since: DateTime<Utc>) -> Result<i64, StoreError> {
+    pub async fn answers_since(
+        &mut self,
+        recipient: &str,
+        since: DateTime<Utc>,
+    ) -> Result<i64, StoreError> {
         let row = sqlx::query(
             "SELECT COUNT(*) AS n FROM outbox WHERE recipient = $1 AND kind = 'answer' AND created_at >= $2",
         )
@@ -463,7 +485,11 @@ impl Tx {
     }
 
     /// Marks a confirmation used, so a second reply does nothing.
-    pub async fn use_confirmation(&mut self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub async fn use_confirmation(
+        &mut self,
+        id: i64,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         sqlx::query("UPDATE confirmations SET used_at = $1 WHERE id = $2")
             .bind(to_millis(now))
             .bind(id)
@@ -502,7 +528,10 @@ impl Tx {
     }
 
     /// The player registered with an address, if any.
-    pub async fn player_by_email(&mut self, email: &str) -> Result<Option<crate::player::Player>, StoreError> {
+    pub async fn player_by_email(
+        &mut self,
+        email: &str,
+    ) -> Result<Option<crate::player::Player>, StoreError> {
         let row = sqlx::query("SELECT id, email, name, lang, tz FROM players WHERE email = $1")
             .bind(email)
             .fetch_optional(&mut *self.tx)

@@ -79,7 +79,10 @@ async fn games_keep_their_settings(db: &TestDb) {
     assert_eq!(g.created_at, now);
     assert!(g.moves.is_empty());
     assert_eq!(g.start(), StartPosition::Chess960(959));
-    assert_eq!(g.start_fen.as_deref(), Some("rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1"));
+    assert_eq!(
+        g.start_fen.as_deref(),
+        Some("rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1")
+    );
     let game = g.to_game().unwrap();
     assert_eq!(game.legal_moves().len(), 20);
     assert_eq!(store.games(true).await.unwrap().len(), 1);
