@@ -381,8 +381,17 @@ fn describe_toml_error(text: &str, err: &toml::de::Error) -> String {
     }
 }
 
-/// A commented example config, written by `dopis init`.
+/// A commented example config.
 pub const EXAMPLE: &str = include_str!("../dopis.example.toml");
+
+/// The example config with a fresh random `[mail] secret`, as `dopis init`
+/// writes it.
+pub fn example_with_secret() -> String {
+    let secret: String = (0..32)
+        .map(|_| char::from(b"abcdefghijklmnopqrstuvwxyz0123456789"[rand::random_range(0..36)]))
+        .collect();
+    EXAMPLE.replacen("secret = \"\"", &format!("secret = \"{secret}\""), 1)
+}
 
 #[cfg(test)]
 mod tests {
@@ -407,6 +416,14 @@ mod tests {
     #[test]
     fn the_example_config_loads_and_matches_the_defaults() {
         assert_eq!(load_text(EXAMPLE, &[]).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn init_writes_a_random_secret() {
+        let a = load_text(&example_with_secret(), &[]).unwrap();
+        let b = load_text(&example_with_secret(), &[]).unwrap();
+        assert_eq!(a.mail.secret.expose().len(), 32);
+        assert_ne!(a.mail.secret, b.mail.secret);
     }
 
     #[test]

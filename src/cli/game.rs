@@ -13,12 +13,15 @@ use crate::app::App;
 use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
 use crate::player::Player;
-use crate::store::games::{GameId, GameRecord, NewGame, StoredMove, Variant};
+use crate::daemon::post::Post;
+use crate::daemon::start::start_game;
+use crate::store::games::{GameId, GameRecord, StoredMove, Variant};
 
 /// Game subcommands.
 #[derive(Debug, Subcommand)]
 pub enum GameCommand {
-    /// Start a game between two registered players; prints the new game's number.
+    /// Start a game between two registered players and send them the first
+    /// mails; prints the new game's number.
     New {
         /// White's e-mail address.
         #[arg(long)]
@@ -147,17 +150,8 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
                 Some(Chess960Choice::Number(n)) => StartPosition::chess960(n)?,
                 Some(Chess960Choice::Random) => StartPosition::random_chess960(&mut rand::rng()),
             };
-            let id = store
-                .add_game(
-                    &NewGame {
-                        white: w.id,
-                        black: b.id,
-                        start,
-                        time_control: control,
-                    },
-                    app.clock.now(),
-                )
-                .await?;
+            let post = Post::new(&app.config.mail)?;
+            let id = start_game(store, &post, w.id, b.id, start, control, app.clock.now()).await?;
             writeln!(out, "{}", id.0)?;
         }
         GameCommand::List { active, format } => {

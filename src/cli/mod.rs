@@ -44,6 +44,18 @@ pub enum Command {
     Game(game::GameCommand),
     /// Check a move text against a position: prints `UCI SAN`, or why not.
     Move(move_check::MoveArgs),
+    /// Run the mail daemon: read the mailbox, play the moves, send the replies.
+    Serve {
+        /// Handle the mail that is waiting, send what is due, and exit.
+        #[arg(long)]
+        once: bool,
+    },
+    /// Play a whole sample game by mail (local Maildir, fresh SQLite) and print the mails.
+    Demo {
+        /// Directory for the demo's database and mail (default: a new temp directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// How listings and single records are printed.
@@ -99,6 +111,14 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// Runs a parsed command line, printing results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
+    // The demo brings its own config and database.
+    if let Command::Demo { dir } = &cli.command {
+        let dir = dir.clone().unwrap_or_else(|| {
+            std::env::temp_dir().join(format!("dopis-demo-{}-{:08x}", std::process::id(), rand::random::<u32>()))
+        });
+        runtime()?.block_on(crate::demo::run(&dir, out))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // Checking a move text needs no config or database.
     if let Command::Move(args) = &cli.command {
         let stdin = std::io::stdin();
@@ -111,7 +131,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let config = load_config(&cli)?;
     match cli.command {
-        Command::Move(_) => Ok(ExitCode::SUCCESS), // answered above
+        Command::Move(_) | Command::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
+        Command::Serve { once } => {
+            crate::telemetry::init();
+            runtime()?.block_on(crate::daemon::serve(config, once))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Init => {
             let path = cli
                 .config
@@ -120,7 +145,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             if path.exists() {
                 writeln!(out, "config {} exists, left as it is", path.display())?;
             } else {
-                std::fs::write(&path, crate::config::EXAMPLE)
+                std::fs::write(&path, crate::config::example_with_secret())
                     .with_context(|| format!("cannot write config file {}", path.display()))?;
                 writeln!(out, "wrote example config {}", path.display())?;
             }

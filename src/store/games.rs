@@ -34,7 +34,7 @@ pub enum GameStatus {
 }
 
 impl GameStatus {
-    fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             GameStatus::Active => "active",
             GameStatus::Finished => "finished",
@@ -53,7 +53,7 @@ pub enum Variant {
 }
 
 impl Variant {
-    fn as_str(self) -> &'static str {
+    pub(super) fn as_str(self) -> &'static str {
         match self {
             Variant::Standard => "standard",
             Variant::Chess960 => "chess960",
@@ -263,37 +263,6 @@ pub(super) fn move_from_row(row: &AnyRow) -> Result<StoredMove, StoreError> {
 }
 
 impl Store {
-    /// Creates a game; it starts active with no moves.
-    pub async fn add_game(&self, g: &NewGame, now: DateTime<Utc>) -> Result<GameId, StoreError> {
-        let (variant, number, fen) = match &g.start {
-            StartPosition::Standard => (Variant::Standard, None, None),
-            StartPosition::Chess960(n) => (
-                Variant::Chess960,
-                Some(i64::from(*n)),
-                Some(g.start.to_fen().map_err(corrupt)?),
-            ),
-            StartPosition::Fen(fen) if g.start.is_chess960() => {
-                (Variant::Chess960, None, Some(fen.clone()))
-            }
-            StartPosition::Fen(fen) => (Variant::Standard, None, Some(fen.clone())),
-        };
-        let row = sqlx::query(
-            "INSERT INTO games (white_id, black_id, variant, chess960_number, start_fen, \
-             time_control, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
-        )
-        .bind(g.white.0)
-        .bind(g.black.0)
-        .bind(variant.as_str())
-        .bind(number)
-        .bind(fen)
-        .bind(g.time_control.to_string())
-        .bind(GameStatus::Active.as_str())
-        .bind(to_millis(now))
-        .fetch_one(self.pool())
-        .await?;
-        Ok(GameId(row.try_get("id")?))
-    }
-
     /// A game with its moves.
     pub async fn game(&self, id: GameId) -> Result<GameRecord, StoreError> {
         let row = sqlx::query(AssertSqlSafe(format!(

@@ -8,7 +8,7 @@ use shakmaty::Color;
 use sqlx::any::AnyRow;
 use sqlx::{Any, AssertSqlSafe, Row, Transaction};
 
-use super::games::{GameId, GameRecord, color_name};
+use super::games::{GameId, GameRecord, NewGame, color_name};
 use super::{Backend, Store, StoreError, from_millis, to_millis};
 use crate::chess::game::Game;
 use crate::player::PlayerId;
@@ -277,6 +277,37 @@ fn outbox_from_row(row: &AnyRow) -> Result<OutboxMail, StoreError> {
 }
 
 impl Tx {
+    /// Creates a game; it starts active with no moves.
+    pub async fn add_game(&mut self, g: &NewGame, now: DateTime<Utc>) -> Result<GameId, StoreError> {
+        let (variant, number, fen) = match &g.start {
+            crate::chess::game::StartPosition::Standard => (super::games::Variant::Standard, None, None),
+            crate::chess::game::StartPosition::Chess960(n) => (
+                super::games::Variant::Chess960,
+                Some(i64::from(*n)),
+                Some(g.start.to_fen().map_err(|e| StoreError::Corrupt(e.to_string()))?),
+            ),
+            crate::chess::game::StartPosition::Fen(fen) if g.start.is_chess960() => {
+                (super::games::Variant::Chess960, None, Some(fen.clone()))
+            }
+            crate::chess::game::StartPosition::Fen(fen) => (super::games::Variant::Standard, None, Some(fen.clone())),
+        };
+        let row = sqlx::query(
+            "INSERT INTO games (white_id, black_id, variant, chess960_number, start_fen, \
+             time_control, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(g.white.0)
+        .bind(g.black.0)
+        .bind(variant.as_str())
+        .bind(number)
+        .bind(fen)
+        .bind(g.time_control.to_string())
+        .bind("active")
+        .bind(to_millis(now))
+        .fetch_one(&mut *self.tx)
+        .await?;
+        Ok(GameId(row.try_get("id")?))
+    }
+
     /// Commits everything done in the transaction.
     pub async fn commit(self) -> Result<(), StoreError> {
         self.tx.commit().await?;

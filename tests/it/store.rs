@@ -58,7 +58,8 @@ async fn games_keep_their_settings(db: &TestDb) {
         .await
         .unwrap();
     let control: TimeControl = "10/50d!20".parse().unwrap();
-    let id = store
+    let mut tx = store.begin().await.unwrap();
+    let id = tx
         .add_game(
             &NewGame {
                 white: w.id,
@@ -70,6 +71,7 @@ async fn games_keep_their_settings(db: &TestDb) {
         )
         .await
         .unwrap();
+    tx.commit().await.unwrap();
     let g = store.game(id).await.unwrap();
     assert_eq!((g.white, g.black), (w.id, b.id));
     assert_eq!(g.variant, Variant::Chess960);

@@ -1,0 +1,436 @@
+//! Handling one inbound mail: read it, decide whom it is from and which
+//! game it is for, check that it may act, apply it, and record the result
+//! with the mails it causes — all in one transaction, keyed by the mail's
+//! Message-ID so that it acts at most once.
+
+use chrono::{DateTime, Duration, Utc};
+use shakmaty::Color;
+
+use super::post::{Answering, Post, Table};
+use crate::arbiter::{self, Notice, RejectionKind, Seat};
+use crate::mail::command;
+use crate::mail::compose::LetterKind;
+use crate::mail::inbound::{self, InboundMail};
+use crate::mail::route::{self, PlusTag};
+use crate::player::Player;
+use crate::store::games::{GameId, GameStatus};
+use crate::store::mail::{InboundRecord, Tx};
+use crate::store::{Store, StoreError};
+
+/// What became of a mail, for logs and tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handled {
+    /// Seen before: did nothing.
+    Duplicate,
+    /// Not answered by rule (bounce, auto-reply, list, unreadable, rate limit).
+    Ignored(String),
+    /// Acted on or answered; the text says how.
+    Done(String),
+}
+
+/// Settings for handling mail.
+#[derive(Debug, Clone)]
+pub struct Inbox {
+    /// Addresses and tokens.
+    pub post: Post,
+    /// Answers per hour to one address.
+    pub answers_per_hour: u32,
+}
+
+/// Whom a mail is from and what it is for.
+enum Route {
+    /// The player may act in the game.
+    Act { game: GameId, player: Player },
+    /// A reply to a confirmation: apply the stored command.
+    Confirm { id: i64, player: Player },
+    /// The player wrote from their address but without the token.
+    NeedsConfirmation { game: GameId, player: Player },
+    /// A registered player wrote without naming a game.
+    NoGame { player: Player },
+    /// Refuse; tell the registered address (if any) why.
+    Refuse { player: Option<Player>, game: Option<GameId>, why: String },
+}
+
+impl Inbox {
+    /// Handles one mail that reached the mailbox at `received_at`.
+    pub async fn handle(
+        &self,
+        store: &Store,
+        mailbox_ref: &str,
+        raw: &[u8],
+        received_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, StoreError> {
+        let mail = match inbound::parse(raw) {
+            Ok(mail) => mail,
+            Err(e) => {
+                // No usable sender: nobody to answer. Record it so it is not read again.
+                let key = format!("sha256:{}", hex_sha256(raw));
+                let mut tx = store.begin().await?;
+                let record = InboundRecord {
+                    mail_key: &key,
+                    mailbox_ref,
+                    received_at,
+                    sender: None,
+                };
+                if !tx.record_inbound(&record, now).await? {
+                    return Ok(Handled::Duplicate);
+                }
+                let why = format!("ignored: unreadable mail ({e})");
+                tx.inbound_outcome(&key, None, &why).await?;
+                tx.commit().await?;
+                return Ok(Handled::Ignored(why));
+            }
+        };
+        let key = mail.idempotency_key.to_string();
+        let mut tx = store.begin().await?;
+        let record = InboundRecord {
+            mail_key: &key,
+            mailbox_ref,
+            received_at,
+            sender: Some(mail.from.as_str()),
+        };
+        if !tx.record_inbound(&record, now).await? {
+            return Ok(Handled::Duplicate);
+        }
+        let answering = Answering {
+            mail_key: &key,
+            message_id: mail.message_id.as_ref(),
+        };
+        let (game, outcome) = if let Some(auto) = &mail.automatic {
+            // RFC 3834: never answer bounces, auto-replies or list mail.
+            (None, Handled::Ignored(format!("ignored: {auto:?}")))
+        } else {
+            self.act(&mut tx, &mail, &answering, received_at, now).await?
+        };
+        let text = match &outcome {
+            Handled::Duplicate => "duplicate".to_string(),
+            Handled::Ignored(t) | Handled::Done(t) => t.clone(),
+        };
+        tx.inbound_outcome(&key, game, &text).await?;
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    async fn act(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        answering: &Answering<'_>,
+        received_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(Option<GameId>, Handled), StoreError> {
+        let route = self.route(tx, mail).await?;
+        match route {
+            Route::Act { game, player } => {
+                let reading = command::parse(&mail.text, player.lang);
+                let done = self
+                    .apply(tx, game, &player, &reading.commands, answering, received_at, now)
+                    .await?;
+                Ok((Some(game), done))
+            }
+            Route::Confirm { id, player } => {
+                let Some(confirmation) = tx.confirmation(id).await? else {
+                    return Ok((None, Handled::Ignored("ignored: unknown confirmation".into())));
+                };
+                if confirmation.used {
+                    return Ok((
+                        Some(confirmation.game_id),
+                        Handled::Ignored("ignored: confirmation already used".into()),
+                    ));
+                }
+                tx.use_confirmation(id, now).await?;
+                let reading = command::parse(&confirmation.text, player.lang);
+                // The move counts from when the original mail arrived.
+                let done = self
+                    .apply(
+                        tx,
+                        confirmation.game_id,
+                        &player,
+                        &reading.commands,
+                        answering,
+                        confirmation.received_at,
+                        now,
+                    )
+                    .await?;
+                Ok((Some(confirmation.game_id), done))
+            }
+            Route::NeedsConfirmation { game, player } => {
+                if !self.may_answer(tx, &player.email.to_string(), now).await? {
+                    return Ok((Some(game), Handled::Ignored("ignored: answer rate limit".into())));
+                }
+                let id = tx.add_confirmation(game, player.id, &mail.text, received_at, now).await?;
+                let reading = command::parse(&mail.text, player.lang);
+                let command = describe(&reading.commands);
+                self.post
+                    .queue(
+                        tx,
+                        format!("in.{}.confirm", hex_sha256(answering.mail_key.as_bytes())),
+                        LetterKind::ConfirmRequest { command },
+                        &player,
+                        None,
+                        None,
+                        Some(answering),
+                        Some(self.post.confirmation_address(id)),
+                        None,
+                        now,
+                    )
+                    .await?;
+                Ok((Some(game), Handled::Done(format!("asked {} to confirm", player.email))))
+            }
+            Route::NoGame { player } => {
+                if !self.may_answer(tx, &player.email.to_string(), now).await? {
+                    return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
+                }
+                let games = tx.active_games_of(player.id).await?;
+                let list: Vec<String> = games.iter().map(|g| g.to_string()).collect();
+                let reading = command::parse(&mail.text, player.lang);
+                let kind = if reading.commands.iter().any(|c| matches!(c, command::Command::Games)) {
+                    LetterKind::Games {
+                        lines: list.iter().map(|g| format!("game {g}")).collect(),
+                    }
+                } else if reading.commands.iter().any(|c| matches!(c, command::Command::Help)) {
+                    LetterKind::Help { examples: vec!["Nf3".into(), "e2-e4".into(), "g1f3".into(), "7163".into()] }
+                } else {
+                    LetterKind::Rejected {
+                        wrote: first_line(&mail.text),
+                        explanation: if list.is_empty() {
+                            "you have no game in progress, so there is nothing to play this in.".to_string()
+                        } else {
+                            format!(
+                                "we could not tell which game this is for. Reply to the mail of the game \
+                                 (its subject starts with [dopis #N]) so the reply address names it. \
+                                 Your games in progress: {}.",
+                                list.join(", ")
+                            )
+                        },
+                        kind: RejectionKind::UnknownGame,
+                    }
+                };
+                self.post
+                    .queue(
+                        tx,
+                        format!("in.{}.nogame", hex_sha256(answering.mail_key.as_bytes())),
+                        kind,
+                        &player,
+                        None,
+                        None,
+                        Some(answering),
+                        None,
+                        None,
+                        now,
+                    )
+                    .await?;
+                Ok((None, Handled::Done("answered a mail without a game".into())))
+            }
+            Route::Refuse { player, game, why } => {
+                let Some(player) = player else {
+                    return Ok((game, Handled::Ignored(format!("ignored: {why}"))));
+                };
+                if !self.may_answer(tx, &player.email.to_string(), now).await? {
+                    return Ok((game, Handled::Ignored("ignored: answer rate limit".into())));
+                }
+                self.post
+                    .queue(
+                        tx,
+                        format!("in.{}.refused", hex_sha256(answering.mail_key.as_bytes())),
+                        LetterKind::Refused { explanation: why.clone() },
+                        &player,
+                        None,
+                        None,
+                        Some(answering),
+                        None,
+                        None,
+                        now,
+                    )
+                    .await?;
+                Ok((game, Handled::Done(format!("refused: {why}"))))
+            }
+        }
+    }
+
+    /// Whether another answer to this address stays within the hourly limit.
+    async fn may_answer(&self, tx: &mut Tx, address: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let sent = tx.answers_since(address, now - Duration::hours(1)).await?;
+        Ok(sent < i64::from(self.answers_per_hour))
+    }
+
+    /// Works out whom a mail is from and what it may do.
+    async fn route(&self, tx: &mut Tx, mail: &InboundMail) -> Result<Route, StoreError> {
+        let sender = tx.player_by_email(mail.from.as_str()).await?;
+        let tags: Vec<PlusTag> = mail
+            .recipients
+            .iter()
+            .filter_map(|a| route::read_plus_address(&self.post.ours, a))
+            .collect();
+        // A reply to a confirmation.
+        if let Some((id, token)) = tags.iter().find_map(|t| match t {
+            PlusTag::Confirmation { id, token } => Some((*id, token)),
+            _ => None,
+        }) {
+            let valid = self.post.tokens.confirmation(id).matches(token);
+            let owner = match tx.confirmation(id).await? {
+                Some(c) => Some(tx.player(c.player_id).await?),
+                None => None,
+            };
+            return Ok(match (valid, owner, sender) {
+                (true, Some(owner), Some(sender)) if owner.id == sender.id => Route::Confirm { id, player: sender },
+                (_, owner, _) => Route::Refuse {
+                    player: owner,
+                    game: None,
+                    why: format!(
+                        "a confirmation reply came from {} that was not sent by you from your \
+                         registered address, so nothing was done",
+                        mail.from
+                    ),
+                },
+            });
+        }
+        // A game's reply address.
+        if let Some((game, token)) = tags.iter().find_map(|t| match t {
+            PlusTag::Game { game, token } => Some((GameId(*game), token)),
+            _ => None,
+        }) {
+            let record = match tx.game_for_update(game).await {
+                Ok(r) => r,
+                Err(StoreError::UnknownGame(_)) => {
+                    return Ok(Route::Refuse {
+                        player: sender,
+                        game: None,
+                        why: format!("there is no game {game}; `games` lists yours"),
+                    });
+                }
+                Err(e) => return Err(e),
+            };
+            // Whose token is it?
+            let owner = [record.white, record.black]
+                .into_iter()
+                .find(|p| self.post.tokens.player(game.0, p.0).matches(token));
+            return Ok(match (owner, sender) {
+                (Some(owner), Some(sender)) if owner == sender.id => Route::Act { game, player: sender },
+                (Some(owner), _) => Route::Refuse {
+                    player: Some(tx.player(owner).await?),
+                    game: Some(game),
+                    why: format!(
+                        "a mail for game {game} with your reply address came from {}, which is not \
+                         your registered address, so it was not applied. If it was you, write from \
+                         your registered address.",
+                        mail.from
+                    ),
+                },
+                (None, Some(sender)) if record.side_of(sender.id).is_some() => Route::Refuse {
+                    player: Some(sender),
+                    game: Some(game),
+                    why: format!(
+                        "your mail for game {game} went to an address with a wrong token, so it was \
+                         not applied. Reply to the latest mail of the game instead."
+                    ),
+                },
+                (None, sender) => Route::Refuse {
+                    player: sender,
+                    game: Some(game),
+                    why: format!("you do not play in game {game}"),
+                },
+            });
+        }
+        // No token: a game named in the subject or the thread, from a player's address.
+        let Some(player) = sender else {
+            return Ok(Route::Refuse {
+                player: None,
+                game: None,
+                why: format!("unknown sender {}", mail.from),
+            });
+        };
+        let named = route::game_in_subject(&mail.subject).or_else(|| {
+            mail.in_reply_to
+                .iter()
+                .chain(mail.references.iter())
+                .find_map(|id| route::game_in_message_id(id.as_str()))
+        });
+        if let Some(game) = named {
+            if let Ok(record) = tx.game_for_update(GameId(game)).await {
+                if record.side_of(player.id).is_some() {
+                    return Ok(Route::NeedsConfirmation { game: GameId(game), player });
+                }
+            }
+        }
+        // A single game in progress: that is the one.
+        let games = tx.active_games_of(player.id).await?;
+        let reading = command::parse(&mail.text, player.lang);
+        let is_move = reading.commands.iter().any(|c| matches!(c, command::Command::Move { .. }));
+        if is_move && games.len() == 1 {
+            return Ok(Route::NeedsConfirmation { game: games[0], player });
+        }
+        Ok(Route::NoGame { player })
+    }
+
+    /// Applies commands to a game and queues the mails they cause.
+    #[allow(clippy::too_many_arguments)]
+    async fn apply(
+        &self,
+        tx: &mut Tx,
+        game: GameId,
+        player: &Player,
+        commands: &[command::Command],
+        answering: &Answering<'_>,
+        received_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, StoreError> {
+        let record = tx.game_for_update(game).await?;
+        let Some(side) = record.side_of(player.id) else {
+            return Ok(Handled::Ignored("ignored: not a player of the game".into()));
+        };
+        let before = record.to_game()?;
+        let seat = Seat { side, lang: player.lang };
+        let verdict = arbiter::apply(&before, record.draw_offer_by, seat, commands, received_at);
+        let rejected = verdict.notices.iter().any(|n| matches!(n, Notice::Rejected { .. }));
+        if rejected && !self.may_answer(tx, &player.email.to_string(), now).await? {
+            return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+        }
+        if verdict.changed {
+            tx.save_game(&record, &verdict.game, verdict.draw_offer_by, now).await?;
+        }
+        let (white, black) = (tx.player(record.white).await?, tx.player(record.black).await?);
+        let mut table = Table {
+            record,
+            game: verdict.game,
+            white,
+            black,
+            draw_offer_by: verdict.draw_offer_by,
+        };
+        if table.game.is_over() && table.record.status == GameStatus::Active {
+            table.record.status = GameStatus::Finished;
+            table.record.finished_at = Some(now);
+        }
+        self.post.notices(tx, &table, &verdict.notices, answering, now).await?;
+        let _ = Color::White;
+        Ok(Handled::Done(verdict.summary))
+    }
+}
+
+fn describe(commands: &[command::Command]) -> String {
+    commands
+        .iter()
+        .map(|c| match c {
+            command::Command::Move { text, offer_draw: true } => format!("{} (and offer a draw)", text.as_str()),
+            command::Command::Move { text, .. } => text.as_str().to_string(),
+            other => format!("{other:?}").to_lowercase(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn first_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .chars()
+        .take(80)
+        .collect()
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}

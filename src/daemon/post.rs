@@ -1,0 +1,426 @@
+//! Turning what happened into mails in the outbox: addresses with reply
+//! tokens, deterministic keys and Message-IDs, threading, and the letters
+//! themselves (composed from `templates/`).
+
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+use shakmaty::Color;
+
+use crate::address::EmailAddress;
+use crate::arbiter::Notice;
+use crate::chess::game::Game;
+use crate::chess::pgn::{self, PgnTags};
+use crate::clock::TimeControl;
+use crate::config::MailConfig;
+use crate::mail::compose::{self, GameView, Letter, LetterKind, Party};
+use crate::mail::inbound::MessageId;
+use crate::mail::route::{PlusTag, Tokens, plus_address};
+use crate::player::Player;
+use crate::store::StoreError;
+use crate::store::games::{GameId, GameRecord};
+use crate::store::mail::{NewOutboxMail, OutboxKind, Tx};
+
+/// Everything needed to address and compose our mails.
+#[derive(Debug, Clone)]
+pub struct Post {
+    /// Our address.
+    pub ours: EmailAddress,
+    /// Our display name.
+    pub name: String,
+    /// Reply tokens.
+    pub tokens: Tokens,
+}
+
+/// Why the mail settings are unusable.
+#[derive(Debug, thiserror::Error)]
+pub enum PostError {
+    /// `[mail] address` is not an address.
+    #[error("[mail] address: {0}")]
+    Address(crate::address::BadAddress),
+    /// No secret for reply tokens.
+    #[error(
+        "[mail] secret is empty: reply addresses need a secret. Run `dopis init` to write one into \
+         the config, or set DOPIS_MAIL_SECRET to a long random text"
+    )]
+    NoSecret,
+}
+
+/// A game with its players, as a mail shows it.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// The stored game.
+    pub record: GameRecord,
+    /// The game in the rules core (after the change being told of).
+    pub game: Game,
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// The standing draw offer.
+    pub draw_offer_by: Option<Color>,
+}
+
+impl Table {
+    /// The player of a colour.
+    pub fn player(&self, side: Color) -> &Player {
+        match side {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The game's PGN, with its players and dates.
+    pub fn pgn(&self) -> String {
+        let tags = PgnTags {
+            event: "dopis correspondence game".into(),
+            site: "dopis".into(),
+            date: Some(self.record.created_at.date_naive()),
+            round: None,
+            white: self.white.name.clone(),
+            black: self.black.name.clone(),
+            time_control: Some(self.record.time_control.to_string()),
+            end_date: self.record.finished_at.map(|t| t.date_naive()),
+            other: Vec::new(),
+        };
+        pgn::export(&self.game, &tags)
+    }
+}
+
+/// What a mail is in reply to, for threading and keys.
+#[derive(Debug, Clone)]
+pub struct Answering<'a> {
+    /// The inbound mail's idempotency key.
+    pub mail_key: &'a str,
+    /// Its Message-ID, if it had one.
+    pub message_id: Option<&'a MessageId>,
+}
+
+fn short_hash(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+impl Post {
+    /// Reads the mail settings.
+    pub fn new(cfg: &MailConfig) -> Result<Post, PostError> {
+        let ours = EmailAddress::parse(&cfg.address).map_err(PostError::Address)?;
+        if cfg.secret.expose().trim().is_empty() {
+            return Err(PostError::NoSecret);
+        }
+        Ok(Post {
+            ours,
+            name: cfg.name.clone(),
+            tokens: Tokens::new(cfg.secret.expose()),
+        })
+    }
+
+    fn from_party(&self) -> Party {
+        Party {
+            name: self.name.clone(),
+            address: self.ours.clone(),
+        }
+    }
+
+    /// The reply address of a player in a game.
+    pub fn reply_to(&self, game: GameId, player: &Player) -> EmailAddress {
+        let token = self.tokens.player(game.0, player.id.0);
+        plus_address(
+            &self.ours,
+            &PlusTag::Game {
+                game: game.0,
+                token: token.as_str().to_string(),
+            },
+        )
+    }
+
+    /// The reply address of a pending confirmation.
+    pub fn confirmation_address(&self, id: i64) -> EmailAddress {
+        let token = self.tokens.confirmation(id);
+        plus_address(
+            &self.ours,
+            &PlusTag::Confirmation {
+                id,
+                token: token.as_str().to_string(),
+            },
+        )
+    }
+
+    /// The Message-ID of a mail with a key: derived from it, so a retry
+    /// sends the very same Message-ID.
+    fn message_id(&self, game: Option<GameId>, mail_key: &str) -> MessageId {
+        let game = game.map(|g| format!("g{}", g.0)).unwrap_or_else(|| "x".into());
+        let text = format!("dopis.{game}.{}@{}", short_hash(mail_key), self.ours.domain());
+        MessageId::parse(&text).unwrap_or_else(|| self.thread_root_fallback())
+    }
+
+    fn thread_root_fallback(&self) -> MessageId {
+        // Only reached if our own domain makes an invalid Message-ID.
+        MessageId::parse("dopis@localhost").unwrap_or_else(|| unreachable_message_id())
+    }
+
+    /// The Message-ID every mail of a game refers to, so clients keep one
+    /// thread per game: the (virtual) first mail of the game.
+    fn thread_root(&self, game: GameId) -> MessageId {
+        let text = format!("dopis.g{}.start@{}", game.0, self.ours.domain());
+        MessageId::parse(&text).unwrap_or_else(|| self.thread_root_fallback())
+    }
+
+    /// Composes a letter and queues it.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn queue(
+        &self,
+        tx: &mut Tx,
+        mail_key: String,
+        kind: LetterKind,
+        to: &Player,
+        table: Option<&Table>,
+        side: Option<Color>,
+        answering: Option<&Answering<'_>>,
+        reply_to: Option<EmailAddress>,
+        ply: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let game_id = table.map(|t| t.record.id);
+        let message_id = self.message_id(game_id, &mail_key);
+        let mut references = Vec::new();
+        if let Some(id) = game_id {
+            references.push(self.thread_root(id));
+        }
+        let in_reply_to = match answering.and_then(|a| a.message_id) {
+            Some(id) => {
+                references.push(id.clone());
+                Some(id.clone())
+            }
+            None => game_id.map(|id| self.thread_root(id)),
+        };
+        let game = table.map(|t| game_view(t, side));
+        let letter = Letter {
+            kind,
+            lang: to.lang,
+            from: self.from_party(),
+            to: Party {
+                name: to.name.clone(),
+                address: to.email.clone(),
+            },
+            reply_to,
+            message_id: message_id.clone(),
+            in_reply_to,
+            references,
+            date: now,
+            game,
+        };
+        let raw = compose::compose(&letter)
+            .map_err(|e| StoreError::Corrupt(format!("cannot compose a mail: {e}")))?;
+        tx.enqueue(
+            &NewOutboxMail {
+                mail_key,
+                message_id: message_id.as_str().to_string(),
+                kind: if answering.is_some() {
+                    OutboxKind::Answer
+                } else {
+                    OutboxKind::Notice
+                },
+                envelope_from: self.ours.to_string(),
+                recipient: to.email.to_string(),
+                raw,
+                game_id,
+                ply,
+            },
+            now,
+        )
+        .await
+    }
+
+    /// Queues the mails for a new game: White gets "your move", Black "game started".
+    pub async fn game_started(&self, tx: &mut Tx, table: &Table, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let id = table.record.id.0;
+        for (side, kind) in [(Color::White, LetterKind::YourMove), (Color::Black, LetterKind::GameStarted)] {
+            let to = table.player(side);
+            self.queue(
+                tx,
+                format!("g{id}.start.{}", side.name_lower()),
+                kind,
+                to,
+                Some(table),
+                Some(side),
+                None,
+                Some(self.reply_to(table.record.id, to)),
+                None,
+                now,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Queues the mails for the arbiter's notices about a game.
+    pub async fn notices(
+        &self,
+        tx: &mut Tx,
+        table: &Table,
+        notices: &[Notice],
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let id = table.record.id;
+        let ply = i64::try_from(table.game.plies().len()).unwrap_or(i64::MAX);
+        for (index, notice) in notices.iter().enumerate() {
+            // Mails caused by a move are keyed by the move, so that the same
+            // move can never produce two "your move" mails; answers by the
+            // inbound mail.
+            let answer_key = format!("in.{}.{index}", short_hash(answering.mail_key));
+            let move_key = |what: &str, side: Color| format!("g{}.p{ply}.{what}.{}", id.0, side.name_lower());
+            let (key, kind, side, answer, notice_ply) = match notice {
+                Notice::YourMove { to } => (move_key("yourmove", *to), LetterKind::YourMove, *to, false, Some(ply)),
+                Notice::MoveAccepted { to, written } => (
+                    move_key("accepted", *to),
+                    LetterKind::MoveAccepted { san: written.clone() },
+                    *to,
+                    true,
+                    None,
+                ),
+                Notice::GameOver => {
+                    for side in [Color::White, Color::Black] {
+                        let to = table.player(side);
+                        self.queue(
+                            tx,
+                            format!("g{}.over.{}", id.0, side.name_lower()),
+                            LetterKind::GameOver,
+                            to,
+                            Some(table),
+                            Some(side),
+                            None,
+                            Some(self.reply_to(id, to)),
+                            None,
+                            now,
+                        )
+                        .await?;
+                    }
+                    continue;
+                }
+                Notice::DrawOfferDeclined { to } => {
+                    (move_key("declined", *to), LetterKind::DrawOfferDeclined, *to, false, None)
+                }
+                Notice::DrawOffered { to } => (move_key("drawoffer", *to), LetterKind::Status, *to, false, None),
+                Notice::Rejected { to, wrote, explanation, kind } => (
+                    answer_key,
+                    LetterKind::Rejected {
+                        wrote: wrote.clone(),
+                        explanation: explanation.clone(),
+                        kind: *kind,
+                    },
+                    *to,
+                    true,
+                    None,
+                ),
+                Notice::Status { to } => (answer_key, LetterKind::Status, *to, true, None),
+                Notice::Pgn { to } => (answer_key, LetterKind::Pgn, *to, true, None),
+                Notice::Help { to } => (
+                    answer_key,
+                    LetterKind::Help {
+                        examples: help_examples(table, *to),
+                    },
+                    *to,
+                    true,
+                    None,
+                ),
+                Notice::Games { to } => (answer_key, LetterKind::Games { lines: Vec::new() }, *to, true, None),
+                Notice::NotYetSupported { to, command } => (
+                    answer_key,
+                    LetterKind::NotYetSupported { command: command.clone() },
+                    *to,
+                    true,
+                    None,
+                ),
+            };
+            let to = table.player(side);
+            self.queue(
+                tx,
+                key,
+                kind,
+                to,
+                Some(table),
+                Some(side),
+                answer.then_some(answering),
+                Some(self.reply_to(id, to)),
+                notice_ply,
+                now,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+#[cold]
+fn unreachable_message_id() -> MessageId {
+    // "dopis@localhost" is a valid Message-ID; MessageId::parse accepts it.
+    std::process::abort()
+}
+
+/// Example move texts for a help mail: legal moves of the position in the
+/// player's own letters, and the other notations.
+fn help_examples(table: &Table, side: Color) -> Vec<String> {
+    use crate::chess::notation::{Notation, render};
+    use shakmaty::Position;
+    let lang = table.player(side).lang;
+    let pos = table.game.position();
+    let mode = table.game.castling_mode();
+    let moves = pos.legal_moves();
+    let Some(mv) = moves.iter().find(|m| m.role() != shakmaty::Role::Pawn).or(moves.first()) else {
+        return Vec::new();
+    };
+    let mut examples: Vec<String> = [Notation::San(lang), Notation::Long, Notation::Uci, Notation::Iccf]
+        .into_iter()
+        .map(|n| render(pos, mv, n, mode))
+        .collect();
+    examples.dedup();
+    examples
+}
+
+/// The deadline of the side to move, for the simple days-per-move control.
+fn deadline_text(table: &Table) -> Option<String> {
+    if table.game.is_over() {
+        return None;
+    }
+    let TimeControl::DaysPerMove { days } = table.record.time_control else {
+        return None;
+    };
+    let since = table
+        .game
+        .plies()
+        .last()
+        .and_then(|p| p.sent_at.or(p.received_at))
+        .unwrap_or(table.record.created_at);
+    let due = since + chrono::Duration::days(i64::from(days));
+    Some(format!("{} UTC", due.format("%Y-%m-%d %H:%M")))
+}
+
+fn game_view(table: &Table, recipient: Option<Color>) -> GameView {
+    GameView {
+        id: table.record.id.0,
+        white: table.white.name.clone(),
+        black: table.black.name.clone(),
+        recipient,
+        game: table.game.clone(),
+        time_control: table.record.time_control.to_string(),
+        deadline: deadline_text(table),
+        clocks: None,
+        draw_offer_from: table.draw_offer_by,
+        pgn: Some(table.pgn()),
+    }
+}
+
+/// Lower-case colour names for keys.
+trait ColorName {
+    fn name_lower(self) -> &'static str;
+}
+
+impl ColorName for Color {
+    fn name_lower(self) -> &'static str {
+        match self {
+            Color::White => "white",
+            Color::Black => "black",
+        }
+    }
+}
