@@ -144,8 +144,16 @@ impl ImapMailbox {
     ) -> Result<Vec<Incoming>, MailboxError> {
         let max_bytes = self.max_mail_bytes;
         let server = self.server();
+        let cfg = self.cfg.clone();
+        // Selecting again each time is how a folder reset (a new UIDVALIDITY)
+        // shows on a long-lived connection; a server need not announce it.
         let conn = self.connected().await?;
-        let validity = conn.uid_validity;
+        let reselected = select(&mut conn.session, &server, &cfg).await;
+        if let Ok(validity) = reselected {
+            conn.uid_validity = validity;
+        }
+        let validity = self.keep_alive(reselected)?;
+        let conn = self.connected().await?;
         let cursor = match after {
             Some(MailRef::Imap { uid_validity, uid }) if *uid_validity == validity => Some(*uid),
             _ => None,
@@ -373,33 +381,38 @@ async fn open(cfg: &ImapConfig) -> Result<Connected, MailboxError> {
     if let Some(done) = &cfg.done_folder {
         ensure_folder(&mut session, &server, done).await?;
     }
-    let selected = match tokio::time::timeout(COMMAND_TIMEOUT, session.select(&cfg.mailbox)).await {
-        Ok(Ok(selected)) => selected,
-        Ok(Err(ImapError::No(why) | ImapError::Bad(why))) => {
-            return Err(MailboxError::Permanent(format!(
-                "IMAP folder '{}' cannot be opened for user '{}' on {server}: {} \
-                 (create it, or fix [mail.imap] mailbox)",
-                cfg.mailbox,
-                cfg.user,
-                why.trim()
-            )));
-        }
-        Ok(Err(e)) => return Err(transient(&server, "SELECT", e)),
-        Err(_) => {
-            return Err(MailboxError::Transient(format!(
-                "IMAP server {server} did not answer SELECT in time"
-            )));
-        }
-    };
+    let uid_validity = select(&mut session, &server, cfg).await?;
     Ok(Connected {
         session,
-        // RFC 3501 makes UIDVALIDITY mandatory; a server without it gets one
-        // constant validity, which is what it claims by leaving it out.
-        uid_validity: selected.uid_validity.unwrap_or(0),
+        uid_validity,
         has_idle,
         has_move,
         has_uidplus,
     })
+}
+
+/// Selects the folder; returns its UIDVALIDITY.
+async fn select(
+    session: &mut Session,
+    server: &str,
+    cfg: &ImapConfig,
+) -> Result<u32, MailboxError> {
+    match tokio::time::timeout(COMMAND_TIMEOUT, session.select(&cfg.mailbox)).await {
+        // RFC 3501 makes UIDVALIDITY mandatory; a server without it gets one
+        // constant validity, which is what it claims by leaving it out.
+        Ok(Ok(selected)) => Ok(selected.uid_validity.unwrap_or(0)),
+        Ok(Err(ImapError::No(why) | ImapError::Bad(why))) => Err(MailboxError::Permanent(format!(
+            "IMAP folder '{}' cannot be opened for user '{}' on {server}: {} \
+             (create it, or fix [mail.imap] mailbox)",
+            cfg.mailbox,
+            cfg.user,
+            why.trim()
+        ))),
+        Ok(Err(e)) => Err(transient(server, "SELECT", e)),
+        Err(_) => Err(MailboxError::Transient(format!(
+            "IMAP server {server} did not answer SELECT in time"
+        ))),
+    }
 }
 
 async fn handshake(
