@@ -26,6 +26,8 @@ MAIL_DOMAINS=${MAILSTACK_DOMAINS:-"chess.test players.test"}
 MAIL_USERS=${MAILSTACK_USERS:-"chess@chess.test alice@players.test bob@players.test carol@players.test"}
 MAIL_PASSWORD=${MAILSTACK_PASSWORD:-secret}
 HERE=$(cd "$(dirname "$0")" && pwd)/mailstack
+# postfix, dovecot and useradd live in sbin, which a non-login PATH may lack
+export PATH="$PATH:/usr/sbin:/sbin"
 
 install_pkgs() {
     if command -v dovecot >/dev/null && [ -x /usr/lib/dovecot/lmtp ] && command -v postfix >/dev/null; then
