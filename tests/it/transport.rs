@@ -634,3 +634,97 @@ async fn an_oversized_maildir_mail_is_returned_without_its_body() {
     assert!(mails[0].raw.is_empty());
     assert_eq!(mails[0].oversized, Some(1000));
 }
+
+/// A TCP relay to the IMAP server whose connections a test can cut, as a
+/// network failure or a server restart would.
+struct Relay {
+    port: u16,
+    links: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Relay {
+    async fn to(upstream: u16) -> Relay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind relay");
+        let port = listener.local_addr().expect("relay addr").port();
+        let links = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = links.clone();
+        let accept = tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let link = tokio::spawn(async move {
+                    if let Ok(mut outbound) =
+                        tokio::net::TcpStream::connect(("127.0.0.1", upstream)).await
+                    {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                kept.lock().expect("links").push(link);
+            }
+        });
+        Relay {
+            port,
+            links,
+            accept,
+        }
+    }
+
+    /// Drops every open connection (new ones still get through).
+    fn cut(&self) {
+        for link in self.links.lock().expect("links").drain(..) {
+            link.abort();
+        }
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.cut();
+        self.accept.abort();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_connection_is_a_transient_error_and_the_next_call_reconnects() {
+    let Some(stack) = support::mailstack() else {
+        return;
+    };
+    let user = support::scratch_user();
+    let relay = Relay::to(stack.imap_port).await;
+    let mut cfg = imap_config(stack, &user);
+    cfg.port = Some(relay.port);
+    let mut mailbox = Mailbox::Imap(ImapMailbox::connect(cfg).await.expect("connect"));
+    assert!(mailbox.fetch_new(None).await.expect("fetch").is_empty());
+
+    relay.cut();
+    send(stack, &user, "after the cut").await;
+    // The first call may find the connection dead (transient); a later one
+    // reconnects by itself and reads the mail. Nothing else is an answer.
+    let mut backoff =
+        dopis::daemon::mailbox::Backoff::new(Duration::from_millis(50), Duration::from_secs(1));
+    let mut transient = 0;
+    let deadline = tokio::time::Instant::now() + DELIVERY;
+    let mails = loop {
+        match mailbox.fetch_new(None).await {
+            Ok(mails) if !mails.is_empty() => break mails,
+            Ok(_) => {
+                let _ = mailbox.wait_for_new(Duration::from_millis(500)).await;
+            }
+            Err(e) if e.is_transient() => {
+                transient += 1;
+                tokio::time::sleep(backoff.next_delay()).await;
+            }
+            Err(e) => panic!("not transient: {e}"),
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no reconnect within {DELIVERY:?}"
+        );
+    };
+    assert!(
+        transient >= 1,
+        "the cut went unnoticed: was the relay in the path?"
+    );
+    assert!(text(&mails[0]).contains("Subject: after the cut"));
+}
