@@ -25,7 +25,27 @@ export DOPIS_TEST_POSTGRES_URL
 trap 'scripts/pg.sh stop' EXIT
 echo "PostgreSQL for the tests: $DOPIS_TEST_POSTGRES_URL"
 
-step "cargo test (unit, integration; storage on SQLite and PostgreSQL)"
+step "starting a throwaway mail system (Postfix + Dovecot)"
+# Its own directory and free ports, so runs from several checkouts on one
+# machine do not meet (mailstack.sh would otherwise stop the other's daemons).
+mail_dir_made=""
+if [ -z "${MAILSTACK_DIR:-}" ]; then
+    MAILSTACK_DIR=$(mktemp -d /tmp/dopis-test-mail.XXXXXX); mail_dir_made=$MAILSTACK_DIR
+fi
+read -r free_smtp free_imap free_lmtp < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(3)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))')
+export MAILSTACK_DIR
+export MAILSTACK_SMTP_PORT=${MAILSTACK_SMTP_PORT:-$free_smtp}
+export MAILSTACK_IMAP_PORT=${MAILSTACK_IMAP_PORT:-$free_imap}
+export MAILSTACK_LMTP_PORT=${MAILSTACK_LMTP_PORT:-$free_lmtp}
+trap 'scripts/mailstack.sh stop >/dev/null; [ -n "$mail_dir_made" ] && rm -rf "$mail_dir_made"; scripts/pg.sh stop' EXIT
+scripts/mailstack.sh start
+export DOPIS_TEST_SMTP_PORT=$MAILSTACK_SMTP_PORT DOPIS_TEST_IMAP_PORT=$MAILSTACK_IMAP_PORT
+
+step "cargo test (unit, integration; storage on SQLite and PostgreSQL; mail on Postfix + Dovecot)"
 cargo test 2>&1 | tee /tmp/dopis-test-output.txt
 
 backends=$(grep -oE '(sqlite|postgres)::[a-z_]+ \.\.\. ok' /tmp/dopis-test-output.txt | cut -d: -f1 | sort | uniq -c | tr -s ' ' | paste -sd, -)

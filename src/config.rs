@@ -226,7 +226,13 @@ const KEYS: &[(&[&str], KeyKind)] = &[
 ];
 
 /// Environment variables that start with `DOPIS_` but are not config keys.
-const NON_KEY_VARS: &[&str] = &["DOPIS_CONFIG", "DOPIS_LOG", "DOPIS_TEST_POSTGRES_URL"];
+const NON_KEY_VARS: &[&str] = &[
+    "DOPIS_CONFIG",
+    "DOPIS_LOG",
+    "DOPIS_TEST_POSTGRES_URL",
+    "DOPIS_TEST_SMTP_PORT",
+    "DOPIS_TEST_IMAP_PORT",
+];
 
 /// Why the configuration could not be loaded; each says how to fix it.
 #[derive(Debug, thiserror::Error)]

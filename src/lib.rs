@@ -24,6 +24,7 @@ pub mod chess;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod daemon;
 pub mod lang;
 pub mod mail;
 pub mod player;

@@ -7,3 +7,4 @@ mod inbound_fixtures;
 mod move_cli;
 mod pgn_files;
 mod store;
+mod transport;

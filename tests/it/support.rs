@@ -114,3 +114,46 @@ macro_rules! on_both_backends {
         }
     };
 }
+
+/// The ports of the test mail system (Postfix + Dovecot) that
+/// `scripts/test.sh` starts with `scripts/mailstack.sh`.
+#[derive(Debug, Clone, Copy)]
+pub struct MailStack {
+    /// Postfix SMTP on 127.0.0.1.
+    pub smtp_port: u16,
+    /// Dovecot IMAP on 127.0.0.1.
+    pub imap_port: u16,
+}
+
+/// The test mail system, or `None` (with a notice) when run outside
+/// `scripts/test.sh`. In CI a missing mail system is a failure, so the mail
+/// tests can never pass by skipping.
+pub fn mailstack() -> Option<MailStack> {
+    let port = |name: &str| std::env::var(name).ok().and_then(|p| p.parse::<u16>().ok());
+    match (port("DOPIS_TEST_SMTP_PORT"), port("DOPIS_TEST_IMAP_PORT")) {
+        (Some(smtp_port), Some(imap_port)) => Some(MailStack {
+            smtp_port,
+            imap_port,
+        }),
+        _ => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!(
+                    "CI=true but DOPIS_TEST_SMTP_PORT/DOPIS_TEST_IMAP_PORT are not set: run the tests with scripts/test.sh"
+                );
+            }
+            eprintln!(
+                "SKIPPED: mail test (DOPIS_TEST_SMTP_PORT/DOPIS_TEST_IMAP_PORT not set; scripts/test.sh sets them)"
+            );
+            None
+        }
+    }
+}
+
+/// A mailbox user of its own for one test (`t-<random>@chess.test`): the
+/// test mail system creates it on first use, password `secret`.
+pub fn scratch_user() -> String {
+    format!("t-{:016x}@chess.test", rand::random::<u64>())
+}
+
+/// The password of every user of the test mail system.
+pub const MAIL_PASSWORD: &str = "secret";

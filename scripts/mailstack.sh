@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# A throwaway local mail system for the end-to-end tests (root, no systemd):
+#   Postfix  SMTP  127.0.0.1:$SMTP_PORT -> LMTP 127.0.0.1:$LMTP_PORT -> Dovecot -> Maildir
+#   Dovecot  IMAP  127.0.0.1:$IMAP_PORT (plaintext LOGIN on loopback, users from a passwd file)
+# Everything (configs, queues, mail, logs) lives under one directory; /etc is never touched.
+#
+# usage: scripts/mailstack.sh install|start|stop|status
+# env:   MAILSTACK_DIR        default /tmp/dopis-test-mail
+#        MAILSTACK_SMTP_PORT  default 2525
+#        MAILSTACK_IMAP_PORT  default 1143
+#        MAILSTACK_LMTP_PORT  default 2424
+#        MAILSTACK_DOMAINS    default "chess.test players.test"
+#        MAILSTACK_USERS      default "chess@chess.test alice@players.test bob@players.test carol@players.test"
+#        MAILSTACK_PASSWORD   default secret
+# Besides the listed users, any t-NAME@<test domain> exists on first use (same password),
+# so each test can have a mailbox of its own. Plus-addresses (chess+g1.tok@chess.test)
+# deliver to the user (chess@chess.test) with Delivered-To keeping the plus address.
+# Unknown users at a test domain are refused at RCPT (5xx), and so is any other domain.
+set -euo pipefail
+
+D=${MAILSTACK_DIR:-/tmp/dopis-test-mail}
+SMTP_PORT=${MAILSTACK_SMTP_PORT:-2525}
+IMAP_PORT=${MAILSTACK_IMAP_PORT:-1143}
+LMTP_PORT=${MAILSTACK_LMTP_PORT:-2424}
+MAIL_DOMAINS=${MAILSTACK_DOMAINS:-"chess.test players.test"}
+MAIL_USERS=${MAILSTACK_USERS:-"chess@chess.test alice@players.test bob@players.test carol@players.test"}
+MAIL_PASSWORD=${MAILSTACK_PASSWORD:-secret}
+HERE=$(cd "$(dirname "$0")" && pwd)/mailstack
+# postfix, dovecot and useradd live in sbin, which a non-login PATH may lack
+export PATH="$PATH:/usr/sbin:/sbin"
+
+install_pkgs() {
+    if command -v dovecot >/dev/null && [ -x /usr/lib/dovecot/lmtp ] && command -v postfix >/dev/null; then
+        return 0
+    fi
+    echo "mailstack: installing postfix and dovecot (Debian packages)..." >&2
+    export DEBIAN_FRONTEND=noninteractive
+    # without this preseed the postfix package asks which kind of mail system to set up
+    echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
+    { apt-get update -qq && apt-get install -y -q --no-install-recommends \
+        dovecot-imapd dovecot-lmtpd postfix; } >/tmp/dopis-mailstack-apt.log 2>&1 \
+        || { tail -n 30 /tmp/dopis-mailstack-apt.log >&2; return 1; }
+}
+
+# postfix(1) prints its errors only to a tty and there is no syslog here:
+# on failure, re-run under script(1) so the reason becomes visible.
+pf() { postfix -c "$D/postfix" "$@" </dev/null >/dev/null 2>&1 ||
+       { script -qec "postfix -c $D/postfix $*" /dev/null </dev/null >&2; return 1; }; }
+
+render() { # fill in the @NAME@ placeholders of a template
+    sed -e "s|@D@|$D|g" -e "s|@SMTP_PORT@|$SMTP_PORT|g" -e "s|@IMAP_PORT@|$IMAP_PORT|g" \
+        -e "s|@LMTP_PORT@|$LMTP_PORT|g" -e "s|@MAIL_DOMAINS@|$MAIL_DOMAINS|g" \
+        -e "s|@MAIL_PASSWORD@|$MAIL_PASSWORD|g" -e "s|@VMAIL_UID@|$(id -u vmail)|g" "$1" > "$2"
+}
+
+alive() { [ -f "$1" ] && kill -0 "$(tr -d ' \n' < "$1")" 2>/dev/null; }
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+start() {
+    install_pkgs
+    if alive "$D/run/dovecot/master.pid" || alive "$D/spool/postfix/pid/master.pid"; then
+        stop >/dev/null                           # idempotent: restart if already up
+    fi
+    for p in "$SMTP_PORT" "$IMAP_PORT" "$LMTP_PORT"; do
+        if port_open "$p"; then
+            echo "mailstack: port $p is already in use; set MAILSTACK_*_PORT to free ones" >&2; return 1
+        fi
+    done
+    # Dovecot refuses to deliver as root
+    id vmail >/dev/null 2>&1 || useradd --system --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin vmail
+    mkdir -p "$D"/{dovecot,postfix,log,mail,run/dovecot,state/dovecot,spool/postfix,lib/postfix}
+    chmod 755 "$D"                                # postfix and vmail must traverse it
+    chown vmail:vmail "$D/mail"
+    chown postfix:postfix "$D/lib/postfix"
+
+    # --- dovecot ---
+    render "$HERE/dovecot.conf" "$D/dovecot/dovecot.conf"
+    : > "$D/dovecot/users"
+    for u in $MAIL_USERS; do echo "$u:{PLAIN}$MAIL_PASSWORD::::::" >> "$D/dovecot/users"; done
+    chmod 640 "$D/dovecot/users"; chgrp dovecot "$D/dovecot/users"
+    # daemons must not inherit our stdout/stderr, or a caller reading them through a pipe hangs
+    dovecot -c "$D/dovecot/dovecot.conf" </dev/null >"$D/log/dovecot-start.log" 2>&1 \
+        || { cat "$D/log/dovecot-start.log" >&2; return 1; }
+
+    # --- postfix ---
+    render "$HERE/main.cf" "$D/postfix/main.cf"
+    render "$HERE/master.cf" "$D/postfix/master.cf"
+    : > "$D/postfix/vmailbox"
+    for u in $MAIL_USERS; do echo "$u ok" >> "$D/postfix/vmailbox"; done
+    local alternatives; alternatives=$(echo "$MAIL_DOMAINS" | xargs -n1 | sed 's/\./\\./g' | paste -sd'|' -)
+    echo "/^t-[a-z0-9-]+(\\+[^@]*)?@($alternatives)\$/ ok" > "$D/postfix/scratch.regexp"
+    # `postfix check` creates the queue directories with the right owners
+    pf check
+    pf start
+
+    # --- wait until both answer ---
+    for _ in $(seq 1 100); do
+        if port_open "$SMTP_PORT" && port_open "$IMAP_PORT"; then
+            echo "mailstack up: smtp=127.0.0.1:$SMTP_PORT imap=127.0.0.1:$IMAP_PORT dir=$D"; return 0
+        fi
+        sleep 0.1
+    done
+    echo "mailstack failed to start; logs in $D/log" >&2; tail -n 20 "$D"/log/* >&2; return 1
+}
+
+stop() {
+    if [ -f "$D/postfix/main.cf" ]; then postfix -c "$D/postfix" stop </dev/null >/dev/null 2>&1 || true; fi
+    if [ -f "$D/dovecot/dovecot.conf" ]; then doveadm -c "$D/dovecot/dovecot.conf" stop </dev/null >/dev/null 2>&1 || true; fi
+    for _ in $(seq 1 50); do
+        alive "$D/run/dovecot/master.pid" || alive "$D/spool/postfix/pid/master.pid" || break
+        sleep 0.1
+    done
+    echo "mailstack stopped (data kept in $D; rm -rf it to reset)"
+}
+
+status() {
+    local rc=0
+    if alive "$D/spool/postfix/pid/master.pid"; then echo "postfix is running (smtp 127.0.0.1:$SMTP_PORT)"; else echo "postfix is not running"; rc=1; fi
+    if alive "$D/run/dovecot/master.pid"; then echo "dovecot is running (imap 127.0.0.1:$IMAP_PORT)"; else echo "dovecot is not running"; rc=1; fi
+    return $rc
+}
+
+case "${1:-}" in
+    install) install_pkgs ;;
+    start) start ;;
+    stop) stop ;;
+    status) status ;;
+    *) echo "usage: $0 install|start|stop|status" >&2; exit 2 ;;
+esac

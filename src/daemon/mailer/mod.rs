@@ -1,0 +1,107 @@
+//! Where our mail goes out: an SMTP server, or a local Maildir (the embedded
+//! default, also what `dopis demo` and tests read).
+
+mod maildir;
+mod smtp;
+
+use crate::address::EmailAddress;
+use crate::config::MailConfig;
+
+pub use maildir::MaildirMailer;
+pub use smtp::SmtpMailer;
+
+/// A mail transport of either kind.
+///
+/// An enum rather than a trait object: async methods in traits cannot be
+/// called through `dyn`.
+#[derive(Debug)]
+pub enum Mailer {
+    /// An SMTP server.
+    Smtp(SmtpMailer),
+    /// A local Maildir.
+    Maildir(MaildirMailer),
+}
+
+/// Why a mail was not sent, by what the outbox does next.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SendError {
+    /// Try again later: the server is unreachable, answered 4xx, or refused
+    /// our own login (a setup problem, not this mail's; fixed by the admin).
+    #[error("{0}")]
+    Transient(String),
+    /// This mail will never go: the server answered 5xx for it (unknown
+    /// recipient, refused content) or an address is unusable.
+    #[error("{0}")]
+    Permanent(String),
+}
+
+impl SendError {
+    /// Whether sending again later may succeed.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, SendError::Transient(_))
+    }
+}
+
+/// Why the transport could not be set up; each says what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum MailerError {
+    /// `tls = "none"` to a server that is not on this machine.
+    #[error(
+        "SMTP server {host}: tls = \"none\" is allowed only to this machine (localhost, 127.0.0.1, ::1), \
+         as passwords and mail would cross the network unencrypted; set [mail.smtp] tls = \"tls\" or \"starttls\""
+    )]
+    Insecure {
+        /// The configured host.
+        host: String,
+    },
+    /// The SMTP settings cannot be used.
+    #[error("SMTP server {host}: {why} (check [mail.smtp])")]
+    Smtp {
+        /// The configured host.
+        host: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The Maildir cannot be created.
+    #[error(
+        "cannot create the Maildir {path}: {source} (check [mail.maildir] path and its permissions)"
+    )]
+    Maildir {
+        /// The directory.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+impl Mailer {
+    /// The transport the config names: SMTP if `[mail.smtp]` is set, else
+    /// the Maildir `PATH/sent` (created when missing).
+    pub fn open(cfg: &MailConfig) -> Result<Mailer, MailerError> {
+        match &cfg.smtp {
+            Some(smtp) => Ok(Mailer::Smtp(SmtpMailer::new(smtp)?)),
+            None => Ok(Mailer::Maildir(MaildirMailer::open(
+                cfg.maildir.path.join("sent"),
+            )?)),
+        }
+    }
+
+    /// Sends `raw` (a complete RFC 5322 message, sent byte for byte) with
+    /// the envelope `from` and `to`; the headers are not read for addresses.
+    pub async fn send(
+        &self,
+        from: &EmailAddress,
+        to: &[EmailAddress],
+        raw: &[u8],
+    ) -> Result<(), SendError> {
+        if to.is_empty() {
+            return Err(SendError::Permanent(
+                "a mail with no recipients cannot be sent".into(),
+            ));
+        }
+        match self {
+            Mailer::Smtp(m) => m.send(from, to, raw).await,
+            Mailer::Maildir(m) => m.send(from, to, raw).await,
+        }
+    }
+}

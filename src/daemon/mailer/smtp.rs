@@ -1,0 +1,194 @@
+//! Sending through an SMTP server with lettre (a pooled async transport).
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use lettre::address::Envelope;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Tls as LettreTls, TlsParameters};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+
+use super::{MailerError, SendError};
+use crate::address::EmailAddress;
+use crate::config::{SmtpConfig, Tls};
+use crate::daemon::net;
+
+/// How long one SMTP dialogue step may take.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Reply codes that refuse our own login: the setup is wrong, not the mail,
+/// so the outbox must keep the mail and retry once the admin fixes it.
+const AUTH_CODES: &[&str] = &["530", "534", "535", "538"];
+
+/// Sends mail through one SMTP server.
+pub struct SmtpMailer {
+    transport: AsyncSmtpTransport<Tokio1Executor>,
+    server: String,
+}
+
+impl std::fmt::Debug for SmtpMailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SmtpMailer")
+            .field("server", &self.server)
+            .finish()
+    }
+}
+
+impl SmtpMailer {
+    /// Sets up the transport; connects only when the first mail is sent.
+    /// Must be called inside the Tokio runtime (its connection pool runs
+    /// there), and dropped inside it too.
+    pub fn new(cfg: &SmtpConfig) -> Result<SmtpMailer, MailerError> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err(MailerError::Smtp {
+                host: cfg.host.clone(),
+                why: "the SMTP transport must be opened inside the Tokio runtime".into(),
+            });
+        }
+        let port = cfg.port.unwrap_or(match cfg.tls {
+            Tls::Tls => 465,
+            Tls::Starttls => 587,
+            Tls::None => 25,
+        });
+        let smtp_error = |why: String| MailerError::Smtp {
+            host: cfg.host.clone(),
+            why,
+        };
+        let tls = match cfg.tls {
+            Tls::None => {
+                if !net::is_loopback_host(&cfg.host) {
+                    return Err(MailerError::Insecure {
+                        host: cfg.host.clone(),
+                    });
+                }
+                LettreTls::None
+            }
+            Tls::Starttls | Tls::Tls => {
+                let params = TlsParameters::new(cfg.host.clone())
+                    .map_err(|e| smtp_error(format!("TLS setup failed: {e}")))?;
+                if cfg.tls == Tls::Tls {
+                    LettreTls::Wrapper(params)
+                } else {
+                    LettreTls::Required(params)
+                }
+            }
+        };
+        let mut builder =
+            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(cfg.host.as_str())
+                .port(port)
+                .tls(tls)
+                .timeout(Some(TIMEOUT));
+        if let Some(user) = &cfg.user {
+            let password = cfg
+                .password
+                .as_ref()
+                .map(|p| p.expose().to_string())
+                .unwrap_or_default();
+            builder = builder.credentials(Credentials::new(user.clone(), password));
+        }
+        Ok(SmtpMailer {
+            transport: builder.build(),
+            server: format!("{}:{port}", cfg.host),
+        })
+    }
+
+    /// See [`super::Mailer::send`].
+    pub async fn send(
+        &self,
+        from: &EmailAddress,
+        to: &[EmailAddress],
+        raw: &[u8],
+    ) -> Result<(), SendError> {
+        let envelope = envelope(from, to)?;
+        self.transport
+            .send_raw(&envelope, raw)
+            .await
+            .map(|_| ())
+            .map_err(|e| classify(&self.server, &e))
+    }
+}
+
+fn envelope(from: &EmailAddress, to: &[EmailAddress]) -> Result<Envelope, SendError> {
+    let address = |a: &EmailAddress| {
+        lettre::Address::from_str(a.as_str()).map_err(|e| {
+            SendError::Permanent(format!("the address {a} cannot be used in SMTP: {e}"))
+        })
+    };
+    let recipients = to.iter().map(address).collect::<Result<Vec<_>, _>>()?;
+    Envelope::new(Some(address(from)?), recipients)
+        .map_err(|e| SendError::Permanent(format!("no usable envelope: {e}")))
+}
+
+/// 5xx for the mail is permanent; everything else (4xx, no connection,
+/// TLS trouble, our login refused) may pass.
+fn classify(server: &str, e: &lettre::transport::smtp::Error) -> SendError {
+    let code = e.status().map(|c| c.to_string());
+    let text = format!("SMTP server {server}: {e}");
+    match code {
+        Some(code) if AUTH_CODES.contains(&code.as_str()) => SendError::Transient(format!(
+            "{text} (our login was refused: check [mail.smtp] user and password)"
+        )),
+        _ if e.is_permanent() => SendError::Permanent(text),
+        _ => SendError::Transient(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Secret;
+
+    fn config(host: &str, tls: Tls) -> SmtpConfig {
+        SmtpConfig {
+            host: host.into(),
+            port: None,
+            tls,
+            user: Some("chess".into()),
+            password: Some(Secret::new("hunter2")),
+        }
+    }
+
+    #[tokio::test]
+    async fn plaintext_smtp_is_allowed_only_to_this_machine() {
+        let cases = [
+            ("localhost", Tls::None, true),
+            ("127.0.0.1", Tls::None, true),
+            ("mail.example.org", Tls::None, false),
+            ("10.0.0.5", Tls::None, false),
+            ("mail.example.org", Tls::Starttls, true),
+            ("mail.example.org", Tls::Tls, true),
+        ];
+        for (host, tls, allowed) in cases {
+            match SmtpMailer::new(&config(host, tls)) {
+                Ok(_) => assert!(allowed, "{host} {tls:?} was allowed"),
+                Err(e) => {
+                    assert!(!allowed, "{host} {tls:?}: {e}");
+                    assert!(!e.to_string().contains("hunter2"), "{e}");
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn the_debug_form_shows_no_password() {
+        let mailer = SmtpMailer::new(&config("localhost", Tls::None)).unwrap();
+        assert!(!format!("{mailer:?}").contains("hunter2"));
+    }
+
+    #[test]
+    fn outside_the_runtime_opening_fails_instead_of_panicking() {
+        let err = SmtpMailer::new(&config("localhost", Tls::None)).unwrap_err();
+        assert!(err.to_string().contains("Tokio runtime"), "{err}");
+    }
+
+    #[test]
+    fn an_address_smtp_cannot_carry_is_a_permanent_error() {
+        let from = EmailAddress::parse("chess@example.org").unwrap();
+        let odd = EmailAddress::parse("a..b@example.org").unwrap();
+        assert!(matches!(
+            envelope(&from, &[odd]),
+            Err(SendError::Permanent(_))
+        ));
+        assert!(envelope(&from, std::slice::from_ref(&from)).is_ok());
+    }
+}
