@@ -5,5 +5,6 @@ mod support;
 mod cli;
 mod inbound_fixtures;
 mod move_cli;
+mod outbound;
 mod pgn_files;
 mod store;
