@@ -3,8 +3,10 @@
 //! - [`inbound`]: a raw mail to its sender, recipients, headers and the newest
 //!   text the player wrote (quoted history, signatures and HTML removed).
 //! - [`route`]: reply tokens and plus-addresses: which game and player a mail is for.
+//! - [`compose`]: the mails we send, from templates to RFC 5322 bytes.
 //! - [`command`]: the one enum for everything a player can say, parsed from text.
 
 pub mod command;
+pub mod compose;
 pub mod inbound;
 pub mod route;

@@ -5,6 +5,7 @@ mod support;
 mod cli;
 mod inbound_fixtures;
 mod move_cli;
+mod outbound;
 mod pgn_files;
 mod store;
 mod transport;

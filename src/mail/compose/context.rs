@@ -1,0 +1,497 @@
+//! What the templates see: a letter turned into plain values (names, the
+//! moves in the recipient's letters, both text boards, how to reply).
+
+use serde::Serialize;
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
+
+use super::{ComposeError, GameView, Letter, LetterKind};
+use crate::chess::diagram::{Diagram, PNG_SIZE_PX};
+use crate::chess::game::{EndReason, Game, GameResult};
+use crate::chess::notation::{Notation, render};
+use crate::lang::Lang;
+
+/// Width of the "game so far" lines in the plain part.
+const MOVES_WIDTH: usize = 72;
+
+/// Columns between the ASCII and the Unicode board.
+const BOARD_GAP: usize = 4;
+
+/// The template context of one letter.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Context {
+    /// The kind's template name, e.g. `your_move`.
+    pub kind: &'static str,
+    /// The language code of the recipient.
+    pub lang: &'static str,
+    /// The recipient's name (may be empty).
+    pub recipient: String,
+    /// Our display name.
+    pub server: String,
+    /// Our address (for "write to").
+    pub server_address: String,
+    /// The reply address, when the mail wants a reply.
+    pub reply_to: Option<String>,
+    /// Whether this mail answers one of the player's (RFC 3834 auto-replied).
+    pub is_answer: bool,
+    /// The game shown, if any.
+    pub game: Option<GameContext>,
+    /// `MoveAccepted`: the move as the mover writes it.
+    pub san: Option<String>,
+    /// `Rejected`: what the player wrote.
+    pub wrote: Option<String>,
+    /// `Rejected`, `Refused`: why.
+    pub explanation: Option<String>,
+    /// `Rejected`: the rejection key, e.g. `illegal`.
+    pub rejection: Option<&'static str>,
+    /// `ConfirmRequest`, `NotYetSupported`: the command.
+    pub command: Option<String>,
+    /// `Games`: the lines; `Help`: unused.
+    pub lines: Vec<String>,
+    /// Move texts that show accepted notation in the recipient's letters:
+    /// the caller's for `Help`, else made from the position.
+    pub examples: Vec<String>,
+    /// The board picture, when the mail shows one.
+    pub board: Option<BoardContext>,
+    /// The PGN text shown inline (`Pgn`).
+    pub pgn: Option<String>,
+    /// The attachment's file name, when a PGN is attached.
+    pub pgn_file: Option<String>,
+    /// The PNG bytes of the board (not for templates).
+    #[serde(skip)]
+    pub png: Option<Vec<u8>>,
+}
+
+/// The board as the HTML part shows it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct BoardContext {
+    /// The Content-ID of the inline PNG, without `<>`.
+    pub cid: String,
+    /// The alt text of the image.
+    pub alt: String,
+    /// Its size in pixels (square).
+    pub size: u32,
+}
+
+/// A game as the templates see it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct GameContext {
+    /// The game number.
+    pub id: i64,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// `white` or `black` when the recipient plays.
+    pub you_play: Option<&'static str>,
+    /// The recipient's name in this game, when they play.
+    pub you: Option<String>,
+    /// The opponent's name, when the recipient plays.
+    pub opponent: Option<String>,
+    /// `white` or `black`: the side to move.
+    pub to_move: &'static str,
+    /// The name of the player to move.
+    pub to_move_name: String,
+    /// Whether the recipient is the side to move (and the game goes on).
+    pub your_turn: bool,
+    /// The number of the next move as written before it: `12.` or `12...`.
+    pub next_move_number: String,
+    /// The last move, numbered, in the recipient's letters: `12... Sf6`.
+    pub last_move: Option<String>,
+    /// The last move alone, in the recipient's letters: `Sf6`.
+    pub last_move_san: Option<String>,
+    /// The name of who played the last move.
+    pub last_move_by: Option<String>,
+    /// The game so far in the recipient's letters, wrapped lines.
+    pub moves: Vec<String>,
+    /// The game so far on one line (HTML wraps it itself).
+    pub moves_line: String,
+    /// Half-moves played.
+    pub plies: usize,
+    /// The time control, e.g. `3d`.
+    pub time_control: String,
+    /// The deadline, formatted by the caller.
+    pub deadline: Option<String>,
+    /// The clocks, one or more lines.
+    pub clocks: Option<String>,
+    /// `you`, `opponent` or `white`/`black` (for a non-player): a standing draw offer.
+    pub draw_offer: Option<&'static str>,
+    /// The name of whoever offered the draw.
+    pub draw_offer_by: Option<String>,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// The outcome, when over.
+    pub outcome: Option<OutcomeContext>,
+    /// Whether the side to move is in check.
+    pub check: bool,
+    /// The ASCII and Unicode boards side by side, line by line.
+    pub board_lines: Vec<String>,
+    /// The position as FEN (for the alt text and for experts).
+    pub fen: String,
+    /// Whether this is a Chess960 game.
+    pub chess960: bool,
+}
+
+/// How the game ended, in parts a template can put into words.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct OutcomeContext {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub result: &'static str,
+    /// The result as shown: `1-0`, `0-1`, `½-½`.
+    pub score: &'static str,
+    /// The winner's name, none for a draw.
+    pub winner: Option<String>,
+    /// The loser's name, none for a draw.
+    pub loser: Option<String>,
+    /// `white` or `black`, none for a draw.
+    pub winner_side: Option<&'static str>,
+    /// Whether the recipient won / lost (none when a draw or not a player).
+    pub you_won: Option<bool>,
+    /// The rule, e.g. `checkmate`, `resignation`, `time_forfeit`.
+    pub reason: &'static str,
+    /// A tournament director's words, for `adjudication`.
+    pub adjudication: Option<String>,
+    /// The English sentence the PGN carries ("White wins by checkmate.").
+    pub sentence: String,
+}
+
+fn side(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn reason_key(reason: &EndReason) -> &'static str {
+    match reason {
+        EndReason::Checkmate => "checkmate",
+        EndReason::Stalemate => "stalemate",
+        EndReason::DeadPosition => "dead_position",
+        EndReason::FivefoldRepetition => "fivefold_repetition",
+        EndReason::SeventyFiveMoveRule => "seventy_five_moves",
+        EndReason::ThreefoldRepetition => "threefold_repetition",
+        EndReason::FiftyMoveRule => "fifty_moves",
+        EndReason::Resignation => "resignation",
+        EndReason::Agreement => "agreement",
+        EndReason::TimeForfeit => "time_forfeit",
+        EndReason::TimeForfeitOpponentCannotMate => "time_forfeit_cannot_mate",
+        EndReason::Adjudication(_) => "adjudication",
+    }
+}
+
+/// The template context of `letter`; the board PNG is drawn when shown and
+/// `draw` (a subject alone needs no picture).
+pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError> {
+    if letter.game.is_none() && letter.kind.needs_game() {
+        return Err(ComposeError::NeedsGame(letter.kind.template_name()));
+    }
+    let lang = letter.lang;
+    let game = letter.game.as_ref().map(|v| game_context(v, lang));
+    let board_view = letter.game.as_ref().filter(|_| letter.kind.shows_board());
+    let (board, png) = match board_view {
+        Some(view) => {
+            let png = if draw {
+                diagram(view)
+                    .to_png()
+                    .map_err(|e| ComposeError::Board(e.to_string()))?
+            } else {
+                Vec::new()
+            };
+            let alt = board_alt(view, game.as_ref());
+            let cid = format!("board.{}", letter.message_id.as_str());
+            (
+                Some(BoardContext {
+                    cid,
+                    alt,
+                    size: PNG_SIZE_PX,
+                }),
+                Some(png),
+            )
+        }
+        None => (None, None),
+    };
+    let attached_pgn = letter
+        .game
+        .as_ref()
+        .filter(|_| letter.kind.attaches_pgn())
+        .and_then(|v| v.pgn.as_ref().map(|_| format!("game-{}.pgn", v.id)));
+    let examples = match &letter.kind {
+        LetterKind::Help { examples } if !examples.is_empty() => examples.clone(),
+        _ => letter
+            .game
+            .as_ref()
+            .map(|v| reply_examples(&v.game, lang))
+            .filter(|e| !e.is_empty())
+            .unwrap_or_else(|| start_examples(lang)),
+    };
+    let mut ctx = Context {
+        kind: letter.kind.template_name(),
+        lang: lang.code(),
+        recipient: letter.to.name.clone(),
+        server: letter.from.name.clone(),
+        server_address: letter.from.address.to_string(),
+        reply_to: letter.reply_to.as_ref().map(ToString::to_string),
+        is_answer: letter.in_reply_to.is_some(),
+        game,
+        san: None,
+        wrote: None,
+        explanation: None,
+        rejection: None,
+        command: None,
+        lines: Vec::new(),
+        examples,
+        board,
+        pgn: None,
+        pgn_file: attached_pgn,
+        png,
+    };
+    match &letter.kind {
+        LetterKind::MoveAccepted { san } => ctx.san = Some(san.clone()),
+        LetterKind::Rejected {
+            wrote,
+            explanation,
+            kind,
+        } => {
+            ctx.wrote = Some(wrote.clone());
+            ctx.explanation = Some(explanation.clone());
+            ctx.rejection = Some(kind.key());
+        }
+        LetterKind::ConfirmRequest { command } | LetterKind::NotYetSupported { command } => {
+            ctx.command = Some(command.clone());
+        }
+        LetterKind::Refused { explanation } => ctx.explanation = Some(explanation.clone()),
+        LetterKind::Games { lines } => ctx.lines = lines.clone(),
+        LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
+        LetterKind::GameStarted
+        | LetterKind::YourMove
+        | LetterKind::GameOver
+        | LetterKind::DrawOfferDeclined
+        | LetterKind::Help { .. }
+        | LetterKind::Status => {}
+    }
+    Ok(ctx)
+}
+
+/// The side the board is seen from: the recipient's, else the side to move.
+fn viewer(view: &GameView) -> Color {
+    view.recipient.unwrap_or_else(|| view.game.turn())
+}
+
+fn diagram(view: &GameView) -> Diagram {
+    Diagram::new(view.game.position(), view.game.last_move()).seen_by(viewer(view))
+}
+
+fn board_alt(view: &GameView, game: Option<&GameContext>) -> String {
+    let to_move = match view.game.turn() {
+        Color::White => "White",
+        Color::Black => "Black",
+    };
+    let after = game
+        .and_then(|g| g.last_move.as_ref())
+        .map(|m| format!(" after {m}"))
+        .unwrap_or_default();
+    let state = if view.game.is_over() {
+        "final position".to_owned()
+    } else {
+        format!("{to_move} to move")
+    };
+    format!(
+        "Chess board, {state}{after} (FEN {})",
+        fen(view.game.position())
+    )
+}
+
+fn fen(pos: &Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+fn game_context(view: &GameView, lang: Lang) -> GameContext {
+    let game = &view.game;
+    let name = |c: Color| match c {
+        Color::White => view.white.clone(),
+        Color::Black => view.black.clone(),
+    };
+    let turn = game.turn();
+    let (numbered, last) = moves_in(game, lang);
+    let last_move_by = game.last_move().map(|_| name(!turn));
+    let draw_offer = view.draw_offer_from.map(|c| match view.recipient {
+        Some(r) if r == c => "you",
+        Some(_) => "opponent",
+        None => side(c),
+    });
+    let outcome = game.outcome().map(|o| {
+        let winner = o.result.winner();
+        OutcomeContext {
+            result: o.result.as_pgn(),
+            score: match o.result {
+                GameResult::WhiteWins => "1-0",
+                GameResult::BlackWins => "0-1",
+                GameResult::Draw => "½-½",
+            },
+            winner: winner.map(name),
+            loser: winner.map(|w| name(!w)),
+            winner_side: winner.map(side),
+            you_won: winner.and_then(|w| view.recipient.map(|r| r == w)),
+            reason: reason_key(&o.reason),
+            adjudication: match &o.reason {
+                EndReason::Adjudication(why) => Some(why.clone()),
+                _ => None,
+            },
+            sentence: o.to_string(),
+        }
+    });
+    let pos = game.position();
+    let number = pos.fullmoves().get();
+    GameContext {
+        id: view.id,
+        white: view.white.clone(),
+        black: view.black.clone(),
+        you_play: view.recipient.map(side),
+        you: view.recipient.map(name),
+        opponent: view.recipient.map(|r| name(!r)),
+        to_move: side(turn),
+        to_move_name: name(turn),
+        your_turn: !game.is_over() && view.recipient == Some(turn),
+        next_move_number: match turn {
+            Color::White => format!("{number}."),
+            Color::Black => format!("{number}..."),
+        },
+        last_move: last.as_ref().map(|(n, _)| n.clone()),
+        last_move_san: last.map(|(_, san)| san),
+        last_move_by,
+        moves: wrap_words(&numbered, MOVES_WIDTH),
+        // A move number stays with its move when the HTML wraps the line.
+        moves_line: numbered
+            .iter()
+            .map(|w| w.replacen(' ', "\u{a0}", 1))
+            .collect::<Vec<_>>()
+            .join(" "),
+        plies: game.plies().len(),
+        time_control: view.time_control.clone(),
+        deadline: view.deadline.clone(),
+        clocks: view.clocks.clone(),
+        draw_offer,
+        draw_offer_by: view.draw_offer_from.map(name),
+        over: game.is_over(),
+        outcome,
+        check: pos.is_check(),
+        board_lines: side_by_side(&diagram(view)),
+        fen: fen(pos),
+        chess960: game.start().is_chess960(),
+    }
+}
+
+/// The moves as words (`1. e4`, `e5`, `2. Sf3` …) in `lang`'s letters, and
+/// the last move numbered on its own (`12... Sf6`) and bare (`Sf6`).
+fn moves_in(game: &Game, lang: Lang) -> (Vec<String>, Option<(String, String)>) {
+    let mode = game.castling_mode();
+    let Ok(mut pos) = game.start().to_position() else {
+        return (Vec::new(), None);
+    };
+    let mut words = Vec::with_capacity(game.moves().len());
+    let mut last = None;
+    for (i, mv) in game.moves().iter().enumerate() {
+        let san = render(&pos, mv, Notation::San(lang), mode);
+        let number = pos.fullmoves().get();
+        let numbered = match pos.turn() {
+            Color::White => format!("{number}. {san}"),
+            Color::Black => format!("{number}... {san}"),
+        };
+        // In running text Black's move follows White's without a number.
+        words.push(match pos.turn() {
+            Color::Black if i > 0 => san.clone(),
+            _ => numbered.clone(),
+        });
+        last = Some((numbered, san));
+        pos = match pos.play(*mv) {
+            Ok(next) => next,
+            // A Game only holds legal moves; stop rather than show nonsense.
+            Err(_) => break,
+        };
+    }
+    (words, last)
+}
+
+fn wrap_words(words: &[String], width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in words {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// The ASCII board on the left, the Unicode one on the right: fonts that draw
+/// figurines wider than letters then shift only the right-hand board, and a
+/// reader whose client mangles Unicode still has a whole board. Side by side
+/// the two fit in 60 columns instead of 22 lines.
+fn side_by_side(diagram: &Diagram) -> Vec<String> {
+    let ascii = diagram.to_ascii();
+    let unicode = diagram.to_unicode();
+    let width = ascii.lines().map(|l| l.chars().count()).max().unwrap_or(0) + BOARD_GAP;
+    ascii
+        .lines()
+        .zip(unicode.lines())
+        .map(|(a, u)| {
+            let pad = width.saturating_sub(a.chars().count());
+            format!("{a}{}{u}", " ".repeat(pad))
+        })
+        .collect()
+}
+
+/// Examples of how to write a move now, in the recipient's letters: a piece
+/// move as SAN, long algebraic and ICCF, and a pawn move as SAN.
+fn reply_examples(game: &Game, lang: Lang) -> Vec<String> {
+    examples_for(game.position(), lang, game.castling_mode())
+}
+
+/// The same examples for the standard start position, when there is no
+/// position to take them from (no game, or a finished one).
+fn start_examples(lang: Lang) -> Vec<String> {
+    examples_for(&Chess::default(), lang, CastlingMode::Standard)
+}
+
+fn examples_for(pos: &Chess, lang: Lang, mode: CastlingMode) -> Vec<String> {
+    let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+    // Moves towards the centre first, as a player would pick them (Nf3, not
+    // Na3); then by UCI, so the same position always gives the same examples.
+    moves.sort_by_key(|m| {
+        let to = m.to();
+        let file = i32::from(u8::from(to.file()));
+        let rank = i32::from(u8::from(to.rank()));
+        let off_centre = (2 * file - 7).abs() + (2 * rank - 7).abs();
+        (
+            off_centre,
+            shakmaty::uci::UciMove::from_move(*m, mode).to_string(),
+        )
+    });
+    let piece = moves
+        .iter()
+        .find(|m| !matches!(m.role(), Role::Pawn | Role::King) && !m.is_capture())
+        .or_else(|| moves.iter().find(|m| m.role() != Role::Pawn))
+        .or(moves.first());
+    let pawn = moves
+        .iter()
+        .find(|m| m.role() == Role::Pawn && Some(*m) != piece);
+    let mut out = Vec::new();
+    if let Some(m) = piece {
+        for notation in [Notation::San(lang), Notation::Long, Notation::Iccf] {
+            let text = render(pos, m, notation, mode);
+            if !out.contains(&text) {
+                out.push(text);
+            }
+        }
+    }
+    if let Some(m) = pawn {
+        out.push(render(pos, m, Notation::San(lang), mode));
+    }
+    out
+}

@@ -1,0 +1,173 @@
+//! The MIME tree and headers of a rendered letter, built with lettre's
+//! message builder (never its transports: sending is the daemon's).
+
+use std::time::SystemTime;
+
+use lettre::Message;
+use lettre::message::header::{
+    ContentTransferEncoding, ContentType, HeaderName, HeaderValue, InReplyTo, MessageId, References,
+};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use sha2::{Digest, Sha256};
+
+use super::context::Context;
+use super::templates::Rendered;
+use super::{ComposeError, Letter, Party};
+use crate::mail::inbound;
+
+/// The media type of a PGN file (as chess software registers it).
+const PGN_TYPE: &str = "application/x-chess-pgn";
+
+/// The whole mail as bytes.
+pub(crate) fn assemble(
+    letter: &Letter,
+    ctx: &Context,
+    subject: &str,
+    rendered: &Rendered,
+) -> Result<Vec<u8>, ComposeError> {
+    let seed = boundary_seed(letter);
+    let boundary = |level: &str| format!("=_dopis_{level}_{seed}");
+
+    let text = SinglePart::builder()
+        .header(ContentType::TEXT_PLAIN)
+        .header(ContentTransferEncoding::QuotedPrintable)
+        .body(rendered.text.clone());
+    let html = SinglePart::builder()
+        .header(ContentType::TEXT_HTML)
+        .header(ContentTransferEncoding::QuotedPrintable)
+        .body(rendered.html.clone());
+
+    let html_side = match (&ctx.board, &ctx.png) {
+        (Some(board), Some(png)) => {
+            let image = Attachment::new_inline_with_name(board.cid.clone(), "board.png".to_owned())
+                .body(png.clone(), content_type("image/png")?);
+            Some(
+                MultiPart::related()
+                    .boundary(boundary("related"))
+                    .singlepart(html.clone())
+                    .singlepart(image),
+            )
+        }
+        _ => None,
+    };
+    let alternative = MultiPart::alternative()
+        .boundary(boundary("alternative"))
+        .singlepart(text);
+    let alternative = match html_side {
+        Some(related) => alternative.multipart(related),
+        None => alternative.singlepart(html),
+    };
+
+    let attachment = match (
+        &ctx.pgn_file,
+        letter.game.as_ref().and_then(|g| g.pgn.as_ref()),
+    ) {
+        (Some(file), Some(pgn)) => Some(
+            SinglePart::builder()
+                .header(ContentTransferEncoding::QuotedPrintable)
+                .header(lettre::message::header::ContentDisposition::attachment(
+                    file,
+                ))
+                .header(content_type(&format!("{PGN_TYPE}; charset=utf-8"))?)
+                .body(pgn.clone()),
+        ),
+        _ => None,
+    };
+    let body = match attachment {
+        Some(pgn) => MultiPart::mixed()
+            .boundary(boundary("mixed"))
+            .multipart(alternative)
+            .singlepart(pgn),
+        None => alternative,
+    };
+
+    let message = headers(letter, subject)?
+        .multipart(body)
+        .map_err(|e| ComposeError::Build(e.to_string()))?;
+    Ok(message.formatted())
+}
+
+fn content_type(text: &str) -> Result<ContentType, ComposeError> {
+    ContentType::parse(text).map_err(|e| ComposeError::Build(format!("{text}: {e}")))
+}
+
+/// Boundaries from the Message-ID: the same letter gives the same bytes.
+/// They start with `=_`, which quoted-printable and base64 bodies (all parts
+/// here) can never contain, so no body can end a part early.
+fn boundary_seed(letter: &Letter) -> String {
+    let digest = Sha256::digest(letter.message_id.as_str().as_bytes());
+    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+}
+
+fn mailbox(party: &Party) -> Result<Mailbox, ComposeError> {
+    let address = party
+        .address
+        .as_str()
+        .parse::<lettre::Address>()
+        .map_err(|e| ComposeError::Address {
+            address: party.address.to_string(),
+            message: e.to_string(),
+        })?;
+    let name = party.name.split_whitespace().collect::<Vec<_>>().join(" ");
+    Ok(Mailbox::new((!name.is_empty()).then_some(name), address))
+}
+
+/// A Message-ID as a header wants it, or `None` for one that would need
+/// encoding (an id from outside with non-ASCII in it is left out).
+fn msg_id(id: &inbound::MessageId) -> Option<String> {
+    let text = id.as_str();
+    text.chars()
+        .all(|c| c.is_ascii_graphic() && c != '<' && c != '>')
+        .then(|| format!("<{text}>"))
+}
+
+fn raw_header(name: &str, value: &str) -> Result<HeaderValue, ComposeError> {
+    let name = HeaderName::new_from_ascii(name.to_owned())
+        .map_err(|e| ComposeError::Build(e.to_string()))?;
+    Ok(HeaderValue::new(name, value.to_owned()))
+}
+
+fn headers(
+    letter: &Letter,
+    subject: &str,
+) -> Result<lettre::message::MessageBuilder, ComposeError> {
+    let mut builder = Message::builder()
+        .from(mailbox(&letter.from)?)
+        .to(mailbox(&letter.to)?);
+    if let Some(reply_to) = &letter.reply_to {
+        builder = builder.reply_to(mailbox(&Party {
+            name: letter.from.name.clone(),
+            address: reply_to.clone(),
+        })?);
+    }
+    builder = builder
+        .subject(subject)
+        .date(SystemTime::from(letter.date))
+        .header(MessageId::from(msg_id(&letter.message_id).ok_or_else(
+            || {
+                ComposeError::Build(format!(
+                    "our own Message-ID {} is not plain ASCII",
+                    letter.message_id
+                ))
+            },
+        )?));
+    if let Some(id) = letter.in_reply_to.as_ref().and_then(msg_id) {
+        builder = builder.header(InReplyTo::from(id));
+    }
+    let references: Vec<String> = letter.references.iter().filter_map(msg_id).collect();
+    if !references.is_empty() {
+        builder = builder.header(References::from(references.join(" ")));
+    }
+    // RFC 3834: answers to a player's mail are auto-replied, the rest
+    // (deadlines, the opponent's move) auto-generated; either way no
+    // well-behaved responder answers us back.
+    let auto = if letter.in_reply_to.is_some() {
+        "auto-replied"
+    } else {
+        "auto-generated"
+    };
+    builder = builder
+        .raw_header(raw_header("Auto-Submitted", auto)?)
+        .raw_header(raw_header("X-Auto-Response-Suppress", "All")?);
+    Ok(builder)
+}

@@ -1,0 +1,307 @@
+//! The mails dopis sends: one [`Letter`] in, RFC 5322 bytes out.
+//!
+//! Every mail kind has a text and an HTML template in `templates/<lang>/`
+//! (English is the fallback for any file a language lacks), embedded at
+//! compile time. [`compose`] builds the template context from the letter
+//! (board, moves in the recipient's letters, how to reply), renders both
+//! parts and assembles the MIME tree:
+//!
+//! ```text
+//! multipart/mixed                 only when a PGN is attached
+//! ├── multipart/alternative
+//! │   ├── text/plain              ASCII and Unicode boards side by side
+//! │   └── multipart/related       only when there is a board
+//! │       ├── text/html           <img src="cid:…">
+//! │       └── image/png           the board, inline
+//! └── application/x-chess-pgn     game-42.pgn
+//! ```
+//!
+//! Pure: the date, the Message-ID and everything shown come from the letter,
+//! so the same letter always gives the same bytes (the MIME boundaries are
+//! derived from the Message-ID). lettre is used only as a message builder,
+//! never as a transport.
+
+mod context;
+mod mime;
+mod templates;
+
+#[cfg(test)]
+mod tests;
+
+use chrono::{DateTime, Utc};
+use shakmaty::Color;
+
+use crate::address::EmailAddress;
+use crate::chess::game::Game;
+use crate::lang::Lang;
+use crate::mail::inbound::MessageId;
+
+/// One mail to send, with everything it shows.
+#[derive(Debug, Clone)]
+pub struct Letter {
+    /// What the mail is about.
+    pub kind: LetterKind,
+    /// The recipient's language: templates and piece letters.
+    pub lang: Lang,
+    /// Our name and address.
+    pub from: Party,
+    /// The recipient's name and address.
+    pub to: Party,
+    /// The plus-address carrying game and token; `None` for mails that need no reply.
+    pub reply_to: Option<EmailAddress>,
+    /// Our Message-ID for this mail, deterministic, chosen by the caller.
+    pub message_id: MessageId,
+    /// The player's mail this answers, if any (makes it `auto-replied`).
+    pub in_reply_to: Option<MessageId>,
+    /// The thread so far, oldest first.
+    pub references: Vec<MessageId>,
+    /// The `Date` header.
+    pub date: DateTime<Utc>,
+    /// The game the mail is about, if any.
+    pub game: Option<GameView>,
+}
+
+/// A name and an address, as in `From: "dopis" <chess@example.org>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Party {
+    /// The display name; may be empty.
+    pub name: String,
+    /// The address.
+    pub address: EmailAddress,
+}
+
+/// What a mail shows of a game.
+#[derive(Debug, Clone)]
+pub struct GameView {
+    /// The game number, shown as `#42` and in the subject tag `[dopis #42]`.
+    pub id: i64,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// Whose mail this is: the board is shown from that side; `None` for
+    /// someone who does not play (the board is then seen by the side to move).
+    pub recipient: Option<Color>,
+    /// The game: position, moves, outcome.
+    pub game: Game,
+    /// The time control as shown, e.g. `3d`.
+    pub time_control: String,
+    /// The deadline, already formatted by the caller.
+    pub deadline: Option<String>,
+    /// The clocks, already formatted line(s).
+    pub clocks: Option<String>,
+    /// The side whose draw offer stands, if any.
+    pub draw_offer_from: Option<Color>,
+    /// The full PGN text: attached as `game-42.pgn` to [`LetterKind::GameOver`]
+    /// and [`LetterKind::Pgn`] mails.
+    pub pgn: Option<String>,
+}
+
+/// Every kind of mail dopis sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LetterKind {
+    /// To Black at the start: White moves first, a mail will follow.
+    GameStarted,
+    /// To the side to move: board, last move, game so far, deadline, how to reply.
+    YourMove,
+    /// A short confirmation to the mover, with their move as they would write it.
+    MoveAccepted {
+        /// The move in the mover's letters.
+        san: String,
+    },
+    /// To both players: result, reason, final board, PGN attached.
+    GameOver,
+    /// To the offerer when the opponent declined the draw explicitly.
+    DrawOfferDeclined,
+    /// A command that was not carried out: what they wrote, why, how to do it right.
+    Rejected {
+        /// What the player wrote (quoted back).
+        wrote: String,
+        /// Why it was not carried out, in words.
+        explanation: String,
+        /// The kind of refusal.
+        kind: RejectionKind,
+    },
+    /// A command came from the right address without the reply token: reply to confirm.
+    ConfirmRequest {
+        /// The command as read.
+        command: String,
+    },
+    /// An authentication failure, to the registered address.
+    Refused {
+        /// What was wrong, in words.
+        explanation: String,
+    },
+    /// The commands and notation examples (examples in the player's letters).
+    Help {
+        /// Example move texts, in the player's letters.
+        examples: Vec<String>,
+    },
+    /// The game's current state.
+    Status,
+    /// The player's games, one line each.
+    Games {
+        /// Lines formatted by the caller.
+        lines: Vec<String>,
+    },
+    /// The PGN, inline and attached.
+    Pgn,
+    /// A command that a later version will handle.
+    NotYetSupported {
+        /// The command as the player wrote it.
+        command: String,
+    },
+}
+
+/// Why a command was not carried out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RejectionKind {
+    /// The move is not legal.
+    Illegal,
+    /// The text fits more than one legal move.
+    Ambiguous,
+    /// The text does not read as a move or command.
+    Unreadable,
+    /// It is the opponent's turn.
+    NotYourTurn,
+    /// The game has ended.
+    GameOver,
+    /// No such game (or not the player's).
+    UnknownGame,
+    /// Anything else; the explanation says what.
+    Other,
+}
+
+/// Why a mail could not be composed; a bug or bad data, never the player's fault.
+#[derive(Debug, thiserror::Error)]
+pub enum ComposeError {
+    /// A template failed to render.
+    #[error("template {name}: {message}")]
+    Template {
+        /// The template's name, e.g. `en/your_move.txt`.
+        name: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The board picture could not be drawn.
+    #[error("board picture: {0}")]
+    Board(String),
+    /// An address lettre does not accept.
+    #[error("address {address}: {message}")]
+    Address {
+        /// The address.
+        address: String,
+        /// Why it was refused.
+        message: String,
+    },
+    /// A mail about a game was asked for without the game.
+    #[error("a {0} mail needs a game")]
+    NeedsGame(&'static str),
+    /// lettre refused to build the message.
+    #[error("building the message: {0}")]
+    Build(String),
+}
+
+impl LetterKind {
+    /// The templates' base name, e.g. `your_move` for `your_move.txt`.
+    pub fn template_name(&self) -> &'static str {
+        match self {
+            LetterKind::GameStarted => "game_started",
+            LetterKind::YourMove => "your_move",
+            LetterKind::MoveAccepted { .. } => "move_accepted",
+            LetterKind::GameOver => "game_over",
+            LetterKind::DrawOfferDeclined => "draw_offer_declined",
+            LetterKind::Rejected { .. } => "rejected",
+            LetterKind::ConfirmRequest { .. } => "confirm_request",
+            LetterKind::Refused { .. } => "refused",
+            LetterKind::Help { .. } => "help",
+            LetterKind::Status => "status",
+            LetterKind::Games { .. } => "games",
+            LetterKind::Pgn => "pgn",
+            LetterKind::NotYetSupported { .. } => "not_yet_supported",
+        }
+    }
+
+    /// Whether mails of this kind show the board (when there is a game).
+    fn shows_board(&self) -> bool {
+        matches!(
+            self,
+            LetterKind::GameStarted
+                | LetterKind::YourMove
+                | LetterKind::MoveAccepted { .. }
+                | LetterKind::GameOver
+                | LetterKind::DrawOfferDeclined
+                | LetterKind::Rejected { .. }
+                | LetterKind::Status
+                | LetterKind::Pgn
+        )
+    }
+
+    /// Whether mails of this kind are about a game and cannot go without one.
+    fn needs_game(&self) -> bool {
+        matches!(
+            self,
+            LetterKind::GameStarted
+                | LetterKind::YourMove
+                | LetterKind::MoveAccepted { .. }
+                | LetterKind::GameOver
+                | LetterKind::DrawOfferDeclined
+                | LetterKind::Status
+                | LetterKind::Pgn
+        )
+    }
+
+    /// Whether mails of this kind carry the PGN as an attachment.
+    fn attaches_pgn(&self) -> bool {
+        matches!(self, LetterKind::GameOver | LetterKind::Pgn)
+    }
+}
+
+impl RejectionKind {
+    /// The key templates switch on, e.g. `not_your_turn`.
+    pub fn key(self) -> &'static str {
+        match self {
+            RejectionKind::Illegal => "illegal",
+            RejectionKind::Ambiguous => "ambiguous",
+            RejectionKind::Unreadable => "unreadable",
+            RejectionKind::NotYourTurn => "not_your_turn",
+            RejectionKind::GameOver => "game_over",
+            RejectionKind::UnknownGame => "unknown_game",
+            RejectionKind::Other => "other",
+        }
+    }
+}
+
+/// The mail as RFC 5322 bytes with CRLF line ends, ready for SMTP or a Maildir.
+pub fn compose(letter: &Letter) -> Result<Vec<u8>, ComposeError> {
+    let ctx = context::build(letter, true)?;
+    let rendered = templates::render(letter.lang, letter.kind.template_name(), &ctx)?;
+    let subject = full_subject(letter, &rendered.subject);
+    mime::assemble(letter, &ctx, &subject, &rendered)
+}
+
+/// The subject line, with the tag `[dopis #42]` when the mail is about a game.
+pub fn subject(letter: &Letter) -> String {
+    let line = context::build(letter, false)
+        .and_then(|ctx| templates::render_subject(letter.lang, letter.kind.template_name(), &ctx))
+        .unwrap_or_default();
+    full_subject(letter, &line)
+}
+
+/// The longest subject text kept (before the tag), in characters.
+const MAX_SUBJECT: usize = 120;
+
+fn full_subject(letter: &Letter, line: &str) -> String {
+    // One line, whatever a name or a quoted text brought in.
+    let mut clean: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    if clean.chars().count() > MAX_SUBJECT {
+        clean = clean.chars().take(MAX_SUBJECT - 1).collect::<String>() + "…";
+    }
+    if clean.is_empty() {
+        clean = "dopis".to_owned();
+    }
+    match &letter.game {
+        Some(view) => format!("[dopis #{}] {clean}", view.id),
+        None => format!("[dopis] {clean}"),
+    }
+}

@@ -1,0 +1,332 @@
+//! Unit tests of composing: templates, fallback, wrapping, subjects, and
+//! that hostile text cannot break a mail. The golden mails are in
+//! `tests/it/outbound.rs`.
+
+use chrono::{TimeZone, Utc};
+use shakmaty::Color;
+
+use super::templates::{TEXT_WIDTH, names, wrap};
+use super::*;
+use crate::chess::game::StartPosition;
+
+fn addr(text: &str) -> EmailAddress {
+    EmailAddress::parse(text).expect("test address")
+}
+
+fn game_after(ucis: &[&str]) -> Game {
+    Game::replay(StartPosition::Standard, ucis).expect("test moves replay")
+}
+
+fn view(game: Game, recipient: Option<Color>) -> GameView {
+    GameView {
+        id: 7,
+        white: "Ana".to_owned(),
+        black: "Bor".to_owned(),
+        recipient,
+        game,
+        time_control: "3d".to_owned(),
+        deadline: None,
+        clocks: None,
+        draw_offer_from: None,
+        pgn: None,
+    }
+}
+
+fn letter(kind: LetterKind, lang: Lang, game: Option<GameView>) -> Letter {
+    Letter {
+        kind,
+        lang,
+        from: Party {
+            name: "dopis".to_owned(),
+            address: addr("chess@chess.test"),
+        },
+        to: Party {
+            name: "Ana".to_owned(),
+            address: addr("ana@players.test"),
+        },
+        reply_to: Some(addr("chess+g7.abc@chess.test")),
+        message_id: MessageId::parse("dopis.g7.1@chess.test").expect("id"),
+        in_reply_to: None,
+        references: Vec::new(),
+        date: Utc
+            .with_ymd_and_hms(2026, 1, 2, 3, 4, 5)
+            .single()
+            .expect("date"),
+        game,
+    }
+}
+
+fn every_kind() -> Vec<LetterKind> {
+    vec![
+        LetterKind::GameStarted,
+        LetterKind::YourMove,
+        LetterKind::MoveAccepted { san: "e4".into() },
+        LetterKind::GameOver,
+        LetterKind::DrawOfferDeclined,
+        LetterKind::Rejected {
+            wrote: "x".into(),
+            explanation: "y".into(),
+            kind: RejectionKind::Unreadable,
+        },
+        LetterKind::ConfirmRequest {
+            command: "e4".into(),
+        },
+        LetterKind::Refused {
+            explanation: "no".into(),
+        },
+        LetterKind::Help {
+            examples: Vec::new(),
+        },
+        LetterKind::Status,
+        LetterKind::Games { lines: Vec::new() },
+        LetterKind::Pgn,
+        LetterKind::NotYetSupported {
+            command: "leave".into(),
+        },
+    ]
+}
+
+fn text_part(bytes: &[u8]) -> String {
+    let mail = mail_parser::MessageParser::default()
+        .parse(bytes)
+        .expect("parses");
+    mail.body_text(0)
+        .map(|t| t.into_owned())
+        .unwrap_or_default()
+}
+
+fn html_part(bytes: &[u8]) -> String {
+    let mail = mail_parser::MessageParser::default()
+        .parse(bytes)
+        .expect("parses");
+    mail.body_html(0)
+        .map(|t| t.into_owned())
+        .unwrap_or_default()
+}
+
+#[test]
+fn every_kind_has_an_english_text_and_html_template() {
+    let all: Vec<&str> = names().collect();
+    for kind in every_kind() {
+        for ext in ["txt", "html"] {
+            let name = format!("en/{}.{ext}", kind.template_name());
+            assert!(all.contains(&name.as_str()), "missing {name}");
+        }
+    }
+}
+
+#[test]
+fn every_kind_composes_with_and_without_a_game_in_several_languages() {
+    let started = game_after(&["e2e4", "e7e5"]);
+    for kind in every_kind() {
+        for lang in [Lang::En, Lang::Sl, Lang::Pl, Lang::Lv, Lang::De] {
+            for game in [None, Some(view(started.clone(), Some(Color::White)))] {
+                let with_game = game.is_some();
+                let l = letter(kind.clone(), lang, game);
+                match compose(&l) {
+                    Ok(bytes) => {
+                        assert!(!text_part(&bytes).is_empty(), "{kind:?}: empty text");
+                        assert!(!subject(&l).is_empty());
+                    }
+                    // A mail about a game without one is the caller's bug,
+                    // reported as such rather than sent half empty.
+                    Err(ComposeError::NeedsGame(name)) if !with_game => {
+                        assert_eq!(name, kind.template_name());
+                    }
+                    Err(e) => panic!("{kind:?} {lang} game={with_game}: {e}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn moves_are_shown_in_the_recipients_piece_letters() {
+    // 1. Nf3 Nf6: Slovenian knights are S, Polish S, German S, Latvian Z.
+    let g = game_after(&["g1f3", "g8f6"]);
+    for (lang, want) in [
+        (Lang::En, "1. Nf3 Nf6"),
+        (Lang::Sl, "1. Sf3 Sf6"),
+        (Lang::Pl, "1. Sf3 Sf6"),
+        (Lang::Lv, "1. Zf3 Zf6"),
+        (Lang::De, "1. Sf3 Sf6"),
+    ] {
+        let l = letter(
+            LetterKind::YourMove,
+            lang,
+            Some(view(g.clone(), Some(Color::White))),
+        );
+        let text = text_part(&compose(&l).expect("composes"));
+        assert!(text.contains(want), "{lang}: {want:?} not in\n{text}");
+    }
+}
+
+#[test]
+fn the_board_is_seen_from_the_recipients_side() {
+    let g = game_after(&["e2e4"]);
+    for (side, first_rank_row) in [(Color::White, "1  R  N  B"), (Color::Black, "8  r  n  b")] {
+        let l = letter(
+            LetterKind::Status,
+            Lang::En,
+            Some(view(g.clone(), Some(side))),
+        );
+        let text = text_part(&compose(&l).expect("composes"));
+        let last_board_row = text
+            .lines()
+            .rfind(|l| l.starts_with("1  ") || l.starts_with("8  "))
+            .unwrap_or("");
+        // The bottom row is the recipient's own back rank.
+        assert!(
+            last_board_row.starts_with(&first_rank_row[..1]),
+            "{side:?}: bottom row {last_board_row:?}"
+        );
+    }
+}
+
+#[test]
+fn html_escapes_what_players_and_callers_wrote() {
+    let l = letter(
+        LetterKind::Rejected {
+            wrote: "<script>alert(1)</script>".into(),
+            explanation: "a & b <i>".into(),
+            kind: RejectionKind::Unreadable,
+        },
+        Lang::En,
+        Some(view(game_after(&[]), Some(Color::White))),
+    );
+    let html = html_part(&compose(&l).expect("composes"));
+    assert!(!html.contains("<script>"), "{html}");
+    assert!(html.contains("&lt;script&gt;"), "{html}");
+    assert!(html.contains("a &amp; b &lt;i&gt;"), "{html}");
+}
+
+#[test]
+fn hostile_names_and_quotes_cannot_add_headers_or_break_the_subject() {
+    let mut v = view(game_after(&["e2e4"]), Some(Color::Black));
+    v.white = "Eve\r\nBcc: victim@x.test".into();
+    let mut l = letter(
+        LetterKind::Rejected {
+            wrote: "e5\r\nX-Evil: 1\n\n".into(),
+            explanation: "\0\t weird".into(),
+            kind: RejectionKind::Illegal,
+        },
+        Lang::En,
+        Some(v),
+    );
+    l.to.name = "Mallory\r\nX-Injected: yes".into();
+    let bytes = compose(&l).expect("composes");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&bytes)
+        .expect("parses");
+    assert!(mail.header_raw("Bcc").is_none());
+    assert!(mail.header_raw("X-Injected").is_none());
+    assert!(mail.header_raw("X-Evil").is_none());
+    let s = subject(&l);
+    assert!(!s.contains('\n') && !s.contains('\r'), "{s:?}");
+    assert_eq!(mail.subject(), Some(s.as_str()));
+}
+
+#[test]
+fn subjects_carry_the_game_tag_and_say_what_happened() {
+    let g = game_after(&["e2e4", "g8f6"]);
+    let cases = [
+        (
+            LetterKind::YourMove,
+            Lang::En,
+            "[dopis #7] Your move: Bor played Nf6",
+        ),
+        (
+            LetterKind::YourMove,
+            Lang::Sl,
+            "[dopis #7] Your move: Bor played Sf6",
+        ),
+        (
+            LetterKind::MoveAccepted { san: "Sf6".into() },
+            Lang::Sl,
+            "[dopis #7] Move accepted: Sf6",
+        ),
+        (LetterKind::Status, Lang::En, "[dopis #7] Status: your move"),
+    ];
+    for (kind, lang, want) in cases {
+        let l = letter(kind, lang, Some(view(g.clone(), Some(Color::White))));
+        assert_eq!(subject(&l), want);
+    }
+    let help = letter(LetterKind::Help { examples: vec![] }, Lang::En, None);
+    assert_eq!(subject(&help), "[dopis] Help: how to play by e-mail");
+}
+
+#[test]
+fn a_very_long_quoted_text_is_cut_in_the_subject() {
+    let l = letter(
+        LetterKind::Rejected {
+            wrote: "Nf3 ".repeat(200),
+            explanation: "too long".into(),
+            kind: RejectionKind::Unreadable,
+        },
+        Lang::En,
+        None,
+    );
+    let s = subject(&l);
+    assert!(s.chars().count() <= 130, "{s}");
+    assert!(s.ends_with('…'), "{s}");
+}
+
+#[test]
+fn the_same_letter_gives_the_same_bytes() {
+    let l = letter(
+        LetterKind::YourMove,
+        Lang::En,
+        Some(view(game_after(&["d2d4"]), Some(Color::Black))),
+    );
+    assert_eq!(compose(&l).expect("a"), compose(&l).expect("b"));
+}
+
+#[test]
+fn auto_submitted_says_whether_the_mail_answers_a_player() {
+    for (in_reply_to, want) in [
+        (None, "auto-generated"),
+        (MessageId::parse("p@players.test"), "auto-replied"),
+    ] {
+        let mut l = letter(LetterKind::Help { examples: vec![] }, Lang::En, None);
+        l.in_reply_to = in_reply_to;
+        let bytes = compose(&l).expect("composes");
+        let mail = mail_parser::MessageParser::default()
+            .parse(&bytes)
+            .expect("parses");
+        assert_eq!(mail.header_raw("Auto-Submitted").map(str::trim), Some(want));
+    }
+}
+
+#[test]
+fn wrapping_keeps_short_lines_and_breaks_long_ones_at_words() {
+    let cases = [
+        ("short  aligned  line", 20, "short  aligned  line"),
+        ("one two three four five", 10, "one two\nthree four\nfive"),
+        ("a\n\nb", 10, "a\n\nb"),
+        ("averyveryverylongword x", 10, "averyveryverylongword\nx"),
+    ];
+    for (text, width, want) in cases {
+        assert_eq!(wrap(text, width), want, "{text:?}");
+    }
+    let long = "word ".repeat(100);
+    assert!(
+        wrap(&long, TEXT_WIDTH)
+            .lines()
+            .all(|l| l.chars().count() <= TEXT_WIDTH)
+    );
+}
+
+#[test]
+fn a_language_without_its_own_templates_falls_back_to_english() {
+    // No language but English has templates yet; a Latvian player gets
+    // English words with Latvian piece letters.
+    let g = game_after(&["g1f3"]);
+    let l = letter(
+        LetterKind::YourMove,
+        Lang::Lv,
+        Some(view(g, Some(Color::Black))),
+    );
+    let text = text_part(&compose(&l).expect("composes"));
+    assert!(text.contains("It is your move"), "{text}");
+    assert!(text.contains("1. Zf3"), "{text}");
+}

@@ -1,0 +1,651 @@
+//! Outbound mails: one fixed [`Letter`] per mail kind, composed to bytes and
+//! compared with a golden `tests/fixtures/outbound/NAME.eml`. On a mismatch
+//! the new bytes are written beside it as `NAME.eml.failed`; `DOPIS_BLESS=1`
+//! accepts them as the new golden file.
+//!
+//! Every mail is also parsed back with mail-parser, so the checks hold
+//! whatever the golden bytes are: the subject and its tag, threading and
+//! Reply-To as given, the parts a client needs (the inline board's
+//! Content-ID is the one the HTML refers to, the PGN attachment is the
+//! game), the text lines fit a terminal, and every mail says how to reply.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, TimeZone, Utc};
+use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
+use shakmaty::Color;
+
+use dopis::address::EmailAddress;
+use dopis::chess::game::{Game, StartPosition};
+use dopis::chess::pgn::{self, PgnTags};
+use dopis::lang::Lang;
+use dopis::mail::compose::{GameView, Letter, LetterKind, Party, RejectionKind, compose, subject};
+use dopis::mail::inbound::MessageId;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/outbound")
+}
+
+fn addr(text: &str) -> EmailAddress {
+    EmailAddress::parse(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn mid(text: &str) -> MessageId {
+    MessageId::parse(text).unwrap_or_else(|| panic!("bad test id {text}"))
+}
+
+fn date() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 29, 17, 5, 0)
+        .single()
+        .expect("fixed date")
+}
+
+/// Morphy's Opera game, as our PGN fixture has it.
+fn opera() -> Game {
+    let text = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pgn/opera_game.pgn"),
+    )
+    .expect("opera game fixture");
+    pgn::import(&text).expect("opera game imports").game
+}
+
+/// The Opera game after its first `plies` half-moves.
+fn opera_after(plies: usize) -> Game {
+    let ucis: Vec<String> = opera()
+        .plies()
+        .iter()
+        .take(plies)
+        .map(|p| p.uci.clone())
+        .collect();
+    Game::replay(StartPosition::Standard, &ucis).expect("prefix replays")
+}
+
+fn view(game: Game, recipient: Option<Color>) -> GameView {
+    GameView {
+        id: 42,
+        white: "Alice Novak".to_owned(),
+        black: "Bojan Kralj".to_owned(),
+        recipient,
+        pgn: None,
+        game,
+        time_control: "3d".to_owned(),
+        deadline: Some("2026-12-02 18:05 CET (17:05 UTC)".to_owned()),
+        clocks: Some("White 2 of 3 days used, Black 1 of 3 days used".to_owned()),
+        draw_offer_from: None,
+    }
+}
+
+fn with_pgn(mut v: GameView) -> GameView {
+    let tags = PgnTags {
+        event: "dopis game 42".to_owned(),
+        site: "chess.test".to_owned(),
+        white: v.white.clone(),
+        black: v.black.clone(),
+        ..PgnTags::default()
+    };
+    v.pgn = Some(pgn::export(&v.game, &tags));
+    v
+}
+
+fn party(name: &str, address: &str) -> Party {
+    Party {
+        name: name.to_owned(),
+        address: addr(address),
+    }
+}
+
+fn letter(kind: LetterKind, lang: Lang, to: Color, game: Option<GameView>) -> Letter {
+    let (name, address) = match to {
+        Color::White => ("Alice Novak", "alice@players.test"),
+        Color::Black => ("Bojan Kralj", "bojan@players.test"),
+    };
+    Letter {
+        kind,
+        lang,
+        from: party("dopis chess", "chess@chess.test"),
+        to: party(name, address),
+        reply_to: Some(addr(&format!(
+            "chess+g42.{}@chess.test",
+            if to == Color::White {
+                "k7f3q9ab2c"
+            } else {
+                "p2x8m4nv7d"
+            }
+        ))),
+        message_id: mid("dopis.g42.p7.mail1@chess.test"),
+        in_reply_to: Some(mid("CAJ1x=player.reply@mail.players.test")),
+        references: vec![
+            mid("dopis.g42.p0.start@chess.test"),
+            mid("CAJ1x=player.reply@mail.players.test"),
+        ],
+        date: date(),
+        game,
+    }
+}
+
+/// One golden mail and what must be true of it.
+struct Case {
+    name: &'static str,
+    letter: Letter,
+    /// Texts the plain part must contain.
+    text_has: Vec<&'static str>,
+    /// Whether the HTML shows the board as an inline PNG.
+    board: bool,
+    /// Whether the game's PGN is attached.
+    pgn: bool,
+}
+
+fn cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let mut add = |name, letter, text_has: Vec<&'static str>, board, pgn| {
+        cases.push(Case {
+            name,
+            letter,
+            text_has,
+            board,
+            pgn,
+        })
+    };
+
+    let mut started = letter(
+        LetterKind::GameStarted,
+        Lang::En,
+        Color::Black,
+        Some(view(opera_after(0), Some(Color::Black))),
+    );
+    started.in_reply_to = None;
+    started.references = Vec::new();
+    add(
+        "game_started",
+        started,
+        vec!["You play Black", "White moves first"],
+        true,
+        false,
+    );
+
+    // Black's 3... Bg4 reaches White, who also sees Black's draw offer.
+    let mut offered = view(opera_after(6), Some(Color::White));
+    offered.draw_offer_from = Some(Color::Black);
+    let mut your_move = letter(LetterKind::YourMove, Lang::En, Color::White, Some(offered));
+    your_move.in_reply_to = None;
+    add(
+        "your_move",
+        your_move,
+        vec![
+            "Bojan Kralj played 3... Bg4.",
+            "It is your move: 4.",
+            "offers a draw",
+            "1. e4 e5 2. Nf3 d6 3. d4 Bg4",
+            "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
+        ],
+        true,
+        false,
+    );
+
+    // The same for a Slovenian player: the moves in Slovenian letters
+    // (S = knight, L = bishop) while the words fall back to English.
+    let mut your_move_sl = letter(
+        LetterKind::YourMove,
+        Lang::Sl,
+        Color::Black,
+        Some(view(opera_after(5), Some(Color::Black))),
+    );
+    your_move_sl.in_reply_to = None;
+    add(
+        "your_move_sl",
+        your_move_sl,
+        vec![
+            "Alice Novak played 3. d4.",
+            "1. e4 e5 2. Sf3 d6 3. d4",
+            "It is your move: 3...",
+        ],
+        true,
+        false,
+    );
+
+    add(
+        "move_accepted",
+        letter(
+            LetterKind::MoveAccepted {
+                san: "Nxb5".to_owned(),
+            },
+            Lang::En,
+            Color::White,
+            Some(view(opera_after(19), Some(Color::White))),
+        ),
+        vec!["Your move 10. Nxb5 in game #42 is played."],
+        true,
+        false,
+    );
+
+    for (name, to) in [
+        ("game_over_won", Color::White),
+        ("game_over_lost", Color::Black),
+    ] {
+        add(
+            name,
+            letter(
+                LetterKind::GameOver,
+                Lang::En,
+                to,
+                Some(with_pgn(view(opera(), Some(to)))),
+            ),
+            vec![
+                "Result: 1-0. Alice Novak wins by checkmate.",
+                "game-42.pgn",
+                "17. Rd8#",
+            ],
+            true,
+            true,
+        );
+    }
+
+    add(
+        "draw_offer_declined",
+        letter(
+            LetterKind::DrawOfferDeclined,
+            Lang::En,
+            Color::Black,
+            Some(view(opera_after(9), Some(Color::Black))),
+        ),
+        vec!["Alice Novak declined your draw offer in game #42."],
+        true,
+        false,
+    );
+
+    add(
+        "rejected_illegal",
+        letter(
+            LetterKind::Rejected {
+                wrote: "Qxb7".to_owned(),
+                explanation: "\"Qxb7\" cannot be played: the queen on f3 cannot reach b7, \
+                              the pawn on e4 is in the way"
+                    .to_owned(),
+                kind: RejectionKind::Illegal,
+            },
+            Lang::En,
+            Color::White,
+            Some(view(opera_after(10), Some(Color::White))),
+        ),
+        vec![
+            "> Qxb7",
+            "How to write it right:",
+            "Your move 6. ? is still due",
+            "ICCF",
+        ],
+        true,
+        false,
+    );
+
+    add(
+        "rejected_not_your_turn",
+        letter(
+            LetterKind::Rejected {
+                wrote: "Nf6".to_owned(),
+                explanation: "It is White's move in game #42.".to_owned(),
+                kind: RejectionKind::NotYourTurn,
+            },
+            Lang::En,
+            Color::Black,
+            Some(view(opera_after(10), Some(Color::Black))),
+        ),
+        vec!["It is not your turn: Alice Novak has the move."],
+        true,
+        false,
+    );
+
+    let mut unknown = letter(
+        LetterKind::Rejected {
+            wrote: "e4".to_owned(),
+            explanation: "This mail names game #77, and you play in no game with that number."
+                .to_owned(),
+            kind: RejectionKind::UnknownGame,
+        },
+        Lang::Pl,
+        Color::White,
+        None,
+    );
+    unknown.reply_to = None;
+    add(
+        "rejected_unknown_game",
+        unknown,
+        vec!["There is no game of yours", "write to chess@chess.test"],
+        false,
+        false,
+    );
+
+    add(
+        "confirm_request",
+        letter(
+            LetterKind::ConfirmRequest {
+                command: "Nf3".to_owned(),
+            },
+            Lang::En,
+            Color::White,
+            Some(view(opera_after(2), Some(Color::White))),
+        ),
+        vec!["> Nf3", "reply to this mail"],
+        false,
+        false,
+    );
+
+    add(
+        "refused",
+        letter(
+            LetterKind::Refused {
+                explanation: "The mail came from your address but with a reply token that is \
+                              not yours."
+                    .to_owned(),
+            },
+            Lang::En,
+            Color::Black,
+            Some(view(opera_after(3), Some(Color::Black))),
+        ),
+        vec!["not accepted", "reply token that is"],
+        false,
+        false,
+    );
+
+    let mut help = letter(
+        LetterKind::Help {
+            examples: vec!["Sf3".to_owned(), "e4".to_owned(), "O-O".to_owned()],
+        },
+        Lang::Sl,
+        Color::White,
+        None,
+    );
+    help.reply_to = None;
+    add(
+        "help",
+        help,
+        vec!["e.g. Sf3, e4, O-O", "accept draw"],
+        false,
+        false,
+    );
+
+    add(
+        "status",
+        letter(
+            LetterKind::Status,
+            Lang::En,
+            Color::Black,
+            Some(view(opera_after(13), Some(Color::Black))),
+        ),
+        vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
+        true,
+        false,
+    );
+
+    let mut games = letter(
+        LetterKind::Games {
+            lines: vec![
+                "#42  Alice Novak - Bojan Kralj  move 7, your move, deadline 2026-12-02".to_owned(),
+                "#45  Bojan Kralj - Cecilija Zorman  move 21, her move".to_owned(),
+            ],
+        },
+        Lang::En,
+        Color::Black,
+        None,
+    );
+    games.reply_to = None;
+    add(
+        "games",
+        games,
+        vec!["#42  Alice Novak", "#45  Bojan"],
+        false,
+        false,
+    );
+
+    add(
+        "pgn",
+        letter(
+            LetterKind::Pgn,
+            Lang::En,
+            Color::White,
+            Some(with_pgn(view(opera_after(14), Some(Color::White)))),
+        ),
+        vec!["[White \"Alice Novak\"]", "7. Qb3 Qe7 *"],
+        true,
+        true,
+    );
+
+    add(
+        "not_yet_supported",
+        letter(
+            LetterKind::NotYetSupported {
+                command: "if 12...Nf6 13.e5".to_owned(),
+            },
+            Lang::En,
+            Color::White,
+            Some(view(opera_after(4), Some(Color::White))),
+        ),
+        vec!["> if 12...Nf6 13.e5", "not yet"],
+        false,
+        false,
+    );
+    cases
+}
+
+/// The message-ids of a threading header as mail-parser reads them.
+fn ids(value: &HeaderValue<'_>) -> Vec<String> {
+    match value {
+        HeaderValue::Text(t) => vec![t.to_string()],
+        HeaderValue::TextList(list) => list.iter().map(|t| t.to_string()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Everything a client relies on, checked on the parsed mail; returns problems.
+fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut fail = |p: String| problems.push(format!("{}: {p}", case.name));
+    let letter = &case.letter;
+    let Some(mail) = MessageParser::default().parse(bytes) else {
+        fail("mail-parser cannot parse it".to_owned());
+        return problems;
+    };
+
+    let want_subject = subject(letter);
+    if mail.subject() != Some(want_subject.as_str()) {
+        fail(format!(
+            "subject {:?}, subject() says {want_subject:?}",
+            mail.subject()
+        ));
+    }
+    let tag = match &letter.game {
+        Some(g) => format!("[dopis #{}] ", g.id),
+        None => "[dopis] ".to_owned(),
+    };
+    if !want_subject.starts_with(&tag) {
+        fail(format!(
+            "subject {want_subject:?} does not start with {tag:?}"
+        ));
+    }
+    if let Some(g) = &letter.game
+        && dopis::mail::route::game_in_subject(&want_subject) != Some(g.id)
+    {
+        fail("routing cannot read the game back from the subject".to_owned());
+    }
+
+    let reply_to = mail
+        .reply_to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(str::to_owned);
+    if reply_to.as_deref() != letter.reply_to.as_ref().map(EmailAddress::as_str) {
+        fail(format!(
+            "Reply-To {reply_to:?}, given {:?}",
+            letter.reply_to
+        ));
+    }
+    if mail.message_id() != Some(letter.message_id.as_str()) {
+        fail(format!("Message-ID {:?}", mail.message_id()));
+    }
+    let in_reply_to = ids(mail.in_reply_to());
+    let want: Vec<String> = letter
+        .in_reply_to
+        .iter()
+        .map(|m| m.as_str().to_owned())
+        .collect();
+    if in_reply_to != want {
+        fail(format!("In-Reply-To {in_reply_to:?}, given {want:?}"));
+    }
+    let references = ids(mail.references());
+    let want: Vec<String> = letter
+        .references
+        .iter()
+        .map(|m| m.as_str().to_owned())
+        .collect();
+    if references != want {
+        fail(format!("References {references:?}, given {want:?}"));
+    }
+    let auto = mail.header_raw("Auto-Submitted").map(str::trim);
+    let want_auto = if letter.in_reply_to.is_some() {
+        "auto-replied"
+    } else {
+        "auto-generated"
+    };
+    if auto != Some(want_auto) {
+        fail(format!("Auto-Submitted {auto:?}, want {want_auto}"));
+    }
+    if mail.header_raw("X-Auto-Response-Suppress").map(str::trim) != Some("All") {
+        fail("no X-Auto-Response-Suppress: All".to_owned());
+    }
+    if mail.date().map(|d| d.to_timestamp()) != Some(letter.date.timestamp()) {
+        fail(format!("Date {:?}", mail.date()));
+    }
+
+    let text = mail
+        .body_text(0)
+        .map(|t| t.into_owned())
+        .unwrap_or_default();
+    for want in &case.text_has {
+        if !text.contains(want) {
+            fail(format!("text part lacks {want:?}"));
+        }
+    }
+    if !text.contains("How to reply") {
+        fail("text part does not say how to reply".to_owned());
+    }
+    // PGN keeps its own limit of 79 columns; everything else fits 78.
+    let limit = if case.pgn { 79 } else { 78 };
+    for line in text.lines() {
+        if line.chars().count() > limit || line.contains('\t') {
+            fail(format!("text line too long or with a tab: {line:?}"));
+        }
+    }
+    if case.board && !text.contains("a  b  c  d  e  f  g  h") && !text.contains("h  g  f  e") {
+        fail("text part has no board".to_owned());
+    }
+
+    let html = mail
+        .body_html(0)
+        .map(|t| t.into_owned())
+        .unwrap_or_default();
+    if !html.contains("How to reply") {
+        fail("HTML part does not say how to reply".to_owned());
+    }
+    let images: Vec<_> = mail
+        .attachments()
+        .filter(|p| p.content_type().is_some_and(|c| c.ctype() == "image"))
+        .collect();
+    match (case.board, images.as_slice()) {
+        (false, []) => {}
+        (true, [image]) => {
+            let cid = image.content_id().unwrap_or("");
+            if cid.is_empty() || !html.contains(&format!("src=\"cid:{cid}\"")) {
+                fail(format!("the HTML does not show the inline image {cid:?}"));
+            }
+            if !image.contents().starts_with(b"\x89PNG\r\n\x1a\n") {
+                fail("the inline image is not a PNG".to_owned());
+            }
+            if !html.contains("alt=\"Chess board") {
+                fail("the board image has no alt text".to_owned());
+            }
+        }
+        (want, found) => fail(format!(
+            "board wanted: {want}, images found: {}",
+            found.len()
+        )),
+    }
+
+    let pgns: Vec<_> = mail
+        .attachments()
+        .filter(|p| p.attachment_name().is_some_and(|n| n.ends_with(".pgn")))
+        .collect();
+    match (case.pgn, pgns.as_slice()) {
+        (false, []) => {}
+        (true, [file]) => {
+            let given = letter
+                .game
+                .as_ref()
+                .and_then(|g| g.pgn.clone())
+                .unwrap_or_default();
+            if file.attachment_name() != Some("game-42.pgn") {
+                fail(format!("PGN named {:?}", file.attachment_name()));
+            }
+            let got = String::from_utf8_lossy(file.contents()).replace("\r\n", "\n");
+            if got != given {
+                fail(format!(
+                    "attached PGN differs:\n{got}\n--- given ---\n{given}"
+                ));
+            }
+        }
+        (want, found) => fail(format!(
+            "PGN wanted: {want}, attachments found: {}",
+            found.len()
+        )),
+    }
+    problems
+}
+
+#[test]
+fn every_mail_kind_matches_its_golden_file_and_parses_back() {
+    let bless = std::env::var("DOPIS_BLESS").is_ok_and(|v| v == "1");
+    let mut problems = Vec::new();
+    for case in cases() {
+        let bytes = compose(&case.letter).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        problems.extend(check_parsed(&case, &bytes));
+
+        let golden = dir().join(format!("{}.eml", case.name));
+        let failed = dir().join(format!("{}.eml.failed", case.name));
+        if bless {
+            fs::write(&golden, &bytes).expect("write golden");
+            let _ = fs::remove_file(&failed);
+            continue;
+        }
+        match fs::read(&golden) {
+            Ok(expected) if expected == bytes => {
+                let _ = fs::remove_file(&failed);
+            }
+            Ok(_) | Err(_) => {
+                fs::write(&failed, &bytes).expect("write .failed");
+                problems.push(format!(
+                    "{}: differs from {} (new bytes in {}; DOPIS_BLESS=1 accepts them)",
+                    case.name,
+                    golden.display(),
+                    failed.display()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn every_mail_has_crlf_line_ends_and_short_lines() {
+    for case in cases() {
+        let bytes = compose(&case.letter).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        let text = String::from_utf8(bytes).unwrap_or_else(|_| panic!("{}: not ASCII", case.name));
+        assert!(text.is_ascii(), "{}: raw mail must be 7-bit", case.name);
+        for line in text.split("\r\n") {
+            assert!(
+                !line.contains('\n') && !line.contains('\r'),
+                "{}: bare LF or CR",
+                case.name
+            );
+            assert!(line.len() <= 998, "{}: line over 998 octets", case.name);
+        }
+    }
+}
