@@ -2,7 +2,11 @@
 //! instants it needs; nothing here reads a clock.
 //!
 //! - [`control`]: time control specs (`3d`, `10/50d`, `30d+3d`) and their rules.
+//! - [`leave`]: booking leave within the yearly allowance, and the pauses
+//!   leave puts on a clock.
 
 pub mod control;
+pub mod leave;
 
 pub use control::TimeControl;
+pub use leave::{Allowance, Leave, LeaveError, LeaveKind, Pauses};
