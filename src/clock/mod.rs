@@ -6,11 +6,15 @@
 //!   control and the players' leave ([`GameClock::clocks`]).
 //! - [`leave`]: booking leave within the yearly allowance, and the pauses
 //!   leave puts on a clock.
+//! - [`due`]: the scheduler's step: reminders, silence notices, leave
+//!   notices, timeouts ([`GameClock::due`]).
 
 pub mod control;
+pub mod due;
 pub mod leave;
 pub mod timeline;
 
 pub use control::TimeControl;
+pub use due::{Due, DueKey, ReminderPlan};
 pub use leave::{Allowance, Leave, LeaveError, LeaveKind, Pauses};
 pub use timeline::{ClockState, Clocks, GameClock, MoveTimes, Timeline};
