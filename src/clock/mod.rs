@@ -8,13 +8,16 @@
 //!   leave puts on a clock.
 //! - [`due`]: the scheduler's step: reminders, silence notices, leave
 //!   notices, timeouts ([`GameClock::due`]).
+//! - [`describe`]: deadlines in the player's time zone and UTC.
 
 pub mod control;
+pub mod describe;
 pub mod due;
 pub mod leave;
 pub mod timeline;
 
 pub use control::TimeControl;
+pub use describe::describe_deadline;
 pub use due::{Due, DueKey, ReminderPlan};
 pub use leave::{Allowance, Leave, LeaveError, LeaveKind, Pauses};
 pub use timeline::{ClockState, Clocks, GameClock, MoveTimes, Timeline};
