@@ -873,3 +873,40 @@ mod tests {
         assert!(!pauses.contains(at("2026-12-13 00:00")));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `advance` finds exactly the instant by which `budget` has run,
+        /// whatever the leave and wherever the clock starts.
+        #[test]
+        fn advancing_by_a_budget_runs_exactly_that_budget(
+            spans in proptest::collection::vec((0i64..400, 0i64..20), 0..6),
+            start_minutes in 0i64..400 * 24 * 60,
+            budget_minutes in 0i64..60 * 24 * 60,
+            zone in prop::sample::select(vec![None, Some(chrono_tz::Europe::Ljubljana), Some(chrono_tz::America::Santiago)]),
+        ) {
+            let day0 = NaiveDate::from_ymd_opt(2026, 1, 1).unwrap_or_default();
+            let leaves: Vec<Leave> = spans
+                .into_iter()
+                .filter_map(|(start, len)| {
+                    let from = day0 + TimeDelta::days(start);
+                    Leave::new(from, from + TimeDelta::days(len)).ok()
+                })
+                .collect();
+            let pauses = Pauses::from_leave(&leaves, zone);
+            let from = day0.and_time(NaiveTime::MIN).and_utc() + TimeDelta::minutes(start_minutes);
+            let budget = TimeDelta::minutes(budget_minutes);
+            let deadline = pauses.advance(from, budget);
+            prop_assert_eq!(pauses.running_time(from, deadline), budget);
+            // ... and not a moment earlier, unless the clock stood still then.
+            let earlier = deadline - TimeDelta::minutes(1);
+            if budget > TimeDelta::zero() && !pauses.contains(earlier) {
+                prop_assert!(pauses.running_time(from, earlier) < budget);
+            }
+        }
+    }
+}

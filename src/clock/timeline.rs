@@ -804,3 +804,145 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::clock::leave::Leave;
+    use chrono::NaiveDate;
+    use proptest::prelude::*;
+
+    const CONTROLS: [&str; 8] = [
+        "1d",
+        "3d",
+        "2/5d",
+        "10/50d",
+        "10/50d!20",
+        "5/30d!3,max7d",
+        "30d+3d<=45d",
+        "2d+1d",
+    ];
+
+    fn base() -> DateTime<Utc> {
+        NaiveDate::from_ymd_opt(2026, 1, 1)
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(|t| t.and_utc())
+            .unwrap_or_default()
+    }
+
+    fn game() -> impl Strategy<Value = GameClock> {
+        (
+            0..CONTROLS.len(),
+            // Each move: minutes to think, minutes until our mail went out.
+            proptest::collection::vec((0i64..60 * 24 * 12, 0i64..60 * 30), 0..30),
+            // Leave for each player: (start day, length) within the first year.
+            proptest::collection::vec((0i64..360, 1i64..10), 0..4),
+            proptest::collection::vec((0i64..360, 1i64..10), 0..4),
+        )
+            .prop_map(|(control, moves, white, black)| {
+                let mut timeline = Timeline::new(base());
+                let mut at = base();
+                for (think, delay) in moves {
+                    at += TimeDelta::minutes(think);
+                    let sent = at + TimeDelta::minutes(delay);
+                    timeline = timeline.with_move(at, Some(sent));
+                    at = sent;
+                }
+                let leave = |spans: Vec<(i64, i64)>| {
+                    let day0 = base().date_naive();
+                    let leaves: Vec<Leave> = spans
+                        .into_iter()
+                        .filter_map(|(start, len)| {
+                            let from = day0 + TimeDelta::days(start);
+                            Leave::new(from, from + TimeDelta::days(len - 1)).ok()
+                        })
+                        .collect();
+                    Pauses::from_leave(&leaves, Some(chrono_tz::Europe::Riga))
+                };
+                let mut clock =
+                    GameClock::new(CONTROLS[control].parse().unwrap_or_default(), timeline);
+                clock.pauses = ByColor {
+                    white: leave(white),
+                    black: leave(black),
+                };
+                clock
+            })
+    }
+
+    /// The control's rule, written out again on its own: may a move that
+    /// took `thought` of clock time follow the clock `before` it?
+    fn obeys(control: TimeControl, before: &ClockState, thought: TimeDelta) -> bool {
+        let raw = u32::try_from(thought.num_days()).unwrap_or(u32::MAX);
+        match control {
+            TimeControl::DaysPerMove { days } => thought < TimeDelta::days(i64::from(days)),
+            TimeControl::Cumulative {
+                moves,
+                days,
+                double_after,
+                max_per_move,
+            } => {
+                let charged = raw + double_after.map_or(0, |t| raw.saturating_sub(t));
+                let limit = days * (before.moves + 1).div_ceil(moves);
+                before.days_used + charged <= limit && max_per_move.is_none_or(|max| raw <= max)
+            }
+            TimeControl::Fischer { .. } => before.days_left.is_some_and(|left| raw <= left),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// The deadline and the charging agree: a move just before the
+        /// deadline keeps the game going, a move at it loses on time then.
+        #[test]
+        fn a_move_before_the_deadline_is_in_time_and_one_at_it_is_not(clock in game()) {
+            // Keep the moves that came in time.
+            let mut clock = clock;
+            let in_time = clock.clocks(base()).plies.len();
+            clock.timeline.moves.truncate(in_time);
+            let clocks = clock.clocks(base());
+            prop_assert_eq!(clocks.timeout(), None);
+            let side = clocks.to_move;
+            let deadline = clocks.players.get(side).next_deadline;
+            prop_assert!(deadline.is_some());
+            let deadline = deadline.unwrap_or_default();
+            let sent = |t: DateTime<Utc>| Some(t + TimeDelta::minutes(5));
+
+            let mut in_time = clock.clone();
+            let just_before = deadline - TimeDelta::milliseconds(1);
+            in_time.timeline = in_time.timeline.with_move(just_before, sent(just_before));
+            let after = in_time.clocks(just_before);
+            prop_assert_eq!(after.timeout(), None);
+            prop_assert_eq!(after.players.get(side).moves, clocks.players.get(side).moves + 1);
+
+            let mut late = clock.clone();
+            late.timeline = late.timeline.with_move(deadline, sent(deadline));
+            prop_assert_eq!(late.clocks(deadline).timeout(), Some((side, deadline)));
+            // ... and that is the control's own rule.
+            let start = clock.timeline.clock_start(clock.timeline.moves.len());
+            let pauses = clock.pauses.get(side);
+            let before = clocks.players.get(side);
+            prop_assert!(obeys(clock.control, before, pauses.running_time(start, just_before)));
+            prop_assert!(!obeys(clock.control, before, pauses.running_time(start, deadline)));
+            // Waiting for the move: lost exactly at the deadline, not a moment before.
+            prop_assert_eq!(clock.clocks(just_before).timeout(), None);
+            prop_assert_eq!(clock.clocks(deadline).timeout(), Some((side, deadline)));
+        }
+
+        /// Leave only ever gives a player time: never an earlier deadline.
+        #[test]
+        fn leave_never_brings_a_deadline_forward(clock in game()) {
+            let mut no_leave = clock.clone();
+            no_leave.pauses = ByColor::new_with(|_| Pauses::none());
+            let with = clock.clocks(base());
+            let without = no_leave.clocks(base());
+            let side = with.to_move;
+            if let (Some(a), Some(b)) = (
+                with.players.get(side).next_deadline,
+                without.players.get(side).next_deadline,
+            ) {
+                prop_assert!(a >= b, "with leave {a}, without {b}");
+            }
+        }
+    }
+}
