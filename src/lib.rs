@@ -9,6 +9,8 @@
 //!   their endings, PGN, board diagrams (pure).
 //! - [`player`]: players and their details.
 //! - [`clock`]: time controls in days (pure).
+//! - [`event`]: round robins and team olympiads — pairings, standings,
+//!   tie-breaks, crosstables, the event file (pure).
 //! - [`mail`]: inbound mail parsing and the commands players write (pure).
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
@@ -22,6 +24,7 @@ pub mod chess;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod event;
 pub mod lang;
 pub mod mail;
 pub mod player;
