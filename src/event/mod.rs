@@ -16,6 +16,8 @@
 pub mod berger;
 
 pub mod olympiad;
+pub mod standings;
+pub mod tiebreak;
 
 use std::fmt;
 
