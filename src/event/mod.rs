@@ -14,10 +14,14 @@
 //! caller maps them to its own ids.
 
 pub mod berger;
+pub mod crosstable;
 
 pub mod olympiad;
 pub mod standings;
 pub mod tiebreak;
+
+#[cfg(test)]
+mod testdata;
 
 use std::fmt;
 
