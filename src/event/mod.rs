@@ -2,7 +2,7 @@
 //! with which colour, and who is ahead. Pure: plain functions over data; the
 //! store, the CLI and the mails call in here with what they loaded.
 //!
-//! - [`file`]: the TOML event file a TD writes (format documented there).
+//! - [`file`](mod@file): the TOML event file a TD writes (format documented there).
 //! - [`berger`]: FIDE Berger tables for round robins, single and double.
 //! - [`olympiad`]: board-by-board pairings of team olympiads and team matches.
 //! - [`standings`]: individual and team standings, withdrawals and annulment.
@@ -15,6 +15,7 @@
 
 pub mod berger;
 pub mod crosstable;
+pub mod file;
 
 pub mod olympiad;
 pub mod standings;

@@ -2,7 +2,7 @@
 //! every other team) and team matches (two clubs, two games per board).
 //!
 //! Teams meet in the order of the Berger table over teams (see
-//! [`berger`](super::berger)); the table's White is the *home* team. In each
+//! [`berger`](mod@super::berger)); the table's White is the *home* team. In each
 //! team match the home team has White on odd boards and Black on even boards,
 //! as at FIDE and ICCF olympiads. So a team's whites in one match differ from
 //! its blacks by at most one, and since the Berger table gives every team home
