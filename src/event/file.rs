@@ -1072,4 +1072,24 @@ name = \"C\"
             assert!(parse(text).is_err(), "{text:?}");
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_gets_an_event_or_problems_never_a_panic(text in "\\PC{0,200}") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn any_edit_of_an_example_file_gets_an_event_or_problems(
+            at in 0usize..2000,
+            junk in "[a-z=\\[\\]\"0-9 \n.#-]{0,12}",
+        ) {
+            let mut text = ROUND_ROBIN.to_string();
+            let at = (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            text.insert_str(at, &junk);
+            if let Err(e) = parse(&text) {
+                proptest::prop_assert!(!e.problems.is_empty());
+            }
+        }
+    }
 }

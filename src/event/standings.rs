@@ -927,3 +927,88 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::super::tiebreak::{TeamCriterion, TieBreak};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn any_state() -> impl Strategy<Value = GameState> {
+        prop_oneof![
+            Just(GameState::Unfinished),
+            (0..3u8, 0..3u8).prop_map(|(o, d)| GameState::Finished {
+                outcome: [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins][o as usize],
+                decision: [Decision::Played, Decision::Adjudicated, Decision::Forfeit][d as usize],
+            }),
+        ]
+    }
+
+    fn total(counted: &[Counted]) -> Points {
+        // Every counted game hands out exactly 1 point under 1/½/0.
+        Points::whole(
+            counted
+                .iter()
+                .filter(|c| matches!(c, Counted::Result { .. }))
+                .count() as i64,
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn any_games_rank_every_player_once_and_hand_out_every_point(
+            players in 0usize..9,
+            games in proptest::collection::vec((0usize..10, 0usize..10, any_state()), 0..40),
+            withdrawn in proptest::collection::vec(0usize..10, 0..3),
+            rule in prop_oneof![Just(WithdrawalRule::ForfeitAll), Just(WithdrawalRule::AnnulIfUnderHalf)],
+        ) {
+            let games: Vec<Game> = games
+                .into_iter()
+                .map(|(white, black, state)| Game { round: 1, white, black, state })
+                .collect();
+            let rules = Rules { scoring: Scoring::default(), tie_breaks: TieBreak::ALL.to_vec(), withdrawal: rule };
+            let s = individual(players, &games, &withdrawn, &rules);
+            let mut seen: Vec<usize> = s.rows.iter().map(|r| r.player).chain(s.annulled.iter().copied()).collect();
+            seen.sort_unstable();
+            let everyone: Vec<usize> = (0..players).collect();
+            prop_assert_eq!(seen, everyone);
+            let points: Points = s.rows.iter().map(|r| r.points).sum();
+            prop_assert_eq!(points, total(&s.counted));
+            for pair in s.rows.windows(2) {
+                prop_assert!(pair[0].rank <= pair[1].rank);
+                prop_assert!(pair[0].points >= pair[1].points);
+            }
+            let table = super::super::crosstable::individual("t", &[], &s);
+            prop_assert_eq!(table.rows.len(), s.rows.len());
+        }
+
+        #[test]
+        fn any_team_games_rank_every_team_once_and_hand_out_every_point(
+            teams in 0usize..6,
+            games in proptest::collection::vec((0usize..7, 0usize..7, 1u32..4, any_state()), 0..40),
+            withdrawn in proptest::collection::vec((0usize..7, 1u32..4), 0..3),
+        ) {
+            let games: Vec<TeamGame> = games
+                .into_iter()
+                .map(|(white_team, black_team, board, state)| TeamGame { round: 1, board, white_team, black_team, state })
+                .collect();
+            let rules = TeamRules {
+                scoring: Scoring::default(),
+                order: TeamCriterion::ALL.to_vec(),
+                withdrawal: WithdrawalRule::AnnulIfUnderHalf,
+            };
+            let s = team(teams, &games, &withdrawn, &rules);
+            prop_assert_eq!(s.rows.len(), teams);
+            let board_points: Points = s.rows.iter().map(|r| r.game_points).sum();
+            let from_matches: Points = s.matches.iter().map(|m| m.points_a + m.points_b).sum();
+            prop_assert_eq!(board_points, from_matches);
+            let table = super::super::crosstable::team("t", &[], &s);
+            prop_assert_eq!(table.rows.len(), teams);
+        }
+    }
+}
