@@ -8,13 +8,20 @@
 //! - [`chess`]: rules core on shakmaty — move text in every notation, games and
 //!   their endings, PGN, board diagrams (pure).
 //! - [`player`]: players and their details.
-//! - [`clock`]: time controls in days (pure).
-//! - [`mail`]: inbound mail parsing and the commands players write (pure).
+//! - [`clock`]: time controls, clocks, leave, deadlines, what is due (pure).
+//! - [`event`]: round robins and team olympiads — pairings, standings,
+//!   tie-breaks, crosstables, the event file (pure).
+//! - [`mail`]: inbound mail parsing, the commands players write, routing and
+//!   reply tokens (pure), and composing the mails we send.
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
 //! - [`arbiter`]: applies a player's commands to a game by the rules (pure).
 //! - [`app`]: the config, store and clock every command shares.
+//! - [`daemon`]: `dopis serve` — mailboxes (IMAP, Maildir), mailers (SMTP,
+//!   Maildir), handling each inbound mail, the outbox, the loops.
+//! - [`demo`]: `dopis demo`, a whole game through the real pipeline.
+//! - [`telemetry`]: logging.
 //! - [`cli`]: the `dopis` command line, a thin layer over the rest.
 
 pub mod address;
@@ -25,7 +32,10 @@ pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod daemon;
+pub mod demo;
+pub mod event;
 pub mod lang;
 pub mod mail;
 pub mod player;
 pub mod store;
+pub mod telemetry;

@@ -1,7 +1,18 @@
-//! The daemon's edges to the mail system: where players' mail comes in
-//! ([`mailbox`]: IMAP or a local Maildir) and where ours goes out
-//! ([`mailer`]: SMTP or a local Maildir).
+//! `dopis serve`: the daemon.
+//!
+//! - [`mailbox`]: where players' mail comes in (IMAP or a local Maildir).
+//! - [`mailer`]: where ours goes out (SMTP or a local Maildir).
+//! - [`inbox`]: handling one inbound mail, in one transaction.
+//! - [`post`]: what happened, as mails in the outbox.
+//! - [`start`]: starting a game with its first mails.
+//! - [`run`]: the loops, and `serve`.
 
+pub mod inbox;
 pub mod mailbox;
 pub mod mailer;
 mod net;
+pub mod post;
+pub mod run;
+pub mod start;
+
+pub use run::serve;

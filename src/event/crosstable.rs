@@ -1,0 +1,427 @@
+//! Crosstables: the standings with every result, as fixed-width text (for
+//! mails), CSV, JSON and HTML.
+//!
+//! Rows are in ranking order and numbered; the grid's columns use the same
+//! numbers. An individual cell holds one symbol per game between the two
+//! players, in round order (two in a double round robin): `1` win, `½` draw,
+//! `0` loss, `+`/`-` won/lost by forfeit, `*` not finished; `X` is the
+//! player's own cell. A team cell holds the row team's board points in that
+//! match, with `*` while the match is not decided.
+
+use serde::Serialize;
+
+use super::Points;
+use super::standings::{Counted, Standings, TeamStandings};
+use super::{Decision, Side, Verdict};
+
+/// A crosstable, ready to render in any format.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Crosstable {
+    /// The event's name.
+    pub title: String,
+    /// Headings of the value columns after the grid (`Pts`, `SB`, …).
+    pub headings: Vec<String>,
+    /// The rows, best first.
+    pub rows: Vec<Row>,
+}
+
+/// One row of a crosstable.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// Rank, `3` or `3-4` when shared.
+    pub rank: String,
+    /// The row's number, which is also its column in the grid.
+    pub number: usize,
+    /// Player or team name.
+    pub name: String,
+    /// One cell per row of the table, in row order.
+    pub results: Vec<String>,
+    /// One value per heading; `None` where a tie-break is not applied.
+    pub values: Vec<Option<Points>>,
+}
+
+fn rank_text(rank: u32, rank_to: u32) -> String {
+    if rank == rank_to {
+        rank.to_string()
+    } else {
+        format!("{rank}-{rank_to}")
+    }
+}
+
+fn name_of(names: &[String], index: usize) -> String {
+    names
+        .get(index)
+        .cloned()
+        .unwrap_or_else(|| format!("#{}", index + 1))
+}
+
+/// The crosstable of an individual event; `names` by player index.
+pub fn individual(title: &str, names: &[String], standings: &Standings) -> Crosstable {
+    let order: Vec<usize> = standings.rows.iter().map(|r| r.player).collect();
+    let mut games: Vec<_> = standings.games.iter().zip(&standings.counted).collect();
+    games.sort_by_key(|(g, _)| g.round);
+    let cell = |me: usize, them: usize| -> String {
+        if me == them {
+            return "X".into();
+        }
+        games
+            .iter()
+            .filter_map(|(g, c)| {
+                let side = if (g.white, g.black) == (me, them) {
+                    Side::White
+                } else if (g.white, g.black) == (them, me) {
+                    Side::Black
+                } else {
+                    return None;
+                };
+                match **c {
+                    Counted::Pending => Some("*"),
+                    Counted::Annulled => None,
+                    Counted::Result { outcome, decision } => {
+                        let forfeit = decision == Decision::Forfeit;
+                        Some(match (outcome.for_side(side), forfeit) {
+                            (Verdict::Win, false) => "1",
+                            (Verdict::Win, true) => "+",
+                            (Verdict::Draw, _) => "½",
+                            (Verdict::Loss, false) => "0",
+                            (Verdict::Loss, true) => "-",
+                        })
+                    }
+                }
+            })
+            .collect()
+    };
+    let mut headings = vec!["Pts".to_string()];
+    headings.extend(standings.tie_breaks.iter().map(|t| t.heading().to_string()));
+    let rows = standings
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Row {
+            rank: rank_text(r.rank, r.rank_to),
+            number: i + 1,
+            name: name_of(names, r.player),
+            results: order.iter().map(|&them| cell(r.player, them)).collect(),
+            values: std::iter::once(Some(r.points))
+                .chain(r.tie_breaks.iter().copied())
+                .collect(),
+        })
+        .collect();
+    Crosstable {
+        title: title.to_string(),
+        headings,
+        rows,
+    }
+}
+
+/// The crosstable of a team event; `names` by team index.
+pub fn team(title: &str, names: &[String], standings: &TeamStandings) -> Crosstable {
+    let order: Vec<usize> = standings.rows.iter().map(|r| r.team).collect();
+    let cell = |me: usize, them: usize| -> String {
+        if me == them {
+            return "X".into();
+        }
+        let Some(m) = standings
+            .matches
+            .iter()
+            .find(|m| (m.team_a, m.team_b) == (me.min(them), me.max(them)))
+        else {
+            return String::new();
+        };
+        let mine = if me == m.team_a {
+            m.points_a
+        } else {
+            m.points_b
+        };
+        if m.decided {
+            mine.to_string()
+        } else {
+            format!("{mine}*")
+        }
+    };
+    let rows = standings
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Row {
+            rank: rank_text(r.rank, r.rank_to),
+            number: i + 1,
+            name: name_of(names, r.team),
+            results: order.iter().map(|&them| cell(r.team, them)).collect(),
+            values: r.values.clone(),
+        })
+        .collect();
+    Crosstable {
+        title: title.to_string(),
+        headings: standings
+            .order
+            .iter()
+            .map(|c| c.heading().to_string())
+            .collect(),
+        rows,
+    }
+}
+
+impl Crosstable {
+    fn header(&self) -> Vec<String> {
+        let mut header = vec!["Rank".to_string(), "No".to_string(), "Name".to_string()];
+        header.extend((1..=self.rows.len()).map(|n| n.to_string()));
+        header.extend(self.headings.iter().cloned());
+        header
+    }
+
+    /// Per value column: write it as decimals (`6.5`) rather than chess
+    /// style (`6½`), because some value in it has quarters (`4.75`) and a
+    /// column should read one way.
+    fn decimal_columns(&self) -> Vec<bool> {
+        (0..self.headings.len())
+            .map(|i| {
+                self.rows.iter().any(|r| {
+                    r.values
+                        .get(i)
+                        .copied()
+                        .flatten()
+                        .is_some_and(|v| v.quarters() % 2 != 0)
+                })
+            })
+            .collect()
+    }
+
+    fn cells(&self, row: &Row, decimal: &[bool]) -> Vec<String> {
+        let mut cells = vec![row.rank.clone(), row.number.to_string(), row.name.clone()];
+        cells.extend(row.results.iter().cloned());
+        cells.extend(row.values.iter().enumerate().map(|(i, v)| match v {
+            None => String::new(),
+            Some(v) if decimal.get(i).copied().unwrap_or(true) => v.decimal(),
+            Some(v) => v.to_string(),
+        }));
+        cells
+    }
+
+    /// Fixed-width text: the title, then aligned columns (names left, all
+    /// else right), for the plain part of a mail.
+    pub fn to_text(&self) -> String {
+        let header = self.header();
+        let decimal = self.decimal_columns();
+        let body: Vec<Vec<String>> = self.rows.iter().map(|r| self.cells(r, &decimal)).collect();
+        let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+        for row in &body {
+            for (w, c) in widths.iter_mut().zip(row) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let line = |cells: &[String]| -> String {
+            let parts: Vec<String> = cells
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(i, (c, &w))| {
+                    if i == 2 {
+                        format!("{c:<w$}")
+                    } else {
+                        format!("{c:>w$}")
+                    }
+                })
+                .collect();
+            parts.join("  ").trim_end().to_string()
+        };
+        let mut out = format!("{}\n\n", self.title);
+        out.push_str(&line(&header));
+        out.push('\n');
+        let total = widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
+        out.push_str(&"-".repeat(total));
+        out.push('\n');
+        for row in &body {
+            out.push_str(&line(row));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// CSV (RFC 4180, comma-separated, CRLF line ends), numbers as decimals.
+    pub fn to_csv(&self) -> String {
+        let field = |text: &str| -> String {
+            if text.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", text.replace('"', "\"\""))
+            } else {
+                text.to_string()
+            }
+        };
+        let record = |cells: &[String]| -> String {
+            let fields: Vec<String> = cells.iter().map(|c| field(c)).collect();
+            fields.join(",") + "\r\n"
+        };
+        let all_decimal = vec![true; self.headings.len()];
+        let mut out = record(&self.header());
+        for row in &self.rows {
+            out.push_str(&record(&self.cells(row, &all_decimal)));
+        }
+        out
+    }
+
+    /// JSON: the crosstable as an object (`title`, `headings`, `rows` with
+    /// `rank`, `number`, `name`, `results`, `values`; values are numbers or
+    /// null).
+    pub fn to_json(&self) -> String {
+        // Serializing plain strings, numbers and vectors cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// HTML: one `<table class="crosstable">` with the title as caption,
+    /// every text escaped.
+    pub fn to_html(&self) -> String {
+        let mut out = String::from("<table class=\"crosstable\">\n");
+        out.push_str(&format!(
+            "<caption>{}</caption>\n<thead><tr>",
+            escape(&self.title)
+        ));
+        for h in self.header() {
+            out.push_str(&format!("<th>{}</th>", escape(&h)));
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        let decimal = self.decimal_columns();
+        for row in &self.rows {
+            out.push_str("<tr>");
+            for (i, c) in self.cells(row, &decimal).iter().enumerate() {
+                let tag = if i == 2 { "th scope=\"row\"" } else { "td" };
+                let close = if i == 2 { "th" } else { "td" };
+                out.push_str(&format!("<{tag}>{}</{close}>", escape(c)));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>\n");
+        out
+    }
+}
+
+/// Escapes text for HTML element content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::standings::{self, Rules, TeamRules};
+    use super::super::testdata::{OLYMPIAD, SIX, games, team_games};
+    use super::super::tiebreak::{TeamCriterion, TieBreak};
+    use super::super::{Scoring, WithdrawalRule};
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn six() -> Crosstable {
+        let rules = Rules {
+            scoring: Scoring::default(),
+            tie_breaks: TieBreak::ICCF.to_vec(),
+            withdrawal: WithdrawalRule::AnnulIfUnderHalf,
+        };
+        let s = standings::individual(6, &games(SIX), &[5], &rules);
+        let players = names(&["Ana", "Boris", "Cene", "Darja", "Eva", "Franc"]);
+        individual("Club championship 2027", &players, &s)
+    }
+
+    fn olympiad() -> Crosstable {
+        let rules = TeamRules {
+            scoring: Scoring::default(),
+            order: TeamCriterion::ALL.to_vec(),
+            withdrawal: WithdrawalRule::AnnulIfUnderHalf,
+        };
+        let s = standings::team(4, &team_games(OLYMPIAD), &[(3, 4)], &rules);
+        let teams = names(&["Slovenia", "Poland", "Latvia", "<Czechia & co>"]);
+        team("Olympiad 1, section A", &teams, &s)
+    }
+
+    #[test]
+    fn text_crosstable_lines_up_results_points_and_tie_breaks() {
+        let expected = "\
+Club championship 2027
+
+Rank  No  Name   1  2  3  4  5  6  Pts  Wins    SB  DE
+------------------------------------------------------
+   1   1  Boris  X  ½  ½  1  1  1    4     3   7.5
+ 2-3   2  Ana    ½  X  ½  ½  1  1   3½     2   6.5   ½
+ 2-3   3  Eva    ½  ½  X  ½  1  +   3½     2   6.5   ½
+   4   4  Darja  0  ½  ½  X  1  ½   2½     1  4.75
+   5   5  Cene   0  0  0  0  X  +    1     1   0.5
+   6   6  Franc  0  0  -  ½  -  X    ½     0  1.25
+";
+        assert_eq!(six().to_text(), expected);
+    }
+
+    #[test]
+    fn team_crosstable_shows_board_points_per_match() {
+        let expected = "\
+Olympiad 1, section A
+
+Rank  No  Name             1  2   3   4  GP  MP  DE  SB
+-------------------------------------------------------
+   1   1  Slovenia         X  2  2½  2½   7   5       5
+   2   2  Latvia           2  X   2   3   7   4       4
+   3   3  Poland          1½  2   X  2½   6   3       2
+   4   4  <Czechia & co>  1½  1  1½   X   4   0       0
+";
+        assert_eq!(olympiad().to_text(), expected);
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_quoting_and_writes_decimals() {
+        let csv = olympiad().to_csv();
+        let lines: Vec<&str> = csv.split("\r\n").collect();
+        assert_eq!(lines[0], "Rank,No,Name,1,2,3,4,GP,MP,DE,SB");
+        assert_eq!(lines[1], "1,1,Slovenia,X,2,2½,2½,7,5,,5");
+        let mut table = six();
+        table.rows[0].name = "Boris \"the Wall\", jr.".into();
+        let csv = table.to_csv();
+        let lines: Vec<&str> = csv.split("\r\n").collect();
+        assert_eq!(
+            lines[1],
+            "1,1,\"Boris \"\"the Wall\"\", jr.\",X,½,½,1,1,1,4,3,7.5,"
+        );
+        assert_eq!(lines[2], "2-3,2,Ana,½,X,½,½,1,1,3.5,2,6.5,0.5");
+    }
+
+    #[test]
+    fn json_carries_numbers_and_nulls() {
+        let json: serde_json::Value = serde_json::from_str(&six().to_json()).unwrap();
+        assert_eq!(json["title"], "Club championship 2027");
+        assert_eq!(
+            json["headings"],
+            serde_json::json!(["Pts", "Wins", "SB", "DE"])
+        );
+        let eva = &json["rows"][2];
+        assert_eq!(eva["name"], "Eva");
+        assert_eq!(eva["rank"], "2-3");
+        assert_eq!(eva["values"], serde_json::json!([3.5, 2.0, 6.5, 0.5]));
+        assert_eq!(json["rows"][0]["values"][3], serde_json::Value::Null);
+        assert_eq!(eva["results"][5], "+");
+    }
+
+    #[test]
+    fn html_escapes_every_name() {
+        let html = olympiad().to_html();
+        assert!(
+            html.contains("<th scope=\"row\">&lt;Czechia &amp; co&gt;</th>"),
+            "{html}"
+        );
+        assert!(!html.contains("<Czechia"));
+        assert!(
+            html.starts_with(
+                "<table class=\"crosstable\">\n<caption>Olympiad 1, section A</caption>"
+            )
+        );
+        assert_eq!(html.matches("<tr>").count(), 5);
+    }
+}

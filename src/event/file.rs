@@ -1,0 +1,1095 @@
+//! The event file: one TOML file a TD writes to create an event
+//! (`dopis event create FILE.toml`). Examples of every kind are in
+//! `tests/fixtures/events/`.
+//!
+//! ```toml
+//! name = "Club championship 2027"   # required
+//! kind = "round-robin"              # required: round-robin | olympiad | team-match
+//! time_control = "10/50d"           # default "3d"; see clock::control for specs
+//! leave_days = 45                   # leave per player per calendar year, default 45
+//! tds = ["td@example.org"]          # required: the TDs' addresses, at least one
+//! withdrawal = "annul-if-under-half" # or "forfeit-all" (the default is annul-if-under-half)
+//! tie_breaks = ["wins", "sonneborn-berger", "direct-encounter"]
+//!
+//! [scoring]                         # optional; default win = 1, draw = 0.5, loss = 0
+//! win = 3
+//! draw = 1
+//! loss = 0
+//! ```
+//!
+//! Then, by kind:
+//!
+//! - `round-robin`: `cycles = 1` (default) or `2`; 3 to 100 `[[players]]`,
+//!   each `email`, `name` and optionally `lang` (`sl`, `pl`, `lv`, … see
+//!   [`Lang`]). Starting numbers follow the order in the file.
+//!   `tie_breaks` from `wins`, `sonneborn-berger`, `direct-encounter`,
+//!   `baumbach`, `koya`, `games-as-black` (default ICCF: wins,
+//!   sonneborn-berger, direct-encounter).
+//! - `olympiad`: `boards = 6` (default 6; 1 to 20), `games_per_pairing = 1`
+//!   (default) or `2`; at least 3 `[[teams]]`, each with a `name`, exactly
+//!   `boards` players in `[[teams.boards]]` (board 1 first) and any number of
+//!   `[[teams.reserves]]`. `tie_breaks` is the whole team ranking order from
+//!   `game-points`, `match-points`, `direct-encounter`, `sonneborn-berger`
+//!   (default: all four in that order).
+//! - `team-match`: as an olympiad with exactly two teams and no
+//!   `games_per_pairing` (every board plays two games).
+//!
+//! Every key is checked: an unknown key, a key that does not belong to the
+//! kind, a bad value, a duplicate address or a missing player is an error
+//! naming the line and the key and saying what to write instead. All such
+//! problems are reported at once. Key paths count from 1: `players[3].email`
+//! is the third player's address.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::berger::{self, Cycles, Pairing};
+use super::olympiad::{self, BoardGame, GamesPerPairing};
+use super::standings::{Rules, TeamRules};
+use super::tiebreak::{TeamCriterion, TieBreak};
+use super::{Points, Scoring, WithdrawalRule};
+use crate::address::EmailAddress;
+use crate::clock::TimeControl;
+use crate::lang::Lang;
+
+/// A validated event, ready to be stored and started.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// The event's name.
+    pub name: String,
+    /// Round robin, olympiad or team match, with its entrants.
+    pub kind: Kind,
+    /// Time control of every game.
+    pub time_control: TimeControl,
+    /// Leave days per player per calendar year.
+    pub leave_days: u32,
+    /// Points per result.
+    pub scoring: Scoring,
+    /// The TDs' addresses.
+    pub tds: Vec<EmailAddress>,
+    /// What a withdrawal does to a player's games.
+    pub withdrawal: WithdrawalRule,
+}
+
+/// The kind of event, with its entrants and ranking order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// Everyone plays everyone.
+    RoundRobin {
+        /// Single or double.
+        cycles: Cycles,
+        /// Players in starting-number order.
+        players: Vec<Entrant>,
+        /// Tie-breaks after points.
+        tie_breaks: Vec<TieBreak>,
+    },
+    /// Teams in a section; board i plays board i of every other team.
+    Olympiad {
+        /// One game per board pairing, or two.
+        games_per_pairing: GamesPerPairing,
+        /// Boards per team.
+        boards: u32,
+        /// Teams in starting-number order.
+        teams: Vec<Team>,
+        /// Team ranking order.
+        order: Vec<TeamCriterion>,
+    },
+    /// Two teams; board i plays board i twice.
+    TeamMatch {
+        /// Boards per team.
+        boards: u32,
+        /// The two teams (the first has White on board 1 in the first game).
+        teams: Vec<Team>,
+        /// Team ranking order.
+        order: Vec<TeamCriterion>,
+    },
+}
+
+/// A player as the event file names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entrant {
+    /// Their registered address.
+    pub email: EmailAddress,
+    /// Their name as shown in tables.
+    pub name: String,
+    /// Their language, if the file says.
+    pub lang: Option<Lang>,
+}
+
+/// A team: players by board, and reserves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Team {
+    /// The team's name.
+    pub name: String,
+    /// Players, board 1 first.
+    pub boards: Vec<Entrant>,
+    /// Reserves who may replace a board player.
+    pub reserves: Vec<Entrant>,
+}
+
+/// Every game of an event, as its kind pairs them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pairings {
+    /// Round-robin games between player indices.
+    Individual(Vec<Pairing>),
+    /// Board games between team indices.
+    Teams(Vec<BoardGame>),
+}
+
+impl Event {
+    /// Every game of the event.
+    pub fn pairings(&self) -> Pairings {
+        match &self.kind {
+            Kind::RoundRobin {
+                cycles, players, ..
+            } => Pairings::Individual(
+                berger::round_robin(players.len(), *cycles).unwrap_or_default(),
+            ),
+            Kind::Olympiad {
+                games_per_pairing,
+                boards,
+                teams,
+                ..
+            } => Pairings::Teams(
+                olympiad::olympiad(teams.len(), *boards, *games_per_pairing).unwrap_or_default(),
+            ),
+            Kind::TeamMatch { boards, .. } => Pairings::Teams(olympiad::team_match(*boards)),
+        }
+    }
+
+    /// The rules individual standings rank by (for a round robin).
+    pub fn rules(&self) -> Rules {
+        let tie_breaks = match &self.kind {
+            Kind::RoundRobin { tie_breaks, .. } => tie_breaks.clone(),
+            _ => TieBreak::ICCF.to_vec(),
+        };
+        Rules {
+            scoring: self.scoring,
+            tie_breaks,
+            withdrawal: self.withdrawal,
+        }
+    }
+
+    /// The rules team standings rank by (for an olympiad or team match).
+    pub fn team_rules(&self) -> TeamRules {
+        let order = match &self.kind {
+            Kind::Olympiad { order, .. } | Kind::TeamMatch { order, .. } => order.clone(),
+            Kind::RoundRobin { .. } => TeamCriterion::ALL.to_vec(),
+        };
+        TeamRules {
+            scoring: self.scoring,
+            order,
+            withdrawal: self.withdrawal,
+        }
+    }
+}
+
+/// One thing wrong in an event file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Line in the file, from 1, where known.
+    pub line: Option<usize>,
+    /// The key, e.g. `players[3].email`.
+    pub key: String,
+    /// What is wrong and what to write instead.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}, {}: {}", self.key, self.message),
+            None => write!(f, "{}: {}", self.key, self.message),
+        }
+    }
+}
+
+/// Why an event file was refused: every problem found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("\n"))]
+pub struct BadEventFile {
+    /// The problems, in file order where known.
+    pub problems: Vec<Problem>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    name: Option<Spanned<String>>,
+    kind: Option<Spanned<String>>,
+    cycles: Option<Spanned<i64>>,
+    time_control: Option<Spanned<String>>,
+    leave_days: Option<Spanned<i64>>,
+    scoring: Option<RawScoring>,
+    tie_breaks: Option<Spanned<Vec<Spanned<String>>>>,
+    tds: Option<Spanned<Vec<Spanned<String>>>>,
+    withdrawal: Option<Spanned<String>>,
+    boards: Option<Spanned<i64>>,
+    games_per_pairing: Option<Spanned<i64>>,
+    players: Option<Spanned<Vec<RawEntrant>>>,
+    teams: Option<Spanned<Vec<RawTeam>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScoring {
+    win: Option<Spanned<toml::Value>>,
+    draw: Option<Spanned<toml::Value>>,
+    loss: Option<Spanned<toml::Value>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntrant {
+    email: Spanned<String>,
+    name: Spanned<String>,
+    lang: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTeam {
+    name: Spanned<String>,
+    boards: Option<Spanned<Vec<RawEntrant>>>,
+    reserves: Option<Vec<RawEntrant>>,
+}
+
+/// Most boards a team may have.
+const MAX_BOARDS: i64 = 20;
+/// Most leave days a year an event may grant.
+const MAX_LEAVE_DAYS: i64 = 365;
+
+/// Collects problems with their lines while the file is checked.
+struct Checker<'a> {
+    text: &'a str,
+    problems: Vec<Problem>,
+}
+
+impl Checker<'_> {
+    fn line_of(&self, offset: usize) -> usize {
+        self.text
+            .get(..offset.min(self.text.len()))
+            .unwrap_or(self.text)
+            .matches('\n')
+            .count()
+            + 1
+    }
+
+    fn at<T>(&mut self, spanned: &Spanned<T>, key: &str, message: impl Into<String>) {
+        let line = self.line_of(spanned.span().start);
+        self.problems.push(Problem {
+            line: Some(line),
+            key: key.to_string(),
+            message: message.into(),
+        });
+    }
+
+    fn nowhere(&mut self, key: &str, message: impl Into<String>) {
+        self.problems.push(Problem {
+            line: None,
+            key: key.to_string(),
+            message: message.into(),
+        });
+    }
+
+    fn not_for_kind<T>(&mut self, value: &Option<Spanned<T>>, key: &str, kind: &str) {
+        if let Some(v) = value {
+            self.at(v, key, format!("{kind} events do not use it; remove it"));
+        }
+    }
+
+    fn text(&mut self, value: &Spanned<String>, key: &str) -> String {
+        let text = value.get_ref().trim().to_string();
+        if text.is_empty() {
+            self.at(value, key, "is empty; write a name");
+        } else if text.chars().count() > 200 || text.chars().any(char::is_control) {
+            self.at(value, key, "must be one line of at most 200 characters");
+        }
+        text
+    }
+
+    fn points(
+        &mut self,
+        value: &Option<Spanned<toml::Value>>,
+        key: &str,
+        default: Points,
+    ) -> Points {
+        let Some(v) = value else {
+            return default;
+        };
+        let number = match v.get_ref() {
+            toml::Value::Integer(i) => Some(*i as f64),
+            toml::Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        match number {
+            Some(n) if (0.0..=100.0).contains(&n) && (n * 2.0).fract() == 0.0 => {
+                Points::halves((n * 2.0) as i64)
+            }
+            _ => {
+                self.at(
+                    v,
+                    key,
+                    "must be a number of whole or half points from 0 to 100, e.g. 1, 0.5 or 3",
+                );
+                default
+            }
+        }
+    }
+
+    fn entrant(
+        &mut self,
+        raw: &RawEntrant,
+        key: &str,
+        seen: &mut HashSet<EmailAddress>,
+    ) -> Option<Entrant> {
+        let name = self.text(&raw.name, &format!("{key}.name"));
+        let email = match EmailAddress::parse(raw.email.get_ref()) {
+            Ok(email) => {
+                if !seen.insert(email.clone()) {
+                    self.at(
+                        &raw.email,
+                        &format!("{key}.email"),
+                        format!("{email} is already in this event; each player plays once"),
+                    );
+                }
+                Some(email)
+            }
+            Err(e) => {
+                self.at(&raw.email, &format!("{key}.email"), e.to_string());
+                None
+            }
+        };
+        let lang = match &raw.lang {
+            None => None,
+            Some(l) => match l.get_ref().parse::<Lang>() {
+                Ok(lang) => Some(lang),
+                Err(e) => {
+                    self.at(l, &format!("{key}.lang"), e.to_string());
+                    None
+                }
+            },
+        };
+        Some(Entrant {
+            email: email?,
+            name,
+            lang,
+        })
+    }
+
+    fn order<T: std::str::FromStr<Err = super::tiebreak::UnknownTieBreak> + PartialEq + Copy>(
+        &mut self,
+        raw: &Option<Spanned<Vec<Spanned<String>>>>,
+        default: &[T],
+    ) -> Vec<T> {
+        let Some(list) = raw else {
+            return default.to_vec();
+        };
+        let mut out = Vec::new();
+        for (i, name) in list.get_ref().iter().enumerate() {
+            let key = format!("tie_breaks[{}]", i + 1);
+            match name.get_ref().parse::<T>() {
+                Ok(t) if out.contains(&t) => self.at(name, &key, "is listed twice; keep one"),
+                Ok(t) => out.push(t),
+                Err(e) => self.at(name, &key, e.to_string()),
+            }
+        }
+        out
+    }
+
+    fn count(
+        &mut self,
+        value: &Option<Spanned<i64>>,
+        key: &str,
+        range: std::ops::RangeInclusive<i64>,
+        default: i64,
+        hint: &str,
+    ) -> i64 {
+        match value {
+            None => default,
+            Some(v) if range.contains(v.get_ref()) => *v.get_ref(),
+            Some(v) => {
+                self.at(v, key, hint.to_string());
+                default
+            }
+        }
+    }
+}
+
+/// The key a TOML error points at: the text before `=` on its line, or the
+/// table header there.
+fn key_at(text: &str, line: usize) -> String {
+    let source = text
+        .lines()
+        .nth(line.saturating_sub(1))
+        .unwrap_or("")
+        .trim();
+    match source.split_once('=') {
+        Some((key, _)) => key.trim().to_string(),
+        None if source.starts_with('[') => source.trim_matches(['[', ']']).to_string(),
+        None => "the file".to_string(),
+    }
+}
+
+/// Reads and checks an event file.
+pub fn parse(text: &str) -> Result<Event, BadEventFile> {
+    let raw: RawEvent = match toml::from_str(text) {
+        Ok(raw) => raw,
+        Err(e) => {
+            let mut c = Checker {
+                text,
+                problems: Vec::new(),
+            };
+            let line = e.span().map(|s| c.line_of(s.start));
+            let message = e.message().trim().replace('\n', " ");
+            let fix = if message.contains("unknown field") {
+                "; check the spelling against the event file format"
+            } else if message.contains("invalid type") || message.contains("missing field") {
+                ""
+            } else {
+                "; check the TOML on that line: text in double quotes, lists in [ ]"
+            };
+            c.problems.push(Problem {
+                line,
+                key: line.map_or_else(|| "the file".to_string(), |l| key_at(text, l)),
+                message: format!("{message}{fix}"),
+            });
+            return Err(BadEventFile {
+                problems: c.problems,
+            });
+        }
+    };
+    let mut c = Checker {
+        text,
+        problems: Vec::new(),
+    };
+
+    let name = match &raw.name {
+        Some(n) => c.text(n, "name"),
+        None => {
+            c.nowhere(
+                "name",
+                "is missing; write e.g. name = \"Club championship 2027\"",
+            );
+            String::new()
+        }
+    };
+    let time_control = match &raw.time_control {
+        None => TimeControl::default(),
+        Some(t) => {
+            t.get_ref()
+                .parse()
+                .unwrap_or_else(|e: crate::clock::control::BadTimeControl| {
+                    c.at(t, "time_control", e.to_string());
+                    TimeControl::default()
+                })
+        }
+    };
+    let leave_days = c.count(
+        &raw.leave_days,
+        "leave_days",
+        0..=MAX_LEAVE_DAYS,
+        45,
+        "must be a number of days from 0 to 365; ICCF grants 45",
+    ) as u32;
+    let scoring = match &raw.scoring {
+        None => Scoring::default(),
+        Some(s) => {
+            let d = Scoring::default();
+            let scoring = Scoring {
+                win: c.points(&s.win, "scoring.win", d.win),
+                draw: c.points(&s.draw, "scoring.draw", d.draw),
+                loss: c.points(&s.loss, "scoring.loss", d.loss),
+            };
+            if !(scoring.win > scoring.loss
+                && scoring.win >= scoring.draw
+                && scoring.draw >= scoring.loss)
+            {
+                let problem = "must give a win more than a loss, and a draw neither more than a win nor less than a loss; e.g. win = 3, draw = 1, loss = 0";
+                match s.win.as_ref() {
+                    Some(w) => c.at(w, "scoring", problem),
+                    None => c.nowhere("scoring", problem),
+                }
+            }
+            scoring
+        }
+    };
+    let mut tds = Vec::new();
+    match &raw.tds {
+        None => c.nowhere("tds", "is missing; write e.g. tds = [\"td@example.org\"]"),
+        Some(list) if list.get_ref().is_empty() => c.at(
+            list,
+            "tds",
+            "is empty; name at least one TD, e.g. tds = [\"td@example.org\"]",
+        ),
+        Some(list) => {
+            for (i, t) in list.get_ref().iter().enumerate() {
+                match EmailAddress::parse(t.get_ref()) {
+                    Ok(a) => tds.push(a),
+                    Err(e) => c.at(t, &format!("tds[{}]", i + 1), e.to_string()),
+                }
+            }
+        }
+    }
+    let withdrawal = match &raw.withdrawal {
+        None => WithdrawalRule::default(),
+        Some(w) => {
+            match w.get_ref().trim() {
+                "forfeit-all" => WithdrawalRule::ForfeitAll,
+                "annul-if-under-half" => WithdrawalRule::AnnulIfUnderHalf,
+                other => {
+                    c.at(
+                    w,
+                    "withdrawal",
+                    format!("unknown rule '{other}': write \"forfeit-all\" or \"annul-if-under-half\""),
+                );
+                    WithdrawalRule::default()
+                }
+            }
+        }
+    };
+
+    let mut seen = HashSet::new();
+    let kind_text = raw.kind.as_ref().map(|k| k.get_ref().trim().to_string());
+    let kind = match kind_text.as_deref() {
+        Some("round-robin") => {
+            c.not_for_kind(&raw.boards, "boards", "round-robin");
+            c.not_for_kind(&raw.games_per_pairing, "games_per_pairing", "round-robin");
+            c.not_for_kind(&raw.teams, "teams", "round-robin");
+            let cycles = match c.count(
+                &raw.cycles,
+                "cycles",
+                1..=2,
+                1,
+                "must be 1 (single round robin) or 2 (double)",
+            ) {
+                2 => Cycles::Double,
+                _ => Cycles::Single,
+            };
+            let tie_breaks = c.order(&raw.tie_breaks, &TieBreak::ICCF);
+            let mut players = Vec::new();
+            match &raw.players {
+                None => c.nowhere(
+                    "players",
+                    "is missing; add a [[players]] table (email, name, lang) for each player",
+                ),
+                Some(list) => {
+                    for (i, p) in list.get_ref().iter().enumerate() {
+                        players.extend(c.entrant(p, &format!("players[{}]", i + 1), &mut seen));
+                    }
+                    let n = list.get_ref().len();
+                    if !(berger::MIN_ENTRANTS..=berger::MAX_ENTRANTS).contains(&n) {
+                        c.at(
+                            list,
+                            "players",
+                            format!(
+                                "a round robin needs {} to {} players, this file has {n}",
+                                berger::MIN_ENTRANTS,
+                                berger::MAX_ENTRANTS
+                            ),
+                        );
+                    }
+                }
+            }
+            Some(Kind::RoundRobin {
+                cycles,
+                players,
+                tie_breaks,
+            })
+        }
+        Some(kind @ ("olympiad" | "team-match")) => {
+            c.not_for_kind(&raw.cycles, "cycles", kind);
+            c.not_for_kind(&raw.players, "players", kind);
+            let olympiad = kind == "olympiad";
+            let games_per_pairing = if olympiad {
+                match c.count(&raw.games_per_pairing, "games_per_pairing", 1..=2, 1, "must be 1 (one game, colours alternating by board) or 2 (one game with each colour)") {
+                    2 => GamesPerPairing::Two,
+                    _ => GamesPerPairing::One,
+                }
+            } else {
+                if let Some(g) = &raw.games_per_pairing {
+                    c.at(
+                        g,
+                        "games_per_pairing",
+                        "a team match always plays two games per board; remove it",
+                    );
+                }
+                GamesPerPairing::Two
+            };
+            let boards = c.count(
+                &raw.boards,
+                "boards",
+                1..=MAX_BOARDS,
+                6,
+                "must be a number of boards from 1 to 20 (ICCF olympiads: 6)",
+            ) as u32;
+            let order = c.order(&raw.tie_breaks, &TeamCriterion::ALL);
+            let mut teams = Vec::new();
+            match &raw.teams {
+                None => c.nowhere(
+                    "teams",
+                    "is missing; add a [[teams]] table (name, boards, reserves) for each team",
+                ),
+                Some(list) => {
+                    let n = list.get_ref().len();
+                    let wrong_count = if olympiad {
+                        (!(berger::MIN_ENTRANTS..=berger::MAX_ENTRANTS).contains(&n))
+                            .then(|| format!("an olympiad needs 3 to 100 teams, this file has {n}; for two teams use kind = \"team-match\""))
+                    } else {
+                        (n != 2).then(|| {
+                            format!("a team match is between exactly 2 teams, this file has {n}")
+                        })
+                    };
+                    if let Some(message) = wrong_count {
+                        c.at(list, "teams", message);
+                    }
+                    let mut names = HashSet::new();
+                    for (i, t) in list.get_ref().iter().enumerate() {
+                        let key = format!("teams[{}]", i + 1);
+                        let name = c.text(&t.name, &format!("{key}.name"));
+                        if !names.insert(name.to_lowercase()) {
+                            c.at(
+                                &t.name,
+                                &format!("{key}.name"),
+                                format!("'{name}' is already a team; give each team its own name"),
+                            );
+                        }
+                        let mut board_players = Vec::new();
+                        match &t.boards {
+                            None => c.at(&t.name, &format!("{key}.boards"), format!("is missing; list {boards} players in [[teams.boards]], board 1 first")),
+                            Some(b) => {
+                                for (j, p) in b.get_ref().iter().enumerate() {
+                                    board_players.extend(c.entrant(p, &format!("{key}.boards[{}]", j + 1), &mut seen));
+                                }
+                                if b.get_ref().len() != boards as usize {
+                                    c.at(b, &format!("{key}.boards"), format!("lists {} players but the event has boards = {boards}; list exactly {boards}, board 1 first (extra players go in reserves)", b.get_ref().len()));
+                                }
+                            }
+                        }
+                        let mut reserves = Vec::new();
+                        for (j, p) in t.reserves.iter().flatten().enumerate() {
+                            reserves.extend(c.entrant(
+                                p,
+                                &format!("{key}.reserves[{}]", j + 1),
+                                &mut seen,
+                            ));
+                        }
+                        teams.push(Team {
+                            name,
+                            boards: board_players,
+                            reserves,
+                        });
+                    }
+                }
+            }
+            Some(if olympiad {
+                Kind::Olympiad {
+                    games_per_pairing,
+                    boards,
+                    teams,
+                    order,
+                }
+            } else {
+                Kind::TeamMatch {
+                    boards,
+                    teams,
+                    order,
+                }
+            })
+        }
+        Some(other) => {
+            if let Some(k) = &raw.kind {
+                c.at(k, "kind", format!("unknown kind '{other}': write \"round-robin\", \"olympiad\" or \"team-match\""));
+            }
+            None
+        }
+        None => {
+            c.nowhere(
+                "kind",
+                "is missing; write kind = \"round-robin\", \"olympiad\" or \"team-match\"",
+            );
+            None
+        }
+    };
+
+    match kind {
+        Some(kind) if c.problems.is_empty() => Ok(Event {
+            name,
+            kind,
+            time_control,
+            leave_days,
+            scoring,
+            tds,
+            withdrawal,
+        }),
+        _ => {
+            c.problems.sort_by_key(|p| p.line.unwrap_or(0));
+            Err(BadEventFile {
+                problems: c.problems,
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROUND_ROBIN: &str = include_str!("../../tests/fixtures/events/round-robin.toml");
+    const OLYMPIAD: &str = include_str!("../../tests/fixtures/events/olympiad.toml");
+    const TEAM_MATCH: &str = include_str!("../../tests/fixtures/events/team-match.toml");
+
+    #[test]
+    fn the_round_robin_example_reads_with_every_setting() {
+        let event = parse(ROUND_ROBIN).unwrap();
+        assert_eq!(event.name, "Slovenian correspondence championship 2027");
+        assert_eq!(event.time_control, "10/50d".parse().unwrap());
+        assert_eq!(event.leave_days, 45);
+        assert_eq!(event.scoring.win, Points::whole(3));
+        assert_eq!(event.scoring.draw, Points::whole(1));
+        assert_eq!(event.withdrawal, WithdrawalRule::AnnulIfUnderHalf);
+        let Kind::RoundRobin {
+            cycles,
+            players,
+            tie_breaks,
+        } = &event.kind
+        else {
+            panic!("not a round robin: {:?}", event.kind);
+        };
+        assert_eq!(*cycles, Cycles::Double);
+        assert_eq!(players.len(), 6);
+        assert_eq!(players[2].name, "Līga Bērziņa");
+        assert_eq!(players[3].lang, None);
+        assert_eq!(players[5].lang, Some(Lang::Pl));
+        assert_eq!(tie_breaks.last(), Some(&TieBreak::Koya));
+        let Pairings::Individual(games) = event.pairings() else {
+            panic!("individual pairings");
+        };
+        assert_eq!(games.len(), 30);
+        assert_eq!(event.rules().tie_breaks.len(), 4);
+    }
+
+    #[test]
+    fn the_olympiad_example_is_seven_teams_of_six_with_reserves() {
+        let event = parse(OLYMPIAD).unwrap();
+        let Kind::Olympiad {
+            games_per_pairing,
+            boards,
+            teams,
+            order,
+        } = &event.kind
+        else {
+            panic!("not an olympiad: {:?}", event.kind);
+        };
+        assert_eq!((*games_per_pairing, *boards), (GamesPerPairing::One, 6));
+        assert_eq!(teams.len(), 7);
+        assert!(
+            teams
+                .iter()
+                .all(|t| t.boards.len() == 6 && t.reserves.len() == 1)
+        );
+        assert_eq!(order, &TeamCriterion::ALL.to_vec());
+        assert_eq!(event.withdrawal, WithdrawalRule::ForfeitAll);
+        assert_eq!(event.tds.len(), 2);
+        let Pairings::Teams(games) = event.pairings() else {
+            panic!("team pairings");
+        };
+        assert_eq!(games.len(), 21 * 6);
+    }
+
+    #[test]
+    fn the_team_match_example_gives_twelve_games() {
+        let event = parse(TEAM_MATCH).unwrap();
+        assert_eq!(event.scoring, Scoring::default());
+        assert_eq!(event.leave_days, 45);
+        assert_eq!(event.withdrawal, WithdrawalRule::AnnulIfUnderHalf);
+        let Kind::TeamMatch { teams, boards, .. } = &event.kind else {
+            panic!("not a team match: {:?}", event.kind);
+        };
+        assert_eq!((*boards, teams.len()), (6, 2));
+        assert_eq!(teams[0].name, "ŠK Ljubljana");
+        assert_eq!(teams[1].boards[5].name, "Ewa Woźniak");
+        assert_eq!(event.pairings(), Pairings::Teams(olympiad::team_match(6)));
+    }
+
+    const PLAYERS: &str = "
+[[players]]
+email = \"a@example.org\"
+name = \"A\"
+[[players]]
+email = \"b@example.org\"
+name = \"B\"
+[[players]]
+email = \"c@example.org\"
+name = \"C\"
+";
+
+    /// (file, line, key, words the message must contain)
+    const BAD: &[(&str, Option<usize>, &str, &str)] = &[
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ncolour = 1\n",
+            Some(4),
+            "colour",
+            "unknown field `colour`",
+        ),
+        (
+            "kind = \"swiss\"\ntds = [\"t@example.org\"]\nname = \"X\"\n",
+            Some(1),
+            "kind",
+            "write \"round-robin\"",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ncycles = 3\n",
+            Some(4),
+            "cycles",
+            "1 (single round robin) or 2",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ntime_control = \"3 weeks\"\n",
+            Some(4),
+            "time_control",
+            "write e.g. 3d",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\nleave_days = 400\n",
+            Some(4),
+            "leave_days",
+            "from 0 to 365",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ntie_breaks = [\"wins\", \"buchholz\"]\n",
+            Some(4),
+            "tie_breaks[2]",
+            "use one of wins",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ntie_breaks = [\"koya\", \"koya\"]\n",
+            Some(4),
+            "tie_breaks[2]",
+            "listed twice",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\n[scoring]\nwin = 0.3\n",
+            Some(5),
+            "scoring.win",
+            "half points",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\n[scoring]\nwin = 0\nloss = 1\n",
+            Some(5),
+            "scoring",
+            "more than a loss",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\nwithdrawal = \"vanish\"\n",
+            Some(4),
+            "withdrawal",
+            "forfeit-all",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"td\"]\nname = \"X\"\n",
+            Some(2),
+            "tds[1]",
+            "no @",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = []\nname = \"X\"\n",
+            Some(2),
+            "tds",
+            "at least one TD",
+        ),
+        (
+            "kind = \"round-robin\"\nname = \"X\"\n",
+            None,
+            "tds",
+            "is missing",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"  \"\n",
+            Some(3),
+            "name",
+            "is empty",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\nboards = 6\n",
+            Some(4),
+            "boards",
+            "round-robin events do not use it",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\n",
+            None,
+            "players",
+            "[[players]]",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\n[[players]]\nemail = \"a@example.org\"\nname = \"A\"\n",
+            Some(4),
+            "players",
+            "3 to 100 players",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\n[[players]]\nemail = \"a@example.org\"\nname = \"A\"\n[[players]]\nemail = \"A@Example.org\"\nname = \"B\"\n[[players]]\nemail = \"c@example.org\"\nname = \"C\"\n",
+            Some(8),
+            "players[2].email",
+            "already in this event",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\n[[players]]\nemail = \"a@example.org\"\nname = \"A\"\nlang = \"tlh\"\n",
+            Some(7),
+            "players[1].lang",
+            "unknown language 'tlh'",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\n[[players]]\nemail = \"a@example.org\"\nname = \"A\"\nrating = 2100\n",
+            Some(7),
+            "rating",
+            "unknown field `rating`",
+        ),
+        (
+            "kind = \"olympiad\"\ntds = [\"t@example.org\"]\nname = \"X\"\nboards = 2\n[[teams]]\nname = \"T\"\nboards = [{ email = \"a@example.org\", name = \"A\" }]\n",
+            Some(7),
+            "teams[1].boards",
+            "list exactly 2",
+        ),
+        (
+            "kind = \"olympiad\"\ntds = [\"t@example.org\"]\nname = \"X\"\nboards = 1\n[[teams]]\nname = \"T\"\nboards = [{ email = \"a@example.org\", name = \"A\" }]\n",
+            Some(5),
+            "teams",
+            "3 to 100 teams",
+        ),
+        (
+            "kind = \"olympiad\"\ntds = [\"t@example.org\"]\nname = \"X\"\nboards = 30\n",
+            Some(4),
+            "boards",
+            "from 1 to 20",
+        ),
+        (
+            "kind = \"olympiad\"\ntds = [\"t@example.org\"]\nname = \"X\"\ngames_per_pairing = 3\n",
+            Some(4),
+            "games_per_pairing",
+            "1 (one game",
+        ),
+        (
+            "kind = \"olympiad\"\ntds = [\"t@example.org\"]\nname = \"X\"\ncycles = 2\n",
+            Some(4),
+            "cycles",
+            "olympiad events do not use it",
+        ),
+        (
+            "kind = \"olympiad\"\ntds = [\"t@example.org\"]\nname = \"X\"\ntie_breaks = [\"koya\"]\n",
+            Some(4),
+            "tie_breaks[1]",
+            "game-points",
+        ),
+        (
+            "kind = \"team-match\"\ntds = [\"t@example.org\"]\nname = \"X\"\ngames_per_pairing = 1\n",
+            Some(4),
+            "games_per_pairing",
+            "always plays two games",
+        ),
+        (
+            "kind = \"team-match\"\ntds = [\"t@example.org\"]\nname = \"X\"\nboards = 1\n[[teams]]\nname = \"T\"\nboards = [{ email = \"a@example.org\", name = \"A\" }]\n",
+            Some(5),
+            "teams",
+            "exactly 2 teams",
+        ),
+        (
+            "kind = \"team-match\"\ntds = [\"t@example.org\"]\nname = \"X\"\nboards = 1\n[[teams]]\nname = \"T\"\nboards = [{ email = \"a@example.org\", name = \"A\" }]\n[[teams]]\nname = \"t\"\nboards = [{ email = \"b@example.org\", name = \"B\" }]\n",
+            Some(9),
+            "teams[2].name",
+            "already a team",
+        ),
+        (
+            "kind = \"olympiad\"\nname = \"X\ntds = []\n",
+            Some(2),
+            "name",
+            "invalid basic string",
+        ),
+        ("name = 5\n", Some(1), "name", "invalid type"),
+    ];
+
+    #[test]
+    fn bad_files_name_the_line_and_key_and_say_what_to_write() {
+        for &(text, line, key, words) in BAD {
+            let text =
+                if text.contains("round-robin") && !text.contains("players") && key != "players" {
+                    format!("{text}{PLAYERS}")
+                } else {
+                    text.to_string()
+                };
+            let err = parse(&text).expect_err(&text);
+            let found = err
+                .problems
+                .iter()
+                .find(|p| p.key == key)
+                .unwrap_or_else(|| panic!("no problem with {key} in {err}\n--- file:\n{text}"));
+            assert_eq!(found.line, line, "{key}: {err}");
+            assert!(
+                found.message.contains(words) || found.to_string().contains(words),
+                "{key}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_problem_is_reported_at_once_in_file_order() {
+        let text = format!(
+            "kind = \"round-robin\"\nname = \"X\"\ntds = [\"t@example.org\"]\ncycles = 5\nleave_days = -1\nwithdrawal = \"x\"\n{PLAYERS}"
+        );
+        let err = parse(&text).unwrap_err();
+        let keys: Vec<(&str, Option<usize>)> = err
+            .problems
+            .iter()
+            .map(|p| (p.key.as_str(), p.line))
+            .collect();
+        assert_eq!(
+            keys,
+            vec![
+                ("cycles", Some(4)),
+                ("leave_days", Some(5)),
+                ("withdrawal", Some(6))
+            ]
+        );
+        let text = err.to_string();
+        assert!(text.starts_with("line 4, cycles: must be 1"), "{text}");
+        assert_eq!(text.lines().count(), 3);
+    }
+
+    #[test]
+    fn junk_is_refused_with_an_error_not_a_panic() {
+        for text in [
+            "",
+            "\u{0}\u{1}",
+            "[[[",
+            "kind = \"olympiad\"\n[[teams]]\n",
+            "players = 3",
+            "ä = \"ö\"\n\n\n",
+        ] {
+            assert!(parse(text).is_err(), "{text:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_gets_an_event_or_problems_never_a_panic(text in "\\PC{0,200}") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn any_edit_of_an_example_file_gets_an_event_or_problems(
+            at in 0usize..2000,
+            junk in "[a-z=\\[\\]\"0-9 \n.#-]{0,12}",
+        ) {
+            let mut text = ROUND_ROBIN.to_string();
+            let at = (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            text.insert_str(at, &junk);
+            if let Err(e) = parse(&text) {
+                proptest::prop_assert!(!e.problems.is_empty());
+            }
+        }
+    }
+}

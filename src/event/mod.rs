@@ -1,0 +1,232 @@
+//! Events: round robins, team olympiads and team matches — who plays whom,
+//! with which colour, and who is ahead. Pure: plain functions over data; the
+//! store, the CLI and the mails call in here with what they loaded.
+//!
+//! - [`file`](mod@file): the TOML event file a TD writes (format documented there).
+//! - [`berger`]: FIDE Berger tables for round robins, single and double.
+//! - [`olympiad`]: board-by-board pairings of team olympiads and team matches.
+//! - [`standings`]: individual and team standings, withdrawals and annulment.
+//! - [`tiebreak`]: the tie-breaks and exactly how each is computed.
+//! - [`crosstable`]: crosstables as text, CSV, JSON and HTML.
+//!
+//! Players and teams are numbered by their place in the event file (index 0
+//! is starting number 1); every function here works on those indices, and the
+//! caller maps them to its own ids.
+
+pub mod berger;
+pub mod crosstable;
+pub mod file;
+
+pub mod olympiad;
+pub mod standings;
+pub mod tiebreak;
+
+#[cfg(test)]
+mod testdata;
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// A score, a tie-break value or a sum of them, held exactly in quarter points.
+///
+/// Scores are whole or half points; Sonneborn-Berger takes half of a half
+/// point for a draw against a player on x½, hence quarters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Points(i64);
+
+impl Points {
+    /// No points.
+    pub const ZERO: Points = Points(0);
+
+    /// A whole number of points.
+    pub const fn whole(n: i64) -> Points {
+        Points(n * 4)
+    }
+
+    /// A number of half points (`halves(5)` is 2½).
+    pub const fn halves(n: i64) -> Points {
+        Points(n * 2)
+    }
+
+    /// The value in quarter points.
+    pub const fn quarters(self) -> i64 {
+        self.0
+    }
+
+    /// A number of quarter points.
+    pub const fn from_quarters(q: i64) -> Points {
+        Points(q)
+    }
+
+    /// The value as a float, exact for every value dopis produces (for JSON).
+    pub fn as_f64(self) -> f64 {
+        self.0 as f64 / 4.0
+    }
+
+    /// The value as a plain decimal (`2.5`, `10.25`, `3`), for CSV and machines.
+    pub fn decimal(self) -> String {
+        let sign = if self.0 < 0 { "-" } else { "" };
+        let q = self.0.unsigned_abs();
+        let (whole, frac) = (q / 4, q % 4);
+        match frac {
+            0 => format!("{sign}{whole}"),
+            1 => format!("{sign}{whole}.25"),
+            2 => format!("{sign}{whole}.5"),
+            _ => format!("{sign}{whole}.75"),
+        }
+    }
+}
+
+impl std::ops::Add for Points {
+    type Output = Points;
+    fn add(self, other: Points) -> Points {
+        Points(self.0 + other.0)
+    }
+}
+
+impl std::ops::AddAssign for Points {
+    fn add_assign(&mut self, other: Points) {
+        self.0 += other.0;
+    }
+}
+
+impl std::iter::Sum for Points {
+    fn sum<I: Iterator<Item = Points>>(iter: I) -> Points {
+        Points(iter.map(|p| p.0).sum())
+    }
+}
+
+/// Chess-table style: `2½`, `3`, `½`, and `10.25` for quarters.
+impl fmt::Display for Points {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = if self.0 % 4 == 2 || self.0 % 4 == -2 {
+            let whole = self.0 / 4;
+            match (whole, self.0 < 0) {
+                (0, false) => "½".to_string(),
+                (0, true) => "-½".to_string(),
+                (w, _) => format!("{w}½"),
+            }
+        } else {
+            self.decimal()
+        };
+        f.pad(&text)
+    }
+}
+
+impl Serialize for Points {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.as_f64())
+    }
+}
+
+/// Points for a win, a draw and a loss (default 1, ½, 0; e.g. 3, 1, 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scoring {
+    /// Points for a win.
+    pub win: Points,
+    /// Points for a draw.
+    pub draw: Points,
+    /// Points for a loss.
+    pub loss: Points,
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Scoring {
+            win: Points::whole(1),
+            draw: Points::halves(1),
+            loss: Points::ZERO,
+        }
+    }
+}
+
+impl Scoring {
+    /// The points one side gets for a game's outcome.
+    pub fn points(&self, outcome: Outcome, side: Side) -> Points {
+        match (outcome, side) {
+            (Outcome::Draw, _) => self.draw,
+            (Outcome::WhiteWins, Side::White) | (Outcome::BlackWins, Side::Black) => self.win,
+            _ => self.loss,
+        }
+    }
+}
+
+/// Which side of the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The side that moves first.
+    White,
+    /// The other side.
+    Black,
+}
+
+/// How a finished game ended, from the board's point of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// 1-0.
+    WhiteWins,
+    /// ½-½.
+    Draw,
+    /// 0-1.
+    BlackWins,
+}
+
+impl Outcome {
+    /// Win, draw or loss for one side.
+    pub fn for_side(self, side: Side) -> Verdict {
+        match (self, side) {
+            (Outcome::Draw, _) => Verdict::Draw,
+            (Outcome::WhiteWins, Side::White) | (Outcome::BlackWins, Side::Black) => Verdict::Win,
+            _ => Verdict::Loss,
+        }
+    }
+}
+
+/// One player's result in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Won.
+    Win,
+    /// Drawn.
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+/// How a finished game was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// Played out (mate, resignation, agreed draw, timeout, claim…).
+    Played,
+    /// Adjudicated by the TD; counts as played.
+    Adjudicated,
+    /// Won or lost by forfeit (e.g. a withdrawal); counts as played.
+    Forfeit,
+}
+
+/// Where a game stands, as far as standings care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameState {
+    /// Still being played: counts as not yet played.
+    Unfinished,
+    /// Over, with a result.
+    Finished {
+        /// The result.
+        outcome: Outcome,
+        /// How it was reached.
+        decision: Decision,
+    },
+}
+
+/// What a withdrawn player's games become (the event file's `withdrawal`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WithdrawalRule {
+    /// Every unfinished game is lost by forfeit; finished games stand.
+    ForfeitAll,
+    /// ICCF style: if fewer than half of the player's games were finished, all
+    /// of them are annulled (the player leaves the table and counts for
+    /// nobody); otherwise the unfinished ones are lost by forfeit.
+    #[default]
+    AnnulIfUnderHalf,
+}

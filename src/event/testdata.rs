@@ -1,0 +1,119 @@
+//! Finished events used by the standings and crosstable tests.
+
+use super::standings::{Game, TeamGame};
+use super::{Decision, GameState, Outcome};
+
+/// `"1-0"`, `"½-½"`, `"0-1"`, with ` adj` for an adjudication; `"*"` unfinished.
+pub fn state(text: &str) -> GameState {
+    let (result, decision) = match text.strip_suffix(" adj") {
+        Some(r) => (r, Decision::Adjudicated),
+        None => (text, Decision::Played),
+    };
+    let outcome = match result {
+        "1-0" => Outcome::WhiteWins,
+        "½-½" => Outcome::Draw,
+        "0-1" => Outcome::BlackWins,
+        _ => return GameState::Unfinished,
+    };
+    GameState::Finished { outcome, decision }
+}
+
+/// Starting numbers from 1, as in the Berger table.
+pub fn games(table: &[(u32, usize, usize, &str)]) -> Vec<Game> {
+    table
+        .iter()
+        .map(|&(round, white, black, result)| Game {
+            round,
+            white: white - 1,
+            black: black - 1,
+            state: state(result),
+        })
+        .collect()
+}
+
+/// A 6-player round robin on the FIDE 6-table. Player 6 (F) withdraws
+/// after finishing 3 of 5 games: 3 ≥ 5/2, so under either rule the
+/// other two are forfeited (R4 6-5 → 0-1, R5 3-6 → 1-0). R3 3-1 was
+/// adjudicated.
+pub const SIX: &[(u32, usize, usize, &str)] = &[
+    (1, 1, 6, "1-0"),
+    (1, 2, 5, "½-½"),
+    (1, 3, 4, "0-1"),
+    (2, 6, 4, "½-½"),
+    (2, 5, 3, "1-0"),
+    (2, 1, 2, "½-½"),
+    (3, 2, 6, "1-0"),
+    (3, 3, 1, "0-1 adj"),
+    (3, 4, 5, "½-½"),
+    (4, 6, 5, "*"),
+    (4, 1, 4, "½-½"),
+    (4, 2, 3, "1-0"),
+    (5, 3, 6, "*"),
+    (5, 4, 2, "0-1"),
+    (5, 5, 1, "½-½"),
+];
+
+/// A 4-team olympiad on 4 boards (FIDE 4-table over teams: R1 1-4, 2-3;
+/// R2 4-3, 1-2; R3 2-4, 3-1; the home team, named first, has White on
+/// boards 1 and 3). Results per board from the home team's side:
+/// (round, home, away, [b1, b2, b3, b4]) with "+" home win, "=" draw,
+/// "-" away win, "a" away win by adjudication, "*" unfinished.
+/// Team 4's board 4 withdraws with the R3 game unfinished.
+pub const OLYMPIAD: &[(u32, usize, usize, [&str; 4])] = &[
+    (1, 1, 4, ["+", "=", "+", "-"]),
+    (1, 2, 3, ["=", "=", "-", "+"]),
+    (2, 4, 3, ["-", "a", "=", "="]),
+    (2, 1, 2, ["=", "-", "+", "+"]),
+    (3, 2, 4, ["-", "=", "+", "*"]),
+    (3, 3, 1, ["-", "=", "=", "+"]),
+];
+
+pub fn team_games(table: &[(u32, usize, usize, [&str; 4])]) -> Vec<TeamGame> {
+    let mut out = Vec::new();
+    for &(round, home, away, boards) in table {
+        for (i, r) in boards.iter().enumerate() {
+            let board = i as u32 + 1;
+            let home_white = board % 2 == 1;
+            let (white_team, black_team) = if home_white {
+                (home - 1, away - 1)
+            } else {
+                (away - 1, home - 1)
+            };
+            let home_wins = if home_white {
+                Outcome::WhiteWins
+            } else {
+                Outcome::BlackWins
+            };
+            let away_wins = if home_white {
+                Outcome::BlackWins
+            } else {
+                Outcome::WhiteWins
+            };
+            let (outcome, decision) = match *r {
+                "+" => (home_wins, Decision::Played),
+                "=" => (Outcome::Draw, Decision::Played),
+                "-" => (away_wins, Decision::Played),
+                "a" => (away_wins, Decision::Adjudicated),
+                _ => {
+                    out.push(TeamGame {
+                        round,
+                        board,
+                        white_team,
+                        black_team,
+                        state: GameState::Unfinished,
+                    });
+                    continue;
+                }
+            };
+            let state = GameState::Finished { outcome, decision };
+            out.push(TeamGame {
+                round,
+                board,
+                white_team,
+                black_team,
+                state,
+            });
+        }
+    }
+    out
+}
