@@ -34,6 +34,21 @@ pub enum RejectionKind {
     Other,
 }
 
+impl RejectionKind {
+    /// The key templates switch on, e.g. `not_your_turn`.
+    pub fn key(self) -> &'static str {
+        match self {
+            RejectionKind::Illegal => "illegal",
+            RejectionKind::Ambiguous => "ambiguous",
+            RejectionKind::Unreadable => "unreadable",
+            RejectionKind::NotYourTurn => "not_your_turn",
+            RejectionKind::GameOver => "game_over",
+            RejectionKind::UnknownGame => "unknown_game",
+            RejectionKind::Other => "other",
+        }
+    }
+}
+
 /// A mail to send because of what a player said.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {

@@ -66,7 +66,9 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
             address: "chess@dopis.test".into(),
             name: "dopis".into(),
             secret: Secret::new(format!("demo-{:032x}", rand::random::<u128>())),
-            maildir: MaildirConfig { path: mail_dir.clone() },
+            maildir: MaildirConfig {
+                path: mail_dir.clone(),
+            },
             ..MailConfig::default()
         },
     };
@@ -75,20 +77,43 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let now = clock.now();
     let ana = store
         .add_player(
-            &NewPlayer::new(EmailAddress::parse("ana@players.test")?, "Ana Novak", Lang::Sl, Some("Europe/Ljubljana"))?,
+            &NewPlayer::new(
+                EmailAddress::parse("ana@players.test")?,
+                "Ana Novak",
+                Lang::Sl,
+                Some("Europe/Ljubljana"),
+            )?,
             now,
         )
         .await?;
     let bob = store
         .add_player(
-            &NewPlayer::new(EmailAddress::parse("bob@players.test")?, "Bob Smith", Lang::En, Some("Europe/London"))?,
+            &NewPlayer::new(
+                EmailAddress::parse("bob@players.test")?,
+                "Bob Smith",
+                Lang::En,
+                Some("Europe/London"),
+            )?,
             now,
         )
         .await?;
-    writeln!(out, "dopis demo: a whole game by mail, in {}", dir.display())?;
+    writeln!(
+        out,
+        "dopis demo: a whole game by mail, in {}",
+        dir.display()
+    )?;
     writeln!(out, "  database: {}", db.display())?;
-    writeln!(out, "  mailbox:  {}/inbox (Maildir), mail sent to {}/sent", mail_dir.display(), mail_dir.display())?;
-    writeln!(out, "  players:  {} <{}> (writes Slovenian piece letters), {} <{}>", ana.name, ana.email, bob.name, bob.email)?;
+    writeln!(
+        out,
+        "  mailbox:  {}/inbox (Maildir), mail sent to {}/sent",
+        mail_dir.display(),
+        mail_dir.display()
+    )?;
+    writeln!(
+        out,
+        "  players:  {} <{}> (writes Slovenian piece letters), {} <{}>",
+        ana.name, ana.email, bob.name, bob.email
+    )?;
 
     let post = Post::new(&config.mail)?;
     let game = crate::daemon::start::start_game(
@@ -120,12 +145,21 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let mut transcript = Transcript::new(&mail_dir);
     for (who, text) in SCRIPT {
         for mail in transcript.new_mails()? {
-            print_mail(out, &mail, seen.is_empty())?;
+            let full = seen.is_empty() || mail.subject.contains("Not played");
+            print_mail(out, &mail, full)?;
             seen.push(mail);
         }
-        let player = if *who == "ana" { &ana.email } else { &bob.email };
+        let player = if *who == "ana" {
+            &ana.email
+        } else {
+            &bob.email
+        };
         // The player answers the latest mail they got that asks for a reply.
-        let Some(last) = seen.iter().rev().find(|m| &m.to == player && m.reply_to.is_some()) else {
+        let Some(last) = seen
+            .iter()
+            .rev()
+            .find(|m| &m.to == player && m.reply_to.is_some())
+        else {
             anyhow::bail!("{player} got no mail to answer");
         };
         let reply = reply_to(last, player, text);
@@ -138,8 +172,16 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
         seen.push(mail);
     }
     let record = store.game(game).await?;
-    writeln!(out, "Final state of game {game}: {}", record.end_reason.as_deref().unwrap_or("in progress"))?;
-    writeln!(out, "{} mails exchanged. The PGN:\n", seen.len() + SCRIPT.len())?;
+    writeln!(
+        out,
+        "Final state of game {game}: {}",
+        record.end_reason.as_deref().unwrap_or("in progress")
+    )?;
+    writeln!(
+        out,
+        "{} mails exchanged. The PGN:\n",
+        seen.len() + SCRIPT.len()
+    )?;
     let table = crate::daemon::start::table(&store, game).await?;
     writeln!(out, "{}", table.pgn())?;
     store.close().await;
@@ -171,13 +213,18 @@ impl Transcript {
 
     fn new_mails(&mut self) -> Result<Vec<ShownMail>> {
         let mut files: Vec<(std::time::SystemTime, String, PathBuf)> = Vec::new();
-        for entry in std::fs::read_dir(&self.dir).with_context(|| format!("cannot read {}", self.dir.display()))? {
+        for entry in std::fs::read_dir(&self.dir)
+            .with_context(|| format!("cannot read {}", self.dir.display()))?
+        {
             let path = entry?.path();
             if self.read.contains(&path) {
                 continue;
             }
             let modified = std::fs::metadata(&path)?.modified()?;
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             files.push((modified, name, path));
         }
         files.sort();
@@ -216,7 +263,11 @@ fn print_mail(out: &mut dyn Write, mail: &ShownMail, full: bool) -> Result<()> {
         writeln!(out, "    Reply-To: {r}")?;
     }
     let lines: Vec<&str> = mail.text.lines().collect();
-    let shown = if full { lines.len() } else { lines.len().min(6) };
+    let shown = if full {
+        lines.len()
+    } else {
+        lines.len().min(6)
+    };
     for line in &lines[..shown] {
         writeln!(out, "    {line}")?;
     }
@@ -232,7 +283,11 @@ fn print_mail(out: &mut dyn Write, mail: &ShownMail, full: bool) -> Result<()> {
 fn reply_to(mail: &ShownMail, from: &EmailAddress, text: &str) -> Vec<u8> {
     let to = mail.reply_to.clone().unwrap_or_default();
     let id = format!("<demo.{:016x}@players.test>", rand::random::<u64>());
-    let parent = mail.message_id.as_deref().map(|m| format!("<{m}>")).unwrap_or_default();
+    let parent = mail
+        .message_id
+        .as_deref()
+        .map(|m| format!("<{m}>"))
+        .unwrap_or_default();
     let quoted: String = mail.text.lines().map(|l| format!("> {l}\r\n")).collect();
     format!(
         "From: {from}\r\nTo: {to}\r\nSubject: Re: {subject}\r\nMessage-ID: {id}\r\nIn-Reply-To: {parent}\r\n\
@@ -245,7 +300,11 @@ fn reply_to(mail: &ShownMail, from: &EmailAddress, text: &str) -> Vec<u8> {
 
 /// Delivers a mail into a Maildir as a delivery agent would: tmp/, then new/.
 fn deliver(maildir: &Path, raw: &[u8]) -> Result<()> {
-    let name = format!("{}.demo{:016x}.localhost", std::process::id(), rand::random::<u64>());
+    let name = format!(
+        "{}.demo{:016x}.localhost",
+        std::process::id(),
+        rand::random::<u64>()
+    );
     let tmp = maildir.join("tmp").join(&name);
     std::fs::write(&tmp, raw)?;
     std::fs::rename(&tmp, maildir.join("new").join(&name))?;

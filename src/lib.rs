@@ -21,7 +21,7 @@
 //! - [`daemon`]: `dopis serve` — mailboxes (IMAP, Maildir), mailers (SMTP,
 //!   Maildir), handling each inbound mail, the outbox, the loops.
 //! - [`demo`]: `dopis demo`, a whole game through the real pipeline.
-//! - [`telemetry`]: logging.
+//! - [`telemetry`]: logging for the daemon.
 //! - [`cli`]: the `dopis` command line, a thin layer over the rest.
 
 pub mod address;

@@ -12,9 +12,9 @@ use crate::address::EmailAddress;
 use crate::app::App;
 use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
-use crate::player::Player;
 use crate::daemon::post::Post;
 use crate::daemon::start::start_game;
+use crate::player::Player;
 use crate::store::games::{GameId, GameRecord, StoredMove, Variant};
 
 /// Game subcommands.

@@ -114,7 +114,11 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     // The demo brings its own config and database.
     if let Command::Demo { dir } = &cli.command {
         let dir = dir.clone().unwrap_or_else(|| {
-            std::env::temp_dir().join(format!("dopis-demo-{}-{:08x}", std::process::id(), rand::random::<u32>()))
+            std::env::temp_dir().join(format!(
+                "dopis-demo-{}-{:08x}",
+                std::process::id(),
+                rand::random::<u32>()
+            ))
         });
         runtime()?.block_on(crate::demo::run(&dir, out))?;
         return Ok(ExitCode::SUCCESS);

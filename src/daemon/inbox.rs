@@ -4,7 +4,6 @@
 //! Message-ID so that it acts at most once.
 
 use chrono::{DateTime, Duration, Utc};
-use shakmaty::Color;
 
 use super::post::{Answering, Post, Table};
 use crate::arbiter::{self, Notice, RejectionKind, Seat};
@@ -48,7 +47,11 @@ enum Route {
     /// A registered player wrote without naming a game.
     NoGame { player: Player },
     /// Refuse; tell the registered address (if any) why.
-    Refuse { player: Option<Player>, game: Option<GameId>, why: String },
+    Refuse {
+        player: Option<Player>,
+        game: Option<GameId>,
+        why: String,
+    },
 }
 
 impl Inbox {
@@ -101,7 +104,8 @@ impl Inbox {
             // RFC 3834: never answer bounces, auto-replies or list mail.
             (None, Handled::Ignored(format!("ignored: {auto:?}")))
         } else {
-            self.act(&mut tx, &mail, &answering, received_at, now).await?
+            self.act(&mut tx, &mail, &answering, received_at, now)
+                .await?
         };
         let text = match &outcome {
             Handled::Duplicate => "duplicate".to_string(),
@@ -125,13 +129,24 @@ impl Inbox {
             Route::Act { game, player } => {
                 let reading = command::parse(&mail.text, player.lang);
                 let done = self
-                    .apply(tx, game, &player, &reading.commands, answering, received_at, now)
+                    .apply(
+                        tx,
+                        game,
+                        &player,
+                        &reading.commands,
+                        answering,
+                        received_at,
+                        now,
+                    )
                     .await?;
                 Ok((Some(game), done))
             }
             Route::Confirm { id, player } => {
                 let Some(confirmation) = tx.confirmation(id).await? else {
-                    return Ok((None, Handled::Ignored("ignored: unknown confirmation".into())));
+                    return Ok((
+                        None,
+                        Handled::Ignored("ignored: unknown confirmation".into()),
+                    ));
                 };
                 if confirmation.used {
                     return Ok((
@@ -157,9 +172,14 @@ impl Inbox {
             }
             Route::NeedsConfirmation { game, player } => {
                 if !self.may_answer(tx, &player.email.to_string(), now).await? {
-                    return Ok((Some(game), Handled::Ignored("ignored: answer rate limit".into())));
+                    return Ok((
+                        Some(game),
+                        Handled::Ignored("ignored: answer rate limit".into()),
+                    ));
                 }
-                let id = tx.add_confirmation(game, player.id, &mail.text, received_at, now).await?;
+                let id = tx
+                    .add_confirmation(game, player.id, &mail.text, received_at, now)
+                    .await?;
                 let reading = command::parse(&mail.text, player.lang);
                 let command = describe(&reading.commands);
                 self.post
@@ -176,7 +196,10 @@ impl Inbox {
                         now,
                     )
                     .await?;
-                Ok((Some(game), Handled::Done(format!("asked {} to confirm", player.email))))
+                Ok((
+                    Some(game),
+                    Handled::Done(format!("asked {} to confirm", player.email)),
+                ))
             }
             Route::NoGame { player } => {
                 if !self.may_answer(tx, &player.email.to_string(), now).await? {
@@ -185,17 +208,28 @@ impl Inbox {
                 let games = tx.active_games_of(player.id).await?;
                 let list: Vec<String> = games.iter().map(|g| g.to_string()).collect();
                 let reading = command::parse(&mail.text, player.lang);
-                let kind = if reading.commands.iter().any(|c| matches!(c, command::Command::Games)) {
+                let kind = if reading
+                    .commands
+                    .iter()
+                    .any(|c| matches!(c, command::Command::Games))
+                {
                     LetterKind::Games {
                         lines: list.iter().map(|g| format!("game {g}")).collect(),
                     }
-                } else if reading.commands.iter().any(|c| matches!(c, command::Command::Help)) {
-                    LetterKind::Help { examples: vec!["Nf3".into(), "e2-e4".into(), "g1f3".into(), "7163".into()] }
+                } else if reading
+                    .commands
+                    .iter()
+                    .any(|c| matches!(c, command::Command::Help))
+                {
+                    LetterKind::Help {
+                        examples: vec!["Nf3".into(), "e2-e4".into(), "g1f3".into(), "7163".into()],
+                    }
                 } else {
                     LetterKind::Rejected {
                         wrote: first_line(&mail.text),
                         explanation: if list.is_empty() {
-                            "you have no game in progress, so there is nothing to play this in.".to_string()
+                            "you have no game in progress, so there is nothing to play this in."
+                                .to_string()
                         } else {
                             format!(
                                 "we could not tell which game this is for. Reply to the mail of the game \
@@ -234,7 +268,9 @@ impl Inbox {
                     .queue(
                         tx,
                         format!("in.{}.refused", hex_sha256(answering.mail_key.as_bytes())),
-                        LetterKind::Refused { explanation: why.clone() },
+                        LetterKind::Refused {
+                            explanation: why.clone(),
+                        },
                         &player,
                         None,
                         None,
@@ -250,7 +286,12 @@ impl Inbox {
     }
 
     /// Whether another answer to this address stays within the hourly limit.
-    async fn may_answer(&self, tx: &mut Tx, address: &str, now: DateTime<Utc>) -> Result<bool, StoreError> {
+    async fn may_answer(
+        &self,
+        tx: &mut Tx,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
         let sent = tx.answers_since(address, now - Duration::hours(1)).await?;
         Ok(sent < i64::from(self.answers_per_hour))
     }
@@ -274,7 +315,9 @@ impl Inbox {
                 None => None,
             };
             return Ok(match (valid, owner, sender) {
-                (true, Some(owner), Some(sender)) if owner.id == sender.id => Route::Confirm { id, player: sender },
+                (true, Some(owner), Some(sender)) if owner.id == sender.id => {
+                    Route::Confirm { id, player: sender }
+                }
                 (_, owner, _) => Route::Refuse {
                     player: owner,
                     game: None,
@@ -307,7 +350,10 @@ impl Inbox {
                 .into_iter()
                 .find(|p| self.post.tokens.player(game.0, p.0).matches(token));
             return Ok(match (owner, sender) {
-                (Some(owner), Some(sender)) if owner == sender.id => Route::Act { game, player: sender },
+                (Some(owner), Some(sender)) if owner == sender.id => Route::Act {
+                    game,
+                    player: sender,
+                },
                 (Some(owner), _) => Route::Refuse {
                     player: Some(tx.player(owner).await?),
                     game: Some(game),
@@ -347,19 +393,27 @@ impl Inbox {
                 .chain(mail.references.iter())
                 .find_map(|id| route::game_in_message_id(id.as_str()))
         });
-        if let Some(game) = named {
-            if let Ok(record) = tx.game_for_update(GameId(game)).await {
-                if record.side_of(player.id).is_some() {
-                    return Ok(Route::NeedsConfirmation { game: GameId(game), player });
-                }
-            }
+        if let Some(game) = named
+            && let Ok(record) = tx.game_for_update(GameId(game)).await
+            && record.side_of(player.id).is_some()
+        {
+            return Ok(Route::NeedsConfirmation {
+                game: GameId(game),
+                player,
+            });
         }
         // A single game in progress: that is the one.
         let games = tx.active_games_of(player.id).await?;
         let reading = command::parse(&mail.text, player.lang);
-        let is_move = reading.commands.iter().any(|c| matches!(c, command::Command::Move { .. }));
+        let is_move = reading
+            .commands
+            .iter()
+            .any(|c| matches!(c, command::Command::Move { .. }));
         if is_move && games.len() == 1 {
-            return Ok(Route::NeedsConfirmation { game: games[0], player });
+            return Ok(Route::NeedsConfirmation {
+                game: games[0],
+                player,
+            });
         }
         Ok(Route::NoGame { player })
     }
@@ -381,16 +435,26 @@ impl Inbox {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
         };
         let before = record.to_game()?;
-        let seat = Seat { side, lang: player.lang };
+        let seat = Seat {
+            side,
+            lang: player.lang,
+        };
         let verdict = arbiter::apply(&before, record.draw_offer_by, seat, commands, received_at);
-        let rejected = verdict.notices.iter().any(|n| matches!(n, Notice::Rejected { .. }));
+        let rejected = verdict
+            .notices
+            .iter()
+            .any(|n| matches!(n, Notice::Rejected { .. }));
         if rejected && !self.may_answer(tx, &player.email.to_string(), now).await? {
             return Ok(Handled::Ignored("ignored: answer rate limit".into()));
         }
         if verdict.changed {
-            tx.save_game(&record, &verdict.game, verdict.draw_offer_by, now).await?;
+            tx.save_game(&record, &verdict.game, verdict.draw_offer_by, now)
+                .await?;
         }
-        let (white, black) = (tx.player(record.white).await?, tx.player(record.black).await?);
+        let (white, black) = (
+            tx.player(record.white).await?,
+            tx.player(record.black).await?,
+        );
         let mut table = Table {
             record,
             game: verdict.game,
@@ -402,8 +466,9 @@ impl Inbox {
             table.record.status = GameStatus::Finished;
             table.record.finished_at = Some(now);
         }
-        self.post.notices(tx, &table, &verdict.notices, answering, now).await?;
-        let _ = Color::White;
+        self.post
+            .notices(tx, &table, &verdict.notices, answering, now)
+            .await?;
         Ok(Handled::Done(verdict.summary))
     }
 }
@@ -412,7 +477,10 @@ fn describe(commands: &[command::Command]) -> String {
     commands
         .iter()
         .map(|c| match c {
-            command::Command::Move { text, offer_draw: true } => format!("{} (and offer a draw)", text.as_str()),
+            command::Command::Move {
+                text,
+                offer_draw: true,
+            } => format!("{} (and offer a draw)", text.as_str()),
             command::Command::Move { text, .. } => text.as_str().to_string(),
             other => format!("{other:?}").to_lowercase(),
         })
@@ -432,5 +500,8 @@ fn first_line(text: &str) -> String {
 
 fn hex_sha256(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }

@@ -74,12 +74,15 @@ impl Table {
         let tags = PgnTags {
             event: "dopis correspondence game".into(),
             site: "dopis".into(),
-            date: Some(self.record.created_at.date_naive()),
-            round: None,
+            date: pgn::pgn_date(self.record.created_at.date_naive()),
+            round: "-".into(),
             white: self.white.name.clone(),
             black: self.black.name.clone(),
             time_control: Some(self.record.time_control.to_string()),
-            end_date: self.record.finished_at.map(|t| t.date_naive()),
+            end_date: self
+                .record
+                .finished_at
+                .map(|t| pgn::pgn_date(t.date_naive())),
             other: Vec::new(),
         };
         pgn::export(&self.game, &tags)
@@ -114,7 +117,7 @@ impl Post {
         })
     }
 
-    fn from_party(&self) -> Party {
+    fn sender(&self) -> Party {
         Party {
             name: self.name.clone(),
             address: self.ours.clone(),
@@ -147,22 +150,23 @@ impl Post {
 
     /// The Message-ID of a mail with a key: derived from it, so a retry
     /// sends the very same Message-ID.
-    fn message_id(&self, game: Option<GameId>, mail_key: &str) -> MessageId {
-        let game = game.map(|g| format!("g{}", g.0)).unwrap_or_else(|| "x".into());
-        let text = format!("dopis.{game}.{}@{}", short_hash(mail_key), self.ours.domain());
-        MessageId::parse(&text).unwrap_or_else(|| self.thread_root_fallback())
-    }
-
-    fn thread_root_fallback(&self) -> MessageId {
-        // Only reached if our own domain makes an invalid Message-ID.
-        MessageId::parse("dopis@localhost").unwrap_or_else(|| unreachable_message_id())
+    fn message_id(&self, game: Option<GameId>, mail_key: &str) -> Result<MessageId, StoreError> {
+        let game = game
+            .map(|g| format!("g{}", g.0))
+            .unwrap_or_else(|| "x".into());
+        let text = format!(
+            "dopis.{game}.{}@{}",
+            short_hash(mail_key),
+            self.ours.domain()
+        );
+        MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
     }
 
     /// The Message-ID every mail of a game refers to, so clients keep one
     /// thread per game: the (virtual) first mail of the game.
-    fn thread_root(&self, game: GameId) -> MessageId {
+    fn thread_root(&self, game: GameId) -> Result<MessageId, StoreError> {
         let text = format!("dopis.g{}.start@{}", game.0, self.ours.domain());
-        MessageId::parse(&text).unwrap_or_else(|| self.thread_root_fallback())
+        MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
     }
 
     /// Composes a letter and queues it.
@@ -181,23 +185,21 @@ impl Post {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let game_id = table.map(|t| t.record.id);
-        let message_id = self.message_id(game_id, &mail_key);
-        let mut references = Vec::new();
-        if let Some(id) = game_id {
-            references.push(self.thread_root(id));
-        }
+        let message_id = self.message_id(game_id, &mail_key)?;
+        let root = game_id.map(|id| self.thread_root(id)).transpose()?;
+        let mut references: Vec<MessageId> = root.iter().cloned().collect();
         let in_reply_to = match answering.and_then(|a| a.message_id) {
             Some(id) => {
                 references.push(id.clone());
                 Some(id.clone())
             }
-            None => game_id.map(|id| self.thread_root(id)),
+            None => root,
         };
         let game = table.map(|t| game_view(t, side));
         let letter = Letter {
             kind,
             lang: to.lang,
-            from: self.from_party(),
+            from: self.sender(),
             to: Party {
                 name: to.name.clone(),
                 address: to.email.clone(),
@@ -232,9 +234,17 @@ impl Post {
     }
 
     /// Queues the mails for a new game: White gets "your move", Black "game started".
-    pub async fn game_started(&self, tx: &mut Tx, table: &Table, now: DateTime<Utc>) -> Result<(), StoreError> {
+    pub async fn game_started(
+        &self,
+        tx: &mut Tx,
+        table: &Table,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         let id = table.record.id.0;
-        for (side, kind) in [(Color::White, LetterKind::YourMove), (Color::Black, LetterKind::GameStarted)] {
+        for (side, kind) in [
+            (Color::White, LetterKind::YourMove),
+            (Color::Black, LetterKind::GameStarted),
+        ] {
             let to = table.player(side);
             self.queue(
                 tx,
@@ -269,12 +279,21 @@ impl Post {
             // move can never produce two "your move" mails; answers by the
             // inbound mail.
             let answer_key = format!("in.{}.{index}", short_hash(answering.mail_key));
-            let move_key = |what: &str, side: Color| format!("g{}.p{ply}.{what}.{}", id.0, side.name_lower());
+            let move_key =
+                |what: &str, side: Color| format!("g{}.p{ply}.{what}.{}", id.0, side.name_lower());
             let (key, kind, side, answer, notice_ply) = match notice {
-                Notice::YourMove { to } => (move_key("yourmove", *to), LetterKind::YourMove, *to, false, Some(ply)),
+                Notice::YourMove { to } => (
+                    move_key("yourmove", *to),
+                    LetterKind::YourMove,
+                    *to,
+                    false,
+                    Some(ply),
+                ),
                 Notice::MoveAccepted { to, written } => (
                     move_key("accepted", *to),
-                    LetterKind::MoveAccepted { san: written.clone() },
+                    LetterKind::MoveAccepted {
+                        san: written.clone(),
+                    },
                     *to,
                     true,
                     None,
@@ -298,11 +317,26 @@ impl Post {
                     }
                     continue;
                 }
-                Notice::DrawOfferDeclined { to } => {
-                    (move_key("declined", *to), LetterKind::DrawOfferDeclined, *to, false, None)
-                }
-                Notice::DrawOffered { to } => (move_key("drawoffer", *to), LetterKind::Status, *to, false, None),
-                Notice::Rejected { to, wrote, explanation, kind } => (
+                Notice::DrawOfferDeclined { to } => (
+                    move_key("declined", *to),
+                    LetterKind::DrawOfferDeclined,
+                    *to,
+                    false,
+                    None,
+                ),
+                Notice::DrawOffered { to } => (
+                    move_key("drawoffer", *to),
+                    LetterKind::Status,
+                    *to,
+                    false,
+                    None,
+                ),
+                Notice::Rejected {
+                    to,
+                    wrote,
+                    explanation,
+                    kind,
+                } => (
                     answer_key,
                     LetterKind::Rejected {
                         wrote: wrote.clone(),
@@ -324,10 +358,18 @@ impl Post {
                     true,
                     None,
                 ),
-                Notice::Games { to } => (answer_key, LetterKind::Games { lines: Vec::new() }, *to, true, None),
+                Notice::Games { to } => (
+                    answer_key,
+                    LetterKind::Games { lines: Vec::new() },
+                    *to,
+                    true,
+                    None,
+                ),
                 Notice::NotYetSupported { to, command } => (
                     answer_key,
-                    LetterKind::NotYetSupported { command: command.clone() },
+                    LetterKind::NotYetSupported {
+                        command: command.clone(),
+                    },
                     *to,
                     true,
                     None,
@@ -352,10 +394,10 @@ impl Post {
     }
 }
 
-#[cold]
-fn unreachable_message_id() -> MessageId {
-    // "dopis@localhost" is a valid Message-ID; MessageId::parse accepts it.
-    std::process::abort()
+/// Our own Message-IDs are made from a validated domain, so this is a bug
+/// report, not a player's error.
+fn bad_message_id(text: &str) -> StoreError {
+    StoreError::Corrupt(format!("cannot make a Message-ID from '{text}'"))
 }
 
 /// Example move texts for a help mail: legal moves of the position in the
@@ -367,13 +409,22 @@ fn help_examples(table: &Table, side: Color) -> Vec<String> {
     let pos = table.game.position();
     let mode = table.game.castling_mode();
     let moves = pos.legal_moves();
-    let Some(mv) = moves.iter().find(|m| m.role() != shakmaty::Role::Pawn).or(moves.first()) else {
+    let Some(mv) = moves
+        .iter()
+        .find(|m| m.role() != shakmaty::Role::Pawn)
+        .or(moves.first())
+    else {
         return Vec::new();
     };
-    let mut examples: Vec<String> = [Notation::San(lang), Notation::Long, Notation::Uci, Notation::Iccf]
-        .into_iter()
-        .map(|n| render(pos, mv, n, mode))
-        .collect();
+    let mut examples: Vec<String> = [
+        Notation::San(lang),
+        Notation::Long,
+        Notation::Uci,
+        Notation::Iccf,
+    ]
+    .into_iter()
+    .map(|n| render(pos, mv, n, mode))
+    .collect();
     examples.dedup();
     examples
 }

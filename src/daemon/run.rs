@@ -52,25 +52,36 @@ fn backoff(attempts: i64) -> Duration {
 impl Daemon {
     /// Handles one mail and marks it done in the mailbox once its effects
     /// are committed.
-    pub async fn receive_one(&self, mailbox: &mut Mailbox, mail: &Incoming) -> anyhow::Result<Handled> {
+    pub async fn receive_one(
+        &self,
+        mailbox: &mut Mailbox,
+        mail: &Incoming,
+    ) -> anyhow::Result<Handled> {
         let now = self.clock.now();
         let reference = mail.key.to_string();
         let handled = if let Some(size) = mail.oversized {
             tracing::warn!(mail = %reference, size, "mail too large: not read");
             Handled::Ignored(format!("ignored: mail of {size} bytes is too large"))
         } else {
-            self.inbox.handle(&self.store, &reference, &mail.raw, mail.received_at, now).await?
+            self.inbox
+                .handle(&self.store, &reference, &mail.raw, mail.received_at, now)
+                .await?
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
         mailbox.mark_done(&mail.key).await?;
         let mut tx = self.store.begin().await?;
-        tx.set_mailbox_cursor(&self.mailbox_name, &reference, now).await?;
+        tx.set_mailbox_cursor(&self.mailbox_name, &reference, now)
+            .await?;
         tx.commit().await?;
         Ok(handled)
     }
 
     /// Reads and handles every mail that is waiting.
-    pub async fn receive(&self, mailbox: &mut Mailbox, shutdown: &watch::Receiver<bool>) -> anyhow::Result<usize> {
+    pub async fn receive(
+        &self,
+        mailbox: &mut Mailbox,
+        shutdown: &watch::Receiver<bool>,
+    ) -> anyhow::Result<usize> {
         let mut count = 0;
         loop {
             let cursor: Option<MailRef> = self
@@ -93,11 +104,18 @@ impl Daemon {
     }
 
     /// Sends the outbox mails that are due; returns how many were delivered.
-    pub async fn send(&self, mailer: &Mailer, shutdown: &watch::Receiver<bool>) -> anyhow::Result<usize> {
+    pub async fn send(
+        &self,
+        mailer: &Mailer,
+        shutdown: &watch::Receiver<bool>,
+    ) -> anyhow::Result<usize> {
         let mut sent = 0;
         loop {
             let now = self.clock.now();
-            let batch = self.store.claim_outbox(now, Duration::seconds(LEASE_SECONDS), 20).await?;
+            let batch = self
+                .store
+                .claim_outbox(now, Duration::seconds(LEASE_SECONDS), 20)
+                .await?;
             if batch.is_empty() {
                 return Ok(sent);
             }
@@ -117,10 +135,15 @@ impl Daemon {
             EmailAddress::parse(&mail.envelope_from),
             EmailAddress::parse(&mail.recipient),
         ) else {
-            self.store.outbox_failed(mail, "invalid address", None).await?;
+            self.store
+                .outbox_failed(mail, "invalid address", None)
+                .await?;
             return Ok(false);
         };
-        match mailer.send(&from, std::slice::from_ref(&to), &mail.raw).await {
+        match mailer
+            .send(&from, std::slice::from_ref(&to), &mail.raw)
+            .await
+        {
             Ok(()) => {
                 self.store.outbox_sent(mail, self.clock.now()).await?;
                 tracing::info!(key = %mail.mail_key, to = %to, "sent");
@@ -132,7 +155,8 @@ impl Daemon {
                 Ok(false)
             }
             Err(SendError::Transient(e)) => {
-                let retry = (mail.attempts < MAX_ATTEMPTS).then(|| self.clock.now() + backoff(mail.attempts));
+                let retry = (mail.attempts < MAX_ATTEMPTS)
+                    .then(|| self.clock.now() + backoff(mail.attempts));
                 tracing::warn!(key = %mail.mail_key, to = %to, error = %e, ?retry, "delivery failed; will retry");
                 self.store.outbox_failed(mail, &e, retry).await?;
                 Ok(false)
@@ -192,17 +216,6 @@ impl Daemon {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retries_back_off_to_an_hour() {
-        let minutes: Vec<i64> = (1..=9).map(|a| backoff(a).num_minutes()).collect();
-        assert_eq!(minutes, vec![1, 2, 4, 8, 16, 32, 60, 60, 60]);
-    }
-}
-
 /// `dopis serve`: opens the store, mailbox and mailer from the config and
 /// runs until SIGINT/SIGTERM (or, with `once`, one pass).
 pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<()> {
@@ -238,7 +251,14 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
         let _ = stop.send(true);
     });
     tracing::info!(mailbox = %daemon.mailbox_name, "dopis serve started");
-    let result = daemon.run(mailbox, mailer, shutdown, std::time::Duration::from_secs(30)).await;
+    let result = daemon
+        .run(
+            mailbox,
+            mailer,
+            shutdown,
+            std::time::Duration::from_secs(30),
+        )
+        .await;
     store.close().await;
     result
 }
@@ -256,4 +276,15 @@ async fn wait_for_signal() {
         }
     }
     let _ = tokio::signal::ctrl_c().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_back_off_to_an_hour() {
+        let minutes: Vec<i64> = (1..=9).map(|a| backoff(a).num_minutes()).collect();
+        assert_eq!(minutes, vec![1, 2, 4, 8, 16, 32, 60, 60, 60]);
+    }
 }

@@ -5,7 +5,7 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use super::{Store, StoreError, from_millis, to_millis};
+use super::{Store, StoreError, from_millis};
 use shakmaty::Color;
 
 use crate::chess::game::{Game, GameResult, Outcome, StartPosition};
@@ -31,15 +31,6 @@ pub enum GameStatus {
     Active,
     /// Over, with a result.
     Finished,
-}
-
-impl GameStatus {
-    pub(super) fn as_str(self) -> &'static str {
-        match self {
-            GameStatus::Active => "active",
-            GameStatus::Finished => "finished",
-        }
-    }
 }
 
 /// The rules variant.

@@ -278,18 +278,30 @@ fn outbox_from_row(row: &AnyRow) -> Result<OutboxMail, StoreError> {
 
 impl Tx {
     /// Creates a game; it starts active with no moves.
-    pub async fn add_game(&mut self, g: &NewGame, now: DateTime<Utc>) -> Result<GameId, StoreError> {
+    pub async fn add_game(
+        &mut self,
+        g: &NewGame,
+        now: DateTime<Utc>,
+    ) -> Result<GameId, StoreError> {
         let (variant, number, fen) = match &g.start {
-            crate::chess::game::StartPosition::Standard => (super::games::Variant::Standard, None, None),
+            crate::chess::game::StartPosition::Standard => {
+                (super::games::Variant::Standard, None, None)
+            }
             crate::chess::game::StartPosition::Chess960(n) => (
                 super::games::Variant::Chess960,
                 Some(i64::from(*n)),
-                Some(g.start.to_fen().map_err(|e| StoreError::Corrupt(e.to_string()))?),
+                Some(
+                    g.start
+                        .to_fen()
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                ),
             ),
             crate::chess::game::StartPosition::Fen(fen) if g.start.is_chess960() => {
                 (super::games::Variant::Chess960, None, Some(fen.clone()))
             }
-            crate::chess::game::StartPosition::Fen(fen) => (super::games::Variant::Standard, None, Some(fen.clone())),
+            crate::chess::game::StartPosition::Fen(fen) => {
+                (super::games::Variant::Standard, None, Some(fen.clone()))
+            }
         };
         let row = sqlx::query(
             "INSERT INTO games (white_id, black_id, variant, chess960_number, start_fen, \

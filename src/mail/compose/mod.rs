@@ -153,24 +153,7 @@ pub enum LetterKind {
     },
 }
 
-/// Why a command was not carried out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RejectionKind {
-    /// The move is not legal.
-    Illegal,
-    /// The text fits more than one legal move.
-    Ambiguous,
-    /// The text does not read as a move or command.
-    Unreadable,
-    /// It is the opponent's turn.
-    NotYourTurn,
-    /// The game has ended.
-    GameOver,
-    /// No such game (or not the player's).
-    UnknownGame,
-    /// Anything else; the explanation says what.
-    Other,
-}
+pub use crate::arbiter::RejectionKind;
 
 /// Why a mail could not be composed; a bug or bad data, never the player's fault.
 #[derive(Debug, thiserror::Error)]
@@ -254,21 +237,6 @@ impl LetterKind {
     /// Whether mails of this kind carry the PGN as an attachment.
     fn attaches_pgn(&self) -> bool {
         matches!(self, LetterKind::GameOver | LetterKind::Pgn)
-    }
-}
-
-impl RejectionKind {
-    /// The key templates switch on, e.g. `not_your_turn`.
-    pub fn key(self) -> &'static str {
-        match self {
-            RejectionKind::Illegal => "illegal",
-            RejectionKind::Ambiguous => "ambiguous",
-            RejectionKind::Unreadable => "unreadable",
-            RejectionKind::NotYourTurn => "not_your_turn",
-            RejectionKind::GameOver => "game_over",
-            RejectionKind::UnknownGame => "unknown_game",
-            RejectionKind::Other => "other",
-        }
     }
 }
 
