@@ -232,6 +232,8 @@ const NON_KEY_VARS: &[&str] = &[
     "DOPIS_TEST_POSTGRES_URL",
     "DOPIS_TEST_SMTP_PORT",
     "DOPIS_TEST_IMAP_PORT",
+    "DOPIS_CRASH_AT",
+    "DOPIS_BLESS",
 ];
 
 /// Why the configuration could not be loaded; each says how to fix it.

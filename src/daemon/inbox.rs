@@ -112,6 +112,7 @@ impl Inbox {
             Handled::Ignored(t) | Handled::Done(t) => t.clone(),
         };
         tx.inbound_outcome(&key, game, &text).await?;
+        super::run::crash_point("before-inbound-commit");
         tx.commit().await?;
         Ok(outcome)
     }

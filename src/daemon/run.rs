@@ -21,6 +21,16 @@ const LEASE_SECONDS: i64 = 300;
 /// (about two days of retries) and reported as failed.
 const MAX_ATTEMPTS: i64 = 40;
 
+/// A test hook for crash-and-restart tests: when `DOPIS_CRASH_AT` names
+/// this point, the process dies here at once, as if killed with `kill -9`
+/// (no destructors, no flushing). Unset in normal operation.
+pub(crate) fn crash_point(name: &str) {
+    if std::env::var("DOPIS_CRASH_AT").is_ok_and(|v| v == name) {
+        eprintln!("DOPIS_CRASH_AT={name}: aborting");
+        std::process::abort();
+    }
+}
+
 /// The running parts of the daemon.
 pub struct Daemon {
     /// The database.
@@ -68,6 +78,7 @@ impl Daemon {
                 .await?
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
+        crash_point("after-inbound-commit");
         mailbox.mark_done(&mail.key).await?;
         let mut tx = self.store.begin().await?;
         tx.set_mailbox_cursor(&self.mailbox_name, &reference, now)
@@ -145,6 +156,7 @@ impl Daemon {
             .await
         {
             Ok(()) => {
+                crash_point("after-send");
                 self.store.outbox_sent(mail, self.clock.now()).await?;
                 tracing::info!(key = %mail.mail_key, to = %to, "sent");
                 Ok(true)

@@ -3,6 +3,8 @@
 mod support;
 
 mod cli;
+mod crash;
+mod daemon;
 mod inbound_fixtures;
 mod move_cli;
 mod outbound;

@@ -1,0 +1,454 @@
+//! Handling inbound mail as the daemon does, on both databases: who may
+//! move, what forged, replayed, automatic and broken mail do (nothing), and
+//! what gets answered.
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use dopis::address::EmailAddress;
+use dopis::chess::game::StartPosition;
+use dopis::clock::TimeControl;
+use dopis::config::{MailConfig, Secret};
+use dopis::daemon::inbox::{Handled, Inbox};
+use dopis::daemon::post::Post;
+use dopis::daemon::start::start_game;
+use dopis::lang::Lang;
+use dopis::player::{NewPlayer, Player};
+use dopis::store::Store;
+use dopis::store::games::GameId;
+
+use crate::support::TestDb;
+
+/// A game between Alice (White) and Bob (Black), and a daemon's inbox.
+struct World {
+    store: Store,
+    inbox: Inbox,
+    game: GameId,
+    alice: Player,
+    bob: Player,
+    now: DateTime<Utc>,
+    sent: usize,
+}
+
+/// One mail taken from the outbox.
+#[derive(Debug)]
+struct Out {
+    to: String,
+    subject: String,
+    reply_to: Option<String>,
+    message_id: String,
+    text: String,
+}
+
+impl World {
+    async fn new(db: &TestDb) -> World {
+        let store = Store::open(&db.url).await.unwrap();
+        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
+        let add = |email: &str, name: &str, lang| {
+            NewPlayer::new(EmailAddress::parse(email).unwrap(), name, lang, None).unwrap()
+        };
+        let alice = store
+            .add_player(&add("alice@players.test", "Alice", Lang::En), now)
+            .await
+            .unwrap();
+        let bob = store
+            .add_player(&add("bob@players.test", "Bob", Lang::En), now)
+            .await
+            .unwrap();
+        let config = MailConfig {
+            address: "chess@chess.test".into(),
+            secret: Secret::new("test-secret"),
+            ..MailConfig::default()
+        };
+        let post = Post::new(&config).unwrap();
+        let game = start_game(
+            &store,
+            &post,
+            alice.id,
+            bob.id,
+            StartPosition::Standard,
+            TimeControl::default(),
+            now,
+        )
+        .await
+        .unwrap();
+        let mut world = World {
+            store,
+            inbox: Inbox {
+                post,
+                answers_per_hour: 5,
+            },
+            game,
+            alice,
+            bob,
+            now,
+            sent: 0,
+        };
+        let start = world.outbox().await;
+        assert_eq!(
+            start.len(),
+            2,
+            "White gets 'your move', Black 'game started'"
+        );
+        world
+    }
+
+    fn token_address(&self, player: &Player) -> String {
+        self.inbox.post.reply_to(self.game, player).to_string()
+    }
+
+    async fn handle(&mut self, raw: &[u8]) -> Handled {
+        self.now += Duration::minutes(1);
+        self.inbox
+            .handle(&self.store, "test:1", raw, self.now, self.now)
+            .await
+            .unwrap()
+    }
+
+    /// The mails queued since the last call.
+    async fn outbox(&mut self) -> Vec<Out> {
+        let all = self
+            .store
+            .claim_outbox(self.now + Duration::days(1), Duration::hours(1), 1000)
+            .await
+            .unwrap();
+        let mut out = Vec::new();
+        for mail in all {
+            let msg = mail_parser::MessageParser::default()
+                .parse(&mail.raw)
+                .unwrap();
+            out.push(Out {
+                to: mail.recipient.clone(),
+                subject: msg.subject().unwrap_or("").to_string(),
+                reply_to: msg
+                    .reply_to()
+                    .and_then(|a| a.first())
+                    .and_then(|a| a.address())
+                    .map(str::to_string),
+                message_id: msg.message_id().unwrap_or("").to_string(),
+                text: msg.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
+            });
+            self.store.outbox_sent(&mail, self.now).await.unwrap();
+        }
+        self.sent += out.len();
+        out
+    }
+
+    async fn moves(&self) -> Vec<String> {
+        self.store
+            .game(self.game)
+            .await
+            .unwrap()
+            .moves
+            .iter()
+            .map(|m| m.san.clone())
+            .collect()
+    }
+}
+
+/// A plain-text mail as a client sends it.
+fn mail(from: &str, to: &str, subject: &str, body: &str, extra_headers: &str) -> Vec<u8> {
+    let id = format!("<{:016x}@players.test>", rand::random::<u64>());
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {id}\r\nDate: Sun, 29 Nov 2026 12:00:00 +0000\r\n\
+         MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n{extra_headers}\r\n{body}\r\n"
+    )
+    .into_bytes()
+}
+
+async fn the_player_to_move_moves_by_replying_and_both_are_told(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let to = w.token_address(&w.alice.clone());
+    let handled = w
+        .handle(&mail(
+            "Alice <alice@players.test>",
+            &to,
+            "Re: [dopis #1] Your move",
+            "e4\r\n\r\n> old text",
+            "",
+        ))
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("played e4")),
+        "{handled:?}"
+    );
+    assert_eq!(w.moves().await, vec!["e4"]);
+    let out = w.outbox().await;
+    let to_bob = out
+        .iter()
+        .find(|m| m.to == "bob@players.test")
+        .expect("bob is told");
+    assert!(to_bob.subject.contains("Your move"), "{}", to_bob.subject);
+    assert_eq!(
+        to_bob.reply_to.as_deref(),
+        Some(w.token_address(&w.bob.clone()).as_str())
+    );
+    let to_alice = out
+        .iter()
+        .find(|m| m.to == "alice@players.test")
+        .expect("alice gets a confirmation");
+    assert!(
+        to_alice.subject.contains("Move accepted"),
+        "{}",
+        to_alice.subject
+    );
+    // One thread per game: both refer to the game's thread root.
+    assert!(
+        to_bob.message_id.starts_with("dopis.g"),
+        "{}",
+        to_bob.message_id
+    );
+}
+
+async fn a_forged_from_never_moves_a_piece(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let to = w.token_address(&w.alice.clone());
+    // Mallory knows Alice's reply address but cannot send from Alice's address.
+    let handled = w
+        .handle(&mail("mallory@evil.test", &to, "Re: [dopis #1]", "e4", ""))
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.starts_with("refused")),
+        "{handled:?}"
+    );
+    assert!(w.moves().await.is_empty());
+    let out = w.outbox().await;
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(
+        out[0].to, "alice@players.test",
+        "the refusal goes to the registered address only"
+    );
+    assert!(out[0].text.contains("mallory@evil.test"), "{}", out[0].text);
+}
+
+async fn a_wrong_token_is_refused_and_changes_nothing(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let handled = w
+        .handle(&mail(
+            "alice@players.test",
+            "chess+g1.zzzzzzzzzz@chess.test",
+            "Re: [dopis #1]",
+            "e4",
+            "",
+        ))
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("wrong token")),
+        "{handled:?}"
+    );
+    assert!(w.moves().await.is_empty());
+    let out = w.outbox().await;
+    assert_eq!(
+        out.iter().map(|m| m.to.as_str()).collect::<Vec<_>>(),
+        vec!["alice@players.test"]
+    );
+    // A stranger with a made-up token gets no answer at all.
+    let handled = w
+        .handle(&mail(
+            "stranger@else.test",
+            "chess+g1.zzzzzzzzzz@chess.test",
+            "hi",
+            "e4",
+            "",
+        ))
+        .await;
+    assert!(matches!(handled, Handled::Ignored(_)), "{handled:?}");
+    assert!(w.outbox().await.is_empty());
+}
+
+async fn the_right_address_without_the_token_is_asked_to_confirm(db: &TestDb) {
+    let mut w = World::new(db).await;
+    // A fresh mail (not a reply) with the subject tag, to the plain address.
+    let first = mail(
+        "alice@players.test",
+        "chess@chess.test",
+        "[dopis #1] my move",
+        "Nf3",
+        "",
+    );
+    let handled = w.handle(&first).await;
+    let received = w.now;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("confirm")),
+        "{handled:?}"
+    );
+    assert!(
+        w.moves().await.is_empty(),
+        "nothing is played before the confirmation"
+    );
+    let out = w.outbox().await;
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].to, "alice@players.test");
+    let confirm_to = out[0].reply_to.clone().expect("a confirmation address");
+    assert!(confirm_to.starts_with("chess+c"), "{confirm_to}");
+    // Someone else replying to the confirmation address does nothing.
+    let handled = w
+        .handle(&mail(
+            "mallory@evil.test",
+            &confirm_to,
+            "Re: confirm",
+            "yes",
+            "",
+        ))
+        .await;
+    assert!(
+        !matches!(&handled, Handled::Done(s) if s.contains("played")),
+        "{handled:?}"
+    );
+    assert!(w.moves().await.is_empty());
+    w.outbox().await;
+    // Alice confirms: the move is played, as of when her first mail came.
+    let handled = w
+        .handle(&mail(
+            "alice@players.test",
+            &confirm_to,
+            "Re: confirm",
+            "yes",
+            "",
+        ))
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        "{handled:?}"
+    );
+    let game = w.store.game(w.game).await.unwrap();
+    assert_eq!(game.moves[0].received_at, Some(received));
+    // Confirming twice plays nothing more.
+    w.handle(&mail(
+        "alice@players.test",
+        &confirm_to,
+        "Re: confirm",
+        "yes",
+        "",
+    ))
+    .await;
+    assert_eq!(w.moves().await, vec!["Nf3"]);
+}
+
+async fn a_replayed_mail_acts_once(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let raw = mail(
+        "alice@players.test",
+        &w.token_address(&w.alice.clone()),
+        "Re: [dopis #1]",
+        "d4",
+        "",
+    );
+    assert!(matches!(w.handle(&raw).await, Handled::Done(_)));
+    let first = w.outbox().await.len();
+    assert_eq!(w.handle(&raw).await, Handled::Duplicate);
+    assert_eq!(w.moves().await, vec!["d4"]);
+    assert!(w.outbox().await.is_empty());
+    assert_eq!(first, 2);
+}
+
+async fn bounces_auto_replies_and_lists_are_never_answered(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let to = w.token_address(&w.alice.clone());
+    for (from, headers) in [
+        ("MAILER-DAEMON@players.test", "Return-Path: <>\r\n"),
+        ("alice@players.test", "Auto-Submitted: auto-replied\r\n"),
+        ("alice@players.test", "X-Autoreply: yes\r\n"),
+        (
+            "alice@players.test",
+            "Precedence: bulk\r\nList-Id: <chess.lists.test>\r\n",
+        ),
+    ] {
+        let handled = w
+            .handle(&mail(
+                from,
+                &to,
+                "Out of office",
+                "I am away until Monday. e4",
+                headers,
+            ))
+            .await;
+        assert!(
+            matches!(handled, Handled::Ignored(_)),
+            "{headers}: {handled:?}"
+        );
+    }
+    assert!(w.moves().await.is_empty());
+    assert!(w.outbox().await.is_empty());
+}
+
+async fn illegal_and_unreadable_moves_get_an_explanation_and_change_nothing(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let to = w.token_address(&w.alice.clone());
+    for (text, says) in [
+        ("e5", "cannot be played"),
+        ("Ke2", "cannot be played"),
+        ("hello", "move"),
+    ] {
+        w.handle(&mail("alice@players.test", &to, "Re: [dopis #1]", text, ""))
+            .await;
+        let out = w.outbox().await;
+        assert_eq!(out.len(), 1, "{text}: {out:?}");
+        assert_eq!(out[0].to, "alice@players.test");
+        assert!(
+            out[0].subject.contains(&format!("\"{text}\"")),
+            "{text}: {}",
+            out[0].subject
+        );
+        assert!(out[0].text.contains(says), "{text}: {}", out[0].text);
+    }
+    assert!(w.moves().await.is_empty());
+    // Moving out of turn is explained too.
+    let bob_to = w.token_address(&w.bob.clone());
+    w.handle(&mail(
+        "bob@players.test",
+        &bob_to,
+        "Re: [dopis #1]",
+        "e5",
+        "",
+    ))
+    .await;
+    let out = w.outbox().await;
+    assert!(out[0].text.contains("not your turn"), "{}", out[0].text);
+}
+
+async fn answers_to_one_address_are_rate_limited(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let to = w.token_address(&w.alice.clone());
+    let mut answered = 0;
+    for i in 0..8 {
+        let h = w
+            .handle(&mail(
+                "alice@players.test",
+                &to,
+                "Re: [dopis #1]",
+                &format!("nonsense {i}"),
+                "",
+            ))
+            .await;
+        if matches!(h, Handled::Done(_)) {
+            answered += 1;
+        }
+    }
+    assert_eq!(answered, 5, "answers_per_hour = 5");
+    assert_eq!(w.outbox().await.len(), 5);
+}
+
+async fn broken_mail_is_logged_and_refused_without_a_panic(db: &TestDb) {
+    let mut w = World::new(db).await;
+    for raw in [
+        &b""[..],
+        b"\x00\x01\x02 binary junk",
+        b"Subject: no sender\r\n\r\ne4\r\n",
+    ] {
+        let handled = w.handle(raw).await;
+        assert!(matches!(handled, Handled::Ignored(_)), "{handled:?}");
+    }
+    assert!(w.moves().await.is_empty());
+    assert!(w.outbox().await.is_empty());
+}
+
+crate::on_both_backends!(
+    the_player_to_move_moves_by_replying_and_both_are_told,
+    a_forged_from_never_moves_a_piece,
+    a_wrong_token_is_refused_and_changes_nothing,
+    the_right_address_without_the_token_is_asked_to_confirm,
+    a_replayed_mail_acts_once,
+    bounces_auto_replies_and_lists_are_never_answered,
+    illegal_and_unreadable_moves_get_an_explanation_and_change_nothing,
+    answers_to_one_address_are_rate_limited,
+    broken_mail_is_logged_and_refused_without_a_panic,
+);
