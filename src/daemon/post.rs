@@ -78,7 +78,7 @@ impl Table {
             round: "-".into(),
             white: self.white.name.clone(),
             black: self.black.name.clone(),
-            time_control: Some(self.record.time_control.to_string()),
+            time_control: Some(pgn_time_control(self.record.time_control)),
             end_date: self
                 .record
                 .finished_at
@@ -86,6 +86,15 @@ impl Table {
             other: Vec::new(),
         };
         pgn::export(&self.game, &tags)
+    }
+}
+
+/// The PGN `TimeControl` tag: "moves/seconds" where the standard can say
+/// it (N days per move is `1/(N×86400)`), else our spec string.
+fn pgn_time_control(control: TimeControl) -> String {
+    match control {
+        TimeControl::DaysPerMove { days } => format!("1/{}", u64::from(days) * 86_400),
+        other => other.to_string(),
     }
 }
 

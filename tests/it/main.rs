@@ -5,6 +5,7 @@ mod support;
 mod cli;
 mod crash;
 mod daemon;
+mod e2e;
 mod inbound_fixtures;
 mod move_cli;
 mod outbound;

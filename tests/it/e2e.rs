@@ -1,0 +1,278 @@
+//! End to end over real mail: the real `dopis serve` process reads its
+//! mailbox over IMAP (Dovecot) and sends over SMTP (Postfix); two players
+//! read their mail over IMAP and answer the mails they get by replying to
+//! the Reply-To over SMTP, as a mail client would, until mate.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use dopis::address::EmailAddress;
+use dopis::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::daemon::mailbox::{ImapMailbox, MailRef};
+use dopis::daemon::mailer::Mailer;
+use mail_parser::MimeHeaders;
+
+use crate::support::{MAIL_PASSWORD, MailStack, TestDb, dopis, mailstack, ok, scratch_user};
+
+/// Kills the daemon when the test ends, however it ends.
+struct Daemon(Child);
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A player with a mailbox on the test mail system.
+struct Player {
+    address: String,
+    mailbox: ImapMailbox,
+    cursor: Option<MailRef>,
+    inbox: Vec<mail_parser::Message<'static>>,
+}
+
+impl Player {
+    async fn new(stack: MailStack) -> Player {
+        let address = scratch_user();
+        let mailbox = ImapMailbox::connect(ImapConfig {
+            host: "127.0.0.1".into(),
+            port: Some(stack.imap_port),
+            tls: Tls::None,
+            user: address.clone(),
+            password: Secret::new(MAIL_PASSWORD),
+            mailbox: "INBOX".into(),
+            done_folder: None,
+            poll_seconds: 1,
+        })
+        .await
+        .unwrap();
+        Player {
+            address,
+            mailbox,
+            cursor: None,
+            inbox: Vec::new(),
+        }
+    }
+
+    /// Waits (up to 60 s) for a new mail whose subject contains `wanted`.
+    async fn wait_for(&mut self, wanted: &str) -> mail_parser::Message<'static> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(i) = self
+                .inbox
+                .iter()
+                .position(|m| m.subject().unwrap_or("").contains(wanted))
+            {
+                return self.inbox.remove(i);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{} got no mail with {wanted:?} in time",
+                self.address
+            );
+            let batch = self.mailbox.fetch_new(self.cursor.as_ref()).await.unwrap();
+            if batch.is_empty() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            for mail in batch {
+                self.cursor = Some(mail.key.clone());
+                let parsed = mail_parser::MessageParser::default()
+                    .parse(&mail.raw)
+                    .unwrap()
+                    .into_owned();
+                self.inbox.push(parsed);
+            }
+        }
+    }
+}
+
+/// The player answers `mail` with `text` as a mail client does: to the
+/// Reply-To, "Re:" subject, threading headers, the old mail quoted below.
+async fn reply(mailer: &Mailer, from: &str, mail: &mail_parser::Message<'_>, text: &str) {
+    let to = mail
+        .reply_to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .expect("a Reply-To")
+        .to_string();
+    let id = mail.message_id().unwrap_or("");
+    let quoted: String = mail
+        .body_text(0)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| format!("> {l}\r\n"))
+        .collect();
+    let raw = format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: {}\r\nMessage-ID: <{:016x}@players.test>\r\nIn-Reply-To: <{id}>\r\n\
+         References: <{id}>\r\nDate: Sun, 29 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n\r\nOn Sunday dopis wrote:\r\n{quoted}",
+        mail.subject().unwrap_or(""),
+        rand::random::<u64>()
+    );
+    mailer
+        .send(
+            &EmailAddress::parse(from).unwrap(),
+            &[EmailAddress::parse(&to).unwrap()],
+            raw.as_bytes(),
+        )
+        .await
+        .unwrap();
+}
+
+async fn two_players_play_a_game_to_mate_by_replying_to_real_mail(db: &TestDb) {
+    let Some(stack) = mailstack() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let server = scratch_user();
+    let mut white = Player::new(stack).await;
+    let mut black = Player::new(stack).await;
+    std::fs::write(
+        d.join("dopis.toml"),
+        format!(
+            "[mail]\naddress = \"{server}\"\nsecret = \"e2e-secret\"\n\n\
+             [mail.imap]\nhost = \"127.0.0.1\"\nport = {imap}\ntls = \"none\"\nuser = \"{server}\"\npassword = \"{MAIL_PASSWORD}\"\n\n\
+             [mail.smtp]\nhost = \"127.0.0.1\"\nport = {smtp}\ntls = \"none\"\n",
+            imap = stack.imap_port,
+            smtp = stack.smtp_port,
+        ),
+    )
+    .unwrap();
+    ok(&dopis(
+        d,
+        db,
+        &[
+            "player",
+            "add",
+            "--email",
+            &white.address,
+            "--name",
+            "Ana Novak",
+            "--lang",
+            "sl",
+        ],
+    ));
+    ok(&dopis(
+        d,
+        db,
+        &[
+            "player",
+            "add",
+            "--email",
+            &black.address,
+            "--name",
+            "Bob Smith",
+        ],
+    ));
+    let id = ok(&dopis(
+        d,
+        db,
+        &[
+            "game",
+            "new",
+            "--white",
+            &white.address,
+            "--black",
+            &black.address,
+        ],
+    ));
+    let id = id.trim().to_string();
+    let log = std::fs::File::create(d.join("serve.log")).unwrap();
+    let _daemon = Daemon(
+        Command::new(env!("CARGO_BIN_EXE_dopis"))
+            .current_dir(d)
+            .env_remove("DOPIS_CONFIG")
+            .env("DOPIS_DATABASE_URL", &db.url)
+            .args(["serve"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap(),
+    );
+    let smtp = Mailer::open(&MailConfig {
+        smtp: Some(SmtpConfig {
+            host: "127.0.0.1".into(),
+            port: Some(stack.smtp_port),
+            tls: Tls::None,
+            user: None,
+            password: None,
+        }),
+        ..MailConfig::default()
+    })
+    .unwrap();
+
+    // Légal's mate; Ana writes Slovenian piece letters (S knight, L bishop).
+    let plies = [
+        "e4", "e7-e5", "Sf3", "d6", "Lc4", "Bg4", "Sc3", "g7g6", "Sxe5", "Bxd1", "Lxf7+", "Ke7",
+        "Sd5#",
+    ];
+    let started = black.wait_for("Game started").await;
+    assert!(
+        started
+            .subject()
+            .unwrap_or("")
+            .contains(&format!("[dopis #{id}]"))
+    );
+    for (i, text) in plies.iter().enumerate() {
+        let (player, other) = if i % 2 == 0 {
+            (&mut white, &mut black)
+        } else {
+            (&mut black, &mut white)
+        };
+        let mail = player.wait_for("Your move").await;
+        let reply_to = mail
+            .reply_to()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .unwrap()
+            .to_string();
+        assert!(reply_to.contains(&format!("+g{id}.")), "{reply_to}");
+        reply(&smtp, &player.address.clone(), &mail, text).await;
+        if i + 1 < plies.len() {
+            player.wait_for("Move accepted").await;
+        }
+        let _ = other;
+    }
+    for player in [&mut white, &mut black] {
+        let over = player.wait_for("Game over").await;
+        let pgn = over
+            .attachments()
+            .find(|a| a.attachment_name().is_some_and(|n| n.ends_with(".pgn")))
+            .map(|a| String::from_utf8_lossy(a.contents()).into_owned())
+            .expect("the PGN is attached");
+        assert!(pgn.contains("7. Nd5#"), "{pgn}");
+        assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
+    }
+    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        d,
+        db,
+        &["game", "show", &id, "--format", "json"],
+    )))
+    .unwrap();
+    let sans: Vec<&str> = json["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        sans,
+        [
+            "e4", "e5", "Nf3", "d6", "Bc4", "Bg4", "Nc3", "g6", "Nxe5", "Bxd1", "Bxf7+", "Ke7",
+            "Nd5#"
+        ]
+    );
+    assert_eq!(json["result"], "1-0");
+    assert_eq!(json["status"], "finished");
+    // Every move's time is when its mail reached the mailbox.
+    assert!(
+        json["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["received_at"].is_string())
+    );
+}
+
+crate::on_both_backends!(two_players_play_a_game_to_mate_by_replying_to_real_mail);
