@@ -233,6 +233,8 @@ const NON_KEY_VARS: &[&str] = &[
     "DOPIS_TEST_SMTP_PORT",
     "DOPIS_TEST_IMAP_PORT",
     "DOPIS_CRASH_AT",
+    "DOPIS_PG_DIR",
+    "DOPIS_PG_PORT",
     "DOPIS_BLESS",
 ];
 

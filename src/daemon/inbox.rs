@@ -440,7 +440,12 @@ impl Inbox {
             side,
             lang: player.lang,
         };
-        let verdict = arbiter::apply(&before, record.draw_offer_by, seat, commands, received_at);
+        let board = arbiter::Board {
+            game: before,
+            draw_offer_by: record.draw_offer_by,
+            conditionals: record.conditionals.clone(),
+        };
+        let verdict = arbiter::apply(&board, seat, commands, received_at);
         let rejected = verdict
             .notices
             .iter()
@@ -449,8 +454,14 @@ impl Inbox {
             return Ok(Handled::Ignored("ignored: answer rate limit".into()));
         }
         if verdict.changed {
-            tx.save_game(&record, &verdict.game, verdict.draw_offer_by, now)
-                .await?;
+            tx.save_game(
+                &record,
+                &verdict.game,
+                verdict.draw_offer_by,
+                &verdict.conditionals,
+                now,
+            )
+            .await?;
         }
         let (white, black) = (
             tx.player(record.white).await?,

@@ -374,6 +374,27 @@ impl Post {
                     true,
                     None,
                 ),
+                Notice::Conditionals { to, note, lines } => (
+                    // Keyed by the mail that caused it: set/list/cancel answer
+                    // a mail; a cancellation follows the opponent's move.
+                    format!("{answer_key}.cond.{}", side_key(*to)),
+                    LetterKind::Conditionals {
+                        note: note.clone(),
+                        lines: lines.clone(),
+                    },
+                    *to,
+                    false,
+                    None,
+                ),
+                Notice::ConditionalPlayed { to, written } => (
+                    move_key("conditional", *to),
+                    LetterKind::MoveAccepted {
+                        san: format!("{written} (your conditional move)"),
+                    },
+                    *to,
+                    false,
+                    None,
+                ),
                 Notice::NotYetSupported { to, command } => (
                     answer_key,
                     LetterKind::NotYetSupported {
@@ -469,6 +490,10 @@ fn game_view(table: &Table, recipient: Option<Color>) -> GameView {
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),
     }
+}
+
+fn side_key(c: Color) -> &'static str {
+    c.name_lower()
 }
 
 /// Lower-case colour names for keys.

@@ -8,6 +8,7 @@ use sqlx::{AssertSqlSafe, Row};
 use super::{Store, StoreError, from_millis};
 use shakmaty::Color;
 
+use crate::arbiter::Conditionals;
 use crate::chess::game::{Game, GameResult, Outcome, StartPosition};
 use crate::clock::TimeControl;
 use crate::player::PlayerId;
@@ -110,6 +111,9 @@ pub struct GameRecord {
     /// The side with a standing draw offer.
     #[serde(serialize_with = "serialize_color")]
     pub draw_offer_by: Option<Color>,
+    /// Conditional moves (hidden from the opponent, so never shown).
+    #[serde(skip)]
+    pub conditionals: Conditionals,
     /// The moves so far.
     pub moves: Vec<StoredMove>,
 }
@@ -192,7 +196,7 @@ impl GameRecord {
 }
 
 pub(super) const COLUMNS: &str = "id, white_id, black_id, variant, chess960_number, start_fen, time_control, \
-                       status, result, end_reason, created_at, finished_at, draw_offer_by";
+                       status, result, end_reason, created_at, finished_at, draw_offer_by, conditionals";
 
 fn corrupt(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
@@ -233,6 +237,10 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
             .try_get::<Option<String>, _>("draw_offer_by")?
             .map(|c| color_from_name(&c))
             .transpose()?,
+        conditionals: match row.try_get::<Option<String>, _>("conditionals")? {
+            Some(json) => serde_json::from_str(&json).map_err(corrupt)?,
+            None => Conditionals::default(),
+        },
         moves: Vec::new(),
     })
 }

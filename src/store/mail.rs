@@ -399,6 +399,7 @@ impl Tx {
         record: &GameRecord,
         game: &Game,
         draw_offer_by: Option<Color>,
+        conditionals: &crate::arbiter::Conditionals,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let stored = record.moves.len();
@@ -424,15 +425,24 @@ impl Tx {
             ),
             None => ("active", None, None, None),
         };
+        let conditionals = if conditionals.is_empty() {
+            None
+        } else {
+            Some(
+                serde_json::to_string(conditionals)
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            )
+        };
         sqlx::query(
             "UPDATE games SET status = $1, result = $2, end_reason = $3, finished_at = $4, \
-             draw_offer_by = $5 WHERE id = $6",
+             draw_offer_by = $5, conditionals = $6 WHERE id = $7",
         )
         .bind(status)
         .bind(result)
         .bind(reason)
         .bind(finished)
         .bind(draw_offer_by.map(color_name))
+        .bind(conditionals)
         .bind(record.id.0)
         .execute(&mut *self.tx)
         .await?;

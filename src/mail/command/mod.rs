@@ -179,9 +179,11 @@ pub fn parse(text: &str, lang: Lang) -> Reading {
     }
 }
 
-/// Further `if` lines join a conditional; a draw offer on the line after a move joins the move.
+/// Further `if` lines join a conditional; a draw offer on the line after a
+/// move joins the move; `if` lines after a move set conditionals from the
+/// position after it (ICCF style: the move, then what to answer next).
 fn absorb_following_lines<'a>(
-    commands: &mut [Command],
+    commands: &mut Vec<Command>,
     lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
     vocab: &[&Words],
 ) {
@@ -196,6 +198,12 @@ fn absorb_following_lines<'a>(
                         mine.extend(theirs);
                     }
                 }
+                lines.next();
+            }
+            (Some(Command::Move { .. }), LineReading::Commands(more))
+                if matches!(more.as_slice(), [Command::Conditional { .. }]) =>
+            {
+                commands.extend(more);
                 lines.next();
             }
             (Some(Command::Move { offer_draw, .. }), LineReading::Commands(more))

@@ -106,6 +106,16 @@ fn each_way_of_writing_a_command_is_read_as_that_command() {
         ),
         (
             Lang::En,
+            "Nf3\nif Nc6 Bb5\nif d6 d4",
+            vec![
+                play("Nf3"),
+                Conditional {
+                    lines: vec![vec![mv("Nc6"), mv("Bb5")], vec![mv("d6"), mv("d4")]],
+                },
+            ],
+        ),
+        (
+            Lang::En,
             "if 12... Nf6 13. e5\nif 12...Bg4 13.h3",
             vec![Conditional {
                 lines: vec![

@@ -260,6 +260,10 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         }
         LetterKind::Refused { explanation } => ctx.explanation = Some(explanation.clone()),
         LetterKind::Games { lines } => ctx.lines = lines.clone(),
+        LetterKind::Conditionals { note, lines } => {
+            ctx.explanation = Some(note.clone());
+            ctx.lines = lines.clone();
+        }
         LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
         LetterKind::GameStarted
         | LetterKind::YourMove

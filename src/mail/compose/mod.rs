@@ -146,6 +146,13 @@ pub enum LetterKind {
     },
     /// The PGN, inline and attached.
     Pgn,
+    /// The player's conditional moves: set, listed or cancelled.
+    Conditionals {
+        /// What happened, in words.
+        note: String,
+        /// The lines as the player writes them.
+        lines: Vec<String>,
+    },
     /// A command that a later version will handle.
     NotYetSupported {
         /// The command as the player wrote it.
@@ -201,6 +208,7 @@ impl LetterKind {
             LetterKind::Status => "status",
             LetterKind::Games { .. } => "games",
             LetterKind::Pgn => "pgn",
+            LetterKind::Conditionals { .. } => "conditionals",
             LetterKind::NotYetSupported { .. } => "not_yet_supported",
         }
     }
