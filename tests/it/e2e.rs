@@ -68,8 +68,12 @@ impl Player {
             }
             assert!(
                 Instant::now() < deadline,
-                "{} got no mail with {wanted:?} in time",
-                self.address
+                "{} got no mail with {wanted:?} in time; unread: {:?}",
+                self.address,
+                self.inbox
+                    .iter()
+                    .map(|m| m.subject().unwrap_or("").to_string())
+                    .collect::<Vec<_>>()
             );
             let batch = self.mailbox.fetch_new(self.cursor.as_ref()).await.unwrap();
             if batch.is_empty() {
@@ -120,13 +124,53 @@ async fn reply(mailer: &Mailer, from: &str, mail: &mail_parser::Message<'_>, tex
         .unwrap();
 }
 
-async fn two_players_play_a_game_to_mate_by_replying_to_real_mail(db: &TestDb) {
-    let Some(stack) = mailstack() else { return };
+/// A running daemon with its config dir, a game between two players, and
+/// an SMTP client for the players.
+struct Match {
+    dir: tempfile::TempDir,
+    white: Player,
+    black: Player,
+    smtp: Mailer,
+    id: String,
+    _daemon: Daemon,
+}
+
+impl Match {
+    /// The game's moves in SAN, and the arrival times, from `game show`.
+    fn moves(&self, db: &TestDb) -> (Vec<String>, serde_json::Value) {
+        let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
+            self.dir.path(),
+            db,
+            &["game", "show", &self.id, "--format", "json"],
+        )))
+        .unwrap();
+        let sans = json["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["san"].as_str().unwrap().to_string())
+            .collect();
+        (sans, json)
+    }
+
+    /// `side` answers their newest mail whose subject has `wanted` with `text`.
+    async fn answer(&mut self, white: bool, wanted: &str, text: &str) {
+        let player = if white {
+            &mut self.white
+        } else {
+            &mut self.black
+        };
+        let mail = player.wait_for(wanted).await;
+        reply(&self.smtp, &player.address.clone(), &mail, text).await;
+    }
+}
+
+async fn start_match(db: &TestDb, stack: MailStack) -> Match {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let server = scratch_user();
-    let mut white = Player::new(stack).await;
-    let mut black = Player::new(stack).await;
+    let white = Player::new(stack).await;
+    let black = Player::new(stack).await;
     std::fs::write(
         d.join("dopis.toml"),
         format!(
@@ -178,7 +222,7 @@ async fn two_players_play_a_game_to_mate_by_replying_to_real_mail(db: &TestDb) {
     ));
     let id = id.trim().to_string();
     let log = std::fs::File::create(d.join("serve.log")).unwrap();
-    let _daemon = Daemon(
+    let daemon = Daemon(
         Command::new(env!("CARGO_BIN_EXE_dopis"))
             .current_dir(d)
             .env_remove("DOPIS_CONFIG")
@@ -201,6 +245,28 @@ async fn two_players_play_a_game_to_mate_by_replying_to_real_mail(db: &TestDb) {
         ..MailConfig::default()
     })
     .unwrap();
+    Match {
+        dir,
+        white,
+        black,
+        smtp,
+        id,
+        _daemon: daemon,
+    }
+}
+
+async fn two_players_play_a_game_to_mate_by_replying_to_real_mail(db: &TestDb) {
+    let Some(stack) = mailstack() else { return };
+    let m = start_match(db, stack).await;
+    let Match {
+        dir,
+        mut white,
+        mut black,
+        smtp,
+        id,
+        _daemon,
+    } = m;
+    let d = dir.path();
 
     // Légal's mate; Ana writes Slovenian piece letters (S knight, L bishop).
     let plies = [
@@ -275,4 +341,85 @@ async fn two_players_play_a_game_to_mate_by_replying_to_real_mail(db: &TestDb) {
     );
 }
 
-crate::on_both_backends!(two_players_play_a_game_to_mate_by_replying_to_real_mail);
+async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &TestDb) {
+    let Some(stack) = mailstack() else { return };
+    let mut m = start_match(db, stack).await;
+    // White (Ana, who writes Slovenian letters) moves and leaves a conditional
+    // line: if 1...e5 then 2.Nf3, if 2...Nc6 then 3.Bb5.
+    m.answer(true, "Your move", "e4\r\nif e5 Nf3 Nc6 Bb5").await;
+    let set = m.white.wait_for("Conditional moves").await;
+    assert!(
+        set.body_text(0)
+            .unwrap_or_default()
+            .contains("if 1...e5 2.Sf3 2...Sc6 3.Lb5")
+    );
+    // Black plays e5: Nf3 follows at once, without White writing.
+    m.answer(false, "Your move", "e5").await;
+    let told = m.black.wait_for("Your move").await;
+    assert!(
+        told.subject().unwrap_or("").contains("Nf3"),
+        "{:?}",
+        told.subject()
+    );
+    m.white.wait_for("your conditional move").await;
+    let (sans, json) = m.moves(db);
+    assert_eq!(sans, ["e4", "e5", "Nf3"]);
+    let times = json["moves"].as_array().unwrap();
+    assert_eq!(
+        times[1]["received_at"], times[2]["received_at"],
+        "the conditional answer costs no time"
+    );
+    // Black does not play Nc6: the rest of White's line is cancelled.
+    let black_address = m.black.address.clone();
+    reply(&m.smtp, &black_address, &told, "d6").await;
+    let cancelled = m.white.wait_for("Conditional moves").await;
+    assert!(
+        cancelled
+            .body_text(0)
+            .unwrap_or_default()
+            .contains("cancelled")
+    );
+    assert_eq!(m.moves(db).0, ["e4", "e5", "Nf3", "d6"]);
+    // An invalid claim is refused, plays nothing, and White still has the move.
+    m.answer(true, "Your move", "claim draw Ng1").await;
+    let refused = m.white.wait_for("Not played").await;
+    assert!(
+        refused
+            .body_text(0)
+            .unwrap_or_default()
+            .contains("NOT played")
+    );
+    assert_eq!(m.moves(db).0, ["e4", "e5", "Nf3", "d6"]);
+    // Knights out and back until the position after 2...d6 comes a third
+    // time. White answers the refusal mail (it carries the reply address too).
+    let white_address = m.white.address.clone();
+    reply(&m.smtp, &white_address, &refused, "Ng1").await;
+    let shuffle = [
+        (false, "Nc6"),
+        (true, "Nf3"),
+        (false, "Nb8"),
+        (true, "Ng1"),
+        (false, "Nc6"),
+        (true, "Nf3"),
+    ];
+    for (white, text) in shuffle {
+        m.answer(white, "Your move", text).await;
+    }
+    m.answer(false, "Your move", "claim draw Nb8").await;
+    for player in [&mut m.white, &mut m.black] {
+        let over = player.wait_for("Game over").await;
+        assert!(
+            over.body_text(0).unwrap_or_default().contains("threefold"),
+            "{:?}",
+            over.body_text(0)
+        );
+    }
+    let (sans, json) = m.moves(db);
+    assert_eq!(sans.len(), 12, "{sans:?}");
+    assert_eq!(json["result"], "1/2-1/2");
+}
+
+crate::on_both_backends!(
+    two_players_play_a_game_to_mate_by_replying_to_real_mail,
+    conditional_moves_fire_and_draw_claims_are_judged_over_real_mail,
+);
