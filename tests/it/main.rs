@@ -3,6 +3,7 @@
 mod support;
 
 mod cli;
+mod event_mail;
 mod events;
 mod inbound_fixtures;
 mod move_cli;
