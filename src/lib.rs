@@ -16,6 +16,9 @@
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
+//! - [`td`]: events made real — stored events, starting all their games,
+//!   standings of stored games, and the TD tools (result, withdraw, replace,
+//!   extend), each logged and told to the players.
 //! - [`arbiter`]: applies a player's commands to a game by the rules (pure).
 //! - [`app`]: the config, store and clock every command shares.
 //! - [`daemon`]: `dopis serve` — mailboxes (IMAP, Maildir), mailers (SMTP,
@@ -38,4 +41,5 @@ pub mod lang;
 pub mod mail;
 pub mod player;
 pub mod store;
+pub mod td;
 pub mod telemetry;

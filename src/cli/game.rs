@@ -53,6 +53,36 @@ pub enum GameCommand {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// TD: set or adjudicate a result; both players are told.
+    Result {
+        /// The game's number.
+        id: i64,
+        /// 1-0, 0-1 or 1/2-1/2.
+        result: super::event::ResultArg,
+        /// Why (told to the players and recorded).
+        #[arg(long)]
+        reason: String,
+        /// The TD doing it (one of the event's TDs for an event game).
+        #[arg(long)]
+        by: EmailAddress,
+    },
+    /// TD: extend a player's deadline; both players are told.
+    Extend {
+        /// The game's number.
+        id: i64,
+        /// Days to add.
+        #[arg(long)]
+        days: u32,
+        /// Whose deadline (default: the side to move).
+        #[arg(long, value_enum)]
+        side: Option<super::event::SideArg>,
+        /// Why (told to the players and recorded).
+        #[arg(long)]
+        reason: String,
+        /// The TD doing it (one of the event's TDs for an event game).
+        #[arg(long)]
+        by: EmailAddress,
+    },
 }
 
 /// A Chess960 position by number, or one drawn at random.
@@ -132,6 +162,19 @@ fn status_text(g: &GameRecord) -> String {
 pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<ExitCode> {
     let store = &app.store;
     match cmd {
+        GameCommand::Result {
+            id,
+            result,
+            reason,
+            by,
+        } => return super::event::result(app, id, result, &reason, &by, out).await,
+        GameCommand::Extend {
+            id,
+            days,
+            side,
+            reason,
+            by,
+        } => return super::event::extend(app, id, days, side, &reason, &by, out).await,
         GameCommand::New {
             white,
             black,

@@ -2,6 +2,7 @@
 //! into the library. Errors print as one line saying what is wrong and how
 //! to fix it, with a non-zero exit code.
 
+mod event;
 mod game;
 pub mod move_check;
 mod player;
@@ -42,6 +43,9 @@ pub enum Command {
     /// Start and look at games.
     #[command(subcommand)]
     Game(game::GameCommand),
+    /// Events: create, add entrants, start, pairings, standings, TD tools.
+    #[command(subcommand)]
+    Event(event::EventCommand),
     /// Check a move text against a position: prints `UCI SAN`, or why not.
     Move(move_check::MoveArgs),
     /// Run the mail daemon: read the mailbox, play the moves, send the replies.
@@ -171,6 +175,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         Command::Game(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = game::run(&app, cmd, out).await;
+            app.store.close().await;
+            result
+        }),
+        Command::Event(cmd) => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = event::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),

@@ -209,6 +209,38 @@ impl Inbox {
                 let games = tx.active_games_of(player.id).await?;
                 let list: Vec<String> = games.iter().map(|g| g.to_string()).collect();
                 let reading = command::parse(&mail.text, player.lang);
+                if reading
+                    .commands
+                    .iter()
+                    .any(|c| matches!(c, command::Command::Standings))
+                {
+                    // The standings of every event the player is in.
+                    let events = tx.events_of_player(player.id).await?;
+                    for event in &events {
+                        let kind = standings_kind(tx, *event).await?;
+                        self.post
+                            .queue(
+                                tx,
+                                format!(
+                                    "in.{}.standings.e{}",
+                                    hex_sha256(answering.mail_key.as_bytes()),
+                                    event.0
+                                ),
+                                kind,
+                                &player,
+                                None,
+                                None,
+                                Some(answering),
+                                None,
+                                None,
+                                now,
+                            )
+                            .await?;
+                    }
+                    if !events.is_empty() {
+                        return Ok((None, Handled::Done("sent the standings".into())));
+                    }
+                }
                 let kind = if reading
                     .commands
                     .iter()
@@ -435,6 +467,26 @@ impl Inbox {
         let Some(side) = record.side_of(player.id) else {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
         };
+        // `standings` is about the game's event, not the game: answered
+        // here, the rest of the mail goes to the arbiter.
+        let asked_standings = commands
+            .iter()
+            .any(|c| matches!(c, command::Command::Standings));
+        let commands: Vec<command::Command> = commands
+            .iter()
+            .filter(|c| !matches!(c, command::Command::Standings))
+            .cloned()
+            .collect();
+        if asked_standings {
+            if !self.may_answer(tx, &player.email.to_string(), now).await? {
+                return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+            }
+            self.standings_for_game(tx, game, player, answering, now)
+                .await?;
+            if commands.is_empty() {
+                return Ok(Handled::Done("sent the standings".into()));
+            }
+        }
         let before = record.to_game()?;
         let seat = Seat {
             side,
@@ -445,7 +497,26 @@ impl Inbox {
             draw_offer_by: record.draw_offer_by,
             conditionals: record.conditionals.clone(),
         };
-        let verdict = arbiter::apply(&board, seat, commands, received_at);
+        let verdict = if crate::td::is_annulled(&record, board.game.is_over()) {
+            // Closed by a TD (a withdrawal annulled it): no more moves.
+            arbiter::Verdict {
+                game: board.game.clone(),
+                draw_offer_by: record.draw_offer_by,
+                conditionals: record.conditionals.clone(),
+                notices: vec![Notice::Rejected {
+                    to: side,
+                    wrote: describe(&commands),
+                    explanation: "this game was closed by the tournament director (annulled after \
+                                  a withdrawal), so nothing more can be played in it."
+                        .into(),
+                    kind: RejectionKind::GameOver,
+                }],
+                summary: "rejected: game annulled".into(),
+                changed: false,
+            }
+        } else {
+            arbiter::apply(&board, seat, &commands, received_at)
+        };
         let rejected = verdict
             .notices
             .iter()
@@ -483,6 +554,57 @@ impl Inbox {
             .await?;
         Ok(Handled::Done(verdict.summary))
     }
+
+    /// Answers `standings` in a game: the crosstable of the game's event, or
+    /// why there is none.
+    async fn standings_for_game(
+        &self,
+        tx: &mut Tx,
+        game: GameId,
+        player: &Player,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let key = format!("in.{}.standings", hex_sha256(answering.mail_key.as_bytes()));
+        let kind = match tx.event_of_game(game).await? {
+            Some(event) => standings_kind(tx, event).await?,
+            None => LetterKind::Rejected {
+                wrote: "standings".into(),
+                explanation: format!(
+                    "game {game} is not part of an event, so it has no standings."
+                ),
+                kind: RejectionKind::Other,
+            },
+        };
+        self.post
+            .queue(
+                tx,
+                key,
+                kind,
+                player,
+                None,
+                None,
+                Some(answering),
+                None,
+                None,
+                now,
+            )
+            .await
+    }
+}
+
+/// The standings letter of an event, with event errors as store errors (a
+/// stored event that cannot be read back is corrupt).
+async fn standings_kind(
+    tx: &mut Tx,
+    event: crate::store::events::EventId,
+) -> Result<LetterKind, StoreError> {
+    crate::td::standings_letter(tx, event)
+        .await
+        .map_err(|e| match e {
+            crate::td::TdError::Store(e) => e,
+            other => StoreError::Corrupt(other.to_string()),
+        })
 }
 
 fn describe(commands: &[command::Command]) -> String {

@@ -15,8 +15,10 @@ use crate::player::PlayerId;
 
 /// An open transaction.
 pub struct Tx {
-    tx: Transaction<'static, Any>,
-    backend: Backend,
+    // Visible to the sibling repositories (events) that add their own
+    // statements to the same transaction.
+    pub(super) tx: Transaction<'static, Any>,
+    pub(super) backend: Backend,
 }
 
 /// An inbound mail, as recorded.

@@ -14,7 +14,9 @@
 //! - [`players`]: registering and finding players.
 //! - [`games`]: games and their moves.
 //! - [`mail`]: inbound log, outbox, confirmations, mailbox cursor; transactions.
+//! - [`events`]: events, their entrants and games, TD actions, deadline extensions.
 
+pub mod events;
 pub mod games;
 pub mod mail;
 pub mod players;
@@ -82,6 +84,9 @@ pub enum StoreError {
     /// No game has that id.
     #[error("no game #{0}: `dopis game list` shows the games there are")]
     UnknownGame(i64),
+    /// No event has that id.
+    #[error("no event #{0}: `dopis event list` shows the events there are")]
+    UnknownEvent(i64),
     /// Stored data that the program cannot read back (a bug or a hand edit).
     #[error("the database holds data dopis cannot read: {0}")]
     Corrupt(String),

@@ -6,6 +6,8 @@ mod cli;
 mod crash;
 mod daemon;
 mod e2e;
+mod event_mail;
+mod events;
 mod inbound_fixtures;
 mod move_cli;
 mod outbound;

@@ -20,7 +20,9 @@ use dopis::address::EmailAddress;
 use dopis::chess::game::{Game, StartPosition};
 use dopis::chess::pgn::{self, PgnTags};
 use dopis::lang::Lang;
-use dopis::mail::compose::{GameView, Letter, LetterKind, Party, RejectionKind, compose, subject};
+use dopis::mail::compose::{
+    GameView, Letter, LetterKind, Party, RejectionKind, ReplacementRole, compose, subject,
+};
 use dopis::mail::inbound::MessageId;
 
 fn dir() -> PathBuf {
@@ -424,7 +426,147 @@ fn cases() -> Vec<Case> {
         false,
         false,
     );
+
+    // The crosstable of a small finished round robin, as `standings` gets it.
+    let table = standings_table();
+    let mut standings = letter(
+        LetterKind::Standings {
+            event: table.title.clone(),
+            text: table.to_text(),
+            html: table.to_html(),
+        },
+        Lang::En,
+        Color::White,
+        None,
+    );
+    standings.reply_to = None;
+    add(
+        "standings",
+        standings,
+        vec![
+            "The standings of Club championship 2027",
+            "Rank  No  Name",
+            "1   1  Alice Novak  X  1  1    2",
+        ],
+        false,
+        false,
+    );
+
+    // TD actions: the opponent of a withdrawn player, and the player.
+    add(
+        "withdrawal_opponent",
+        letter(
+            LetterKind::Withdrawal {
+                event: "Club championship 2027".to_owned(),
+                player: "Bojan Kralj".to_owned(),
+                effect: "forfeit_win".to_owned(),
+                reason: "Moved abroad and cannot play on.".to_owned(),
+                lines: Vec::new(),
+            },
+            Lang::En,
+            Color::White,
+            Some(view(opera_after(4), Some(Color::White))),
+        ),
+        vec![
+            "Bojan Kralj has withdrawn from Club championship 2027",
+            "a win for you by forfeit",
+            "> Moved abroad",
+        ],
+        true,
+        false,
+    );
+    let mut withdrawn = letter(
+        LetterKind::Withdrawal {
+            event: "Club championship 2027".to_owned(),
+            player: "Bojan Kralj".to_owned(),
+            effect: String::new(),
+            reason: "Moved abroad and cannot play on.".to_owned(),
+            lines: vec![
+                "game #42 against Alice Novak: lost by forfeit".to_owned(),
+                "game #43 against Carla Rossi: annulled".to_owned(),
+            ],
+        },
+        Lang::En,
+        Color::Black,
+        None,
+    );
+    withdrawn.reply_to = None;
+    add(
+        "withdrawal_player",
+        withdrawn,
+        vec![
+            "withdrawn you from Club championship 2027",
+            "game #43 against Carla Rossi: annulled",
+        ],
+        false,
+        false,
+    );
+    add(
+        "replaced_substitute",
+        letter(
+            LetterKind::Replaced {
+                event: "Club championship 2027".to_owned(),
+                old: "Carla Rossi".to_owned(),
+                new: "Bojan Kralj".to_owned(),
+                role: ReplacementRole::Substitute,
+                reason: "Carla asked to be replaced.".to_owned(),
+            },
+            Lang::En,
+            Color::Black,
+            Some(view(opera_after(5), Some(Color::Black))),
+        ),
+        vec!["You replace Carla Rossi", "It is your move: 3..."],
+        true,
+        false,
+    );
+    add(
+        "deadline_extended",
+        letter(
+            LetterKind::DeadlineExtended {
+                player: "Bojan Kralj".to_owned(),
+                days: 7,
+                reason: "In hospital for a week.".to_owned(),
+            },
+            Lang::En,
+            Color::White,
+            Some(view(opera_after(5), Some(Color::White))),
+        ),
+        vec!["given Bojan Kralj 7 more days in game #42", "> In hospital"],
+        true,
+        false,
+    );
     cases
+}
+
+/// Three players, all games over: Alice beat both, Bojan drew Carla.
+fn standings_table() -> dopis::event::crosstable::Crosstable {
+    use dopis::event::standings::{Game, Rules, individual};
+    use dopis::event::{Decision, GameState, Outcome};
+    let played = |white, black, outcome| Game {
+        round: 1,
+        white,
+        black,
+        state: GameState::Finished {
+            outcome,
+            decision: Decision::Played,
+        },
+    };
+    let games = [
+        played(0, 1, Outcome::WhiteWins),
+        played(2, 0, Outcome::BlackWins),
+        played(1, 2, Outcome::Draw),
+    ];
+    let rules = Rules {
+        scoring: dopis::event::Scoring::default(),
+        tie_breaks: dopis::event::tiebreak::TieBreak::ICCF.to_vec(),
+        withdrawal: dopis::event::WithdrawalRule::default(),
+    };
+    let table = individual(3, &games, &[], &rules);
+    let names: Vec<String> = ["Alice Novak", "Bojan Kralj", "Carla Rossi"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    dopis::event::crosstable::individual("Club championship 2027", &names, &table)
 }
 
 /// The message-ids of a threading header as mail-parser reads them.

@@ -56,9 +56,47 @@ pub(crate) struct Context {
     pub pgn: Option<String>,
     /// The attachment's file name, when a PGN is attached.
     pub pgn_file: Option<String>,
+    /// The TD and event mails: what happened, to whom, why.
+    pub event: Option<EventContext>,
     /// The PNG bytes of the board (not for templates).
     #[serde(skip)]
     pub png: Option<Vec<u8>>,
+}
+
+/// What an event or TD mail tells (fields unused by a kind stay empty).
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct EventContext {
+    /// The event's name.
+    pub event: String,
+    /// The player the news is about (who withdrew, left, got more time).
+    pub player: String,
+    /// The substitute (`Replaced`).
+    pub substitute: String,
+    /// `Replaced`: `substitute`, `opponent` or `replaced`.
+    pub role: &'static str,
+    /// `Withdrawal`: `forfeit_win`, `forfeit_loss`, `annulled` or empty.
+    pub effect: String,
+    /// `DeadlineExtended`: days added.
+    pub days: u32,
+    /// The TD's reason.
+    pub reason: String,
+    /// `Standings`: the crosstable as fixed-width text lines.
+    pub table_lines: Vec<String>,
+    /// `Standings`: the crosstable as an HTML table, already escaped.
+    pub table_html: String,
+}
+
+/// Inline styles for the crosstable's HTML: mail clients drop style sheets.
+fn styled_table(html: &str) -> String {
+    const CELL: &str = "padding:2px 6px;border:1px solid #cccccc;text-align:center;";
+    html.replace(
+        "<table class=\"crosstable\">",
+        "<table class=\"crosstable\" style=\"border-collapse:collapse;font-family:'DejaVu Sans Mono',Consolas,'Courier New',monospace;font-size:13px;margin:8px 0;\">",
+    )
+    .replace("<caption>", "<caption style=\"text-align:left;font-weight:bold;padding:4px 0;\">")
+    .replace("<th>", &format!("<th style=\"{CELL}background:#eef4ea;\">"))
+    .replace("<th scope=\"row\">", &format!("<th scope=\"row\" style=\"{CELL}text-align:left;font-weight:normal;\">"))
+    .replace("<td>", &format!("<td style=\"{CELL}\">"))
 }
 
 /// The board as the HTML part shows it.
@@ -242,6 +280,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         board,
         pgn: None,
         pgn_file: attached_pgn,
+        event: None,
         png,
     };
     match &letter.kind {
@@ -265,6 +304,58 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             ctx.lines = lines.clone();
         }
         LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
+        LetterKind::Standings { event, text, html } => {
+            ctx.event = Some(EventContext {
+                event: event.clone(),
+                table_lines: text.lines().map(str::to_owned).collect(),
+                table_html: styled_table(html),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::Withdrawal {
+            event,
+            player,
+            effect,
+            reason,
+            lines,
+        } => {
+            ctx.lines = lines.clone();
+            ctx.event = Some(EventContext {
+                event: event.clone(),
+                player: player.clone(),
+                effect: effect.clone(),
+                reason: reason.clone(),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::Replaced {
+            event,
+            old,
+            new,
+            role,
+            reason,
+        } => {
+            ctx.event = Some(EventContext {
+                event: event.clone(),
+                player: old.clone(),
+                substitute: new.clone(),
+                role: role.key(),
+                reason: reason.clone(),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::DeadlineExtended {
+            player,
+            days,
+            reason,
+        } => {
+            ctx.event = Some(EventContext {
+                player: player.clone(),
+                days: *days,
+                reason: reason.clone(),
+                ..EventContext::default()
+            });
+        }
         LetterKind::GameStarted
         | LetterKind::YourMove
         | LetterKind::GameOver

@@ -158,6 +158,74 @@ pub enum LetterKind {
         /// The command as the player wrote it.
         command: String,
     },
+    /// An event's crosstable, on request (`standings`).
+    Standings {
+        /// The event's name.
+        event: String,
+        /// The crosstable as fixed-width text.
+        text: String,
+        /// The crosstable as an HTML table (escaped by its maker).
+        html: String,
+    },
+    /// A player withdrew from an event: to each opponent about one game
+    /// (with the game), and to the player about all of them (without).
+    Withdrawal {
+        /// The event's name.
+        event: String,
+        /// Who withdrew.
+        player: String,
+        /// What became of the game: `forfeit_win` (the recipient wins),
+        /// `forfeit_loss`, `annulled`; empty in the mail to the player.
+        effect: String,
+        /// The TD's reason.
+        reason: String,
+        /// For the player: one line per game and what became of it.
+        lines: Vec<String>,
+    },
+    /// A substitute took over a player's seat and games.
+    Replaced {
+        /// The event's name.
+        event: String,
+        /// Who left.
+        old: String,
+        /// Who takes over.
+        new: String,
+        /// Whom the mail is for.
+        role: ReplacementRole,
+        /// The TD's reason.
+        reason: String,
+    },
+    /// A TD extended a player's deadline in a game.
+    DeadlineExtended {
+        /// The name of the player whose deadline moved.
+        player: String,
+        /// Days added.
+        days: u32,
+        /// The TD's reason.
+        reason: String,
+    },
+}
+
+/// Whom a [`LetterKind::Replaced`] mail is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplacementRole {
+    /// The substitute, about a game they take over.
+    Substitute,
+    /// The opponent in a game, who now plays the substitute.
+    Opponent,
+    /// The player who was replaced.
+    Replaced,
+}
+
+impl ReplacementRole {
+    /// The key templates switch on.
+    pub fn key(self) -> &'static str {
+        match self {
+            ReplacementRole::Substitute => "substitute",
+            ReplacementRole::Opponent => "opponent",
+            ReplacementRole::Replaced => "replaced",
+        }
+    }
 }
 
 pub use crate::arbiter::RejectionKind;
@@ -210,6 +278,10 @@ impl LetterKind {
             LetterKind::Pgn => "pgn",
             LetterKind::Conditionals { .. } => "conditionals",
             LetterKind::NotYetSupported { .. } => "not_yet_supported",
+            LetterKind::Standings { .. } => "standings",
+            LetterKind::Withdrawal { .. } => "withdrawal",
+            LetterKind::Replaced { .. } => "replaced",
+            LetterKind::DeadlineExtended { .. } => "deadline_extended",
         }
     }
 
@@ -225,6 +297,9 @@ impl LetterKind {
                 | LetterKind::Rejected { .. }
                 | LetterKind::Status
                 | LetterKind::Pgn
+                | LetterKind::Withdrawal { .. }
+                | LetterKind::Replaced { .. }
+                | LetterKind::DeadlineExtended { .. }
         )
     }
 
@@ -239,6 +314,7 @@ impl LetterKind {
                 | LetterKind::DrawOfferDeclined
                 | LetterKind::Status
                 | LetterKind::Pgn
+                | LetterKind::DeadlineExtended { .. }
         )
     }
 

@@ -1,0 +1,526 @@
+//! `dopis event …` and the TD's game tools (`dopis game result|extend`).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Subcommand, ValueEnum};
+use serde::Serialize;
+use shakmaty::Color;
+
+use super::Format;
+use crate::address::EmailAddress;
+use crate::app::App;
+use crate::chess::game::GameResult;
+use crate::daemon::post::Post;
+use crate::lang::Lang;
+use crate::player::NewPlayer;
+use crate::store::events::{EventId, EventRecord, TdAction};
+use crate::store::games::GameId;
+use crate::td::{self, PairedGame, StoredEvent};
+
+/// Event subcommands.
+#[derive(Debug, Subcommand)]
+pub enum EventCommand {
+    /// Create an event from its TOML file (format: README, "Events"); prints its number.
+    Create {
+        /// The event file.
+        file: PathBuf,
+    },
+    /// Add a player to a round robin before it starts.
+    AddPlayer {
+        /// The event's number.
+        id: i64,
+        /// The player's address (registered now if new).
+        #[arg(long)]
+        email: EmailAddress,
+        /// The player's name, to register a new player.
+        #[arg(long)]
+        name: Option<String>,
+        /// The player's language, to register a new player.
+        #[arg(long, default_value = "en")]
+        lang: Lang,
+    },
+    /// Add a team to an olympiad or team match before it starts.
+    AddTeam {
+        /// The event's number.
+        id: i64,
+        /// The team's name.
+        #[arg(long)]
+        name: String,
+        /// A registered player's address, once per board, board 1 first.
+        #[arg(long = "board", value_name = "EMAIL")]
+        boards: Vec<EmailAddress>,
+        /// A registered player's address, once per reserve.
+        #[arg(long = "reserve", value_name = "EMAIL")]
+        reserves: Vec<EmailAddress>,
+    },
+    /// Start every game of the event at once and send the first mails.
+    Start {
+        /// The event's number.
+        id: i64,
+    },
+    /// Show an event: settings, entrants, TD log.
+    Show {
+        /// The event's number.
+        id: i64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// List events.
+    List {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// The games by round: who plays whom with which colour (and, once
+    /// started, the game numbers and results).
+    Pairings {
+        /// The event's number.
+        id: i64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
+    /// The standings as a crosstable.
+    Standings {
+        /// The event's number.
+        id: i64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: TableFormat,
+    },
+    /// Withdraw a player: their unfinished games close by the event's rule.
+    Withdraw {
+        /// The event's number.
+        id: i64,
+        /// The player's address.
+        #[arg(long)]
+        email: EmailAddress,
+        /// The TD doing it (one of the event's TDs).
+        #[arg(long)]
+        by: EmailAddress,
+        /// Why (told to the players and recorded).
+        #[arg(long)]
+        reason: String,
+    },
+    /// Replace a player by a registered substitute, who inherits the games.
+    Replace {
+        /// The event's number.
+        id: i64,
+        /// The player leaving.
+        #[arg(long)]
+        email: EmailAddress,
+        /// The substitute.
+        #[arg(long = "with", value_name = "EMAIL")]
+        with: EmailAddress,
+        /// The TD doing it (one of the event's TDs).
+        #[arg(long)]
+        by: EmailAddress,
+        /// Why (told to the players and recorded).
+        #[arg(long)]
+        reason: String,
+    },
+}
+
+/// Formats of a crosstable.
+#[derive(Debug, Clone, Copy, Default, ValueEnum, PartialEq, Eq)]
+pub enum TableFormat {
+    /// Fixed-width text.
+    #[default]
+    Text,
+    /// CSV (RFC 4180).
+    Csv,
+    /// JSON.
+    Json,
+    /// An HTML table.
+    Html,
+}
+
+/// A game result as the TD writes it.
+#[derive(Debug, Clone, Copy)]
+pub struct ResultArg(pub GameResult);
+
+impl std::str::FromStr for ResultArg {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim().replace('½', "1/2");
+        GameResult::from_pgn(&s)
+            .map(ResultArg)
+            .ok_or_else(|| format!("'{s}' is not a result: write 1-0, 0-1 or 1/2-1/2"))
+    }
+}
+
+/// A side of the board.
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum SideArg {
+    /// White.
+    White,
+    /// Black.
+    Black,
+}
+
+fn post(app: &App) -> Result<Post> {
+    Ok(Post::new(&app.config.mail)?)
+}
+
+/// `dopis game result`: sets or adjudicates a result.
+pub async fn result(
+    app: &App,
+    id: i64,
+    result: ResultArg,
+    reason: &str,
+    by: &EmailAddress,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    let post = post(app)?;
+    let mut tx = app.store.begin().await?;
+    td::set_result(
+        &mut tx,
+        &post,
+        GameId(id),
+        result.0,
+        reason,
+        by,
+        app.clock.now(),
+    )
+    .await?;
+    tx.commit().await?;
+    writeln!(
+        out,
+        "game #{id} set to {}; both players are told",
+        result.0.as_pgn()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `dopis game extend`: extends a deadline.
+pub async fn extend(
+    app: &App,
+    id: i64,
+    days: u32,
+    side: Option<SideArg>,
+    reason: &str,
+    by: &EmailAddress,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    let post = post(app)?;
+    let side = side.map(|s| match s {
+        SideArg::White => Color::White,
+        SideArg::Black => Color::Black,
+    });
+    let mut tx = app.store.begin().await?;
+    td::extend(
+        &mut tx,
+        &post,
+        GameId(id),
+        days,
+        side,
+        reason,
+        by,
+        app.clock.now(),
+    )
+    .await?;
+    tx.commit().await?;
+    writeln!(
+        out,
+        "game #{id}: deadline extended by {days} days; both players are told"
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct EventView<'a> {
+    #[serde(flatten)]
+    record: &'a EventRecord,
+    time_control: String,
+    leave_days: u32,
+    withdrawal: &'static str,
+    tds: &'a [String],
+    teams: &'a [crate::store::events::TeamRecord],
+    entrants: &'a [crate::store::events::EntrantRecord],
+    td_actions: &'a [TdAction],
+}
+
+fn print_pairings(out: &mut dyn Write, games: &[PairedGame], format: Format) -> Result<()> {
+    match format {
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(games)?)?,
+        Format::Text => {
+            let mut round = 0;
+            for g in games {
+                if g.round != round {
+                    round = g.round;
+                    writeln!(out, "round {round}")?;
+                }
+                let team =
+                    |t: &Option<String>| t.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();
+                let game = match (&g.game, &g.status) {
+                    (Some(id), Some(status)) => format!("  game {id}  {status}"),
+                    _ => String::new(),
+                };
+                writeln!(
+                    out,
+                    "  board {}: {}{} - {}{}{game}",
+                    g.board,
+                    g.white.name,
+                    team(&g.white_team),
+                    g.black.name,
+                    team(&g.black_team)
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs an event subcommand.
+pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<ExitCode> {
+    let now = app.clock.now();
+    let mut tx = app.store.begin().await?;
+    match cmd {
+        EventCommand::Create { file } => {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("cannot read event file {}", file.display()))?;
+            let id = td::create(&mut tx, &text, now)
+                .await
+                .with_context(|| format!("event file {}", file.display()))?;
+            tx.commit().await?;
+            writeln!(out, "{}", id.0)?;
+        }
+        EventCommand::AddPlayer {
+            id,
+            email,
+            name,
+            lang,
+        } => {
+            let player = match tx.player_by_email(email.as_str()).await? {
+                Some(p) => p,
+                None => {
+                    let Some(name) = name else {
+                        anyhow::bail!(
+                            "{email} is not registered: give --name (and --lang) to register them"
+                        );
+                    };
+                    tx.add_player(&NewPlayer::new(email.clone(), &name, lang, None)?, now)
+                        .await?
+                }
+            };
+            let seat = td::add_player(&mut tx, EventId(id), &player).await?;
+            tx.commit().await?;
+            writeln!(out, "{} is number {seat} in event #{id}", player.name)?;
+        }
+        EventCommand::AddTeam {
+            id,
+            name,
+            boards,
+            reserves,
+        } => {
+            let mut board_players = Vec::new();
+            let mut reserve_players = Vec::new();
+            for (list, into) in [
+                (&boards, &mut board_players),
+                (&reserves, &mut reserve_players),
+            ] {
+                for e in list {
+                    let p = tx
+                        .player_by_email(e.as_str())
+                        .await?
+                        .ok_or_else(|| crate::store::StoreError::UnknownPlayer(e.to_string()))?;
+                    into.push(p);
+                }
+            }
+            let number = td::add_team(
+                &mut tx,
+                EventId(id),
+                &name,
+                &board_players,
+                &reserve_players,
+            )
+            .await?;
+            tx.commit().await?;
+            writeln!(
+                out,
+                "team {} is number {number} in event #{id}",
+                name.trim()
+            )?;
+        }
+        EventCommand::Start { id } => {
+            let post = post(app)?;
+            let games = td::start(&mut tx, &post, EventId(id), now).await?;
+            tx.commit().await?;
+            writeln!(
+                out,
+                "event #{id} started: {} games, first mails queued (sent by `dopis serve`)",
+                games.len()
+            )?;
+        }
+        EventCommand::Show { id, format } => {
+            let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
+            let actions = tx.td_actions(EventId(id)).await?;
+            tx.commit().await?;
+            match format {
+                Format::Json => {
+                    let view = EventView {
+                        record: &ev.record,
+                        time_control: ev.event.time_control.to_string(),
+                        leave_days: ev.event.leave_days,
+                        withdrawal: match ev.event.withdrawal {
+                            crate::event::WithdrawalRule::ForfeitAll => "forfeit-all",
+                            crate::event::WithdrawalRule::AnnulIfUnderHalf => "annul-if-under-half",
+                        },
+                        tds: &ev.tds,
+                        teams: &ev.teams,
+                        entrants: &ev.entrants,
+                        td_actions: &actions,
+                    };
+                    writeln!(out, "{}", serde_json::to_string_pretty(&view)?)?;
+                }
+                Format::Text => show_text(out, &ev, &actions)?,
+            }
+        }
+        EventCommand::List { format } => {
+            let events = tx.events().await?;
+            tx.commit().await?;
+            match format {
+                Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&events)?)?,
+                Format::Text => {
+                    for e in &events {
+                        let status = match e.status {
+                            crate::store::events::EventStatus::Open => "open",
+                            crate::store::events::EventStatus::Started => "started",
+                        };
+                        writeln!(out, "{}\t{}\t{}\t{status}", e.id.0, e.name, e.kind)?;
+                    }
+                }
+            }
+        }
+        EventCommand::Pairings { id, format } => {
+            let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
+            let games = match ev.record.status {
+                crate::store::events::EventStatus::Open => td::pairings(&ev)?,
+                crate::store::events::EventStatus::Started => {
+                    td::started_pairings(&mut tx, &ev).await?
+                }
+            };
+            tx.commit().await?;
+            print_pairings(out, &games, format)?;
+        }
+        EventCommand::Standings { id, format } => {
+            let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
+            let table = td::standings(&mut tx, &ev).await?;
+            tx.commit().await?;
+            let c = &table.crosstable;
+            let text = match format {
+                TableFormat::Text => c.to_text(),
+                TableFormat::Csv => c.to_csv(),
+                TableFormat::Json => c.to_json() + "\n",
+                TableFormat::Html => c.to_html(),
+            };
+            write!(out, "{text}")?;
+        }
+        EventCommand::Withdraw {
+            id,
+            email,
+            by,
+            reason,
+        } => {
+            let post = post(app)?;
+            td::withdraw(&mut tx, &post, EventId(id), &email, &reason, &by, now).await?;
+            tx.commit().await?;
+            writeln!(
+                out,
+                "{email} withdrawn from event #{id}; their unfinished games are closed and the players told"
+            )?;
+        }
+        EventCommand::Replace {
+            id,
+            email,
+            with,
+            by,
+            reason,
+        } => {
+            let post = post(app)?;
+            td::replace(
+                &mut tx,
+                &post,
+                EventId(id),
+                &email,
+                &with,
+                &reason,
+                &by,
+                now,
+            )
+            .await?;
+            tx.commit().await?;
+            writeln!(
+                out,
+                "{with} replaces {email} in event #{id} and takes over their games; the players are told"
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Result<()> {
+    let r = &ev.record;
+    writeln!(out, "event {}: {}", r.id, r.name)?;
+    writeln!(out, "kind:         {}", r.kind)?;
+    writeln!(
+        out,
+        "status:       {}",
+        match r.status {
+            crate::store::events::EventStatus::Open => "open (entrants may be added)",
+            crate::store::events::EventStatus::Started => "started",
+        }
+    )?;
+    writeln!(out, "time control: {}", ev.event.time_control)?;
+    writeln!(out, "leave:        {} days a year", ev.event.leave_days)?;
+    writeln!(
+        out,
+        "scoring:      win {}, draw {}, loss {}",
+        ev.event.scoring.win, ev.event.scoring.draw, ev.event.scoring.loss
+    )?;
+    writeln!(out, "TDs:          {}", ev.tds.join(", "))?;
+    let line = |e: &crate::store::events::EntrantRecord| {
+        let seat = match e.seat {
+            Some(s) if ev.is_team_event() => format!("board {s}"),
+            Some(s) => format!("{s:>3}."),
+            None => "reserve".into(),
+        };
+        let withdrawn = e
+            .withdrawn_at
+            .map(|at| format!("  withdrawn {}", at.format("%Y-%m-%d")))
+            .unwrap_or_default();
+        format!("  {seat} {} <{}>{withdrawn}", e.player.name, e.player.email)
+    };
+    if ev.is_team_event() {
+        for t in &ev.teams {
+            writeln!(out, "team {}. {}", t.number, t.name)?;
+            for e in ev.entrants.iter().filter(|e| e.team == Some(t.number)) {
+                writeln!(out, "{}", line(e))?;
+            }
+        }
+    } else {
+        writeln!(out, "players:")?;
+        for e in &ev.entrants {
+            writeln!(out, "{}", line(e))?;
+        }
+    }
+    if !actions.is_empty() {
+        writeln!(out, "TD actions:")?;
+        for a in actions {
+            writeln!(
+                out,
+                "  {} {} by {}: {} (why: {})",
+                a.at.format("%Y-%m-%d %H:%M"),
+                a.action,
+                a.by,
+                a.detail,
+                a.reason
+            )?;
+        }
+    }
+    Ok(())
+}
