@@ -71,6 +71,7 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
             },
             ..MailConfig::default()
         },
+        ..Config::default()
     };
     let store = Store::open(config.database.url.expose()).await?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);

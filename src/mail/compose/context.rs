@@ -56,9 +56,32 @@ pub(crate) struct Context {
     pub pgn: Option<String>,
     /// The attachment's file name, when a PGN is attached.
     pub pgn_file: Option<String>,
+    /// Reminders, silence and leave mails: the times and days they tell of.
+    pub time: Option<TimeNote>,
     /// The PNG bytes of the board (not for templates).
     #[serde(skip)]
     pub png: Option<Vec<u8>>,
+}
+
+/// What a reminder, silence or leave mail tells, already in words.
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct TimeNote {
+    /// A deadline.
+    pub deadline: Option<String>,
+    /// How long before the deadline (reminders).
+    pub before: Option<String>,
+    /// A number of days (silence, leave booked).
+    pub days: Option<u32>,
+    /// A player's name (the one on leave).
+    pub who: Option<String>,
+    /// The first day of leave.
+    pub from: Option<String>,
+    /// The last day of leave.
+    pub to: Option<String>,
+    /// When a clock runs again.
+    pub until: Option<String>,
+    /// What is left of the leave allowance.
+    pub left: Option<String>,
 }
 
 /// The board as the HTML part shows it.
@@ -242,6 +265,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         board,
         pgn: None,
         pgn_file: attached_pgn,
+        time: None,
         png,
     };
     match &letter.kind {
@@ -261,6 +285,45 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         LetterKind::Refused { explanation } => ctx.explanation = Some(explanation.clone()),
         LetterKind::Games { lines } => ctx.lines = lines.clone(),
         LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
+        LetterKind::Reminder { deadline, before } => {
+            ctx.time = Some(TimeNote {
+                deadline: Some(deadline.clone()),
+                before: Some(before.clone()),
+                ..TimeNote::default()
+            });
+        }
+        LetterKind::Silence { days, deadline } => {
+            ctx.time = Some(TimeNote {
+                days: Some(*days),
+                deadline: deadline.clone(),
+                ..TimeNote::default()
+            });
+        }
+        LetterKind::LeaveNotice { player, until } => {
+            ctx.time = Some(TimeNote {
+                who: Some(player.clone()),
+                until: Some(until.clone()),
+                ..TimeNote::default()
+            });
+        }
+        LetterKind::LeaveBooked {
+            from,
+            to,
+            days,
+            left,
+        } => {
+            ctx.time = Some(TimeNote {
+                from: Some(from.clone()),
+                to: Some(to.clone()),
+                days: Some(*days),
+                left: Some(left.clone()),
+                ..TimeNote::default()
+            });
+        }
+        LetterKind::LeaveRefused { wrote, explanation } => {
+            ctx.wrote = Some(wrote.clone());
+            ctx.explanation = Some(explanation.clone());
+        }
         LetterKind::GameStarted
         | LetterKind::YourMove
         | LetterKind::GameOver
