@@ -132,9 +132,14 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let daemon = Daemon {
         store: store.clone(),
         clock: clock.clone(),
+        scheduler: crate::daemon::clocks::Scheduler {
+            post: post.clone(),
+            plan: crate::clock::ReminderPlan::default(),
+        },
         inbox: Inbox {
             post,
             answers_per_hour: 100,
+            allowance: crate::clock::Allowance::default(),
         },
         mailbox_name: "demo".into(),
     };
