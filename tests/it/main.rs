@@ -3,6 +3,7 @@
 mod support;
 
 mod cli;
+mod clocks;
 mod inbound_fixtures;
 mod move_cli;
 mod outbound;
