@@ -16,6 +16,7 @@
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
+//! - [`report`]: the TD deadline report (text, CSV, JSON).
 //! - [`arbiter`]: applies a player's commands to a game by the rules (pure).
 //! - [`app`]: the config, store and clock every command shares.
 //! - [`daemon`]: `dopis serve` — mailboxes (IMAP, Maildir), mailers (SMTP,
@@ -37,5 +38,6 @@ pub mod event;
 pub mod lang;
 pub mod mail;
 pub mod player;
+pub mod report;
 pub mod store;
 pub mod telemetry;
