@@ -9,4 +9,5 @@ mod move_cli;
 mod outbound;
 mod pgn_files;
 mod store;
+mod time_cli;
 mod transport;
