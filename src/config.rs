@@ -18,6 +18,56 @@ pub struct Config {
     pub database: DatabaseConfig,
     /// How mail comes in and goes out.
     pub mail: MailConfig,
+    /// Reminders, silence notices and leave.
+    pub clock: ClockConfig,
+}
+
+/// `[clock]`: when the scheduler reminds players, and the leave allowance.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClockConfig {
+    /// Reminders before a deadline, e.g. `24h` or `72h,24h,6h`.
+    pub reminders: String,
+    /// Silence reminders after this many days without a move, e.g. `14,28,35`.
+    pub silence: String,
+    /// Days of regular leave per player and calendar year.
+    pub leave_days: u32,
+}
+
+impl Default for ClockConfig {
+    fn default() -> Self {
+        ClockConfig {
+            reminders: "24h".into(),
+            silence: "14,28,35".into(),
+            leave_days: 45,
+        }
+    }
+}
+
+impl ClockConfig {
+    /// The reminder plan these settings describe.
+    pub fn plan(&self) -> Result<crate::clock::ReminderPlan, ConfigError> {
+        let bad = |message: String| ConfigError::BadClock { message };
+        let before = crate::clock::due::parse_reminders(&self.reminders)
+            .map_err(|e| bad(format!("reminders: {e}")))?;
+        let silence_days = self
+            .silence
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                p.trim_end_matches('d').parse::<u32>().map_err(|_| {
+                    bad(format!(
+                        "silence: '{p}' is not a number of days; write e.g. silence = \"14,28,35\""
+                    ))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(crate::clock::ReminderPlan {
+            before,
+            silence_days,
+        })
+    }
 }
 
 /// `[mail]`: our address, and the mailbox and transport to use.
@@ -223,6 +273,9 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "smtp", "user"], KeyKind::Text),
     (&["mail", "smtp", "password"], KeyKind::Text),
     (&["mail", "maildir", "path"], KeyKind::Text),
+    (&["clock", "reminders"], KeyKind::Text),
+    (&["clock", "silence"], KeyKind::Text),
+    (&["clock", "leave_days"], KeyKind::Number),
 ];
 
 /// Environment variables that start with `DOPIS_` but are not config keys.
@@ -241,6 +294,12 @@ const NON_KEY_VARS: &[&str] = &[
 /// Why the configuration could not be loaded; each says how to fix it.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// A `[clock]` setting that cannot be read.
+    #[error("[clock] {message}")]
+    BadClock {
+        /// What is wrong and how to write it.
+        message: String,
+    },
     /// The file named with `--config` could not be read.
     #[error("cannot read config file {path}: {source} (check the path given with --config)")]
     Read {

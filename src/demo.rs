@@ -71,6 +71,7 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
             },
             ..MailConfig::default()
         },
+        ..Config::default()
     };
     let store = Store::open(config.database.url.expose()).await?;
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
@@ -131,9 +132,14 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let daemon = Daemon {
         store: store.clone(),
         clock: clock.clone(),
+        scheduler: crate::daemon::clocks::Scheduler {
+            post: post.clone(),
+            plan: crate::clock::ReminderPlan::default(),
+        },
         inbox: Inbox {
             post,
             answers_per_hour: 100,
+            allowance: crate::clock::Allowance::default(),
         },
         mailbox_name: "demo".into(),
     };

@@ -19,6 +19,7 @@
 //! - [`td`]: events made real — stored events, starting all their games,
 //!   standings of stored games, and the TD tools (result, withdraw, replace,
 //!   extend), each logged and told to the players.
+//! - [`report`]: the TD deadline report (text, CSV, JSON).
 //! - [`arbiter`]: applies a player's commands to a game by the rules (pure).
 //! - [`app`]: the config, store and clock every command shares.
 //! - [`daemon`]: `dopis serve` — mailboxes (IMAP, Maildir), mailers (SMTP,
@@ -40,6 +41,7 @@ pub mod event;
 pub mod lang;
 pub mod mail;
 pub mod player;
+pub mod report;
 pub mod store;
 pub mod td;
 pub mod telemetry;

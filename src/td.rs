@@ -554,19 +554,9 @@ pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<Paire
     Ok(out)
 }
 
-/// Loads a game with its players, as mails show it.
+/// Loads a game with its players and clock, as mails show it.
 async fn table(tx: &mut Tx, id: GameId) -> Result<Table, StoreError> {
-    let record = tx.game_for_update(id).await?;
-    let game = record.to_game()?;
-    let white = tx.player(record.white).await?;
-    let black = tx.player(record.black).await?;
-    Ok(Table {
-        draw_offer_by: record.draw_offer_by,
-        record,
-        game,
-        white,
-        black,
-    })
+    crate::daemon::clocks::load_table(tx, id).await
 }
 
 /// Starts an open event: creates every game and queues the first mails of

@@ -117,6 +117,32 @@ struct GameView<'a> {
     game: &'a GameRecord,
     white_player: PlayerSummary<'a>,
     black_player: PlayerSummary<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clocks: Option<ClocksView>,
+}
+
+/// Both clocks as `game show --format json` prints them.
+#[derive(Debug, Serialize)]
+struct ClocksView {
+    /// `white` or `black`.
+    to_move: &'static str,
+    /// The deadline of the side to move, while the game goes on.
+    next_deadline: Option<chrono::DateTime<chrono::Utc>>,
+    white: crate::clock::ClockState,
+    black: crate::clock::ClockState,
+}
+
+fn clocks_view(clocks: &crate::clock::Clocks, over: bool) -> ClocksView {
+    ClocksView {
+        to_move: crate::store::games::color_name(clocks.to_move),
+        next_deadline: clocks
+            .players
+            .get(clocks.to_move)
+            .next_deadline
+            .filter(|_| !over),
+        white: clocks.players.white,
+        black: clocks.players.black,
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -215,6 +241,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
                             game: g,
                             white_player: w.into(),
                             black_player: b.into(),
+                            clocks: None,
                         })
                         .collect();
                     writeln!(out, "{}", serde_json::to_string_pretty(&list)?)?;
@@ -237,12 +264,17 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
         GameCommand::Show { id, format } => {
             let g = store.game(GameId(id)).await?;
             let (w, b) = (store.player(g.white).await?, store.player(g.black).await?);
+            let table = crate::daemon::start::table(store, GameId(id)).await?;
+            let now = app.clock.now();
+            let over = table.game.is_over();
+            let clocks = table.clock.as_ref().map(|c| c.clocks(now));
             match format {
                 Format::Json => {
                     let view = GameView {
                         game: &g,
                         white_player: (&w).into(),
                         black_player: (&b).into(),
+                        clocks: clocks.as_ref().map(|c| clocks_view(c, over)),
                     };
                     writeln!(out, "{}", serde_json::to_string_pretty(&view)?)?;
                 }
@@ -258,6 +290,24 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
                     writeln!(out, "variant:      {variant}")?;
                     writeln!(out, "time control: {}", g.time_control)?;
                     writeln!(out, "status:       {}", status_text(&g))?;
+                    if let Some(c) = &clocks {
+                        writeln!(
+                            out,
+                            "clocks:       {}",
+                            crate::daemon::post::clocks_text(c, g.time_control)
+                        )?;
+                        let side = c.to_move;
+                        if let Some(deadline) = c.players.get(side).next_deadline.filter(|_| !over)
+                        {
+                            let player = if side.is_white() { &w } else { &b };
+                            writeln!(
+                                out,
+                                "deadline:     {} ({} to move)",
+                                crate::clock::describe_deadline(deadline, player.tz),
+                                player.name
+                            )?;
+                        }
+                    }
                     let moves = movetext(&g.moves);
                     writeln!(
                         out,

@@ -2,10 +2,13 @@
 //! into the library. Errors print as one line saying what is wrong and how
 //! to fix it, with a non-zero exit code.
 
+mod bench;
 mod event;
 mod game;
+mod leave;
 pub mod move_check;
 mod player;
+mod report;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -46,6 +49,15 @@ pub enum Command {
     /// Events: create, add entrants, start, pairings, standings, TD tools.
     #[command(subcommand)]
     Event(event::EventCommand),
+    /// Book, list and cancel players' leave (vacation).
+    #[command(subcommand)]
+    Leave(leave::LeaveCommand),
+    /// Reports for tournament directors.
+    #[command(subcommand)]
+    Report(report::ReportCommand),
+    /// Benchmarks: seed a database and time a report.
+    #[command(subcommand, hide = true)]
+    Bench(bench::BenchCommand),
     /// Check a move text against a position: prints `UCI SAN`, or why not.
     Move(move_check::MoveArgs),
     /// Run the mail daemon: read the mailbox, play the moves, send the replies.
@@ -184,5 +196,18 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             app.store.close().await;
             result
         }),
+        Command::Leave(cmd) => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = leave::run(&app, cmd, out).await;
+            app.store.close().await;
+            result
+        }),
+        Command::Report(cmd) => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = report::run(&app, cmd, out).await;
+            app.store.close().await;
+            result
+        }),
+        Command::Bench(cmd) => runtime()?.block_on(bench::run(cmd, out)),
     }
 }

@@ -427,6 +427,11 @@ impl Pauses {
         Pauses { spans: merged }
     }
 
+    /// The pauses as `[start, end)` spans, sorted and merged.
+    pub fn spans(&self) -> &[(DateTime<Utc>, DateTime<Utc>)] {
+        &self.spans
+    }
+
     /// Whether the clock stands still at `at`.
     pub fn contains(&self, at: DateTime<Utc>) -> bool {
         self.current(at).is_some()

@@ -3,10 +3,12 @@
 //! with the mails it causes — all in one transaction, keyed by the mail's
 //! Message-ID so that it acts at most once.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
 
-use super::post::{Answering, Post, Table};
+use super::clocks;
+use super::post::{Answering, Post};
 use crate::arbiter::{self, Notice, RejectionKind, Seat};
+use crate::clock::{Allowance, Leave};
 use crate::mail::command;
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::{self, InboundMail};
@@ -34,6 +36,8 @@ pub struct Inbox {
     pub post: Post,
     /// Answers per hour to one address.
     pub answers_per_hour: u32,
+    /// Regular leave days per player and calendar year.
+    pub allowance: Allowance,
 }
 
 /// Whom a mail is from and what it is for.
@@ -129,16 +133,14 @@ impl Inbox {
         match route {
             Route::Act { game, player } => {
                 let reading = command::parse(&mail.text, player.lang);
+                let (commands, booked) = self
+                    .split_leave(tx, &player, reading.commands, answering, now)
+                    .await?;
+                if commands.is_empty() && !booked.is_empty() {
+                    return Ok((Some(game), Handled::Done(booked.join("; "))));
+                }
                 let done = self
-                    .apply(
-                        tx,
-                        game,
-                        &player,
-                        &reading.commands,
-                        answering,
-                        received_at,
-                        now,
-                    )
+                    .apply(tx, game, &player, &commands, answering, received_at, now)
                     .await?;
                 Ok((Some(game), done))
             }
@@ -157,13 +159,19 @@ impl Inbox {
                 }
                 tx.use_confirmation(id, now).await?;
                 let reading = command::parse(&confirmation.text, player.lang);
+                let (commands, booked) = self
+                    .split_leave(tx, &player, reading.commands, answering, now)
+                    .await?;
+                if commands.is_empty() && !booked.is_empty() {
+                    return Ok((Some(confirmation.game_id), Handled::Done(booked.join("; "))));
+                }
                 // The move counts from when the original mail arrived.
                 let done = self
                     .apply(
                         tx,
                         confirmation.game_id,
                         &player,
-                        &reading.commands,
+                        &commands,
                         answering,
                         confirmation.received_at,
                         now,
@@ -248,6 +256,18 @@ impl Inbox {
                 {
                     LetterKind::Games {
                         lines: list.iter().map(|g| format!("game {g}")).collect(),
+                    }
+                } else if let Some(command::Command::Leave { from, to }) = reading
+                    .commands
+                    .iter()
+                    .find(|c| matches!(c, command::Command::Leave { .. }))
+                {
+                    LetterKind::LeaveRefused {
+                        wrote: format!("leave {from} {to}"),
+                        explanation: "leave changes the clocks of all your games, so it must come with your \
+                             personal reply address: reply to any mail of one of your games with the \
+                             leave line, and it applies to all of them."
+                            .to_string(),
                     }
                 } else if reading
                     .commands
@@ -463,8 +483,8 @@ impl Inbox {
         received_at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
-        let record = tx.game_for_update(game).await?;
-        let Some(side) = record.side_of(player.id) else {
+        let current = clocks::load_table(tx, game).await?;
+        let Some(side) = current.record.side_of(player.id) else {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
         };
         // `standings` is about the game's event, not the game: answered
@@ -487,7 +507,24 @@ impl Inbox {
                 return Ok(Handled::Done("sent the standings".into()));
             }
         }
-        let before = record.to_game()?;
+        // Time that ran out before this mail arrived ends the game first,
+        // whatever the mail says (the scheduler may not have got to it yet).
+        if current.record.status == GameStatus::Active
+            && let Some((flagged, at)) = current
+                .clock
+                .as_ref()
+                .and_then(|c| c.clocks(received_at).timeout())
+        {
+            let mut table = current;
+            clocks::end_on_time(tx, &self.post, &mut table, flagged, at, now).await?;
+            clocks::reschedule(tx, &table, None, now).await?;
+            return Ok(Handled::Done(format!(
+                "{} ran out of time before this mail arrived",
+                if flagged.is_white() { "White" } else { "Black" }
+            )));
+        }
+        let record = current.record.clone();
+        let before = current.game.clone();
         let seat = Seat {
             side,
             lang: player.lang,
@@ -524,7 +561,7 @@ impl Inbox {
         if rejected && !self.may_answer(tx, &player.email.to_string(), now).await? {
             return Ok(Handled::Ignored("ignored: answer rate limit".into()));
         }
-        if verdict.changed {
+        let mut table = if verdict.changed {
             tx.save_game(
                 &record,
                 &verdict.game,
@@ -533,26 +570,112 @@ impl Inbox {
                 now,
             )
             .await?;
-        }
-        let (white, black) = (
-            tx.player(record.white).await?,
-            tx.player(record.black).await?,
-        );
-        let mut table = Table {
-            record,
-            game: verdict.game,
-            white,
-            black,
-            draw_offer_by: verdict.draw_offer_by,
+            // Read back within the transaction: the clock with the new move.
+            clocks::load_table(tx, game).await?
+        } else {
+            current
         };
+        table.game = verdict.game;
+        table.draw_offer_by = verdict.draw_offer_by;
         if table.game.is_over() && table.record.status == GameStatus::Active {
             table.record.status = GameStatus::Finished;
             table.record.finished_at = Some(now);
+        }
+        if verdict.changed {
+            clocks::reschedule(tx, &table, None, now).await?;
         }
         self.post
             .notices(tx, &table, &verdict.notices, answering, now)
             .await?;
         Ok(Handled::Done(verdict.summary))
+    }
+
+    /// Books the leave a player asked for by mail and answers with the
+    /// booking or the refusal.
+    async fn leave(
+        &self,
+        tx: &mut Tx,
+        player: &Player,
+        (from, to): (NaiveDate, NaiveDate),
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<String, StoreError> {
+        let wrote = format!("leave {from} {to}");
+        let booked = match Leave::new(from, to) {
+            Ok(leave) => {
+                clocks::book_leave(
+                    tx,
+                    player,
+                    leave,
+                    self.allowance,
+                    player.email.as_str(),
+                    None,
+                    now,
+                )
+                .await?
+            }
+            Err(e) => Err(e),
+        };
+        let key = format!(
+            "in.{}.leave.{from}",
+            hex_sha256(answering.mail_key.as_bytes())
+        );
+        let (kind, outcome) = match booked {
+            Ok(b) => (
+                LetterKind::LeaveBooked {
+                    from: from.to_string(),
+                    to: to.to_string(),
+                    days: b.leave.days(),
+                    left: clocks::left_text(&b.left),
+                },
+                format!("booked leave {from} to {to}"),
+            ),
+            Err(e) => (
+                LetterKind::LeaveRefused {
+                    wrote,
+                    explanation: e.to_string(),
+                },
+                format!("refused leave {from} to {to}: {e}"),
+            ),
+        };
+        self.post
+            .queue(
+                tx,
+                key,
+                kind,
+                player,
+                None,
+                None,
+                Some(answering),
+                None,
+                None,
+                now,
+            )
+            .await?;
+        Ok(outcome)
+    }
+
+    /// Books the leave among `commands` and returns the others, with what
+    /// was done (leave applies to all the player's games, not to one).
+    async fn split_leave(
+        &self,
+        tx: &mut Tx,
+        player: &Player,
+        commands: Vec<command::Command>,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(Vec<command::Command>, Vec<String>), StoreError> {
+        let mut rest = Vec::new();
+        let mut done = Vec::new();
+        for c in commands {
+            match c {
+                command::Command::Leave { from, to } => {
+                    done.push(self.leave(tx, player, (from, to), answering, now).await?);
+                }
+                other => rest.push(other),
+            }
+        }
+        Ok((rest, done))
     }
 
     /// Answers `standings` in a game: the crosstable of the game's event, or

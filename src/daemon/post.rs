@@ -10,7 +10,7 @@ use crate::address::EmailAddress;
 use crate::arbiter::Notice;
 use crate::chess::game::Game;
 use crate::chess::pgn::{self, PgnTags};
-use crate::clock::TimeControl;
+use crate::clock::{Clocks, GameClock, TimeControl, describe_deadline};
 use crate::config::MailConfig;
 use crate::mail::compose::{self, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
@@ -58,6 +58,8 @@ pub struct Table {
     pub black: Player,
     /// The standing draw offer.
     pub draw_offer_by: Option<Color>,
+    /// The game's clocks with both players' leave; `None` shows no clocks.
+    pub clock: Option<GameClock>,
 }
 
 impl Table {
@@ -204,7 +206,7 @@ impl Post {
             }
             None => root,
         };
-        let game = table.map(|t| game_view(t, side));
+        let game = table.map(|t| game_view(t, side, to, now));
         let letter = Letter {
             kind,
             lang: to.lang,
@@ -459,25 +461,47 @@ fn help_examples(table: &Table, side: Color) -> Vec<String> {
     examples
 }
 
-/// The deadline of the side to move, for the simple days-per-move control.
-fn deadline_text(table: &Table) -> Option<String> {
-    if table.game.is_over() {
-        return None;
-    }
-    let TimeControl::DaysPerMove { days } = table.record.time_control else {
-        return None;
+/// Both clocks on one line, e.g. `White 12 days used, 38 left; Black 9
+/// days used, 41 left, on leave`. Days per move has no bank: days used only.
+pub fn clocks_text(clocks: &Clocks, control: TimeControl) -> String {
+    let days = |n: u32| {
+        if n == 1 {
+            "1 day".to_string()
+        } else {
+            format!("{n} days")
+        }
     };
-    let since = table
-        .game
-        .plies()
-        .last()
-        .and_then(|p| p.sent_at.or(p.received_at))
-        .unwrap_or(table.record.created_at);
-    let due = since + chrono::Duration::days(i64::from(days));
-    Some(format!("{} UTC", due.format("%Y-%m-%d %H:%M")))
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|side| {
+            let state = clocks.players.get(side);
+            let mut text = format!(
+                "{} {} used",
+                if side.is_white() { "White" } else { "Black" },
+                days(state.days_used)
+            );
+            match (control, state.days_left) {
+                (TimeControl::DaysPerMove { .. }, _) | (_, None) => {}
+                (_, Some(left)) => text.push_str(&format!(", {left} left")),
+            }
+            if state.flagged.is_some() {
+                text.push_str(", out of time");
+            } else if state.on_leave {
+                text.push_str(", on leave");
+            }
+            text
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
-fn game_view(table: &Table, recipient: Option<Color>) -> GameView {
+fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime<Utc>) -> GameView {
+    let clocks = table.clock.as_ref().map(|c| c.clocks(now));
+    let deadline = clocks
+        .as_ref()
+        .filter(|_| !table.game.is_over())
+        .and_then(|c| c.players.get(c.to_move).next_deadline)
+        .map(|d| describe_deadline(d, to.tz));
     GameView {
         id: table.record.id.0,
         white: table.white.name.clone(),
@@ -485,8 +509,8 @@ fn game_view(table: &Table, recipient: Option<Color>) -> GameView {
         recipient,
         game: table.game.clone(),
         time_control: table.record.time_control.to_string(),
-        deadline: deadline_text(table),
-        clocks: None,
+        deadline,
+        clocks: clocks.map(|c| clocks_text(&c, table.record.time_control)),
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),
     }
@@ -497,7 +521,7 @@ fn side_key(c: Color) -> &'static str {
 }
 
 /// Lower-case colour names for keys.
-trait ColorName {
+pub(crate) trait ColorName {
     fn name_lower(self) -> &'static str;
 }
 

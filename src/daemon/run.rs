@@ -7,6 +7,7 @@ use std::sync::Arc;
 use chrono::Duration;
 use tokio::sync::watch;
 
+use super::clocks::Scheduler;
 use super::inbox::{Handled, Inbox};
 use super::mailbox::{Incoming, MailRef, Mailbox};
 use super::mailer::{Mailer, SendError};
@@ -41,6 +42,8 @@ pub struct Daemon {
     pub inbox: Inbox,
     /// The name under which the mailbox cursor is stored.
     pub mailbox_name: String,
+    /// Reminders, leave notices, timeouts.
+    pub scheduler: Scheduler,
 }
 
 /// What one pass did.
@@ -50,6 +53,8 @@ pub struct Pass {
     pub received: usize,
     /// Mails sent.
     pub sent: usize,
+    /// Games the scheduler handled.
+    pub scheduled: usize,
 }
 
 /// Delay before retry number `attempts` (1-based): 1, 2, 4 … minutes, at
@@ -176,7 +181,28 @@ impl Daemon {
         }
     }
 
-    /// One pass: everything waiting in the mailbox, then the outbox.
+    /// Runs the scheduler for every game that is due (in steps of one game,
+    /// checking `shutdown` between them); returns how many it handled.
+    pub async fn schedule(&self, shutdown: &watch::Receiver<bool>) -> anyhow::Result<usize> {
+        let mut handled = 0;
+        while !*shutdown.borrow() {
+            let now = self.clock.now();
+            match self.scheduler.step(&self.store, now).await? {
+                Some((game, done)) => {
+                    for due in &done {
+                        tracing::info!(game = %game, due = %due.key(), "scheduler");
+                    }
+                    handled += 1;
+                }
+                None => break,
+            }
+        }
+        Ok(handled)
+    }
+
+    /// One pass: everything waiting in the mailbox, then the scheduler (so
+    /// a move that reached the mailbox in time is played, not timed out),
+    /// then the outbox.
     pub async fn pass(
         &self,
         mailbox: &mut Mailbox,
@@ -184,8 +210,13 @@ impl Daemon {
         shutdown: &watch::Receiver<bool>,
     ) -> anyhow::Result<Pass> {
         let received = self.receive(mailbox, shutdown).await?;
+        let scheduled = self.schedule(shutdown).await?;
         let sent = self.send(mailer, shutdown).await?;
-        Ok(Pass { received, sent })
+        Ok(Pass {
+            received,
+            sent,
+            scheduled,
+        })
     }
 
     /// Runs until `shutdown` turns true: passes, then waits for new mail
@@ -238,12 +269,18 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
         .await
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
+    let plan = config.clock.plan()?;
     let daemon = Daemon {
         store: store.clone(),
         clock: Arc::new(crate::app::SystemClock),
+        scheduler: super::clocks::Scheduler {
+            post: post.clone(),
+            plan,
+        },
         inbox: Inbox {
             post,
             answers_per_hour: config.mail.answers_per_hour,
+            allowance: crate::clock::Allowance::days(config.clock.leave_days),
         },
         mailbox_name: match &config.mail.imap {
             Some(imap) => format!("imap:{}@{}/{}", imap.user, imap.host, imap.mailbox),
@@ -253,7 +290,12 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
     let (stop, shutdown) = watch::channel(false);
     if once {
         let pass = daemon.pass(&mut mailbox, &mailer, &shutdown).await?;
-        tracing::info!(received = pass.received, sent = pass.sent, "one pass done");
+        tracing::info!(
+            received = pass.received,
+            scheduled = pass.scheduled,
+            sent = pass.sent,
+            "one pass done"
+        );
         store.close().await;
         return Ok(());
     }

@@ -33,30 +33,17 @@ pub async fn start_game(
             now,
         )
         .await?;
-    let table = load(&mut tx, id).await?;
+    let table = super::clocks::load_table(&mut tx, id).await?;
     post.game_started(&mut tx, &table, now).await?;
+    super::clocks::reschedule(&mut tx, &table, None, now).await?;
     tx.commit().await?;
     Ok(id)
-}
-
-async fn load(tx: &mut crate::store::mail::Tx, id: GameId) -> Result<Table, StoreError> {
-    let record = tx.game_for_update(id).await?;
-    let game = record.to_game()?;
-    let white = tx.player(record.white).await?;
-    let black = tx.player(record.black).await?;
-    Ok(Table {
-        draw_offer_by: record.draw_offer_by,
-        record,
-        game,
-        white,
-        black,
-    })
 }
 
 /// A game with its players.
 pub async fn table(store: &Store, id: GameId) -> Result<Table, StoreError> {
     let mut tx = store.begin().await?;
-    let table = load(&mut tx, id).await?;
+    let table = super::clocks::load_table(&mut tx, id).await?;
     tx.commit().await?;
     Ok(table)
 }

@@ -279,6 +279,16 @@ fn outbox_from_row(row: &AnyRow) -> Result<OutboxMail, StoreError> {
 }
 
 impl Tx {
+    /// The connection the transaction runs on, for other repositories.
+    pub(super) fn conn(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.tx
+    }
+
+    /// The database engine.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
     /// Creates a game; it starts active with no moves.
     pub async fn add_game(
         &mut self,

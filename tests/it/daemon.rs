@@ -75,6 +75,7 @@ impl World {
             inbox: Inbox {
                 post,
                 answers_per_hour: 5,
+                allowance: dopis::clock::Allowance::default(),
             },
             game,
             alice,

@@ -204,9 +204,14 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
     let daemon = Daemon {
         store: store.clone(),
         clock: Arc::new(dopis::app::SystemClock),
+        scheduler: dopis::daemon::clocks::Scheduler {
+            post: Post::new(&config).expect("post"),
+            plan: dopis::clock::ReminderPlan::default(),
+        },
         inbox: Inbox {
             post: Post::new(&config).expect("post"),
             answers_per_hour: 100,
+            allowance: dopis::clock::Allowance::default(),
         },
         mailbox_name: "event-mail-test".into(),
     };

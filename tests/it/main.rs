@@ -3,6 +3,7 @@
 mod support;
 
 mod cli;
+mod clocks;
 mod crash;
 mod daemon;
 mod e2e;
@@ -13,4 +14,5 @@ mod move_cli;
 mod outbound;
 mod pgn_files;
 mod store;
+mod time_cli;
 mod transport;

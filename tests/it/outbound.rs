@@ -535,6 +535,111 @@ fn cases() -> Vec<Case> {
         true,
         false,
     );
+
+    // The scheduler's mails: no player's mail is answered.
+    let mut reminder = letter(
+        LetterKind::Reminder {
+            deadline: "2026-12-02 18:05 CET (17:05 UTC)".to_owned(),
+            before: "24 hours".to_owned(),
+        },
+        Lang::En,
+        Color::White,
+        Some(view(opera_after(6), Some(Color::White))),
+    );
+    reminder.in_reply_to = None;
+    add(
+        "reminder",
+        reminder,
+        vec![
+            "your deadline is 24 hours away",
+            "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
+            "Clocks: White 2 of 3 days used",
+        ],
+        true,
+        false,
+    );
+    let mut silence = letter(
+        LetterKind::Silence {
+            days: 14,
+            deadline: Some("2026-12-30 18:05 CET (17:05 UTC)".to_owned()),
+        },
+        Lang::En,
+        Color::White,
+        Some(view(opera_after(6), Some(Color::White))),
+    );
+    silence.in_reply_to = None;
+    add(
+        "silence",
+        silence,
+        vec!["has run for 14 days", "Deadline: 2026-12-30 18:05 CET"],
+        false,
+        false,
+    );
+    let mut leave_notice = letter(
+        LetterKind::LeaveNotice {
+            player: "Bojan Kralj".to_owned(),
+            until: "2027-01-03 00:00 CET (2027-01-02 23:00 UTC)".to_owned(),
+        },
+        Lang::En,
+        Color::White,
+        Some(view(opera_after(6), Some(Color::White))),
+    );
+    leave_notice.in_reply_to = None;
+    add(
+        "leave_notice",
+        leave_notice,
+        vec![
+            "Bojan Kralj is on leave from today",
+            "stands",
+            "2027-01-03 00:00 CET",
+        ],
+        false,
+        false,
+    );
+    let mut booked = letter(
+        LetterKind::LeaveBooked {
+            from: "2026-12-24".to_owned(),
+            to: "2027-01-02".to_owned(),
+            days: 10,
+            left: "37 days of leave left in 2026, 43 days of leave left in 2027".to_owned(),
+        },
+        Lang::En,
+        Color::Black,
+        None,
+    );
+    booked.reply_to = None;
+    add(
+        "leave_booked",
+        booked,
+        vec![
+            "2026-12-24 to 2027-01-02, 10 days",
+            "37 days of leave left in 2026",
+        ],
+        false,
+        false,
+    );
+    let mut leave_refused = letter(
+        LetterKind::LeaveRefused {
+            wrote: "leave 2026-11-29 2026-12-05".to_owned(),
+            explanation: "leave can't start on or before today (2026-11-29): those days are \
+                          already on the clock; the earliest first day is 2026-11-30"
+                .to_owned(),
+        },
+        Lang::En,
+        Color::Black,
+        None,
+    );
+    leave_refused.reply_to = None;
+    add(
+        "leave_refused",
+        leave_refused,
+        vec![
+            "> leave 2026-11-29 2026-12-05",
+            "the earliest first day is 2026-11-30",
+        ],
+        false,
+        false,
+    );
     cases
 }
 

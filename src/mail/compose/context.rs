@@ -58,6 +58,8 @@ pub(crate) struct Context {
     pub pgn_file: Option<String>,
     /// The TD and event mails: what happened, to whom, why.
     pub event: Option<EventContext>,
+    /// Reminders, silence and leave mails: the times and days they tell of.
+    pub time: Option<TimeNote>,
     /// The PNG bytes of the board (not for templates).
     #[serde(skip)]
     pub png: Option<Vec<u8>>,
@@ -97,6 +99,27 @@ fn styled_table(html: &str) -> String {
     .replace("<th>", &format!("<th style=\"{CELL}background:#eef4ea;\">"))
     .replace("<th scope=\"row\">", &format!("<th scope=\"row\" style=\"{CELL}text-align:left;font-weight:normal;\">"))
     .replace("<td>", &format!("<td style=\"{CELL}\">"))
+}
+
+/// What a reminder, silence or leave mail tells, already in words.
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct TimeNote {
+    /// A deadline.
+    pub deadline: Option<String>,
+    /// How long before the deadline (reminders).
+    pub before: Option<String>,
+    /// A number of days (silence, leave booked).
+    pub days: Option<u32>,
+    /// A player's name (the one on leave).
+    pub who: Option<String>,
+    /// The first day of leave.
+    pub from: Option<String>,
+    /// The last day of leave.
+    pub to: Option<String>,
+    /// When a clock runs again.
+    pub until: Option<String>,
+    /// What is left of the leave allowance.
+    pub left: Option<String>,
 }
 
 /// The board as the HTML part shows it.
@@ -281,6 +304,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         pgn: None,
         pgn_file: attached_pgn,
         event: None,
+        time: None,
         png,
     };
     match &letter.kind {
@@ -355,6 +379,45 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 reason: reason.clone(),
                 ..EventContext::default()
             });
+        }
+        LetterKind::Reminder { deadline, before } => {
+            ctx.time = Some(TimeNote {
+                deadline: Some(deadline.clone()),
+                before: Some(before.clone()),
+                ..TimeNote::default()
+            });
+        }
+        LetterKind::Silence { days, deadline } => {
+            ctx.time = Some(TimeNote {
+                days: Some(*days),
+                deadline: deadline.clone(),
+                ..TimeNote::default()
+            });
+        }
+        LetterKind::LeaveNotice { player, until } => {
+            ctx.time = Some(TimeNote {
+                who: Some(player.clone()),
+                until: Some(until.clone()),
+                ..TimeNote::default()
+            });
+        }
+        LetterKind::LeaveBooked {
+            from,
+            to,
+            days,
+            left,
+        } => {
+            ctx.time = Some(TimeNote {
+                from: Some(from.clone()),
+                to: Some(to.clone()),
+                days: Some(*days),
+                left: Some(left.clone()),
+                ..TimeNote::default()
+            });
+        }
+        LetterKind::LeaveRefused { wrote, explanation } => {
+            ctx.wrote = Some(wrote.clone());
+            ctx.explanation = Some(explanation.clone());
         }
         LetterKind::GameStarted
         | LetterKind::YourMove

@@ -204,6 +204,45 @@ pub enum LetterKind {
         /// The TD's reason.
         reason: String,
     },
+    /// To the player to move: their deadline is near.
+    Reminder {
+        /// The deadline, in the player's time zone and UTC.
+        deadline: String,
+        /// How long before it this reminder comes, e.g. `24 hours`.
+        before: String,
+    },
+    /// To the player to move (and TDs): no move for a long time.
+    Silence {
+        /// Days of clock time without a move.
+        days: u32,
+        /// The deadline, in the recipient's time zone and UTC.
+        deadline: Option<String>,
+    },
+    /// To the opponent of a player whose leave has begun.
+    LeaveNotice {
+        /// The player on leave.
+        player: String,
+        /// When their clock runs again, in the recipient's time zone and UTC.
+        until: String,
+    },
+    /// To a player whose leave was booked.
+    LeaveBooked {
+        /// The first day of leave.
+        from: String,
+        /// The last day of leave.
+        to: String,
+        /// Days booked.
+        days: u32,
+        /// What is left of the allowance, e.g. `35 days left in 2026`.
+        left: String,
+    },
+    /// To a player whose leave could not be booked: why, and what to do.
+    LeaveRefused {
+        /// What they wrote.
+        wrote: String,
+        /// Why it was refused, with the fix.
+        explanation: String,
+    },
 }
 
 /// Whom a [`LetterKind::Replaced`] mail is for.
@@ -282,6 +321,11 @@ impl LetterKind {
             LetterKind::Withdrawal { .. } => "withdrawal",
             LetterKind::Replaced { .. } => "replaced",
             LetterKind::DeadlineExtended { .. } => "deadline_extended",
+            LetterKind::Reminder { .. } => "reminder",
+            LetterKind::Silence { .. } => "silence",
+            LetterKind::LeaveNotice { .. } => "leave_notice",
+            LetterKind::LeaveBooked { .. } => "leave_booked",
+            LetterKind::LeaveRefused { .. } => "leave_refused",
         }
     }
 
@@ -300,6 +344,7 @@ impl LetterKind {
                 | LetterKind::Withdrawal { .. }
                 | LetterKind::Replaced { .. }
                 | LetterKind::DeadlineExtended { .. }
+                | LetterKind::Reminder { .. }
         )
     }
 
@@ -315,6 +360,9 @@ impl LetterKind {
                 | LetterKind::Status
                 | LetterKind::Pgn
                 | LetterKind::DeadlineExtended { .. }
+                | LetterKind::Reminder { .. }
+                | LetterKind::Silence { .. }
+                | LetterKind::LeaveNotice { .. }
         )
     }
 

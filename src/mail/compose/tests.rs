@@ -83,6 +83,28 @@ fn every_kind() -> Vec<LetterKind> {
         LetterKind::NotYetSupported {
             command: "leave".into(),
         },
+        LetterKind::Reminder {
+            deadline: "2026-12-02 17:00 UTC".into(),
+            before: "24 hours".into(),
+        },
+        LetterKind::Silence {
+            days: 14,
+            deadline: None,
+        },
+        LetterKind::LeaveNotice {
+            player: "Ana".into(),
+            until: "2027-01-03 00:00 UTC".into(),
+        },
+        LetterKind::LeaveBooked {
+            from: "2026-12-24".into(),
+            to: "2027-01-02".into(),
+            days: 10,
+            left: "37 days left in 2026".into(),
+        },
+        LetterKind::LeaveRefused {
+            wrote: "leave 2026-12-24 2027-01-02".into(),
+            explanation: "no".into(),
+        },
     ]
 }
 

@@ -1,0 +1,128 @@
+//! `dopis report deadlines`: the TD deadline report.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, Utc};
+use clap::{Subcommand, ValueEnum};
+
+use crate::app::App;
+use crate::report::{ReportAsk, SILENCE_DAYS, deadlines};
+
+/// Report subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ReportCommand {
+    /// Games past or near their deadline, silent players, leave, timeouts.
+    Deadlines {
+        /// Only games of this event.
+        #[arg(long)]
+        event: Option<i64>,
+        /// Report as of this time (YYYY-MM-DD, YYYY-MM-DD HH:MM in UTC, or RFC 3339); default now.
+        #[arg(long, value_parser = parse_time)]
+        at: Option<DateTime<Utc>>,
+        /// Deadlines this soon count as due: e.g. 3d, 72h.
+        #[arg(long, default_value = "3d", value_parser = parse_span)]
+        within: TimeDelta,
+        /// List timeouts since this time; default: the last report (or 7 days).
+        #[arg(long, value_parser = parse_time)]
+        since: Option<DateTime<Utc>>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: ReportFormat,
+    },
+}
+
+/// How the report is printed.
+#[derive(Debug, Clone, Copy, Default, ValueEnum, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// Readable text.
+    #[default]
+    Text,
+    /// CSV, one row per line of the report.
+    Csv,
+    /// JSON.
+    Json,
+}
+
+/// Reads `2026-12-24`, `2026-12-24 18:00` (UTC) or RFC 3339.
+pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
+    let text = text.trim();
+    if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    for format in ["%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M:%S"] {
+        if let Ok(t) = NaiveDateTime::parse_from_str(text, format) {
+            return Ok(t.and_utc());
+        }
+    }
+    if let Ok(d) = NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        && let Some(t) = d.and_hms_opt(0, 0, 0)
+    {
+        return Ok(t.and_utc());
+    }
+    Err(format!(
+        "'{text}' is not a time: write 2026-12-24, '2026-12-24 18:00' (UTC) or 2026-12-24T18:00:00+01:00"
+    ))
+}
+
+/// Reads one span such as `3d`, `72h` or `90m`.
+pub fn parse_span(text: &str) -> Result<TimeDelta, String> {
+    match crate::clock::due::parse_reminders(text) {
+        Ok(spans) if spans.len() == 1 => Ok(spans[0]),
+        _ => Err(format!(
+            "'{text}' is not a span of time: write e.g. 3d, 72h or 90m"
+        )),
+    }
+}
+
+/// Runs a report subcommand.
+pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<ExitCode> {
+    let ReportCommand::Deadlines {
+        event,
+        at,
+        within,
+        since,
+        format,
+    } = cmd;
+    if let Some(id) = event {
+        bail!(
+            "event {id}: this database has no events yet, so there is nothing to filter by; \
+             leave out --event to report on all games"
+        );
+    }
+    let now = app.clock.now();
+    let at_given = at.is_some();
+    let at = at.unwrap_or(now);
+    let since = match since {
+        Some(s) => s,
+        None => app
+            .store
+            .report_last_run("deadlines")
+            .await?
+            .filter(|last| *last < at)
+            .unwrap_or(at - TimeDelta::days(7)),
+    };
+    let report = deadlines(
+        &app.store,
+        ReportAsk {
+            at,
+            within,
+            since,
+            silence_days: SILENCE_DAYS,
+        },
+    )
+    .await
+    .context("cannot make the deadline report")?;
+    match format {
+        ReportFormat::Text => write!(out, "{}", report.to_text())?,
+        ReportFormat::Csv => write!(out, "{}", report.to_csv())?,
+        ReportFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
+    }
+    // A report of the present is "the last report" for the next one's
+    // timeouts; one of another time is a look, not a report.
+    if !at_given {
+        app.store.set_report_run("deadlines", now).await?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,450 @@
+//! Clocks in the daemon: a stored game's [`GameClock`] (its move times and
+//! both players' leave), keeping each game's schedule in its row, the
+//! scheduler step that sends reminders, silence and leave notices and ends
+//! games on time, and booking leave.
+//!
+//! **Move times.** A move's time is when its mail reached our mailbox
+//! (`moves.received_at`); the opponent's clock starts when our mail telling
+//! them was sent (`moves.sent_at`), else at the received time. A move
+//! without a received time (entered by hand, imported, or stored by an old
+//! version) is taken to have arrived when its opponent was told, else the
+//! instant its own clock started: we charge no time we cannot show was used.
+//!
+//! **Scheduler.** [`Scheduler::step`] takes one game whose `next_due_at`
+//! has come (locking its row; on PostgreSQL rows other daemons hold are
+//! skipped), asks [`GameClock::due`] what is due given the keys already
+//! recorded, queues the mails, records the keys, stores the new schedule,
+//! and commits: mails and keys together or not at all. A daemon that was
+//! down finds every game whose instant passed and catches up with one mail
+//! each (the pure step sends only the latest reminder). Inbound mail is read
+//! before the scheduler runs in each pass, so a move that reached the
+//! mailbox in time is played rather than timed out.
+
+use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
+use shakmaty::{ByColor, Color};
+
+use super::post::{ColorName, Post, Table};
+use crate::chess::game::Game;
+use crate::clock::describe_deadline;
+use crate::clock::leave::{self, regular_days_in_year};
+use crate::clock::{Allowance, Due, GameClock, Leave, LeaveError, Pauses, ReminderPlan, Timeline};
+use crate::mail::compose::LetterKind;
+use crate::player::Player;
+use crate::store::clocks::NewLeave;
+use crate::store::games::{GameId, GameRecord, GameStatus};
+use crate::store::mail::Tx;
+use crate::store::{Store, StoreError};
+
+/// The timeline of a stored game (see the module docs for missing times).
+pub fn timeline_of(record: &GameRecord, game: &Game) -> Timeline {
+    let first = game
+        .start()
+        .to_position()
+        .map(|p| shakmaty::Position::turn(&p))
+        .unwrap_or(Color::White);
+    let mut timeline = Timeline {
+        first,
+        ..Timeline::new(record.created_at)
+    };
+    for m in &record.moves {
+        let started = timeline.clock_start(timeline.moves.len());
+        let received = m.received_at.or(m.sent_at).unwrap_or(started).max(started);
+        timeline = timeline.with_move(received, m.sent_at);
+    }
+    timeline
+}
+
+/// A game's clock: its control, its move times, both players' leave.
+pub async fn game_clock(
+    tx: &mut Tx,
+    record: &GameRecord,
+    game: &Game,
+    white: &Player,
+    black: &Player,
+) -> Result<GameClock, StoreError> {
+    let mut pauses = ByColor::new_with(|_| Pauses::none());
+    for (side, player) in [(Color::White, white), (Color::Black, black)] {
+        let leaves: Vec<Leave> = tx
+            .leaves_of(player.id)
+            .await?
+            .into_iter()
+            .map(|l| l.leave)
+            .collect();
+        *pauses.get_mut(side) = Pauses::from_leave(&leaves, player.tz);
+    }
+    Ok(GameClock {
+        control: record.time_control,
+        timeline: timeline_of(record, game),
+        pauses,
+    })
+}
+
+/// Loads a game with its players and clock, its row locked for the transaction.
+pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<Table, StoreError> {
+    let record = tx.game_for_update(id).await?;
+    let game = record.to_game()?;
+    let white = tx.player(record.white).await?;
+    let black = tx.player(record.black).await?;
+    let clock = game_clock(tx, &record, &game, &white, &black).await?;
+    Ok(Table {
+        draw_offer_by: record.draw_offer_by,
+        record,
+        game,
+        white,
+        black,
+        clock: Some(clock),
+    })
+}
+
+/// Stores when the game next needs the scheduler (never, once it is over),
+/// its deadline and whose move it is. Without the scheduler's `plan` (mail
+/// handling, the CLI), the game is marked to be looked at now: the
+/// scheduler then plans its reminders by its own settings.
+pub async fn reschedule(
+    tx: &mut Tx,
+    table: &Table,
+    plan: Option<&ReminderPlan>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let schedule = match &table.clock {
+        Some(clock) if !table.game.is_over() => {
+            let mut schedule = clock.schedule(plan.unwrap_or(&ReminderPlan::default()), now);
+            let flagged = clock.clocks(now).timeout().is_some();
+            if plan.is_none() {
+                schedule.next_due_at = Some(now);
+            } else if schedule.next_due_at.is_some_and(|at| at <= now) && !flagged {
+                // Defence against a game the step cannot settle (bad data):
+                // look again in an hour rather than spin on it.
+                tracing::warn!(game = %table.record.id, "schedule did not advance");
+                schedule.next_due_at = Some(now + TimeDelta::hours(1));
+            }
+            Some(schedule)
+        }
+        _ => None,
+    };
+    tx.set_schedule(table.record.id, schedule.as_ref()).await
+}
+
+/// Reloads a game's clock (after leave changed) and stores its schedule.
+pub async fn reschedule_game(
+    tx: &mut Tx,
+    id: GameId,
+    plan: Option<&ReminderPlan>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let table = load_table(tx, id).await?;
+    reschedule(tx, &table, plan, now).await
+}
+
+/// The tournament directors to tell about a game (timeouts, long silence).
+///
+/// The hook for events: games outside events have none. When events are
+/// stored, this returns the event's TDs, and the scheduler mails them.
+pub async fn directors_of(_tx: &mut Tx, _game: GameId) -> Result<Vec<Player>, StoreError> {
+    Ok(Vec::new())
+}
+
+/// Ends a game on time: `side` ran out at `at`. A loss, or a draw when the
+/// opponent cannot mate; both players and the TDs get the game-over mail.
+pub async fn end_on_time(
+    tx: &mut Tx,
+    post: &Post,
+    table: &mut Table,
+    side: Color,
+    at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    if table.game.is_over() {
+        return Ok(());
+    }
+    table
+        .game
+        .time_forfeit(side)
+        .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", table.record.id)))?;
+    // The game ended when the time ran out, not when we noticed.
+    table.record.finished_at = Some(at);
+    tx.save_game(&table.record, &table.game, None, &Default::default(), now)
+        .await?;
+    table.record.status = GameStatus::Finished;
+    table.draw_offer_by = None;
+    let id = table.record.id;
+    for side in [Color::White, Color::Black] {
+        let to = table.player(side).clone();
+        post.queue(
+            tx,
+            format!("g{}.over.{}", id.0, side.name_lower()),
+            LetterKind::GameOver,
+            &to,
+            Some(table),
+            Some(side),
+            None,
+            Some(post.reply_to(id, &to)),
+            None,
+            now,
+        )
+        .await?;
+    }
+    for td in directors_of(tx, id).await? {
+        post.queue(
+            tx,
+            format!("g{}.over.td{}", id.0, td.id.0),
+            LetterKind::GameOver,
+            &td,
+            Some(table),
+            None,
+            None,
+            None,
+            None,
+            now,
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+fn hours_text(d: TimeDelta) -> String {
+    let minutes = d.num_minutes();
+    match (minutes % (24 * 60), minutes % 60) {
+        (0, _) if minutes >= 48 * 60 => format!("{} days", minutes / (24 * 60)),
+        (_, 0) if minutes == 60 => "1 hour".into(),
+        (_, 0) => format!("{} hours", minutes / 60),
+        _ => format!("{minutes} minutes"),
+    }
+}
+
+/// The scheduler: reminders, silence and leave notices, timeouts.
+#[derive(Debug, Clone)]
+pub struct Scheduler {
+    /// Addresses and composing.
+    pub post: Post,
+    /// When reminders go out.
+    pub plan: ReminderPlan,
+}
+
+impl Scheduler {
+    /// Handles one game whose schedule has come, in one transaction;
+    /// returns it and what was done, or `None` when no game is due.
+    pub async fn step(
+        &self,
+        store: &Store,
+        now: DateTime<Utc>,
+    ) -> Result<Option<(GameId, Vec<Due>)>, StoreError> {
+        let mut tx = store.begin().await?;
+        let Some(id) = tx.claim_due_game(now).await? else {
+            tx.commit().await?;
+            return Ok(None);
+        };
+        let mut table = load_table(&mut tx, id).await?;
+        let Some(clock) = table.clock.clone() else {
+            tx.commit().await?;
+            return Ok(None);
+        };
+        let done_keys = tx.due_keys(id).await?;
+        let dues = clock.due(&self.plan, &done_keys, now);
+        let mut done = Vec::new();
+        for due in dues {
+            if !tx.record_due(id, &due.key(), now).await? {
+                continue;
+            }
+            let key = format!("g{}.due.{}", id.0, due.key());
+            match due {
+                Due::Reminder {
+                    side,
+                    before,
+                    deadline,
+                    ..
+                } => {
+                    let to = table.player(side).clone();
+                    let kind = LetterKind::Reminder {
+                        deadline: describe_deadline(deadline, to.tz),
+                        before: hours_text(before),
+                    };
+                    self.tell(&mut tx, key, kind, &to, &table, Some(side), now)
+                        .await?;
+                }
+                Due::Silence { side, days, .. } => {
+                    let to = table.player(side).clone();
+                    let deadline = clock.clocks(now).players.get(side).next_deadline;
+                    let kind = LetterKind::Silence {
+                        days,
+                        deadline: deadline.map(|d| describe_deadline(d, to.tz)),
+                    };
+                    self.tell(&mut tx, key.clone(), kind, &to, &table, Some(side), now)
+                        .await?;
+                    for td in directors_of(&mut tx, id).await? {
+                        let kind = LetterKind::Silence {
+                            days,
+                            deadline: deadline.map(|d| describe_deadline(d, td.tz)),
+                        };
+                        let td_key = format!("{key}.td{}", td.id.0);
+                        self.tell(&mut tx, td_key, kind, &td, &table, None, now)
+                            .await?;
+                    }
+                }
+                Due::LeaveBegins { side, until, .. } => {
+                    let to = table.player(!side).clone();
+                    let kind = LetterKind::LeaveNotice {
+                        player: table.player(side).name.clone(),
+                        until: describe_deadline(until, to.tz),
+                    };
+                    self.tell(&mut tx, key, kind, &to, &table, Some(!side), now)
+                        .await?;
+                }
+                Due::Timeout { side, at } => {
+                    end_on_time(&mut tx, &self.post, &mut table, side, at, now).await?;
+                }
+            }
+            done.push(due);
+        }
+        reschedule(&mut tx, &table, Some(&self.plan), now).await?;
+        tx.commit().await?;
+        Ok(Some((id, done)))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn tell(
+        &self,
+        tx: &mut Tx,
+        key: String,
+        kind: LetterKind,
+        to: &Player,
+        table: &Table,
+        side: Option<Color>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let reply_to = side.map(|_| self.post.reply_to(table.record.id, to));
+        self.post
+            .queue(
+                tx,
+                key,
+                kind,
+                to,
+                Some(table),
+                side,
+                None,
+                reply_to,
+                None,
+                now,
+            )
+            .await
+    }
+}
+
+/// What booking a leave did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Booked {
+    /// The leave's row id.
+    pub id: i64,
+    /// The leave.
+    pub leave: Leave,
+    /// Regular days left in each calendar year the leave touches.
+    pub left: Vec<(i32, u32)>,
+    /// The player's active games, now rescheduled.
+    pub games: Vec<GameId>,
+}
+
+/// Books leave for a player in all their games outside events, checked by
+/// the rules of [`crate::clock::leave`]; reschedules their active games.
+#[allow(clippy::too_many_arguments)]
+pub async fn book_leave(
+    tx: &mut Tx,
+    player: &Player,
+    leave: Leave,
+    allowance: Allowance,
+    created_by: &str,
+    reason: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<Result<Booked, LeaveError>, StoreError> {
+    let existing: Vec<Leave> = tx
+        .leaves_of(player.id)
+        .await?
+        .into_iter()
+        .map(|l| l.leave)
+        .collect();
+    let booking = match leave::book(&existing, leave, allowance, now, player.tz) {
+        Ok(b) => b,
+        Err(e) => return Ok(Err(e)),
+    };
+    let id = tx
+        .add_leave(
+            &NewLeave {
+                player: player.id,
+                leave,
+                created_by,
+                reason,
+            },
+            now,
+        )
+        .await?;
+    let games = tx.active_games_of(player.id).await?;
+    for game in &games {
+        reschedule_game(tx, *game, None, now).await?;
+    }
+    let left = booking
+        .years
+        .iter()
+        .map(|y| {
+            (
+                y.year,
+                allowance
+                    .per_year()
+                    .saturating_sub(regular_days_in_year(&booking.leaves, y.year)),
+            )
+        })
+        .collect();
+    Ok(Ok(Booked {
+        id,
+        leave,
+        left,
+        games,
+    }))
+}
+
+/// Cancels a player's leave `from..=to` (which must not have begun);
+/// reschedules their active games.
+pub async fn cancel_leave(
+    tx: &mut Tx,
+    player: &Player,
+    from: NaiveDate,
+    to: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<Result<Leave, LeaveError>, StoreError> {
+    let stored = tx.leaves_of(player.id).await?;
+    let Some(found) = stored
+        .iter()
+        .find(|l| l.leave.from() == from && l.leave.to() == to)
+    else {
+        let leave = match Leave::new(from, to) {
+            Ok(l) => l,
+            Err(e) => return Ok(Err(e)),
+        };
+        return Ok(Err(LeaveError::NotBooked { leave }));
+    };
+    let all: Vec<Leave> = stored.iter().map(|l| l.leave).collect();
+    if let Err(e) = leave::cancel(&all, found.leave, now, player.tz) {
+        return Ok(Err(e));
+    }
+    tx.cancel_leave(found.id, now).await?;
+    for game in tx.active_games_of(player.id).await? {
+        reschedule_game(tx, game, None, now).await?;
+    }
+    Ok(Ok(found.leave))
+}
+
+/// The leave allowance left, in words: `35 days left in 2026`.
+pub fn left_text(left: &[(i32, u32)]) -> String {
+    let parts: Vec<String> = left
+        .iter()
+        .map(|(year, days)| {
+            format!(
+                "{days} day{} of leave left in {year}",
+                if *days == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    if parts.is_empty() {
+        "your leave allowance as it was".into()
+    } else {
+        parts.join(", ")
+    }
+}

@@ -1,0 +1,321 @@
+//! Time in the real daemon, under a controlled clock: the scheduler step of
+//! `dopis serve` ([`Daemon::schedule`]) and inbound handling
+//! ([`Inbox::handle`]) with explicit arrival times, on both backends.
+//! Reminders before the deadline, a `3d` game that times out by itself with
+//! mails to both, leave that pauses it, and an ICCF `10/50d` game lost on
+//! cumulative time.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use tokio::sync::watch;
+
+use dopis::address::EmailAddress;
+use dopis::app::{Clock, FixedClock};
+use dopis::chess::game::StartPosition;
+use dopis::clock::{Allowance, ReminderPlan, TimeControl};
+use dopis::config::{MailConfig, Secret};
+use dopis::daemon::clocks::Scheduler;
+use dopis::daemon::inbox::{Handled, Inbox};
+use dopis::daemon::post::Post;
+use dopis::daemon::run::Daemon;
+use dopis::daemon::start::start_game;
+use dopis::lang::Lang;
+use dopis::player::{NewPlayer, Player};
+use dopis::store::Store;
+use dopis::store::games::{GameId, GameStatus};
+
+use crate::support::TestDb;
+
+/// A game between two players in a daemon whose clock the test moves.
+struct World {
+    store: Store,
+    daemon: Daemon,
+    clock: Arc<FixedClock>,
+    white: Player,
+    black: Player,
+    game: GameId,
+    mails: usize,
+}
+
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).unwrap()
+}
+
+impl World {
+    async fn new(db: &TestDb, control: &str) -> World {
+        let store = Store::open(&db.url).await.unwrap();
+        let clock = Arc::new(FixedClock::new(start()));
+        let post = Post::new(&MailConfig {
+            address: "chess@chess.test".into(),
+            secret: Secret::new("a test secret"),
+            ..MailConfig::default()
+        })
+        .unwrap();
+        let add = |email: &str, name: &str, tz: &str| {
+            NewPlayer::new(
+                EmailAddress::parse(email).unwrap(),
+                name,
+                Lang::En,
+                Some(tz),
+            )
+            .unwrap()
+        };
+        let white = store
+            .add_player(&add("ana@players.test", "Ana", "Europe/Ljubljana"), start())
+            .await
+            .unwrap();
+        let black = store
+            .add_player(&add("bob@players.test", "Bob", "America/New_York"), start())
+            .await
+            .unwrap();
+        let control: TimeControl = control.parse().unwrap();
+        let game = start_game(
+            &store,
+            &post,
+            white.id,
+            black.id,
+            StartPosition::Standard,
+            control,
+            start(),
+        )
+        .await
+        .unwrap();
+        let daemon = Daemon {
+            store: store.clone(),
+            clock: clock.clone(),
+            inbox: Inbox {
+                post: post.clone(),
+                answers_per_hour: 100,
+                allowance: Allowance::default(),
+            },
+            mailbox_name: "test".into(),
+            scheduler: Scheduler {
+                post,
+                plan: ReminderPlan::default(),
+            },
+        };
+        let mut world = World {
+            store,
+            daemon,
+            clock,
+            white,
+            black,
+            game,
+            mails: 0,
+        };
+        world.new_mails().await;
+        world
+    }
+
+    /// Sets the clock and runs the scheduler as a daemon pass would.
+    async fn at(&self, t: DateTime<Utc>) -> usize {
+        let now = self.clock.now();
+        assert!(t >= now, "time runs forward");
+        self.clock.advance(t - now);
+        let (_stop, shutdown) = watch::channel(false);
+        self.daemon.schedule(&shutdown).await.unwrap()
+    }
+
+    /// A player's mail with `text`, reaching the mailbox at `arrived`,
+    /// handled at the clock's time.
+    async fn mail(&self, from: &Player, text: &str, arrived: DateTime<Utc>) -> Handled {
+        let reply = self.daemon.inbox.post.reply_to(self.game, from);
+        let raw = format!(
+            "From: {} <{}>\r\nTo: {reply}\r\nSubject: Re: [dopis #{}]\r\nMessage-ID: <{}.{}@players.test>\r\n\
+             Date: Mon, 2 Mar 2026 12:00:00 +0000\r\n\r\n{text}\r\n",
+            from.name,
+            from.email,
+            self.game.0,
+            arrived.timestamp(),
+            rand::random::<u32>()
+        );
+        self.daemon
+            .inbox
+            .handle(
+                &self.store,
+                "test",
+                raw.as_bytes(),
+                arrived,
+                self.clock.now(),
+            )
+            .await
+            .unwrap()
+    }
+
+    /// The mails queued since the last call: (recipient, key).
+    async fn new_mails(&mut self) -> Vec<(String, String)> {
+        let all = self.store.outbox().await.unwrap();
+        let fresh = all[self.mails..]
+            .iter()
+            .map(|m| (m.recipient.clone(), m.mail_key.clone()))
+            .collect();
+        self.mails = all.len();
+        fresh
+    }
+
+    async fn ending(&self) -> (GameStatus, Option<String>, Option<String>) {
+        let g = self.store.game(self.game).await.unwrap();
+        (g.status, g.result, g.end_reason)
+    }
+}
+
+fn keys(mails: &[(String, String)]) -> Vec<String> {
+    mails
+        .iter()
+        .map(|(to, key)| {
+            format!(
+                "{to} {}",
+                key.split_once('.').map_or(key.as_str(), |(_, k)| k)
+            )
+        })
+        .collect()
+}
+
+async fn a_3d_game_reminds_then_times_out_by_itself_with_mails_to_both(db: &TestDb) {
+    let mut w = World::new(db, "3d").await;
+    let h = Duration::hours;
+    // Nothing is due before the 24 h reminder.
+    w.at(start() + h(47)).await;
+    assert_eq!(w.new_mails().await, vec![]);
+    w.at(start() + h(48)).await;
+    assert_eq!(
+        keys(&w.new_mails().await),
+        vec!["ana@players.test due.reminder/ply1/24h/20260305T120000Z"]
+    );
+    // Each reminder is sent once, however often the scheduler runs.
+    w.at(start() + h(60)).await;
+    assert_eq!(w.new_mails().await, vec![]);
+    assert_eq!(w.ending().await.0, GameStatus::Active);
+    // At the deadline the game ends by itself: a loss on time.
+    w.at(start() + h(72)).await;
+    assert_eq!(
+        keys(&w.new_mails().await),
+        vec!["ana@players.test over.white", "bob@players.test over.black"]
+    );
+    let (status, result, reason) = w.ending().await;
+    assert_eq!(status, GameStatus::Finished);
+    assert_eq!(result.as_deref(), Some("0-1"));
+    assert!(reason.unwrap_or_default().contains("time"));
+    let g = w.store.game(w.game).await.unwrap();
+    assert_eq!(g.finished_at, Some(start() + h(72)));
+    // A finished game is never due again.
+    w.at(start() + h(200)).await;
+    assert_eq!(w.new_mails().await, vec![]);
+}
+
+async fn a_move_that_reached_the_mailbox_in_time_counts_even_if_handled_late(db: &TestDb) {
+    let mut w = World::new(db, "3d").await;
+    let h = Duration::hours;
+    // The daemon was down: the move arrived at 71 h, is read at 80 h.
+    w.clock.advance(h(80));
+    let done = w.mail(&w.white.clone(), "e4", start() + h(71)).await;
+    assert!(
+        matches!(done, Handled::Done(ref t) if t.contains("e4")),
+        "{done:?}"
+    );
+    w.at(start() + h(80)).await;
+    assert_eq!(w.ending().await.0, GameStatus::Active);
+    // A move that arrived after the deadline loses on time instead.
+    let late_db = crate::support::sqlite();
+    let late = World::new(&late_db, "3d").await;
+    late.clock.advance(h(80));
+    let done = late.mail(&late.white.clone(), "e4", start() + h(73)).await;
+    assert!(
+        matches!(done, Handled::Done(ref t) if t.contains("ran out of time")),
+        "{done:?}"
+    );
+    assert_eq!(late.ending().await.1.as_deref(), Some("0-1"));
+    let _ = w.new_mails().await;
+}
+
+async fn leave_pauses_the_clock_and_the_opponent_is_told(db: &TestDb) {
+    let mut w = World::new(db, "3d").await;
+    let h = Duration::hours;
+    let (white, black) = (w.white.clone(), w.black.clone());
+    w.clock.advance(h(1));
+    w.mail(&white, "e4", start() + h(1)).await;
+    // Bob (New York) books 4-6 March: three days.
+    let done = w
+        .mail(&black, "leave 2026-03-04 2026-03-06", start() + h(1))
+        .await;
+    assert!(
+        matches!(done, Handled::Done(ref t) if t.contains("booked leave")),
+        "{done:?}"
+    );
+    let mails = keys(&w.new_mails().await);
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.starts_with("bob@players.test") && m.ends_with(".leave.2026-03-04")),
+        "{mails:?}"
+    );
+    // Booking leave that starts today is refused with the fix.
+    let refused = w
+        .mail(&black, "leave 2026-03-02 2026-03-03", start() + h(2))
+        .await;
+    assert!(
+        matches!(refused, Handled::Done(ref t) if t.contains("refused leave")),
+        "{refused:?}"
+    );
+    assert_eq!(w.new_mails().await.len(), 1, "one refusal mail");
+    // Leave begins at New York midnight, 05:00 UTC on 4 March: Ana is told.
+    w.at(Utc.with_ymd_and_hms(2026, 3, 4, 5, 0, 0).unwrap())
+        .await;
+    let mails = keys(&w.new_mails().await);
+    assert_eq!(
+        mails,
+        vec!["ana@players.test due.leave/black/20260304T050000Z"],
+        "{mails:?}"
+    );
+    // Without leave Bob would have lost at 5 March 13:00; with three days
+    // of leave his deadline is 8 March 13:00 (reminder 24 h before).
+    w.at(Utc.with_ymd_and_hms(2026, 3, 6, 12, 0, 0).unwrap())
+        .await;
+    assert_eq!(w.ending().await.0, GameStatus::Active);
+    w.at(Utc.with_ymd_and_hms(2026, 3, 7, 13, 0, 0).unwrap())
+        .await;
+    assert_eq!(
+        keys(&w.new_mails().await),
+        vec!["bob@players.test due.reminder/ply2/24h/20260308T130000Z"]
+    );
+    w.at(Utc.with_ymd_and_hms(2026, 3, 8, 12, 59, 0).unwrap())
+        .await;
+    assert_eq!(w.ending().await.0, GameStatus::Active);
+    w.at(Utc.with_ymd_and_hms(2026, 3, 8, 13, 0, 0).unwrap())
+        .await;
+    assert_eq!(w.ending().await.1.as_deref(), Some("1-0"));
+}
+
+async fn an_iccf_10_in_50_days_game_is_lost_on_cumulative_time(db: &TestDb) {
+    let mut w = World::new(db, "10/50d").await;
+    let d = Duration::days;
+    let (white, black) = (w.white.clone(), w.black.clone());
+    // White thinks 45 days on move 1 (45 charged), Black answers at once.
+    let t1 = start() + d(45);
+    w.clock.advance(d(45));
+    w.mail(&white, "e4", t1).await;
+    w.mail(&black, "e5", t1 + Duration::hours(1)).await;
+    // White has 5 days left of the first 50: late once 6 whole days have run.
+    let flag = t1 + Duration::hours(1) + d(6);
+    w.at(flag - Duration::minutes(1)).await;
+    assert_eq!(w.ending().await.0, GameStatus::Active);
+    w.at(flag).await;
+    let (status, result, _) = w.ending().await;
+    assert_eq!(
+        (status, result.as_deref()),
+        (GameStatus::Finished, Some("0-1"))
+    );
+    let mails = keys(&w.new_mails().await);
+    assert!(
+        mails.contains(&"ana@players.test over.white".to_string()),
+        "{mails:?}"
+    );
+}
+
+crate::on_both_backends!(
+    a_3d_game_reminds_then_times_out_by_itself_with_mails_to_both,
+    a_move_that_reached_the_mailbox_in_time_counts_even_if_handled_late,
+    leave_pauses_the_clock_and_the_opponent_is_told,
+    an_iccf_10_in_50_days_game_is_lost_on_cumulative_time,
+);
