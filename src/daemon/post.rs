@@ -12,6 +12,8 @@ use crate::chess::game::Game;
 use crate::chess::pgn::{self, PgnTags};
 use crate::clock::TimeControl;
 use crate::config::MailConfig;
+use crate::lang::Lang;
+use crate::locale;
 use crate::mail::compose::{self, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
 use crate::mail::route::{PlusTag, Tokens, plus_address};
@@ -429,8 +431,9 @@ fn help_examples(table: &Table, side: Color) -> Vec<String> {
     examples
 }
 
-/// The deadline of the side to move, for the simple days-per-move control.
-fn deadline_text(table: &Table) -> Option<String> {
+/// The deadline of the side to move, for the simple days-per-move control,
+/// in the reader's time zone and with dates as their language writes them.
+fn deadline_text(table: &Table, reader: Option<&Player>) -> Option<String> {
     if table.game.is_over() {
         return None;
     }
@@ -444,7 +447,8 @@ fn deadline_text(table: &Table) -> Option<String> {
         .and_then(|p| p.sent_at.or(p.received_at))
         .unwrap_or(table.record.created_at);
     let due = since + chrono::Duration::days(i64::from(days));
-    Some(format!("{} UTC", due.format("%Y-%m-%d %H:%M")))
+    let (tz, lang) = reader.map_or((None, Lang::En), |p| (p.tz, p.lang));
+    Some(locale::describe_deadline(due, tz, lang))
 }
 
 fn game_view(table: &Table, recipient: Option<Color>) -> GameView {
@@ -455,7 +459,7 @@ fn game_view(table: &Table, recipient: Option<Color>) -> GameView {
         recipient,
         game: table.game.clone(),
         time_control: table.record.time_control.to_string(),
-        deadline: deadline_text(table),
+        deadline: deadline_text(table, recipient.map(|side| table.player(side))),
         clocks: None,
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),
