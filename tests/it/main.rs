@@ -6,6 +6,7 @@ mod cli;
 mod inbound_fixtures;
 mod move_cli;
 mod outbound;
+mod outbound_lang;
 mod pgn_files;
 mod store;
 mod transport;

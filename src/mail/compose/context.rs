@@ -266,7 +266,8 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         | LetterKind::GameOver
         | LetterKind::DrawOfferDeclined
         | LetterKind::Help { .. }
-        | LetterKind::Status => {}
+        | LetterKind::Status
+        | LetterKind::LanguageChanged => {}
     }
     Ok(ctx)
 }

@@ -151,6 +151,9 @@ pub enum LetterKind {
         /// The command as the player wrote it.
         command: String,
     },
+    /// The player chose the language of their mails (`language pl`); the
+    /// letter is written in the new language.
+    LanguageChanged,
 }
 
 pub use crate::arbiter::RejectionKind;
@@ -202,6 +205,7 @@ impl LetterKind {
             LetterKind::Games { .. } => "games",
             LetterKind::Pgn => "pgn",
             LetterKind::NotYetSupported { .. } => "not_yet_supported",
+            LetterKind::LanguageChanged => "language_changed",
         }
     }
 
