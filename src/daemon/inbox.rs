@@ -205,24 +205,31 @@ impl Inbox {
                 if !self.may_answer(tx, &player.email.to_string(), now).await? {
                     return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
                 }
+                let reading = command::parse(&mail.text, player.lang);
+                let (player, commands) = self
+                    .change_language(tx, &player, &reading.commands, answering, now)
+                    .await?;
+                if commands.is_empty() {
+                    return Ok((
+                        None,
+                        Handled::Done(format!("language set to {}", player.lang)),
+                    ));
+                }
                 let games = tx.active_games_of(player.id).await?;
                 let list: Vec<String> = games.iter().map(|g| g.to_string()).collect();
-                let reading = command::parse(&mail.text, player.lang);
-                let kind = if reading
-                    .commands
+                let kind = if commands
                     .iter()
                     .any(|c| matches!(c, command::Command::Games))
                 {
+                    // `#42` reads the same in every language.
                     LetterKind::Games {
-                        lines: list.iter().map(|g| format!("game {g}")).collect(),
+                        lines: list.clone(),
                     }
-                } else if reading
-                    .commands
-                    .iter()
-                    .any(|c| matches!(c, command::Command::Help))
-                {
+                } else if commands.iter().any(|c| matches!(c, command::Command::Help)) {
+                    // No game: compose takes the examples from the start
+                    // position, in the player's piece letters.
                     LetterKind::Help {
-                        examples: vec!["Nf3".into(), "e2-e4".into(), "g1f3".into(), "7163".into()],
+                        examples: Vec::new(),
                     }
                 } else {
                     LetterKind::Rejected {
@@ -434,6 +441,15 @@ impl Inbox {
         let Some(side) = record.side_of(player.id) else {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
         };
+        // A language change comes first: a move in the same mail is then read
+        // in the new language, and every answer is written in it.
+        let (player, commands) = self
+            .change_language(tx, player, commands, answering, now)
+            .await?;
+        if commands.is_empty() {
+            return Ok(Handled::Done(format!("language set to {}", player.lang)));
+        }
+        let (player, commands) = (&player, commands.as_slice());
         let before = record.to_game()?;
         let seat = Seat {
             side,
@@ -470,6 +486,53 @@ impl Inbox {
             .notices(tx, &table, &verdict.notices, answering, now)
             .await?;
         Ok(Handled::Done(verdict.summary))
+    }
+}
+
+impl Inbox {
+    /// Carries out `language xx`: stores the player's new language and
+    /// answers in it. Returns the player as they now are and the other
+    /// commands, still to be applied.
+    async fn change_language(
+        &self,
+        tx: &mut Tx,
+        player: &Player,
+        commands: &[command::Command],
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(Player, Vec<command::Command>), StoreError> {
+        let mut player = player.clone();
+        let mut rest = Vec::with_capacity(commands.len());
+        let mut chosen = None;
+        for c in commands {
+            match c {
+                command::Command::Language(lang) => chosen = Some(*lang),
+                other => rest.push(other.clone()),
+            }
+        }
+        let Some(lang) = chosen else {
+            return Ok((player, rest));
+        };
+        player.lang = lang;
+        tx.set_player_lang(player.id, lang).await?;
+        // The change stands even when the answer is held back by the rate limit.
+        if self.may_answer(tx, &player.email.to_string(), now).await? {
+            self.post
+                .queue(
+                    tx,
+                    format!("in.{}.lang", hex_sha256(answering.mail_key.as_bytes())),
+                    LetterKind::LanguageChanged,
+                    &player,
+                    None,
+                    None,
+                    Some(answering),
+                    None,
+                    None,
+                    now,
+                )
+                .await?;
+        }
+        Ok((player, rest))
     }
 }
 

@@ -4,6 +4,7 @@ mod support;
 
 mod cli;
 mod inbound_fixtures;
+mod languages;
 mod move_cli;
 mod outbound;
 mod outbound_lang;
