@@ -246,3 +246,105 @@ fn every_mail_kind_in_latvian_matches_its_golden_file() {
 fn every_mail_kind_in_german_matches_its_golden_file() {
     check_golden(cases_in(Lang::De, german), Some("de"));
 }
+
+/// The words a mail tells its reader to write, quoted in their language's
+/// quotation marks (`»sprejmem remi«`, `„przyjmuję remis”` …), and the
+/// command column of the help: every one of them must read as the command
+/// it stands for, in that reader's language. Quoted names of buttons and
+/// mails are not commands.
+#[test]
+fn every_command_a_mail_teaches_is_understood_in_its_language() {
+    use dopis::mail::command::{Command, parse};
+    use dopis::mail::compose::compose;
+
+    let not_commands: &[&str] = &[
+        "Na potezi ste",
+        "Odpowiedz",
+        "Twój ruch",
+        "Atbildēt",
+        "Jūsu gājiens",
+        "Antworten",
+        "Sie sind am Zug",
+        "jezik",
+        "język",
+        "valoda",
+        "Sprache",
+    ];
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for (lang, open, close) in [
+        (Lang::Sl, '»', '«'),
+        (Lang::Pl, '„', '”'),
+        (Lang::Lv, '„', '“'),
+        (Lang::De, '„', '“'),
+    ] {
+        let mut taught: Vec<String> = Vec::new();
+        let mut kinds = std::collections::BTreeSet::new();
+        for case in cases_in(lang, |_| Vec::new()) {
+            let bytes = compose(&case.letter).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+            let mail = mail_parser::MessageParser::default()
+                .parse(&bytes)
+                .expect("parses");
+            let text = mail
+                .body_text(0)
+                .map(|t| t.into_owned())
+                .unwrap_or_default();
+            for piece in text.split(open).skip(1) {
+                if let Some((quoted, _)) = piece.split_once(close) {
+                    taught.push(quoted.replace('\n', " "));
+                }
+            }
+            if case.name == "help" {
+                // "  stanje            šahovnica in ure": the first column, but
+                // not the first row (a move) and not a quoted example.
+                let rows = text
+                    .lines()
+                    .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+                    .skip(1);
+                for row in rows {
+                    if let Some((word, _)) = row.trim_start().split_once("  ") {
+                        taught.push(word.to_owned());
+                    }
+                }
+            }
+        }
+        taught.sort();
+        taught.dedup();
+        for words in taught
+            .iter()
+            .filter(|w| !not_commands.contains(&w.as_str()))
+        {
+            checked += 1;
+            let commands = parse(words, lang).commands;
+            if commands
+                .iter()
+                .any(|c| matches!(c, Command::Unknown { .. }))
+            {
+                problems.push(format!("{lang}: {words:?} reads as {commands:?}"));
+            }
+            for c in &commands {
+                let name = format!("{c:?}");
+                kinds.insert(name.split([' ', '(']).next().unwrap_or("").to_owned());
+            }
+        }
+        // Every command a player needs to play is taught in their words.
+        for kind in [
+            "Move",
+            "OfferDraw",
+            "AcceptDraw",
+            "DeclineDraw",
+            "Resign",
+            "Status",
+            "Games",
+            "Pgn",
+            "Help",
+            "Language",
+        ] {
+            if !kinds.contains(kind) {
+                problems.push(format!("{lang}: no mail teaches {kind}"));
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} words checked");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
