@@ -452,14 +452,18 @@ fn deadline_text(table: &Table, reader: Option<&Player>) -> Option<String> {
 }
 
 fn game_view(table: &Table, recipient: Option<Color>) -> GameView {
+    let reader = recipient.map(|side| table.player(side));
     GameView {
         id: table.record.id.0,
         white: table.white.name.clone(),
         black: table.black.name.clone(),
         recipient,
         game: table.game.clone(),
-        time_control: table.record.time_control.to_string(),
-        deadline: deadline_text(table, recipient.map(|side| table.player(side))),
+        time_control: locale::describe_control(
+            &table.record.time_control,
+            reader.map_or(Lang::En, |p| p.lang),
+        ),
+        deadline: deadline_text(table, reader),
         clocks: None,
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),

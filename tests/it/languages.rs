@@ -243,6 +243,7 @@ fn scripts() -> Vec<(&'static str, Script)> {
                     "Pojasnilo (v angleščini):",
                     "Vaša poteza 3. Lc4 v partiji",
                     "Rok: 2. 12. 2026",
+                    "Tempo igre: 3 dnevi na potezo",
                 ],
                 black_reads: &[
                     "Na potezi je Ana Novak: 1. ?",
@@ -281,6 +282,7 @@ fn scripts() -> Vec<(&'static str, Script)> {
                     "Nie wykonano: „Gxf7+”",
                     "Twój ruch 3. Gc4 w partii",
                     "Termin: 02.12.2026",
+                    "Tempo gry: 3 dni na ruch",
                 ],
                 black_reads: &[
                     "Ana Novak proponuje remis.",
@@ -318,6 +320,7 @@ fn scripts() -> Vec<(&'static str, Script)> {
                     "Nav izdarīts: „Lxf7+“",
                     "Jūsu gājiens 3. Lc4 partijā",
                     "Termiņš: 02.12.2026.",
+                    "Laika kontrole: 3 dienas katram gājienam",
                 ],
                 black_reads: &[
                     "Ana Novak piedāvā neizšķirtu.",
@@ -355,6 +358,7 @@ fn scripts() -> Vec<(&'static str, Script)> {
                     "Nicht gespielt: „Lxf7+“",
                     "Ihr Zug 3. Lc4 in Partie",
                     "Frist: 02.12.2026",
+                    "Bedenkzeit: 3 Tage pro Zug",
                 ],
                 black_reads: &[
                     "Ana Novak bietet Remis an.",

@@ -21,8 +21,9 @@ use shakmaty::Color;
 use dopis::address::EmailAddress;
 use dopis::chess::game::{Game, StartPosition};
 use dopis::chess::pgn::{self, PgnTags};
+use dopis::clock::TimeControl;
 use dopis::lang::Lang;
-use dopis::locale::describe_deadline;
+use dopis::locale::{describe_control, describe_deadline};
 use dopis::mail::compose::{GameView, Letter, LetterKind, Party, RejectionKind, compose, subject};
 use dopis::mail::inbound::MessageId;
 
@@ -157,7 +158,11 @@ fn cases() -> Vec<Case> {
 /// What the English mail of each case must say.
 fn english(name: &str) -> Vec<&'static str> {
     match name {
-        "game_started" => vec!["You play Black", "White moves first"],
+        "game_started" => vec![
+            "You play Black",
+            "White moves first",
+            "Time control: 3 days per move",
+        ],
         "your_move" => vec![
             "Bojan Kralj played 3... Bg4.",
             "It is your move: 4.",
@@ -200,8 +205,9 @@ fn english(name: &str) -> Vec<&'static str> {
 }
 
 /// Every mail kind, written to a player of `lang`; `says(name)` gives the
-/// texts the plain part of each must contain. The deadline is formatted as
-/// the daemon formats it for a reader of `lang` in Ljubljana.
+/// texts the plain part of each must contain. The deadline and the time
+/// control are written as the daemon writes them for a reader of `lang` in
+/// Ljubljana.
 pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut add = |name, mut letter: Letter, board, pgn| {
@@ -217,6 +223,9 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
                 Some(chrono_tz::Europe::Ljubljana),
                 lang,
             ));
+        }
+        if let Some(game) = letter.game.as_mut() {
+            game.time_control = describe_control(&TimeControl::default(), lang);
         }
         cases.push(Case {
             name,
