@@ -5,6 +5,7 @@
 //!
 //! - [`address`]: e-mail addresses, validated once.
 //! - [`lang`]: the languages players write in (pure).
+//! - [`locale`]: dates and deadlines as each language writes them (pure).
 //! - [`chess`]: rules core on shakmaty — move text in every notation, games and
 //!   their endings, PGN, board diagrams (pure).
 //! - [`player`]: players and their details.
@@ -39,6 +40,7 @@ pub mod daemon;
 pub mod demo;
 pub mod event;
 pub mod lang;
+pub mod locale;
 pub mod mail;
 pub mod player;
 pub mod report;

@@ -1,6 +1,6 @@
 //! Deadlines as players read them: in their own time zone, and in UTC.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Tz;
 
 /// A deadline for a mail, e.g. `2026-12-02 18:00 CET (17:00 UTC)`.
@@ -9,7 +9,22 @@ use chrono_tz::Tz;
 /// a time zone, UTC alone. Seconds are cut, never rounded up, so the time a
 /// player reads is never later than the real deadline.
 pub fn describe_deadline(instant: DateTime<Utc>, tz: Option<Tz>) -> String {
-    let utc = instant.format("%Y-%m-%d %H:%M UTC").to_string();
+    describe_deadline_dated(instant, tz, iso_date)
+}
+
+/// [`describe_deadline`] with the dates written by `date`, so that a reader
+/// sees them as their language writes them (`2. 12. 2026 18:00 CET`); the
+/// times stay 24-hour `HH:MM`, which every locale here reads.
+pub fn describe_deadline_dated(
+    instant: DateTime<Utc>,
+    tz: Option<Tz>,
+    date: fn(NaiveDate) -> String,
+) -> String {
+    let utc = format!(
+        "{} {} UTC",
+        date(instant.date_naive()),
+        instant.format("%H:%M")
+    );
     let Some(tz) = tz else {
         return utc;
     };
@@ -25,11 +40,20 @@ pub fn describe_deadline(instant: DateTime<Utc>, tz: Option<Tz>) -> String {
         zone
     };
     let utc_part = if local.date_naive() == instant.date_naive() {
-        instant.format("%H:%M UTC")
+        instant.format("%H:%M UTC").to_string()
     } else {
-        instant.format("%Y-%m-%d %H:%M UTC")
+        utc
     };
-    format!("{} {zone} ({utc_part})", local.format("%Y-%m-%d %H:%M"))
+    format!(
+        "{} {} {zone} ({utc_part})",
+        date(local.date_naive()),
+        local.format("%H:%M")
+    )
+}
+
+/// `2026-12-02`: ISO 8601, the default.
+fn iso_date(date: NaiveDate) -> String {
+    date.format("%Y-%m-%d").to_string()
 }
 
 #[cfg(test)]

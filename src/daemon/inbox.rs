@@ -214,11 +214,19 @@ impl Inbox {
                 if !self.may_answer(tx, &player.email.to_string(), now).await? {
                     return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
                 }
+                let reading = command::parse(&mail.text, player.lang);
+                let (player, commands) = self
+                    .change_language(tx, &player, &reading.commands, answering, now)
+                    .await?;
+                if commands.is_empty() {
+                    return Ok((
+                        None,
+                        Handled::Done(format!("language set to {}", player.lang)),
+                    ));
+                }
                 let games = tx.active_games_of(player.id).await?;
                 let list: Vec<String> = games.iter().map(|g| g.to_string()).collect();
-                let reading = command::parse(&mail.text, player.lang);
-                if reading
-                    .commands
+                if commands
                     .iter()
                     .any(|c| matches!(c, command::Command::Standings))
                 {
@@ -249,16 +257,15 @@ impl Inbox {
                         return Ok((None, Handled::Done("sent the standings".into())));
                     }
                 }
-                let kind = if reading
-                    .commands
+                let kind = if commands
                     .iter()
                     .any(|c| matches!(c, command::Command::Games))
                 {
+                    // `#42` reads the same in every language.
                     LetterKind::Games {
-                        lines: list.iter().map(|g| format!("game {g}")).collect(),
+                        lines: list.clone(),
                     }
-                } else if let Some(command::Command::Leave { from, to }) = reading
-                    .commands
+                } else if let Some(command::Command::Leave { from, to }) = commands
                     .iter()
                     .find(|c| matches!(c, command::Command::Leave { .. }))
                 {
@@ -269,13 +276,11 @@ impl Inbox {
                              leave line, and it applies to all of them."
                             .to_string(),
                     }
-                } else if reading
-                    .commands
-                    .iter()
-                    .any(|c| matches!(c, command::Command::Help))
-                {
+                } else if commands.iter().any(|c| matches!(c, command::Command::Help)) {
+                    // No game: compose takes the examples from the start
+                    // position, in the player's piece letters.
                     LetterKind::Help {
-                        examples: vec!["Nf3".into(), "e2-e4".into(), "g1f3".into(), "7163".into()],
+                        examples: Vec::new(),
                     }
                 } else {
                     LetterKind::Rejected {
@@ -487,6 +492,15 @@ impl Inbox {
         let Some(side) = current.record.side_of(player.id) else {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
         };
+        // A language change comes first: a move in the same mail is then read
+        // in the new language, and every answer is written in it.
+        let (player, commands) = self
+            .change_language(tx, player, commands, answering, now)
+            .await?;
+        if commands.is_empty() {
+            return Ok(Handled::Done(format!("language set to {}", player.lang)));
+        }
+        let (player, commands) = (&player, commands.as_slice());
         // `standings` is about the game's event, not the game: answered
         // here, the rest of the mail goes to the arbiter.
         let asked_standings = commands
@@ -728,6 +742,53 @@ async fn standings_kind(
             crate::td::TdError::Store(e) => e,
             other => StoreError::Corrupt(other.to_string()),
         })
+}
+
+impl Inbox {
+    /// Carries out `language xx`: stores the player's new language and
+    /// answers in it. Returns the player as they now are and the other
+    /// commands, still to be applied.
+    async fn change_language(
+        &self,
+        tx: &mut Tx,
+        player: &Player,
+        commands: &[command::Command],
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(Player, Vec<command::Command>), StoreError> {
+        let mut player = player.clone();
+        let mut rest = Vec::with_capacity(commands.len());
+        let mut chosen = None;
+        for c in commands {
+            match c {
+                command::Command::Language(lang) => chosen = Some(*lang),
+                other => rest.push(other.clone()),
+            }
+        }
+        let Some(lang) = chosen else {
+            return Ok((player, rest));
+        };
+        player.lang = lang;
+        tx.set_player_lang(player.id, lang).await?;
+        // The change stands even when the answer is held back by the rate limit.
+        if self.may_answer(tx, &player.email.to_string(), now).await? {
+            self.post
+                .queue(
+                    tx,
+                    format!("in.{}.lang", hex_sha256(answering.mail_key.as_bytes())),
+                    LetterKind::LanguageChanged,
+                    &player,
+                    None,
+                    None,
+                    Some(answering),
+                    None,
+                    None,
+                    now,
+                )
+                .await?;
+        }
+        Ok((player, rest))
+    }
 }
 
 fn describe(commands: &[command::Command]) -> String {

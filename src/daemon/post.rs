@@ -10,8 +10,9 @@ use crate::address::EmailAddress;
 use crate::arbiter::Notice;
 use crate::chess::game::Game;
 use crate::chess::pgn::{self, PgnTags};
-use crate::clock::{Clocks, GameClock, TimeControl, describe_deadline};
+use crate::clock::{Clocks, GameClock, TimeControl};
 use crate::config::MailConfig;
+use crate::locale;
 use crate::mail::compose::{self, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
 use crate::mail::route::{PlusTag, Tokens, plus_address};
@@ -390,8 +391,8 @@ impl Post {
                 ),
                 Notice::ConditionalPlayed { to, written } => (
                     move_key("conditional", *to),
-                    LetterKind::MoveAccepted {
-                        san: format!("{written} (your conditional move)"),
+                    LetterKind::ConditionalPlayed {
+                        san: written.clone(),
                     },
                     *to,
                     false,
@@ -501,14 +502,14 @@ fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime
         .as_ref()
         .filter(|_| !table.game.is_over())
         .and_then(|c| c.players.get(c.to_move).next_deadline)
-        .map(|d| describe_deadline(d, to.tz));
+        .map(|d| locale::describe_deadline(d, to.tz, to.lang));
     GameView {
         id: table.record.id.0,
         white: table.white.name.clone(),
         black: table.black.name.clone(),
         recipient,
         game: table.game.clone(),
-        time_control: table.record.time_control.to_string(),
+        time_control: locale::describe_control(&table.record.time_control, to.lang),
         deadline,
         clocks: clocks.map(|c| clocks_text(&c, table.record.time_control)),
         draw_offer_from: table.draw_offer_by,

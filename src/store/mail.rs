@@ -592,6 +592,26 @@ impl Tx {
         super::players::from_row(&row)
     }
 
+    /// Sets the language of a player's mails and commands.
+    pub async fn set_player_lang(
+        &mut self,
+        id: PlayerId,
+        lang: crate::lang::Lang,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE players SET lang = $1 WHERE id = $2")
+            .bind(lang.code())
+            .bind(id.0)
+            .execute(&mut *self.tx)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::Corrupt(format!(
+                "player id {} is missing",
+                id.0
+            )));
+        }
+        Ok(())
+    }
+
     /// The player registered with an address, if any.
     pub async fn player_by_email(
         &mut self,

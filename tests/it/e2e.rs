@@ -30,10 +30,24 @@ struct Player {
     mailbox: ImapMailbox,
     cursor: Option<MailRef>,
     inbox: Vec<mail_parser::Message<'static>>,
+    slovenian: bool,
+}
+
+/// The Slovenian subject words of the mails the tests wait for.
+fn slovenian(english: &str) -> &str {
+    match english {
+        "Your move" => "Na potezi ste",
+        "Move accepted" => "Poteza sprejeta",
+        "Game over" => "Konec partije",
+        "Not played" => "Ni odigrano",
+        "Conditional moves" => "Pogojne poteze",
+        "Conditional move played" => "Pogojna poteza odigrana",
+        other => other,
+    }
 }
 
 impl Player {
-    async fn new(stack: MailStack) -> Player {
+    async fn new(stack: MailStack, slovenian: bool) -> Player {
         let address = scratch_user();
         let mailbox = ImapMailbox::connect(ImapConfig {
             host: "127.0.0.1".into(),
@@ -52,11 +66,18 @@ impl Player {
             mailbox,
             cursor: None,
             inbox: Vec::new(),
+            slovenian,
         }
     }
 
-    /// Waits (up to 60 s) for a new mail whose subject contains `wanted`.
+    /// Waits (up to 60 s) for a new mail whose subject contains `wanted`
+    /// (or, for a player who reads Slovenian, its Slovenian wording).
     async fn wait_for(&mut self, wanted: &str) -> mail_parser::Message<'static> {
+        let wanted = if self.slovenian {
+            slovenian(wanted)
+        } else {
+            wanted
+        };
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some(i) = self
@@ -169,8 +190,8 @@ async fn start_match(db: &TestDb, stack: MailStack) -> Match {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let server = scratch_user();
-    let white = Player::new(stack).await;
-    let black = Player::new(stack).await;
+    let white = Player::new(stack, true).await;
+    let black = Player::new(stack, false).await;
     std::fs::write(
         d.join("dopis.toml"),
         format!(
@@ -361,7 +382,7 @@ async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &T
         "{:?}",
         told.subject()
     );
-    m.white.wait_for("your conditional move").await;
+    m.white.wait_for("Conditional move played").await;
     let (sans, json) = m.moves(db);
     assert_eq!(sans, ["e4", "e5", "Nf3"]);
     let times = json["moves"].as_array().unwrap();
@@ -406,14 +427,13 @@ async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &T
         m.answer(white, "Your move", text).await;
     }
     m.answer(false, "Your move", "claim draw Nb8").await;
-    for player in [&mut m.white, &mut m.black] {
-        let over = player.wait_for("Game over").await;
-        assert!(
-            over.body_text(0).unwrap_or_default().contains("threefold"),
-            "{:?}",
-            over.body_text(0)
-        );
-    }
+    m.white.wait_for("Game over").await;
+    let over = m.black.wait_for("Game over").await;
+    assert!(
+        over.body_text(0).unwrap_or_default().contains("threefold"),
+        "{:?}",
+        over.body_text(0)
+    );
     let (sans, json) = m.moves(db);
     assert_eq!(sans.len(), 12, "{sans:?}");
     assert_eq!(json["result"], "1/2-1/2");

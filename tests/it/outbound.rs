@@ -1,5 +1,7 @@
 //! Outbound mails: one fixed [`Letter`] per mail kind, composed to bytes and
-//! compared with a golden `tests/fixtures/outbound/NAME.eml`. On a mismatch
+//! compared with a golden `tests/fixtures/outbound/NAME.eml` (English) or
+//! `tests/fixtures/outbound/<lang>/NAME.eml` (the translations, driven from
+//! `outbound_lang.rs` with the same letters). On a mismatch
 //! the new bytes are written beside it as `NAME.eml.failed`; `DOPIS_BLESS=1`
 //! accepts them as the new golden file.
 //!
@@ -19,7 +21,9 @@ use shakmaty::Color;
 use dopis::address::EmailAddress;
 use dopis::chess::game::{Game, StartPosition};
 use dopis::chess::pgn::{self, PgnTags};
+use dopis::clock::TimeControl;
 use dopis::lang::Lang;
+use dopis::locale::{describe_control, describe_deadline};
 use dopis::mail::compose::{
     GameView, Letter, LetterKind, Party, RejectionKind, ReplacementRole, compose, subject,
 };
@@ -127,24 +131,108 @@ fn letter(kind: LetterKind, lang: Lang, to: Color, game: Option<GameView>) -> Le
 }
 
 /// One golden mail and what must be true of it.
-struct Case {
-    name: &'static str,
-    letter: Letter,
+pub(crate) struct Case {
+    pub(crate) name: &'static str,
+    pub(crate) letter: Letter,
     /// Texts the plain part must contain.
-    text_has: Vec<&'static str>,
+    pub(crate) text_has: Vec<&'static str>,
     /// Whether the HTML shows the board as an inline PNG.
-    board: bool,
+    pub(crate) board: bool,
     /// Whether the game's PGN is attached.
-    pgn: bool,
+    pub(crate) pgn: bool,
 }
 
+/// The knight's letter in `lang`, for move texts a player of it writes.
+fn knight(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Lv => "Z",
+        Lang::En => "N",
+        _ => "S",
+    }
+}
+
+/// The English mails. (The Slovenian `your_move_sl` that stood here before
+/// the translations is now `sl/your_move`.)
 fn cases() -> Vec<Case> {
+    cases_in(Lang::En, english)
+}
+
+/// What the English mail of each case must say.
+fn english(name: &str) -> Vec<&'static str> {
+    match name {
+        "game_started" => vec![
+            "You play Black",
+            "White moves first",
+            "Time control: 3 days per move",
+        ],
+        "your_move" => vec![
+            "Bojan Kralj played 3... Bg4.",
+            "It is your move: 4.",
+            "offers a draw",
+            "1. e4 e5 2. Nf3 d6 3. d4 Bg4",
+            "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
+        ],
+        "move_accepted" => vec!["Your move 10. Nxb5 in game #42 is played."],
+        "game_over_won" => vec![
+            "Result: 1-0. Alice Novak wins by checkmate.",
+            "Congratulations!",
+            "game-42.pgn",
+            "17. Rd8#",
+        ],
+        "game_over_lost" => vec![
+            "Result: 1-0. Alice Novak wins by checkmate.",
+            "Better luck in the next game.",
+            "game-42.pgn",
+            "17. Rd8#",
+        ],
+        "draw_offer_declined" => vec!["Alice Novak declined your draw offer in game #42."],
+        "rejected_illegal" => vec![
+            "> Qxb7",
+            "How to write it right:",
+            "Your move 6. ? is still due",
+            "ICCF",
+        ],
+        "rejected_not_your_turn" => vec!["It is not your turn: Alice Novak has the move."],
+        "rejected_unknown_game" => vec!["There is no game of yours", "write to chess@chess.test"],
+        "confirm_request" => vec!["> Nf3", "reply to this mail"],
+        "refused" => vec!["not accepted", "reply token that is"],
+        "help" => vec!["e.g. Nf3, e4, O-O", "accept draw", "language sl"],
+        "status" => vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
+        "games" => vec!["#42  Alice Novak", "#45  Bojan"],
+        "pgn" => vec!["[White \"Alice Novak\"]", "7. Qb3 Qe7 *"],
+        "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "not yet"],
+        "language_changed" => vec!["From now on our mails to you are in English."],
+        other => panic!("no English phrases for {other}"),
+    }
+}
+
+/// Every mail kind, written to a player of `lang`; `says(name)` gives the
+/// texts the plain part of each must contain. The deadline and the time
+/// control are written as the daemon writes them for a reader of `lang` in
+/// Ljubljana.
+pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     let mut cases = Vec::new();
-    let mut add = |name, letter, text_has: Vec<&'static str>, board, pgn| {
+    let mut add = |name, mut letter: Letter, board, pgn| {
+        if let Some(game) = letter.game.as_mut()
+            && game.deadline.is_some()
+        {
+            let due = Utc
+                .with_ymd_and_hms(2026, 12, 2, 17, 5, 0)
+                .single()
+                .expect("fixed deadline");
+            game.deadline = Some(describe_deadline(
+                due,
+                Some(chrono_tz::Europe::Ljubljana),
+                lang,
+            ));
+        }
+        if let Some(game) = letter.game.as_mut() {
+            game.time_control = describe_control(&TimeControl::default(), lang);
+        }
         cases.push(Case {
             name,
             letter,
-            text_has,
+            text_has: says(name),
             board,
             pgn,
         })
@@ -152,71 +240,31 @@ fn cases() -> Vec<Case> {
 
     let mut started = letter(
         LetterKind::GameStarted,
-        Lang::En,
+        lang,
         Color::Black,
         Some(view(opera_after(0), Some(Color::Black))),
     );
     started.in_reply_to = None;
     started.references = Vec::new();
-    add(
-        "game_started",
-        started,
-        vec!["You play Black", "White moves first"],
-        true,
-        false,
-    );
+    add("game_started", started, true, false);
 
     // Black's 3... Bg4 reaches White, who also sees Black's draw offer.
     let mut offered = view(opera_after(6), Some(Color::White));
     offered.draw_offer_from = Some(Color::Black);
-    let mut your_move = letter(LetterKind::YourMove, Lang::En, Color::White, Some(offered));
+    let mut your_move = letter(LetterKind::YourMove, lang, Color::White, Some(offered));
     your_move.in_reply_to = None;
-    add(
-        "your_move",
-        your_move,
-        vec![
-            "Bojan Kralj played 3... Bg4.",
-            "It is your move: 4.",
-            "offers a draw",
-            "1. e4 e5 2. Nf3 d6 3. d4 Bg4",
-            "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
-        ],
-        true,
-        false,
-    );
-
-    // The same for a Slovenian player: the moves in Slovenian letters
-    // (S = knight, L = bishop) while the words fall back to English.
-    let mut your_move_sl = letter(
-        LetterKind::YourMove,
-        Lang::Sl,
-        Color::Black,
-        Some(view(opera_after(5), Some(Color::Black))),
-    );
-    your_move_sl.in_reply_to = None;
-    add(
-        "your_move_sl",
-        your_move_sl,
-        vec![
-            "Alice Novak played 3. d4.",
-            "1. e4 e5 2. Sf3 d6 3. d4",
-            "It is your move: 3...",
-        ],
-        true,
-        false,
-    );
+    add("your_move", your_move, true, false);
 
     add(
         "move_accepted",
         letter(
             LetterKind::MoveAccepted {
-                san: "Nxb5".to_owned(),
+                san: format!("{}xb5", knight(lang)),
             },
-            Lang::En,
+            lang,
             Color::White,
             Some(view(opera_after(19), Some(Color::White))),
         ),
-        vec!["Your move 10. Nxb5 in game #42 is played."],
         true,
         false,
     );
@@ -229,15 +277,10 @@ fn cases() -> Vec<Case> {
             name,
             letter(
                 LetterKind::GameOver,
-                Lang::En,
+                lang,
                 to,
                 Some(with_pgn(view(opera(), Some(to)))),
             ),
-            vec![
-                "Result: 1-0. Alice Novak wins by checkmate.",
-                "game-42.pgn",
-                "17. Rd8#",
-            ],
             true,
             true,
         );
@@ -247,11 +290,10 @@ fn cases() -> Vec<Case> {
         "draw_offer_declined",
         letter(
             LetterKind::DrawOfferDeclined,
-            Lang::En,
+            lang,
             Color::Black,
             Some(view(opera_after(9), Some(Color::Black))),
         ),
-        vec!["Alice Novak declined your draw offer in game #42."],
         true,
         false,
     );
@@ -266,16 +308,10 @@ fn cases() -> Vec<Case> {
                     .to_owned(),
                 kind: RejectionKind::Illegal,
             },
-            Lang::En,
+            lang,
             Color::White,
             Some(view(opera_after(10), Some(Color::White))),
         ),
-        vec![
-            "> Qxb7",
-            "How to write it right:",
-            "Your move 6. ? is still due",
-            "ICCF",
-        ],
         true,
         false,
     );
@@ -288,11 +324,10 @@ fn cases() -> Vec<Case> {
                 explanation: "It is White's move in game #42.".to_owned(),
                 kind: RejectionKind::NotYourTurn,
             },
-            Lang::En,
+            lang,
             Color::Black,
             Some(view(opera_after(10), Some(Color::Black))),
         ),
-        vec!["It is not your turn: Alice Novak has the move."],
         true,
         false,
     );
@@ -304,18 +339,12 @@ fn cases() -> Vec<Case> {
                 .to_owned(),
             kind: RejectionKind::UnknownGame,
         },
-        Lang::Pl,
+        lang,
         Color::White,
         None,
     );
     unknown.reply_to = None;
-    add(
-        "rejected_unknown_game",
-        unknown,
-        vec!["There is no game of yours", "write to chess@chess.test"],
-        false,
-        false,
-    );
+    add("rejected_unknown_game", unknown, false, false);
 
     add(
         "confirm_request",
@@ -323,11 +352,10 @@ fn cases() -> Vec<Case> {
             LetterKind::ConfirmRequest {
                 command: "Nf3".to_owned(),
             },
-            Lang::En,
+            lang,
             Color::White,
             Some(view(opera_after(2), Some(Color::White))),
         ),
-        vec!["> Nf3", "reply to this mail"],
         false,
         false,
     );
@@ -340,41 +368,37 @@ fn cases() -> Vec<Case> {
                               not yours."
                     .to_owned(),
             },
-            Lang::En,
+            lang,
             Color::Black,
             Some(view(opera_after(3), Some(Color::Black))),
         ),
-        vec!["not accepted", "reply token that is"],
         false,
         false,
     );
 
     let mut help = letter(
         LetterKind::Help {
-            examples: vec!["Sf3".to_owned(), "e4".to_owned(), "O-O".to_owned()],
+            examples: vec![
+                format!("{}f3", knight(lang)),
+                "e4".to_owned(),
+                "O-O".to_owned(),
+            ],
         },
-        Lang::Sl,
+        lang,
         Color::White,
         None,
     );
     help.reply_to = None;
-    add(
-        "help",
-        help,
-        vec!["e.g. Sf3, e4, O-O", "accept draw"],
-        false,
-        false,
-    );
+    add("help", help, false, false);
 
     add(
         "status",
         letter(
             LetterKind::Status,
-            Lang::En,
+            lang,
             Color::Black,
             Some(view(opera_after(13), Some(Color::Black))),
         ),
-        vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
         true,
         false,
     );
@@ -386,28 +410,21 @@ fn cases() -> Vec<Case> {
                 "#45  Bojan Kralj - Cecilija Zorman  move 21, her move".to_owned(),
             ],
         },
-        Lang::En,
+        lang,
         Color::Black,
         None,
     );
     games.reply_to = None;
-    add(
-        "games",
-        games,
-        vec!["#42  Alice Novak", "#45  Bojan"],
-        false,
-        false,
-    );
+    add("games", games, false, false);
 
     add(
         "pgn",
         letter(
             LetterKind::Pgn,
-            Lang::En,
+            lang,
             Color::White,
             Some(with_pgn(view(opera_after(14), Some(Color::White)))),
         ),
-        vec!["[White \"Alice Novak\"]", "7. Qb3 Qe7 *"],
         true,
         true,
     );
@@ -418,15 +435,282 @@ fn cases() -> Vec<Case> {
             LetterKind::NotYetSupported {
                 command: "if 12...Nf6 13.e5".to_owned(),
             },
-            Lang::En,
+            lang,
             Color::White,
             Some(view(opera_after(4), Some(Color::White))),
         ),
-        vec!["> if 12...Nf6 13.e5", "not yet"],
         false,
         false,
     );
 
+    let mut language = letter(LetterKind::LanguageChanged, lang, Color::Black, None);
+    language.reply_to = None;
+    add("language_changed", language, false, false);
+    cases
+}
+
+/// The message-ids of a threading header as mail-parser reads them.
+fn ids(value: &HeaderValue<'_>) -> Vec<String> {
+    match value {
+        HeaderValue::Text(t) => vec![t.to_string()],
+        HeaderValue::TextList(list) => list.iter().map(|t| t.to_string()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// How each language says "How to reply" and begins the board's alt text.
+fn words_of(lang: Lang) -> (&'static str, &'static str) {
+    match lang {
+        Lang::Sl => ("Kako odgovoriti", "Šahovnica"),
+        Lang::Pl => ("Jak odpowiedzieć", "Szachownica"),
+        Lang::Lv => ("Kā atbildēt", "Šaha galdiņš"),
+        Lang::De => ("So antworten Sie", "Schachbrett"),
+        _ => ("How to reply", "Chess board"),
+    }
+}
+
+/// Everything a client relies on, checked on the parsed mail; returns problems.
+fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut fail = |p: String| problems.push(format!("{}: {p}", case.name));
+    let letter = &case.letter;
+    let Some(mail) = MessageParser::default().parse(bytes) else {
+        fail("mail-parser cannot parse it".to_owned());
+        return problems;
+    };
+
+    let want_subject = subject(letter);
+    if mail.subject() != Some(want_subject.as_str()) {
+        fail(format!(
+            "subject {:?}, subject() says {want_subject:?}",
+            mail.subject()
+        ));
+    }
+    let tag = match &letter.game {
+        Some(g) => format!("[dopis #{}] ", g.id),
+        None => "[dopis] ".to_owned(),
+    };
+    if !want_subject.starts_with(&tag) {
+        fail(format!(
+            "subject {want_subject:?} does not start with {tag:?}"
+        ));
+    }
+    if let Some(g) = &letter.game
+        && dopis::mail::route::game_in_subject(&want_subject) != Some(g.id)
+    {
+        fail("routing cannot read the game back from the subject".to_owned());
+    }
+
+    let reply_to = mail
+        .reply_to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(str::to_owned);
+    if reply_to.as_deref() != letter.reply_to.as_ref().map(EmailAddress::as_str) {
+        fail(format!(
+            "Reply-To {reply_to:?}, given {:?}",
+            letter.reply_to
+        ));
+    }
+    if mail.message_id() != Some(letter.message_id.as_str()) {
+        fail(format!("Message-ID {:?}", mail.message_id()));
+    }
+    let in_reply_to = ids(mail.in_reply_to());
+    let want: Vec<String> = letter
+        .in_reply_to
+        .iter()
+        .map(|m| m.as_str().to_owned())
+        .collect();
+    if in_reply_to != want {
+        fail(format!("In-Reply-To {in_reply_to:?}, given {want:?}"));
+    }
+    let references = ids(mail.references());
+    let want: Vec<String> = letter
+        .references
+        .iter()
+        .map(|m| m.as_str().to_owned())
+        .collect();
+    if references != want {
+        fail(format!("References {references:?}, given {want:?}"));
+    }
+    let auto = mail.header_raw("Auto-Submitted").map(str::trim);
+    let want_auto = if letter.in_reply_to.is_some() {
+        "auto-replied"
+    } else {
+        "auto-generated"
+    };
+    if auto != Some(want_auto) {
+        fail(format!("Auto-Submitted {auto:?}, want {want_auto}"));
+    }
+    if mail.header_raw("X-Auto-Response-Suppress").map(str::trim) != Some("All") {
+        fail("no X-Auto-Response-Suppress: All".to_owned());
+    }
+    if mail.date().map(|d| d.to_timestamp()) != Some(letter.date.timestamp()) {
+        fail(format!("Date {:?}", mail.date()));
+    }
+
+    let text = mail
+        .body_text(0)
+        .map(|t| t.into_owned())
+        .unwrap_or_default();
+    for want in &case.text_has {
+        if !text.contains(want) {
+            fail(format!("text part lacks {want:?}"));
+        }
+    }
+    let (how_to_reply, board_alt) = words_of(letter.lang);
+    if !text.contains(how_to_reply) {
+        fail(format!("text part does not say {how_to_reply:?}"));
+    }
+    // PGN keeps its own limit of 79 columns; everything else fits 78.
+    let limit = if case.pgn { 79 } else { 78 };
+    for line in text.lines() {
+        if line.chars().count() > limit || line.contains('\t') {
+            fail(format!("text line too long or with a tab: {line:?}"));
+        }
+    }
+    if case.board && !text.contains("a  b  c  d  e  f  g  h") && !text.contains("h  g  f  e") {
+        fail("text part has no board".to_owned());
+    }
+
+    let html = mail
+        .body_html(0)
+        .map(|t| t.into_owned())
+        .unwrap_or_default();
+    if !html.contains(how_to_reply) {
+        fail(format!("HTML part does not say {how_to_reply:?}"));
+    }
+    let images: Vec<_> = mail
+        .attachments()
+        .filter(|p| p.content_type().is_some_and(|c| c.ctype() == "image"))
+        .collect();
+    match (case.board, images.as_slice()) {
+        (false, []) => {}
+        (true, [image]) => {
+            let cid = image.content_id().unwrap_or("");
+            if cid.is_empty() || !html.contains(&format!("src=\"cid:{cid}\"")) {
+                fail(format!("the HTML does not show the inline image {cid:?}"));
+            }
+            if !image.contents().starts_with(b"\x89PNG\r\n\x1a\n") {
+                fail("the inline image is not a PNG".to_owned());
+            }
+            if !html.contains(&format!("alt=\"{board_alt}")) {
+                fail(format!("the board image has no alt text {board_alt:?}"));
+            }
+        }
+        (want, found) => fail(format!(
+            "board wanted: {want}, images found: {}",
+            found.len()
+        )),
+    }
+
+    let pgns: Vec<_> = mail
+        .attachments()
+        .filter(|p| p.attachment_name().is_some_and(|n| n.ends_with(".pgn")))
+        .collect();
+    match (case.pgn, pgns.as_slice()) {
+        (false, []) => {}
+        (true, [file]) => {
+            let given = letter
+                .game
+                .as_ref()
+                .and_then(|g| g.pgn.clone())
+                .unwrap_or_default();
+            if file.attachment_name() != Some("game-42.pgn") {
+                fail(format!("PGN named {:?}", file.attachment_name()));
+            }
+            let got = String::from_utf8_lossy(file.contents()).replace("\r\n", "\n");
+            if got != given {
+                fail(format!(
+                    "attached PGN differs:\n{got}\n--- given ---\n{given}"
+                ));
+            }
+        }
+        (want, found) => fail(format!(
+            "PGN wanted: {want}, attachments found: {}",
+            found.len()
+        )),
+    }
+    problems
+}
+
+/// Composes every case, checks it parsed back, and compares it with its
+/// golden file in `tests/fixtures/outbound/` (`subdir` for a translation);
+/// panics with every problem found.
+pub(crate) fn check_golden(cases: Vec<Case>, subdir: Option<&str>) {
+    let bless = std::env::var("DOPIS_BLESS").is_ok_and(|v| v == "1");
+    let dir = subdir.map_or_else(dir, |d| dir().join(d));
+    let mut problems = Vec::new();
+    for case in cases {
+        let bytes = compose(&case.letter).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+        problems.extend(check_parsed(&case, &bytes));
+        problems.extend(check_raw(&case, &bytes));
+
+        let golden = dir.join(format!("{}.eml", case.name));
+        let failed = dir.join(format!("{}.eml.failed", case.name));
+        if bless {
+            fs::create_dir_all(&dir).expect("create golden dir");
+            fs::write(&golden, &bytes).expect("write golden");
+            let _ = fs::remove_file(&failed);
+            continue;
+        }
+        match fs::read(&golden) {
+            Ok(expected) if expected == bytes => {
+                let _ = fs::remove_file(&failed);
+            }
+            Ok(_) | Err(_) => {
+                let _ = fs::create_dir_all(&dir);
+                fs::write(&failed, &bytes).expect("write .failed");
+                problems.push(format!(
+                    "{}: differs from {} (new bytes in {}; DOPIS_BLESS=1 accepts them)",
+                    case.name,
+                    golden.display(),
+                    failed.display()
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The raw bytes are 7-bit with CRLF line ends and no line over 998 octets.
+fn check_raw(case: &Case, bytes: &[u8]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return vec![format!("{}: not UTF-8, let alone ASCII", case.name)];
+    };
+    if !text.is_ascii() {
+        problems.push(format!("{}: raw mail must be 7-bit", case.name));
+    }
+    for line in text.split("\r\n") {
+        if line.contains('\n') || line.contains('\r') {
+            problems.push(format!("{}: bare LF or CR", case.name));
+        }
+        if line.len() > 998 {
+            problems.push(format!("{}: line over 998 octets", case.name));
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_mail_kind_matches_its_golden_file_and_parses_back() {
+    check_golden(cases(), None);
+}
+
+/// The mails of events, TD actions and the clock, in English (their
+/// translations have golden files of their own where they exist).
+fn event_and_time_cases() -> Vec<Case> {
+    let mut cases = Vec::new();
+    let mut add = |name, letter, text_has: Vec<&'static str>, board, pgn| {
+        cases.push(Case {
+            name,
+            letter,
+            text_has,
+            board,
+            pgn,
+        })
+    };
     // The crosstable of a small finished round robin, as `standings` gets it.
     let table = standings_table();
     let mut standings = letter(
@@ -674,225 +958,7 @@ fn standings_table() -> dopis::event::crosstable::Crosstable {
     dopis::event::crosstable::individual("Club championship 2027", &names, &table)
 }
 
-/// The message-ids of a threading header as mail-parser reads them.
-fn ids(value: &HeaderValue<'_>) -> Vec<String> {
-    match value {
-        HeaderValue::Text(t) => vec![t.to_string()],
-        HeaderValue::TextList(list) => list.iter().map(|t| t.to_string()).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// Everything a client relies on, checked on the parsed mail; returns problems.
-fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
-    let mut problems = Vec::new();
-    let mut fail = |p: String| problems.push(format!("{}: {p}", case.name));
-    let letter = &case.letter;
-    let Some(mail) = MessageParser::default().parse(bytes) else {
-        fail("mail-parser cannot parse it".to_owned());
-        return problems;
-    };
-
-    let want_subject = subject(letter);
-    if mail.subject() != Some(want_subject.as_str()) {
-        fail(format!(
-            "subject {:?}, subject() says {want_subject:?}",
-            mail.subject()
-        ));
-    }
-    let tag = match &letter.game {
-        Some(g) => format!("[dopis #{}] ", g.id),
-        None => "[dopis] ".to_owned(),
-    };
-    if !want_subject.starts_with(&tag) {
-        fail(format!(
-            "subject {want_subject:?} does not start with {tag:?}"
-        ));
-    }
-    if let Some(g) = &letter.game
-        && dopis::mail::route::game_in_subject(&want_subject) != Some(g.id)
-    {
-        fail("routing cannot read the game back from the subject".to_owned());
-    }
-
-    let reply_to = mail
-        .reply_to()
-        .and_then(|a| a.first())
-        .and_then(|a| a.address())
-        .map(str::to_owned);
-    if reply_to.as_deref() != letter.reply_to.as_ref().map(EmailAddress::as_str) {
-        fail(format!(
-            "Reply-To {reply_to:?}, given {:?}",
-            letter.reply_to
-        ));
-    }
-    if mail.message_id() != Some(letter.message_id.as_str()) {
-        fail(format!("Message-ID {:?}", mail.message_id()));
-    }
-    let in_reply_to = ids(mail.in_reply_to());
-    let want: Vec<String> = letter
-        .in_reply_to
-        .iter()
-        .map(|m| m.as_str().to_owned())
-        .collect();
-    if in_reply_to != want {
-        fail(format!("In-Reply-To {in_reply_to:?}, given {want:?}"));
-    }
-    let references = ids(mail.references());
-    let want: Vec<String> = letter
-        .references
-        .iter()
-        .map(|m| m.as_str().to_owned())
-        .collect();
-    if references != want {
-        fail(format!("References {references:?}, given {want:?}"));
-    }
-    let auto = mail.header_raw("Auto-Submitted").map(str::trim);
-    let want_auto = if letter.in_reply_to.is_some() {
-        "auto-replied"
-    } else {
-        "auto-generated"
-    };
-    if auto != Some(want_auto) {
-        fail(format!("Auto-Submitted {auto:?}, want {want_auto}"));
-    }
-    if mail.header_raw("X-Auto-Response-Suppress").map(str::trim) != Some("All") {
-        fail("no X-Auto-Response-Suppress: All".to_owned());
-    }
-    if mail.date().map(|d| d.to_timestamp()) != Some(letter.date.timestamp()) {
-        fail(format!("Date {:?}", mail.date()));
-    }
-
-    let text = mail
-        .body_text(0)
-        .map(|t| t.into_owned())
-        .unwrap_or_default();
-    for want in &case.text_has {
-        if !text.contains(want) {
-            fail(format!("text part lacks {want:?}"));
-        }
-    }
-    if !text.contains("How to reply") {
-        fail("text part does not say how to reply".to_owned());
-    }
-    // PGN keeps its own limit of 79 columns; everything else fits 78.
-    let limit = if case.pgn { 79 } else { 78 };
-    for line in text.lines() {
-        if line.chars().count() > limit || line.contains('\t') {
-            fail(format!("text line too long or with a tab: {line:?}"));
-        }
-    }
-    if case.board && !text.contains("a  b  c  d  e  f  g  h") && !text.contains("h  g  f  e") {
-        fail("text part has no board".to_owned());
-    }
-
-    let html = mail
-        .body_html(0)
-        .map(|t| t.into_owned())
-        .unwrap_or_default();
-    if !html.contains("How to reply") {
-        fail("HTML part does not say how to reply".to_owned());
-    }
-    let images: Vec<_> = mail
-        .attachments()
-        .filter(|p| p.content_type().is_some_and(|c| c.ctype() == "image"))
-        .collect();
-    match (case.board, images.as_slice()) {
-        (false, []) => {}
-        (true, [image]) => {
-            let cid = image.content_id().unwrap_or("");
-            if cid.is_empty() || !html.contains(&format!("src=\"cid:{cid}\"")) {
-                fail(format!("the HTML does not show the inline image {cid:?}"));
-            }
-            if !image.contents().starts_with(b"\x89PNG\r\n\x1a\n") {
-                fail("the inline image is not a PNG".to_owned());
-            }
-            if !html.contains("alt=\"Chess board") {
-                fail("the board image has no alt text".to_owned());
-            }
-        }
-        (want, found) => fail(format!(
-            "board wanted: {want}, images found: {}",
-            found.len()
-        )),
-    }
-
-    let pgns: Vec<_> = mail
-        .attachments()
-        .filter(|p| p.attachment_name().is_some_and(|n| n.ends_with(".pgn")))
-        .collect();
-    match (case.pgn, pgns.as_slice()) {
-        (false, []) => {}
-        (true, [file]) => {
-            let given = letter
-                .game
-                .as_ref()
-                .and_then(|g| g.pgn.clone())
-                .unwrap_or_default();
-            if file.attachment_name() != Some("game-42.pgn") {
-                fail(format!("PGN named {:?}", file.attachment_name()));
-            }
-            let got = String::from_utf8_lossy(file.contents()).replace("\r\n", "\n");
-            if got != given {
-                fail(format!(
-                    "attached PGN differs:\n{got}\n--- given ---\n{given}"
-                ));
-            }
-        }
-        (want, found) => fail(format!(
-            "PGN wanted: {want}, attachments found: {}",
-            found.len()
-        )),
-    }
-    problems
-}
-
 #[test]
-fn every_mail_kind_matches_its_golden_file_and_parses_back() {
-    let bless = std::env::var("DOPIS_BLESS").is_ok_and(|v| v == "1");
-    let mut problems = Vec::new();
-    for case in cases() {
-        let bytes = compose(&case.letter).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        problems.extend(check_parsed(&case, &bytes));
-
-        let golden = dir().join(format!("{}.eml", case.name));
-        let failed = dir().join(format!("{}.eml.failed", case.name));
-        if bless {
-            fs::write(&golden, &bytes).expect("write golden");
-            let _ = fs::remove_file(&failed);
-            continue;
-        }
-        match fs::read(&golden) {
-            Ok(expected) if expected == bytes => {
-                let _ = fs::remove_file(&failed);
-            }
-            Ok(_) | Err(_) => {
-                fs::write(&failed, &bytes).expect("write .failed");
-                problems.push(format!(
-                    "{}: differs from {} (new bytes in {}; DOPIS_BLESS=1 accepts them)",
-                    case.name,
-                    golden.display(),
-                    failed.display()
-                ));
-            }
-        }
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-}
-
-#[test]
-fn every_mail_has_crlf_line_ends_and_short_lines() {
-    for case in cases() {
-        let bytes = compose(&case.letter).unwrap_or_else(|e| panic!("{}: {e}", case.name));
-        let text = String::from_utf8(bytes).unwrap_or_else(|_| panic!("{}: not ASCII", case.name));
-        assert!(text.is_ascii(), "{}: raw mail must be 7-bit", case.name);
-        for line in text.split("\r\n") {
-            assert!(
-                !line.contains('\n') && !line.contains('\r'),
-                "{}: bare LF or CR",
-                case.name
-            );
-            assert!(line.len() <= 998, "{}: line over 998 octets", case.name);
-        }
-    }
+fn event_and_time_mails_match_their_golden_files_and_parse_back() {
+    check_golden(event_and_time_cases(), None);
 }

@@ -308,7 +308,9 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         png,
     };
     match &letter.kind {
-        LetterKind::MoveAccepted { san } => ctx.san = Some(san.clone()),
+        LetterKind::MoveAccepted { san } | LetterKind::ConditionalPlayed { san } => {
+            ctx.san = Some(san.clone())
+        }
         LetterKind::Rejected {
             wrote,
             explanation,
@@ -424,7 +426,8 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         | LetterKind::GameOver
         | LetterKind::DrawOfferDeclined
         | LetterKind::Help { .. }
-        | LetterKind::Status => {}
+        | LetterKind::Status
+        | LetterKind::LanguageChanged => {}
     }
     Ok(ctx)
 }

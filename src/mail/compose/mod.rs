@@ -146,6 +146,11 @@ pub enum LetterKind {
     },
     /// The PGN, inline and attached.
     Pgn,
+    /// A conditional answer of the player's was played for them.
+    ConditionalPlayed {
+        /// The move in the player's letters.
+        san: String,
+    },
     /// The player's conditional moves: set, listed or cancelled.
     Conditionals {
         /// What happened, in words.
@@ -243,6 +248,9 @@ pub enum LetterKind {
         /// Why it was refused, with the fix.
         explanation: String,
     },
+    /// The player chose the language of their mails (`language pl`); the
+    /// letter is written in the new language.
+    LanguageChanged,
 }
 
 /// Whom a [`LetterKind::Replaced`] mail is for.
@@ -316,6 +324,7 @@ impl LetterKind {
             LetterKind::Games { .. } => "games",
             LetterKind::Pgn => "pgn",
             LetterKind::Conditionals { .. } => "conditionals",
+            LetterKind::ConditionalPlayed { .. } => "conditional_played",
             LetterKind::NotYetSupported { .. } => "not_yet_supported",
             LetterKind::Standings { .. } => "standings",
             LetterKind::Withdrawal { .. } => "withdrawal",
@@ -326,6 +335,7 @@ impl LetterKind {
             LetterKind::LeaveNotice { .. } => "leave_notice",
             LetterKind::LeaveBooked { .. } => "leave_booked",
             LetterKind::LeaveRefused { .. } => "leave_refused",
+            LetterKind::LanguageChanged => "language_changed",
         }
     }
 
@@ -336,6 +346,7 @@ impl LetterKind {
             LetterKind::GameStarted
                 | LetterKind::YourMove
                 | LetterKind::MoveAccepted { .. }
+                | LetterKind::ConditionalPlayed { .. }
                 | LetterKind::GameOver
                 | LetterKind::DrawOfferDeclined
                 | LetterKind::Rejected { .. }
@@ -355,6 +366,7 @@ impl LetterKind {
             LetterKind::GameStarted
                 | LetterKind::YourMove
                 | LetterKind::MoveAccepted { .. }
+                | LetterKind::ConditionalPlayed { .. }
                 | LetterKind::GameOver
                 | LetterKind::DrawOfferDeclined
                 | LetterKind::Status

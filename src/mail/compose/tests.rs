@@ -105,6 +105,7 @@ fn every_kind() -> Vec<LetterKind> {
             wrote: "leave 2026-12-24 2027-01-02".into(),
             explanation: "no".into(),
         },
+        LetterKind::LanguageChanged,
     ]
 }
 
@@ -127,13 +128,28 @@ fn html_part(bytes: &[u8]) -> String {
 }
 
 #[test]
-fn every_kind_has_an_english_text_and_html_template() {
+fn every_kind_has_a_text_and_html_template_in_every_translated_language() {
     let all: Vec<&str> = names().collect();
-    for kind in every_kind() {
-        for ext in ["txt", "html"] {
-            let name = format!("en/{}.{ext}", kind.template_name());
-            assert!(all.contains(&name.as_str()), "missing {name}");
+    for lang in ["en", "sl", "pl", "lv", "de"] {
+        for kind in every_kind() {
+            for ext in ["txt", "html"] {
+                let name = format!("{lang}/{}.{ext}", kind.template_name());
+                assert!(all.contains(&name.as_str()), "missing {name}");
+            }
         }
+    }
+}
+
+#[test]
+fn a_translation_has_no_file_that_english_lacks() {
+    // A misspelt file name would silently never be used.
+    let all: Vec<&str> = names().collect();
+    for name in &all {
+        let (_, file) = name.split_once('/').expect("lang/file");
+        assert!(
+            all.contains(&format!("en/{file}").as_str()),
+            "{name} has no English original"
+        );
     }
 }
 
@@ -260,12 +276,32 @@ fn subjects_carry_the_game_tag_and_say_what_happened() {
         (
             LetterKind::YourMove,
             Lang::Sl,
-            "[dopis #7] Your move: Bor played Sf6",
+            "[dopis #7] Na potezi ste: Bor igra Sf6",
         ),
         (
             LetterKind::MoveAccepted { san: "Sf6".into() },
             Lang::Sl,
-            "[dopis #7] Move accepted: Sf6",
+            "[dopis #7] Poteza sprejeta: Sf6",
+        ),
+        (
+            LetterKind::YourMove,
+            Lang::Pl,
+            "[dopis #7] Twój ruch: Bor gra Sf6",
+        ),
+        (
+            LetterKind::YourMove,
+            Lang::Lv,
+            "[dopis #7] Jūsu gājiens: Bor spēlēja Zf6",
+        ),
+        (
+            LetterKind::YourMove,
+            Lang::De,
+            "[dopis #7] Sie sind am Zug: Bor spielte Sf6",
+        ),
+        (
+            LetterKind::LanguageChanged,
+            Lang::Pl,
+            "[dopis #7] Język: polski",
         ),
         (LetterKind::Status, Lang::En, "[dopis #7] Status: your move"),
     ];
@@ -340,15 +376,15 @@ fn wrapping_keeps_short_lines_and_breaks_long_ones_at_words() {
 
 #[test]
 fn a_language_without_its_own_templates_falls_back_to_english() {
-    // No language but English has templates yet; a Latvian player gets
-    // English words with Latvian piece letters.
+    // Czech has piece letters but no templates: a Czech player gets
+    // English words with Czech piece letters (J = knight).
     let g = game_after(&["g1f3"]);
     let l = letter(
         LetterKind::YourMove,
-        Lang::Lv,
+        Lang::Cs,
         Some(view(g, Some(Color::Black))),
     );
     let text = text_part(&compose(&l).expect("composes"));
     assert!(text.contains("It is your move"), "{text}");
-    assert!(text.contains("1. Zf3"), "{text}");
+    assert!(text.contains("1. Jf3"), "{text}");
 }

@@ -1,0 +1,586 @@
+//! Players who write in their own language play whole games by mail:
+//! moves in their piece letters, commands in their words, and every mail
+//! they get in their language. Each game runs in process through
+//! `Inbox::handle` (routing, reply tokens, the arbiter, the outbox, compose),
+//! on both database backends; the players answer the latest mail they got
+//! the way a mail client replies.
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use mail_parser::MessageParser;
+
+use dopis::address::EmailAddress;
+use dopis::chess::game::StartPosition;
+use dopis::clock::TimeControl;
+use dopis::config::{MailConfig, Secret};
+use dopis::daemon::inbox::{Handled, Inbox};
+use dopis::daemon::post::Post;
+use dopis::daemon::start::start_game;
+use dopis::lang::Lang;
+use dopis::player::{NewPlayer, Player};
+use dopis::store::Store;
+use dopis::store::games::GameId;
+
+use crate::on_both_backends;
+use crate::support::TestDb;
+
+/// A mail dopis sent, as the player's client shows it.
+#[derive(Debug, Clone)]
+struct Received {
+    to: String,
+    subject: String,
+    reply_to: Option<String>,
+    message_id: Option<String>,
+    text: String,
+    html: String,
+}
+
+/// Two players, one game, and every mail sent so far.
+struct Board {
+    store: Store,
+    inbox: Inbox,
+    players: [Player; 2],
+    game: GameId,
+    now: DateTime<Utc>,
+    mails: Vec<Received>,
+}
+
+/// White is player 0, Black player 1.
+const WHITE: usize = 0;
+const BLACK: usize = 1;
+
+impl Board {
+    async fn new(db: &TestDb, langs: [Lang; 2]) -> Board {
+        let store = Store::open(&db.url).await.expect("open store");
+        let now = Utc
+            .with_ymd_and_hms(2026, 11, 29, 9, 0, 0)
+            .single()
+            .expect("start time");
+        let config = MailConfig {
+            address: "chess@dopis.test".into(),
+            name: "dopis".into(),
+            secret: Secret::new("a test secret that is long enough".to_owned()),
+            ..MailConfig::default()
+        };
+        let post = Post::new(&config).expect("post");
+        let mut players = Vec::new();
+        for (name, email, lang, tz) in [
+            (
+                "Ana Novak",
+                "ana@players.test",
+                langs[0],
+                "Europe/Ljubljana",
+            ),
+            (
+                "Jan Kowalski",
+                "jan@players.test",
+                langs[1],
+                "Europe/Warsaw",
+            ),
+        ] {
+            let email = EmailAddress::parse(email).expect("address");
+            let new = NewPlayer::new(email, name, lang, Some(tz)).expect("player");
+            players.push(store.add_player(&new, now).await.expect("add player"));
+        }
+        let [white, black]: [Player; 2] = players.try_into().expect("two players");
+        let game = start_game(
+            &store,
+            &post,
+            white.id,
+            black.id,
+            StartPosition::Standard,
+            TimeControl::default(),
+            now,
+        )
+        .await
+        .expect("start game");
+        let mut board = Board {
+            store,
+            inbox: Inbox {
+                post,
+                answers_per_hour: 1000,
+                allowance: dopis::clock::Allowance::default(),
+            },
+            players: [white, black],
+            game,
+            now,
+            mails: Vec::new(),
+        };
+        board.send_outbox().await;
+        board
+    }
+
+    /// Sends everything in the outbox (to the test's mail list).
+    async fn send_outbox(&mut self) {
+        let due = self
+            .store
+            .claim_outbox(self.now, Duration::minutes(5), 1000)
+            .await
+            .expect("claim outbox");
+        for mail in due {
+            let parsed = MessageParser::default()
+                .parse(&mail.raw)
+                .expect("our mails parse");
+            let address = |a: Option<&mail_parser::Address<'_>>| {
+                a.and_then(|a| a.first())
+                    .and_then(|a| a.address())
+                    .map(str::to_owned)
+            };
+            self.mails.push(Received {
+                to: mail.recipient.clone(),
+                subject: parsed.subject().unwrap_or("").to_owned(),
+                reply_to: address(parsed.reply_to()),
+                message_id: parsed.message_id().map(str::to_owned),
+                text: parsed
+                    .body_text(0)
+                    .map(|t| t.into_owned())
+                    .unwrap_or_default(),
+                html: parsed
+                    .body_html(0)
+                    .map(|t| t.into_owned())
+                    .unwrap_or_default(),
+            });
+            self.store
+                .outbox_sent(&mail, self.now)
+                .await
+                .expect("mark sent");
+        }
+    }
+
+    fn email(&self, who: usize) -> String {
+        self.players[who].email.to_string()
+    }
+
+    /// The mails one player got, oldest first.
+    fn mails_to(&self, who: usize) -> Vec<&Received> {
+        let email = self.email(who);
+        self.mails.iter().filter(|m| m.to == email).collect()
+    }
+
+    /// The player replies to the latest mail they got that wants a reply,
+    /// quoting it below their text, as a mail client does.
+    async fn reply(&mut self, who: usize, text: &str) -> Handled {
+        self.now += Duration::hours(5);
+        let from = self.email(who);
+        let last = self
+            .mails_to(who)
+            .into_iter()
+            .rev()
+            .find(|m| m.reply_to.is_some())
+            .unwrap_or_else(|| panic!("{from} got no mail to answer"))
+            .clone();
+        let parent = last
+            .message_id
+            .as_deref()
+            .map(|m| format!("<{m}>"))
+            .unwrap_or_default();
+        let quoted: String = last.text.lines().map(|l| format!("> {l}\r\n")).collect();
+        let raw = format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: Re: {subject}\r\n\
+             Message-ID: <reply.{n}.{who}@players.test>\r\nIn-Reply-To: {parent}\r\n\
+             References: {parent}\r\nMIME-Version: 1.0\r\n\
+             Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
+             {text}\r\n\r\n{from} wrote:\r\n{quoted}",
+            to = last.reply_to.as_deref().unwrap_or_default(),
+            subject = last.subject,
+            n = self.mails.len(),
+        );
+        let handled = self
+            .inbox
+            .handle(&self.store, "test", raw.as_bytes(), self.now, self.now)
+            .await
+            .expect("handle a reply");
+        self.send_outbox().await;
+        handled
+    }
+}
+
+/// One game: who writes what, and what the players must read.
+struct Script {
+    /// White's and Black's languages.
+    langs: [Lang; 2],
+    /// The replies in order: (player, first line).
+    replies: &'static [(usize, &'static str)],
+    /// Words the game must end with, in the stored (English) outcome.
+    ends: &'static str,
+    /// Phrases somewhere in the mails to White, then to Black.
+    white_reads: &'static [&'static str],
+    black_reads: &'static [&'static str],
+    /// Phrases in the very last mail to White, then to Black.
+    white_last: &'static [&'static str],
+    black_last: &'static [&'static str],
+}
+
+/// Légal's mate (Paris 1750), as each language writes it, with a draw offer
+/// that the opponent declines in words and one illegal bishop move.
+fn scripts() -> Vec<(&'static str, Script)> {
+    vec![
+        (
+            "sl",
+            Script {
+                langs: [Lang::Sl, Lang::Sl],
+                replies: &[
+                    (BLACK, "stanje"),
+                    (WHITE, "e4"),
+                    (BLACK, "e5"),
+                    (WHITE, "Sf3 remi"),
+                    (BLACK, "zavrnem remi"),
+                    (BLACK, "d6"),
+                    (WHITE, "Lxf7+"),
+                    (WHITE, "Lc4"),
+                    (BLACK, "Lg4"),
+                    (WHITE, "Sc3"),
+                    (BLACK, "g6"),
+                    (WHITE, "Sxe5"),
+                    (BLACK, "Lxd1"),
+                    (WHITE, "Lxf7+"),
+                    (BLACK, "Ke7"),
+                    (WHITE, "Sd5#"),
+                ],
+                ends: "checkmate",
+                white_reads: &[
+                    "Na potezi ste",
+                    "Jan Kowalski ne sprejme vaše ponudbe remija",
+                    "Ni odigrano: »Lxf7+«",
+                    "Pojasnilo (v angleščini):",
+                    "Vaša poteza 3. Lc4 v partiji",
+                    "Rok: 2. 12. 2026",
+                    "Tempo igre: 3 dnevi na potezo",
+                ],
+                black_reads: &[
+                    "Na potezi je Ana Novak: 1. ?",
+                    "Ana Novak ponuja remi.",
+                    "Ana Novak igra 6. Lxf7+, šah.",
+                ],
+                white_last: &["Izid: 1-0. Mat: zmaga Ana Novak.", "Čestitamo!"],
+                black_last: &["Mat: zmaga Ana Novak.", "Več sreče v naslednji partiji."],
+            },
+        ),
+        (
+            "pl",
+            Script {
+                langs: [Lang::Pl, Lang::Pl],
+                replies: &[
+                    (WHITE, "e4"),
+                    (BLACK, "e5"),
+                    (WHITE, "Sf3 remis"),
+                    (BLACK, "odrzucam remis"),
+                    (BLACK, "d6"),
+                    (WHITE, "Gxf7+"),
+                    (WHITE, "Gc4"),
+                    (BLACK, "Gg4"),
+                    (WHITE, "Sc3"),
+                    (BLACK, "g6"),
+                    (WHITE, "Sxe5"),
+                    (BLACK, "Gxd1"),
+                    (WHITE, "Gxf7+"),
+                    (BLACK, "Ke7"),
+                    (WHITE, "Sd5#"),
+                ],
+                ends: "checkmate",
+                white_reads: &[
+                    "Twój ruch",
+                    "Jan Kowalski odrzuca Twoją propozycję remisu",
+                    "Nie wykonano: „Gxf7+”",
+                    "Twój ruch 3. Gc4 w partii",
+                    "Termin: 02.12.2026",
+                    "Tempo gry: 3 dni na ruch",
+                ],
+                black_reads: &[
+                    "Ana Novak proponuje remis.",
+                    "Ana Novak gra 6. Gxf7+, szach.",
+                ],
+                white_last: &["Wynik: 1-0. Mat: wygrywa Ana Novak.", "Gratulacje!"],
+                black_last: &["Mat: wygrywa Ana Novak.", "Powodzenia w następnej partii!"],
+            },
+        ),
+        (
+            "lv",
+            Script {
+                langs: [Lang::Lv, Lang::Lv],
+                replies: &[
+                    (WHITE, "e4"),
+                    (BLACK, "e5"),
+                    (WHITE, "Zf3 neizšķirts"),
+                    (BLACK, "noraidu neizšķirtu"),
+                    (BLACK, "d6"),
+                    (WHITE, "Lxf7+"),
+                    (WHITE, "Lc4"),
+                    (BLACK, "Lg4"),
+                    (WHITE, "Zc3"),
+                    (BLACK, "g6"),
+                    (WHITE, "Zxe5"),
+                    (BLACK, "Lxd1"),
+                    (WHITE, "Lxf7+"),
+                    (BLACK, "Ke7"),
+                    (WHITE, "Zd5#"),
+                ],
+                ends: "checkmate",
+                white_reads: &[
+                    "Jūsu gājiens",
+                    "Jan Kowalski noraidīja Jūsu neizšķirta piedāvājumu",
+                    "Nav izdarīts: „Lxf7+“",
+                    "Jūsu gājiens 3. Lc4 partijā",
+                    "Termiņš: 02.12.2026.",
+                    "Laika kontrole: 3 dienas katram gājienam",
+                ],
+                black_reads: &[
+                    "Ana Novak piedāvā neizšķirtu.",
+                    "Ana Novak spēlēja 6. Lxf7+, šahs.",
+                ],
+                white_last: &["Rezultāts: 1-0. Mats: uzvar Ana Novak.", "Apsveicam!"],
+                black_last: &["Mats: uzvar Ana Novak.", "Lai veicas nākamajā partijā!"],
+            },
+        ),
+        (
+            "de",
+            Script {
+                langs: [Lang::De, Lang::De],
+                replies: &[
+                    (WHITE, "e4"),
+                    (BLACK, "e5"),
+                    (WHITE, "Sf3 Remis"),
+                    (BLACK, "Remis abgelehnt"),
+                    (BLACK, "d6"),
+                    (WHITE, "Lxf7+"),
+                    (WHITE, "Lc4"),
+                    (BLACK, "Lg4"),
+                    (WHITE, "Sc3"),
+                    (BLACK, "g6"),
+                    (WHITE, "Sxe5"),
+                    (BLACK, "Lxd1"),
+                    (WHITE, "Lxf7+"),
+                    (BLACK, "Ke7"),
+                    (WHITE, "Sd5#"),
+                ],
+                ends: "checkmate",
+                white_reads: &[
+                    "Sie sind am Zug",
+                    "Jan Kowalski hat Ihr Remisangebot in Partie",
+                    "Nicht gespielt: „Lxf7+“",
+                    "Ihr Zug 3. Lc4 in Partie",
+                    "Frist: 02.12.2026",
+                    "Bedenkzeit: 3 Tage pro Zug",
+                ],
+                black_reads: &[
+                    "Ana Novak bietet Remis an.",
+                    "Ana Novak spielte 6. Lxf7+, Schach.",
+                ],
+                white_last: &[
+                    "Ergebnis: 1-0. Matt: Ana Novak gewinnt.",
+                    "Herzlichen Glückwunsch!",
+                ],
+                black_last: &[
+                    "Matt: Ana Novak gewinnt.",
+                    "Viel Glück in der nächsten Partie!",
+                ],
+            },
+        ),
+        (
+            "pl_resigns",
+            Script {
+                langs: [Lang::Pl, Lang::Pl],
+                replies: &[(WHITE, "e4"), (BLACK, "poddaję się")],
+                ends: "resign",
+                white_reads: &[],
+                black_reads: &["Twój ruch: 1... ?"],
+                white_last: &[
+                    "Jan Kowalski poddaje partię: wygrywa Ana Novak.",
+                    "Gratulacje!",
+                ],
+                black_last: &["Jan Kowalski poddaje partię: wygrywa Ana Novak."],
+            },
+        ),
+        (
+            "de_agree_draw",
+            Script {
+                langs: [Lang::De, Lang::En],
+                replies: &[(WHITE, "e4 Remis"), (BLACK, "accept draw")],
+                ends: "agreement",
+                white_reads: &["Ihr Remisangebot wurde weitergeleitet."],
+                black_reads: &["Ana Novak offers a draw."],
+                white_last: &["Ergebnis: ½-½. Remis durch Vereinbarung."],
+                black_last: &["Drawn by agreement."],
+            },
+        ),
+        (
+            "sl_agree_draw",
+            Script {
+                langs: [Lang::En, Lang::Sl],
+                replies: &[(WHITE, "e4 draw"), (BLACK, "sprejmem remi")],
+                ends: "agreement",
+                white_reads: &["Your draw offer has been passed on."],
+                black_reads: &["Ana Novak ponuja remi."],
+                white_last: &["Drawn by agreement."],
+                black_last: &["Izid: ½-½. Remi po dogovoru."],
+            },
+        ),
+        (
+            "lv_resigns",
+            Script {
+                langs: [Lang::Lv, Lang::Lv],
+                replies: &[(WHITE, "e4"), (BLACK, "padodos")],
+                ends: "resign",
+                white_reads: &[],
+                black_reads: &[],
+                white_last: &["Jan Kowalski padevās: uzvar Ana Novak."],
+                black_last: &["Jan Kowalski padevās: uzvar Ana Novak."],
+            },
+        ),
+    ]
+}
+
+fn has_all(what: &str, mails: &[&Received], phrases: &[&str]) -> Vec<String> {
+    let all: String = mails
+        .iter()
+        .map(|m| format!("{}\n{}\n", m.subject, m.text))
+        .collect();
+    phrases
+        .iter()
+        .filter(|p| !all.contains(*p))
+        .map(|p| format!("{what}: no {p:?}"))
+        .collect()
+}
+
+async fn players_play_whole_games_in_their_own_language(db: &TestDb) {
+    for (name, script) in scripts() {
+        // A fresh database per game: the scripts share player addresses.
+        let db = match db.url.starts_with("sqlite") {
+            true => crate::support::sqlite(),
+            false => crate::support::postgres().await.expect("postgres"),
+        };
+        let mut board = Board::new(&db, script.langs).await;
+        for (who, text) in script.replies {
+            let handled = board.reply(*who, text).await;
+            assert!(
+                matches!(handled, Handled::Done(_)),
+                "{name}: {text:?} was {handled:?}"
+            );
+        }
+        let record = board.store.game(board.game).await.expect("game");
+        let reason = record.end_reason.clone().unwrap_or_default();
+        assert!(
+            reason.contains(script.ends),
+            "{name}: ended {reason:?}, want {:?}",
+            script.ends
+        );
+        let mut problems = Vec::new();
+        for (who, reads, last) in [
+            (WHITE, script.white_reads, script.white_last),
+            (BLACK, script.black_reads, script.black_last),
+        ] {
+            let mails = board.mails_to(who);
+            problems.extend(has_all(&format!("{name} {who}"), &mails, reads));
+            let final_mail = mails.last().copied().expect("a mail");
+            problems.extend(has_all(&format!("{name} {who} last"), &[final_mail], last));
+            // Every mail is in the reader's language, HTML included.
+            let lang = script.langs[who].code();
+            for m in &mails {
+                if !m.html.contains(&format!("<html lang=\"{lang}\">")) {
+                    problems.push(format!("{name}: {:?} is not marked {lang}", m.subject));
+                }
+            }
+        }
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+        board.store.close().await;
+    }
+}
+
+/// `language pl` by mail: the answer comes in Polish, later mails too, moves
+/// are read in Polish letters, and the Polish word for it switches back.
+async fn a_player_changes_language_by_mail(db: &TestDb) {
+    let mut board = Board::new(db, [Lang::En, Lang::En]).await;
+    let handled = board.reply(WHITE, "language pl").await;
+    assert_eq!(handled, Handled::Done("language set to pl".into()));
+    let stored = board
+        .store
+        .player(board.players[WHITE].id)
+        .await
+        .expect("player");
+    assert_eq!(stored.lang, Lang::Pl);
+    let answer = board
+        .mails_to(WHITE)
+        .last()
+        .copied()
+        .cloned()
+        .expect("answer");
+    assert!(
+        answer.subject.contains("Język: polski"),
+        "{}",
+        answer.subject
+    );
+    assert!(
+        answer
+            .text
+            .contains("Od teraz piszemy do Ciebie po polsku."),
+        "{}",
+        answer.text
+    );
+
+    // A Polish knight move (S = skoczek); the confirmation comes in Polish.
+    board.reply(WHITE, "Sf3").await;
+    let accepted = board
+        .mails_to(WHITE)
+        .last()
+        .copied()
+        .cloned()
+        .expect("mail");
+    assert!(
+        accepted.subject.contains("Ruch przyjęty: Sf3"),
+        "{}",
+        accepted.subject
+    );
+    // The opponent still reads English, with the move in English letters.
+    let theirs = board
+        .mails_to(BLACK)
+        .last()
+        .copied()
+        .cloned()
+        .expect("mail");
+    assert!(
+        theirs.text.contains("Ana Novak played 1. Nf3."),
+        "{}",
+        theirs.text
+    );
+
+    // In Polish the command is "język"; German from now on.
+    board.reply(BLACK, "e5").await;
+    board.reply(WHITE, "język de").await;
+    let answer = board
+        .mails_to(WHITE)
+        .last()
+        .copied()
+        .cloned()
+        .expect("answer");
+    assert!(
+        answer.subject.contains("Sprache: Deutsch"),
+        "{}",
+        answer.subject
+    );
+    board.store.close().await;
+}
+
+/// An unknown language changes nothing and gets the usual explanation.
+async fn an_unknown_language_changes_nothing(db: &TestDb) {
+    let mut board = Board::new(db, [Lang::Sl, Lang::En]).await;
+    board.reply(WHITE, "jezik klingonsko").await;
+    let stored = board
+        .store
+        .player(board.players[WHITE].id)
+        .await
+        .expect("player");
+    assert_eq!(stored.lang, Lang::Sl);
+    let answer = board
+        .mails_to(WHITE)
+        .last()
+        .copied()
+        .cloned()
+        .expect("answer");
+    assert!(answer.subject.contains("Ne razumemo"), "{}", answer.subject);
+    board.store.close().await;
+}
+
+on_both_backends!(
+    players_play_whole_games_in_their_own_language,
+    a_player_changes_language_by_mail,
+    an_unknown_language_changes_nothing,
+);
