@@ -593,20 +593,14 @@ pub async fn start(
     }
     let mut ids = Vec::new();
     for p in pairings(&ev)? {
-        let id = tx
-            .add_game(
-                &NewGame {
-                    white: p.white.id,
-                    black: p.black.id,
-                    start: StartPosition::Standard,
-                    time_control: ev.event.time_control,
-                },
-                now,
-            )
-            .await?;
+        let game = NewGame {
+            white: p.white.id,
+            black: p.black.id,
+            start: StartPosition::Standard,
+            time_control: ev.event.time_control,
+        };
+        let id = crate::daemon::start::start_game_in(tx, post, &game, now).await?;
         tx.link_game(id, event, p.round, p.board).await?;
-        let t = table(tx, id).await?;
-        post.game_started(tx, &t, now).await?;
         ids.push(id);
     }
     tx.set_event_started(event, now).await?;
@@ -858,6 +852,10 @@ pub async fn extend(
         granted_at: now,
     })
     .await?;
+    // The clock now has the extra days: mails show the new deadline, and the
+    // scheduler looks at the game afresh.
+    let t = table(tx, game).await?;
+    crate::daemon::clocks::reschedule(tx, &t, None, now).await?;
     let action = tx
         .record_td_action(
             &NewTdAction {

@@ -414,7 +414,12 @@ impl Pauses {
 
     /// The pauses of a player's leave, in their calendar (`tz`, else UTC).
     pub fn from_leave(leaves: &[Leave], tz: Option<Tz>) -> Pauses {
-        let mut spans: Vec<_> = leaves.iter().map(|l| l.span(tz)).collect();
+        Pauses::from_spans(leaves.iter().map(|l| l.span(tz)).collect())
+    }
+
+    /// Pauses from any spans (leave, a TD's deadline extension), merged
+    /// where they touch or overlap.
+    pub fn from_spans(mut spans: Vec<(DateTime<Utc>, DateTime<Utc>)>) -> Pauses {
         spans.sort();
         let mut merged: Vec<(DateTime<Utc>, DateTime<Utc>)> = Vec::with_capacity(spans.len());
         for (start, end) in spans {

@@ -63,6 +63,7 @@ pub async fn game_clock(
     black: &Player,
 ) -> Result<GameClock, StoreError> {
     let mut pauses = ByColor::new_with(|_| Pauses::none());
+    let extensions = tx.deadline_extensions(record.id).await?;
     for (side, player) in [(Color::White, white), (Color::Black, black)] {
         let leaves: Vec<Leave> = tx
             .leaves_of(player.id)
@@ -70,7 +71,18 @@ pub async fn game_clock(
             .into_iter()
             .map(|l| l.leave)
             .collect();
-        *pauses.get_mut(side) = Pauses::from_leave(&leaves, player.tz);
+        let mut spans: Vec<_> = leaves.iter().map(|l| l.span(player.tz)).collect();
+        // A TD's extension of N days stops that side's clock for N days from
+        // when it was granted: the deadline they are thinking against moves
+        // N days later (given to the side to move, as TDs do).
+        let name = if side.is_white() { "white" } else { "black" };
+        spans.extend(extensions.iter().filter(|e| e.side == name).map(|e| {
+            (
+                e.granted_at,
+                e.granted_at + TimeDelta::days(i64::from(e.days)),
+            )
+        }));
+        *pauses.get_mut(side) = Pauses::from_spans(spans);
     }
     Ok(GameClock {
         control: record.time_control,
@@ -136,12 +148,28 @@ pub async fn reschedule_game(
     reschedule(tx, &table, plan, now).await
 }
 
-/// The tournament directors to tell about a game (timeouts, long silence).
-///
-/// The hook for events: games outside events have none. When events are
-/// stored, this returns the event's TDs, and the scheduler mails them.
-pub async fn directors_of(_tx: &mut Tx, _game: GameId) -> Result<Vec<Player>, StoreError> {
-    Ok(Vec::new())
+/// The tournament directors to tell about a game (timeouts, long silence):
+/// the TDs of the game's event; games outside events have none.
+pub async fn directors_of(tx: &mut Tx, game: GameId) -> Result<Vec<Player>, StoreError> {
+    let Some(event) = tx.event_of_game(game).await? else {
+        return Ok(Vec::new());
+    };
+    let mut directors = Vec::new();
+    for address in tx.event_tds(event).await? {
+        if let Some(player) = tx.player_by_email(&address).await? {
+            directors.push(player);
+        } else if let Ok(email) = crate::address::EmailAddress::parse(&address) {
+            // A TD need not play: unregistered, they get English mails in UTC.
+            directors.push(Player {
+                id: crate::player::PlayerId(0),
+                name: email.to_string(),
+                email,
+                lang: crate::lang::Lang::En,
+                tz: None,
+            });
+        }
+    }
+    Ok(directors)
 }
 
 /// Ends a game on time: `side` ran out at `at`. A loss, or a draw when the
@@ -187,7 +215,7 @@ pub async fn end_on_time(
     for td in directors_of(tx, id).await? {
         post.queue(
             tx,
-            format!("g{}.over.td{}", id.0, td.id.0),
+            format!("g{}.over.td.{}", id.0, td.email),
             LetterKind::GameOver,
             &td,
             Some(table),
@@ -276,7 +304,7 @@ impl Scheduler {
                             days,
                             deadline: deadline.map(|d| describe_deadline(d, td.tz)),
                         };
-                        let td_key = format!("{key}.td{}", td.id.0);
+                        let td_key = format!("{key}.td.{}", td.email);
                         self.tell(&mut tx, td_key, kind, &td, &table, None, now)
                             .await?;
                     }

@@ -9,6 +9,7 @@ use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
 use crate::player::PlayerId;
 use crate::store::games::{GameId, NewGame};
+use crate::store::mail::Tx;
 use crate::store::{Store, StoreError};
 
 /// Creates a game and queues its first mails; returns its number.
@@ -22,21 +23,29 @@ pub async fn start_game(
     now: DateTime<Utc>,
 ) -> Result<GameId, StoreError> {
     let mut tx = store.begin().await?;
-    let id = tx
-        .add_game(
-            &NewGame {
-                white,
-                black,
-                start,
-                time_control,
-            },
-            now,
-        )
-        .await?;
-    let table = super::clocks::load_table(&mut tx, id).await?;
-    post.game_started(&mut tx, &table, now).await?;
-    super::clocks::reschedule(&mut tx, &table, None, now).await?;
+    let game = NewGame {
+        white,
+        black,
+        start,
+        time_control,
+    };
+    let id = start_game_in(&mut tx, post, &game, now).await?;
     tx.commit().await?;
+    Ok(id)
+}
+
+/// The same inside a caller's transaction (an event starts all its games
+/// in one): the game row, its first mails, and its place in the scheduler.
+pub async fn start_game_in(
+    tx: &mut Tx,
+    post: &Post,
+    game: &NewGame,
+    now: DateTime<Utc>,
+) -> Result<GameId, StoreError> {
+    let id = tx.add_game(game, now).await?;
+    let table = super::clocks::load_table(tx, id).await?;
+    post.game_started(tx, &table, now).await?;
+    super::clocks::reschedule(tx, &table, None, now).await?;
     Ok(id)
 }
 

@@ -318,4 +318,108 @@ crate::on_both_backends!(
     a_move_that_reached_the_mailbox_in_time_counts_even_if_handled_late,
     leave_pauses_the_clock_and_the_opponent_is_told,
     an_iccf_10_in_50_days_game_is_lost_on_cumulative_time,
+    a_timeout_in_an_event_game_is_mailed_to_the_event_tds,
+    a_td_extension_moves_the_deadline_of_the_side_to_move,
 );
+
+async fn a_timeout_in_an_event_game_is_mailed_to_the_event_tds(db: &TestDb) {
+    let store = Store::open(&db.url).await.unwrap();
+    let clock = Arc::new(FixedClock::new(start()));
+    let post = Post::new(&MailConfig {
+        address: "chess@chess.test".into(),
+        secret: Secret::new("a test secret"),
+        ..MailConfig::default()
+    })
+    .unwrap();
+    let event_file = r#"
+name = "Club cup"
+kind = "round-robin"
+time_control = "3d"
+tds = ["td@clubs.test"]
+
+[[players]]
+email = "ana@players.test"
+name = "Ana"
+
+[[players]]
+email = "bob@players.test"
+name = "Bob"
+
+[[players]]
+email = "cene@players.test"
+name = "Cene"
+"#;
+    let mut tx = store.begin().await.unwrap();
+    let event = dopis::td::create(&mut tx, event_file, start())
+        .await
+        .unwrap();
+    let games = dopis::td::start(&mut tx, &post, event, start())
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(
+        games.len(),
+        3,
+        "three players, a bye each round: three games"
+    );
+    let daemon = Daemon {
+        store: store.clone(),
+        clock: clock.clone(),
+        inbox: Inbox {
+            post: post.clone(),
+            answers_per_hour: 100,
+            allowance: Allowance::default(),
+        },
+        mailbox_name: "test".into(),
+        scheduler: Scheduler {
+            post,
+            plan: ReminderPlan::default(),
+        },
+    };
+    let before = store.outbox().await.unwrap().len();
+    // Nobody moves: three days later every game is lost on time by White.
+    clock.advance(Duration::hours(72));
+    let (_stop, shutdown) = watch::channel(false);
+    daemon.schedule(&shutdown).await.unwrap();
+    let mails = store.outbox().await.unwrap();
+    let to_td: Vec<_> = mails[before..]
+        .iter()
+        .filter(|m| m.recipient == "td@clubs.test")
+        .map(|m| m.mail_key.clone())
+        .collect();
+    assert_eq!(to_td.len(), 3, "the TD hears of each timeout: {to_td:?}");
+    for id in games {
+        let g = store.game(id).await.unwrap();
+        assert_eq!(g.result.as_deref(), Some("0-1"));
+    }
+}
+
+async fn a_td_extension_moves_the_deadline_of_the_side_to_move(db: &TestDb) {
+    let mut w = World::new(db, "3d").await;
+    let h = Duration::hours;
+    let td = EmailAddress::parse("td@clubs.test").unwrap();
+    let mut tx = w.store.begin().await.unwrap();
+    dopis::td::extend(
+        &mut tx,
+        &w.daemon.inbox.post,
+        w.game,
+        2,
+        None,
+        "illness",
+        &td,
+        start() + h(1),
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    w.new_mails().await;
+    // Without the extension White would lose at 72 h; with it, at 120 h.
+    w.at(start() + h(100)).await;
+    assert_eq!(w.ending().await.0, GameStatus::Active);
+    w.at(start() + h(121)).await;
+    let (status, result, _) = w.ending().await;
+    assert_eq!(
+        (status, result.as_deref()),
+        (GameStatus::Finished, Some("0-1"))
+    );
+}
