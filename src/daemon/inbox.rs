@@ -215,14 +215,11 @@ impl Inbox {
                     return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
                 }
                 let reading = command::parse(&mail.text, player.lang);
-                let (player, commands) = self
+                let (player, commands, changed) = self
                     .change_language(tx, &player, &reading.commands, answering, now)
                     .await?;
                 if commands.is_empty() {
-                    return Ok((
-                        None,
-                        Handled::Done(format!("language set to {}", player.lang)),
-                    ));
+                    return Ok((None, Handled::Done(changed)));
                 }
                 let games = tx.active_games_of(player.id).await?;
                 let list: Vec<String> = games.iter().map(|g| g.to_string()).collect();
@@ -494,11 +491,11 @@ impl Inbox {
         };
         // A language change comes first: a move in the same mail is then read
         // in the new language, and every answer is written in it.
-        let (player, commands) = self
+        let (player, commands, changed) = self
             .change_language(tx, player, commands, answering, now)
             .await?;
         if commands.is_empty() {
-            return Ok(Handled::Done(format!("language set to {}", player.lang)));
+            return Ok(Handled::Done(changed));
         }
         let (player, commands) = (&player, commands.as_slice());
         // `standings` is about the game's event, not the game: answered
@@ -745,9 +742,9 @@ async fn standings_kind(
 }
 
 impl Inbox {
-    /// Carries out `language xx`: stores the player's new language and
-    /// answers in it. Returns the player as they now are and the other
-    /// commands, still to be applied.
+    /// Carries out `language xx` and `notify digest|each`: stores the
+    /// player's choice and answers (in the new language). Returns the player
+    /// as they now are and the other commands, still to be applied.
     async fn change_language(
         &self,
         tx: &mut Tx,
@@ -755,39 +752,57 @@ impl Inbox {
         commands: &[command::Command],
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(Player, Vec<command::Command>), StoreError> {
+    ) -> Result<(Player, Vec<command::Command>, String), StoreError> {
         let mut player = player.clone();
         let mut rest = Vec::with_capacity(commands.len());
         let mut chosen = None;
+        let mut notify = None;
         for c in commands {
             match c {
                 command::Command::Language(lang) => chosen = Some(*lang),
+                command::Command::Notify(n) => notify = Some(*n == command::Notify::Digest),
                 other => rest.push(other.clone()),
             }
         }
-        let Some(lang) = chosen else {
-            return Ok((player, rest));
-        };
-        player.lang = lang;
-        tx.set_player_lang(player.id, lang).await?;
-        // The change stands even when the answer is held back by the rate limit.
-        if self.may_answer(tx, &player.email.to_string(), now).await? {
-            self.post
-                .queue(
-                    tx,
-                    format!("in.{}.lang", hex_sha256(answering.mail_key.as_bytes())),
-                    LetterKind::LanguageChanged,
-                    &player,
-                    None,
-                    None,
-                    Some(answering),
-                    None,
-                    None,
-                    now,
-                )
-                .await?;
+        if let Some(lang) = chosen {
+            player.lang = lang;
+            tx.set_player_lang(player.id, lang).await?;
         }
-        Ok((player, rest))
+        if let Some(digest) = notify {
+            tx.set_player_digest(player.id, digest).await?;
+        }
+        // The changes stand even when an answer is held back by the rate limit.
+        let answers = [
+            chosen.map(|_| ("lang", LetterKind::LanguageChanged)),
+            notify.map(|digest| ("notify", LetterKind::NotifyChanged { digest })),
+        ];
+        for (what, kind) in answers.into_iter().flatten() {
+            if self.may_answer(tx, &player.email.to_string(), now).await? {
+                self.post
+                    .queue(
+                        tx,
+                        format!("in.{}.{what}", hex_sha256(answering.mail_key.as_bytes())),
+                        kind,
+                        &player,
+                        None,
+                        None,
+                        Some(answering),
+                        None,
+                        None,
+                        now,
+                    )
+                    .await?;
+            }
+        }
+        let summary = [
+            chosen.map(|l| format!("language set to {l}")),
+            notify.map(|d| format!("notify {}", if d { "digest" } else { "each" })),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join("; ");
+        Ok((player, rest, summary))
     }
 }
 

@@ -13,7 +13,7 @@ use crate::chess::pgn::{self, PgnTags};
 use crate::clock::{Clocks, GameClock, TimeControl};
 use crate::config::MailConfig;
 use crate::locale;
-use crate::mail::compose::{self, GameView, Letter, LetterKind, Party};
+use crate::mail::compose::{self, DigestGame, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
 use crate::mail::route::{PlusTag, Tokens, plus_address};
 use crate::player::Player;
@@ -258,6 +258,9 @@ impl Post {
             (Color::Black, LetterKind::GameStarted),
         ] {
             let to = table.player(side);
+            if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {
+                continue;
+            }
             self.queue(
                 tx,
                 format!("g{id}.start.{}", side.name_lower()),
@@ -409,6 +412,10 @@ impl Post {
                 ),
             };
             let to = table.player(side);
+            // A player on the daily digest hears of their move there.
+            if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {
+                continue;
+            }
             self.queue(
                 tx,
                 key,
@@ -424,6 +431,41 @@ impl Post {
             .await?;
         }
         Ok(())
+    }
+
+    /// Queues a player's daily digest: every game in `tables` (where it is
+    /// their move), each with its board and its reply address.
+    pub async fn digest(
+        &self,
+        tx: &mut Tx,
+        to: &Player,
+        tables: &[Table],
+        day: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let games = tables
+            .iter()
+            .map(|t| {
+                let side = t.record.side_of(to.id);
+                DigestGame {
+                    view: game_view(t, side, to, now),
+                    reply_to: self.reply_to(t.record.id, to),
+                }
+            })
+            .collect();
+        self.queue(
+            tx,
+            format!("digest.p{}.{day}", to.id.0),
+            LetterKind::Digest { games },
+            to,
+            None,
+            None,
+            None,
+            None,
+            None,
+            now,
+        )
+        .await
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use chrono::Duration;
+use chrono::{Duration, Timelike};
 use tokio::sync::watch;
 
 use super::clocks::Scheduler;
@@ -15,6 +15,9 @@ use crate::address::EmailAddress;
 use crate::app::Clock;
 use crate::store::Store;
 use crate::store::mail::OutboxMail;
+
+/// The hour of the player's day from which their digest goes out.
+pub const DIGEST_HOUR: u32 = 7;
 
 /// How long a claimed outbox mail is left alone by other senders.
 const LEASE_SECONDS: i64 = 300;
@@ -200,6 +203,46 @@ impl Daemon {
         Ok(handled)
     }
 
+    /// Queues the daily digest of every player who chose one and whose day
+    /// (in their time zone) has reached [`DIGEST_HOUR`] without one: every
+    /// game where it is their move, in one mail. Once per player and day,
+    /// recorded with the mail in one transaction.
+    pub async fn digests(&self) -> anyhow::Result<usize> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let players = tx.digest_players().await?;
+        tx.commit().await?;
+        let mut queued = 0;
+        for id in players {
+            let mut tx = self.store.begin().await?;
+            let player = tx.player(id).await?;
+            let local = match player.tz {
+                Some(tz) => now.with_timezone(&tz).naive_local(),
+                None => now.naive_utc(),
+            };
+            if local.hour() < DIGEST_HOUR {
+                continue;
+            }
+            let day = local.date().to_string();
+            if !tx.record_digest(id, &day, now).await? {
+                continue;
+            }
+            let mut tables = Vec::new();
+            for game in tx.games_to_move(id).await? {
+                tables.push(super::clocks::load_table(&mut tx, game).await?);
+            }
+            if !tables.is_empty() {
+                self.inbox
+                    .post
+                    .digest(&mut tx, &player, &tables, &day, now)
+                    .await?;
+                queued += 1;
+            }
+            tx.commit().await?;
+        }
+        Ok(queued)
+    }
+
     /// One pass: everything waiting in the mailbox, then the scheduler (so
     /// a move that reached the mailbox in time is played, not timed out),
     /// then the outbox.
@@ -211,6 +254,7 @@ impl Daemon {
     ) -> anyhow::Result<Pass> {
         let received = self.receive(mailbox, shutdown).await?;
         let scheduled = self.schedule(shutdown).await?;
+        self.digests().await?;
         let sent = self.send(mailer, shutdown).await?;
         Ok(Pass {
             received,

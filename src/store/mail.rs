@@ -637,3 +637,76 @@ impl Tx {
         .collect()
     }
 }
+
+/// Digests: the players who chose one mail a day, and what they get.
+impl Tx {
+    /// Sets how a player hears of their moves.
+    pub async fn set_player_digest(
+        &mut self,
+        player: PlayerId,
+        digest: bool,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE players SET notify = $1 WHERE id = $2")
+            .bind(if digest { "digest" } else { "each" })
+            .bind(player.0)
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether a player gets the daily digest instead of a mail per move.
+    pub async fn wants_digest(&mut self, player: PlayerId) -> Result<bool, StoreError> {
+        let row = sqlx::query("SELECT notify FROM players WHERE id = $1")
+            .bind(player.0)
+            .fetch_optional(&mut *self.tx)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<String, _>("notify")? == "digest",
+            None => false,
+        })
+    }
+
+    /// Every player who gets the daily digest.
+    pub async fn digest_players(&mut self) -> Result<Vec<PlayerId>, StoreError> {
+        sqlx::query("SELECT id FROM players WHERE notify = 'digest' ORDER BY id")
+            .fetch_all(&mut *self.tx)
+            .await?
+            .iter()
+            .map(|r| Ok(PlayerId(r.try_get("id")?)))
+            .collect()
+    }
+
+    /// Records a player's digest for a day; `false` when it was sent already.
+    pub async fn record_digest(
+        &mut self,
+        player: PlayerId,
+        day: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO digests (player_id, day, sent_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (player_id, day) DO NOTHING RETURNING player_id",
+        )
+        .bind(player.0)
+        .bind(day)
+        .bind(to_millis(now))
+        .fetch_optional(&mut *self.tx)
+        .await?;
+        Ok(row.is_some())
+    }
+
+    /// The active games where it is a player's move, longest waiting first.
+    pub async fn games_to_move(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
+        sqlx::query(
+            "SELECT id FROM games WHERE status = 'active' AND \
+             ((white_id = $1 AND to_move = 'white') OR (black_id = $1 AND to_move = 'black')) \
+             ORDER BY waiting_since, id",
+        )
+        .bind(player.0)
+        .fetch_all(&mut *self.tx)
+        .await?
+        .iter()
+        .map(|r| Ok(GameId(r.try_get("id")?)))
+        .collect()
+    }
+}

@@ -6,6 +6,7 @@ mod cli;
 mod clocks;
 mod crash;
 mod daemon;
+mod digest;
 mod e2e;
 mod event_mail;
 mod events;

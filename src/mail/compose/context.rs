@@ -63,6 +63,13 @@ pub(crate) struct Context {
     /// The PNG bytes of the board (not for templates).
     #[serde(skip)]
     pub png: Option<Vec<u8>>,
+    /// `Digest`: each game with its board and reply address.
+    pub digest: Vec<DigestEntry>,
+    /// `Digest`: the PNG of each game's board, by Content-ID (not for templates).
+    #[serde(skip)]
+    pub digest_pngs: Vec<(String, Vec<u8>)>,
+    /// `NotifyChanged`: whether the player now gets the daily digest.
+    pub digest_chosen: Option<bool>,
 }
 
 /// What an event or TD mail tells (fields unused by a kind stay empty).
@@ -120,6 +127,17 @@ pub(crate) struct TimeNote {
     pub until: Option<String>,
     /// What is left of the leave allowance.
     pub left: Option<String>,
+}
+
+/// One game of a digest, as the templates see it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct DigestEntry {
+    /// The game.
+    pub game: GameContext,
+    /// Its board picture.
+    pub board: BoardContext,
+    /// The address that answers in this game.
+    pub reply_to: String,
 }
 
 /// The board as the HTML part shows it.
@@ -306,6 +324,9 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         event: None,
         time: None,
         png,
+        digest: Vec::new(),
+        digest_pngs: Vec::new(),
+        digest_chosen: None,
     };
     match &letter.kind {
         LetterKind::MoveAccepted { san } | LetterKind::ConditionalPlayed { san } => {
@@ -325,6 +346,30 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         }
         LetterKind::Refused { explanation } => ctx.explanation = Some(explanation.clone()),
         LetterKind::Games { lines } => ctx.lines = lines.clone(),
+        LetterKind::Digest { games } => {
+            for (i, entry) in games.iter().enumerate() {
+                let view = &entry.view;
+                let game = game_context(view, lang);
+                let cid = format!("board{i}.{}", letter.message_id.as_str());
+                if draw {
+                    let png = diagram(view)
+                        .to_png()
+                        .map_err(|e| ComposeError::Board(e.to_string()))?;
+                    ctx.digest_pngs.push((cid.clone(), png));
+                }
+                let alt = board_alt(view, Some(&game));
+                ctx.digest.push(DigestEntry {
+                    game,
+                    board: BoardContext {
+                        cid,
+                        alt,
+                        size: PNG_SIZE_PX,
+                    },
+                    reply_to: entry.reply_to.to_string(),
+                });
+            }
+        }
+        LetterKind::NotifyChanged { digest } => ctx.digest_chosen = Some(*digest),
         LetterKind::Conditionals { note, lines } => {
             ctx.explanation = Some(note.clone());
             ctx.lines = lines.clone();

@@ -37,18 +37,24 @@ pub(crate) fn assemble(
         .header(ContentTransferEncoding::QuotedPrintable)
         .body(rendered.html.clone());
 
-    let html_side = match (&ctx.board, &ctx.png) {
-        (Some(board), Some(png)) => {
-            let image = Attachment::new_inline_with_name(board.cid.clone(), "board.png".to_owned())
-                .body(png.clone(), content_type("image/png")?);
-            Some(
-                MultiPart::related()
-                    .boundary(boundary("related"))
-                    .singlepart(html.clone())
-                    .singlepart(image),
-            )
+    // Every picture the HTML shows: the game's board, or each board of a digest.
+    let mut images = Vec::new();
+    if let (Some(board), Some(png)) = (&ctx.board, &ctx.png) {
+        images.push((board.cid.clone(), png.clone()));
+    }
+    images.extend(ctx.digest_pngs.iter().cloned());
+    let html_side = if images.is_empty() {
+        None
+    } else {
+        let mut related = MultiPart::related()
+            .boundary(boundary("related"))
+            .singlepart(html.clone());
+        for (cid, png) in images {
+            let image = Attachment::new_inline_with_name(cid, "board.png".to_owned())
+                .body(png, content_type("image/png")?);
+            related = related.singlepart(image);
         }
-        _ => None,
+        Some(related)
     };
     let alternative = MultiPart::alternative()
         .boundary(boundary("alternative"))

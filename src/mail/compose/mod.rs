@@ -71,7 +71,7 @@ pub struct Party {
 }
 
 /// What a mail shows of a game.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameView {
     /// The game number, shown as `#42` and in the subject tag `[dopis #42]`.
     pub id: i64,
@@ -146,6 +146,18 @@ pub enum LetterKind {
     },
     /// The PGN, inline and attached.
     Pgn,
+    /// The daily digest: every game where it is the player's move, each
+    /// with its board and its own reply address.
+    Digest {
+        /// The games, oldest waiting first.
+        games: Vec<DigestGame>,
+    },
+    /// The player chose one mail a day (`notify digest`) or one per move
+    /// (`notify each`).
+    NotifyChanged {
+        /// Whether they now get the digest.
+        digest: bool,
+    },
     /// A conditional answer of the player's was played for them.
     ConditionalPlayed {
         /// The move in the player's letters.
@@ -253,6 +265,16 @@ pub enum LetterKind {
     LanguageChanged,
 }
 
+/// One game in a digest: the game as mails show it, and the address that
+/// answers in it (a reply to the digest itself names no game).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DigestGame {
+    /// The game, seen by the recipient.
+    pub view: GameView,
+    /// The recipient's reply address for this game.
+    pub reply_to: EmailAddress,
+}
+
 /// Whom a [`LetterKind::Replaced`] mail is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReplacementRole {
@@ -324,6 +346,8 @@ impl LetterKind {
             LetterKind::Games { .. } => "games",
             LetterKind::Pgn => "pgn",
             LetterKind::Conditionals { .. } => "conditionals",
+            LetterKind::Digest { .. } => "digest",
+            LetterKind::NotifyChanged { .. } => "notify_changed",
             LetterKind::ConditionalPlayed { .. } => "conditional_played",
             LetterKind::NotYetSupported { .. } => "not_yet_supported",
             LetterKind::Standings { .. } => "standings",
