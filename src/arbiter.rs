@@ -165,8 +165,43 @@ impl Conditionals {
     }
 }
 
+/// An event's rules for draw offers (none outside events).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DrawPolicy {
+    /// No offer before this move number (0: no limit).
+    pub first_offer_move: u32,
+    /// A player offers at most once per this many of their moves (0: no limit).
+    pub moves_between_offers: u32,
+}
+
+/// The half-move (ply count before it) at which each side last offered a draw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LastOffers {
+    /// White's last offer.
+    pub white: Option<u32>,
+    /// Black's last offer.
+    pub black: Option<u32>,
+}
+
+impl LastOffers {
+    /// One side's last offer.
+    pub fn of(&self, side: Color) -> Option<u32> {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    fn set(&mut self, side: Color, ply: u32) {
+        match side {
+            Color::White => self.white = Some(ply),
+            Color::Black => self.black = Some(ply),
+        }
+    }
+}
+
 /// The state of a game the arbiter works on: the game, the standing draw
-/// offer and the conditional moves.
+/// offer, the conditional moves, and the event's draw rules.
 #[derive(Debug, Clone)]
 pub struct Board {
     /// The game.
@@ -175,6 +210,10 @@ pub struct Board {
     pub draw_offer_by: Option<Color>,
     /// Both sides' conditional moves.
     pub conditionals: Conditionals,
+    /// The event's rules for draw offers.
+    pub draw_policy: DrawPolicy,
+    /// When each side last offered a draw.
+    pub last_offers: LastOffers,
 }
 
 /// What applying a mail's commands led to.
@@ -186,6 +225,8 @@ pub struct Verdict {
     pub draw_offer_by: Option<Color>,
     /// The conditional moves afterwards.
     pub conditionals: Conditionals,
+    /// When each side last offered a draw, afterwards.
+    pub last_offers: LastOffers,
     /// The mails to send.
     pub notices: Vec<Notice>,
     /// What happened, in a few words, for the inbound log.
@@ -246,6 +287,7 @@ pub fn apply(board: &Board, seat: Seat, commands: &[Command], at: DateTime<Utc>)
     let mut next = game.clone();
     let mut offer = draw_offer_by;
     let mut conditionals = board.conditionals.clone();
+    let mut last_offers = board.last_offers;
     let mut notices = Vec::new();
     let mut done = Vec::new();
     let me = seat.side;
@@ -255,6 +297,8 @@ pub fn apply(board: &Board, seat: Seat, commands: &[Command], at: DateTime<Utc>)
             offer: &mut offer,
             conditionals: &mut conditionals,
             notices: &mut notices,
+            policy: board.draw_policy,
+            last_offers: &mut last_offers,
         };
         match step(&mut state, seat, command, at) {
             Ok(Some(what)) => done.push(what),
@@ -264,6 +308,7 @@ pub fn apply(board: &Board, seat: Seat, commands: &[Command], at: DateTime<Utc>)
                     game: game.clone(),
                     draw_offer_by,
                     conditionals: board.conditionals.clone(),
+                    last_offers: board.last_offers,
                     summary: format!("rejected ({:?}): {}", r.kind, r.explanation),
                     notices: vec![Notice::Rejected {
                         to: me,
@@ -282,7 +327,8 @@ pub fn apply(board: &Board, seat: Seat, commands: &[Command], at: DateTime<Utc>)
     let changed = next.plies().len() != game.plies().len()
         || next.outcome() != game.outcome()
         || offer != draw_offer_by
-        || conditionals != board.conditionals;
+        || conditionals != board.conditionals
+        || last_offers != board.last_offers;
     if next.is_over() && !game.is_over() {
         // One mail to each player says it all; drop the per-move mails.
         notices.retain(|n| {
@@ -299,6 +345,7 @@ pub fn apply(board: &Board, seat: Seat, commands: &[Command], at: DateTime<Utc>)
         game: next,
         draw_offer_by: offer,
         conditionals,
+        last_offers,
         notices,
         summary: if done.is_empty() {
             "answered".to_string()
@@ -315,6 +362,47 @@ struct State<'a> {
     offer: &'a mut Option<Color>,
     conditionals: &'a mut Conditionals,
     notices: &'a mut Vec<Notice>,
+    policy: DrawPolicy,
+    last_offers: &'a mut LastOffers,
+}
+
+impl State<'_> {
+    /// Checks the event's draw rules for an offer by `side` now (before its
+    /// move is played), and records the offer.
+    fn offer_draw(&mut self, side: Color, wrote: &str, with_move: bool) -> Result<(), Rejection> {
+        let ply = u32::try_from(self.game.plies().len()).unwrap_or(u32::MAX);
+        // The move number the offer goes with.
+        let move_number = ply / 2 + 1;
+        let not_played = if with_move {
+            " Your move was not played either: send it again without the draw offer."
+        } else {
+            ""
+        };
+        let first = self.policy.first_offer_move;
+        if first > 0 && move_number < first {
+            return Err(reject(
+                wrote,
+                format!("this event allows no draw offers before move {first}.{not_played}"),
+                RejectionKind::Other,
+            ));
+        }
+        let between = self.policy.moves_between_offers;
+        if between > 0
+            && let Some(last) = self.last_offers.of(side)
+            && ply < last + 2 * between
+        {
+            let next = (last + 2 * between) / 2 + 1;
+            return Err(reject(
+                wrote,
+                format!(
+                    "this event allows one draw offer per {between} moves: your next offer can come with move {next}.{not_played}"
+                ),
+                RejectionKind::Other,
+            ));
+        }
+        self.last_offers.set(side, ply);
+        Ok(())
+    }
 }
 
 /// Carries out one command; `Ok(Some(text))` says what changed.
@@ -324,11 +412,28 @@ fn step(
     command: &Command,
     at: DateTime<Utc>,
 ) -> Result<Option<String>, Rejection> {
+    if let Command::Move {
+        text,
+        offer_draw: true,
+    } = command
+        && st.game.turn() == seat.side
+        && !st.game.is_over()
+    {
+        st.offer_draw(seat.side, text.as_str(), true)?;
+    }
+    if matches!(command, Command::OfferDraw)
+        && st.game.turn() != seat.side
+        && !st.game.is_over()
+        && *st.offer != Some(seat.side)
+    {
+        st.offer_draw(seat.side, "draw", false)?;
+    }
     let State {
         game,
         offer,
         conditionals,
         notices,
+        ..
     } = st;
     let game: &mut Game = game;
     let offer: &mut Option<Color> = offer;
@@ -779,6 +884,8 @@ mod tests {
             game: game.clone(),
             draw_offer_by,
             conditionals: Conditionals::default(),
+            draw_policy: DrawPolicy::default(),
+            last_offers: LastOffers::default(),
         }
     }
 
@@ -1040,6 +1147,8 @@ mod tests {
             game: v.game.clone(),
             draw_offer_by: None,
             conditionals: v.conditionals.clone(),
+            draw_policy: DrawPolicy::default(),
+            last_offers: LastOffers::default(),
         };
         let later = at() + chrono::Duration::hours(5);
         let v2 = apply(&b, seat(Color::Black), &cond("e5"), later);
@@ -1060,6 +1169,8 @@ mod tests {
             game: v2.game.clone(),
             draw_offer_by: None,
             conditionals: v2.conditionals.clone(),
+            draw_policy: DrawPolicy::default(),
+            last_offers: LastOffers::default(),
         };
         let v3 = apply(&b2, seat(Color::Black), &cond("d6"), later);
         assert!(v3.conditionals.white.is_empty());
@@ -1091,5 +1202,67 @@ mod tests {
             at(),
         );
         assert!(!v.changed);
+    }
+
+    #[test]
+    fn an_events_draw_rules_refuse_early_and_repeated_offers() {
+        let policy = DrawPolicy {
+            first_offer_move: 3,
+            moves_between_offers: 2,
+        };
+        let mut b = Board {
+            game: Game::new(StartPosition::Standard).unwrap(),
+            draw_offer_by: None,
+            conditionals: Conditionals::default(),
+            draw_policy: policy,
+            last_offers: LastOffers::default(),
+        };
+        // Move 1: too early; the move is not played either.
+        let v = apply(&b, seat(Color::White), &said("e4 draw", Lang::En), at());
+        assert!(!v.changed);
+        match &v.notices[..] {
+            [Notice::Rejected { explanation, .. }] => {
+                assert!(
+                    explanation.contains("no draw offers before move 3"),
+                    "{explanation}"
+                );
+                assert!(explanation.contains("not played either"), "{explanation}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Play on to move 3 and offer then: allowed.
+        for (side, m) in [
+            (Color::White, "e4"),
+            (Color::Black, "e5"),
+            (Color::White, "Nf3"),
+            (Color::Black, "Nc6"),
+        ] {
+            let v = apply(&b, seat(side), &[mv(m)], at());
+            b.game = v.game;
+        }
+        let v = apply(&b, seat(Color::White), &said("Bc4 draw", Lang::En), at());
+        assert_eq!(v.draw_offer_by, Some(Color::White), "{:?}", v.notices);
+        assert_eq!(v.last_offers.white, Some(4));
+        b = Board {
+            game: v.game,
+            draw_offer_by: v.draw_offer_by,
+            conditionals: v.conditionals,
+            draw_policy: policy,
+            last_offers: v.last_offers,
+        };
+        let v = apply(&b, seat(Color::Black), &[mv("Bc5")], at());
+        b.game = v.game;
+        b.draw_offer_by = v.draw_offer_by;
+        // Move 4: within two moves of the last offer.
+        let v = apply(&b, seat(Color::White), &said("c3 draw", Lang::En), at());
+        match &v.notices[..] {
+            [Notice::Rejected { explanation, .. }] => {
+                assert!(
+                    explanation.contains("next offer can come with move 5"),
+                    "{explanation}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -76,6 +76,9 @@ struct Settings {
     boards: u32,
     #[serde(default)]
     games_per_pairing: u32,
+    /// The draw offer rules (absent in events stored before they existed).
+    #[serde(default)]
+    draws: crate::arbiter::DrawPolicy,
 }
 
 fn rule_key(rule: WithdrawalRule) -> &'static str {
@@ -141,8 +144,20 @@ impl Settings {
             cycles,
             boards,
             games_per_pairing,
+            draws: event.draws,
         }
     }
+}
+
+/// The draw offer rules of a stored event.
+pub async fn draw_policy(
+    tx: &mut Tx,
+    event: EventId,
+) -> Result<crate::arbiter::DrawPolicy, StoreError> {
+    let record = tx.event(event).await?;
+    let settings: Settings = serde_json::from_str(&record.settings)
+        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
+    Ok(settings.draws)
 }
 
 /// An event as stored, rebuilt as the pure [`Event`] with its seats.
@@ -257,6 +272,7 @@ impl StoredEvent {
                 .filter_map(|t| EmailAddress::parse(t).ok())
                 .collect(),
             withdrawal,
+            draws: s.draws,
         };
         Ok(StoredEvent {
             record,
@@ -779,8 +795,15 @@ pub async fn set_result(
     let record = tx.game_for_update(game).await?;
     let mut chess = record.to_game()?;
     chess.adjudicate(result, reason);
-    tx.save_game(&record, &chess, None, &Default::default(), now)
-        .await?;
+    tx.save_game(
+        &record,
+        &chess,
+        None,
+        &Default::default(),
+        record.last_offers,
+        now,
+    )
+    .await?;
     let action = tx
         .record_td_action(
             &NewTdAction {

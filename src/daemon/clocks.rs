@@ -191,8 +191,15 @@ pub async fn end_on_time(
         .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", table.record.id)))?;
     // The game ended when the time ran out, not when we noticed.
     table.record.finished_at = Some(at);
-    tx.save_game(&table.record, &table.game, None, &Default::default(), now)
-        .await?;
+    tx.save_game(
+        &table.record,
+        &table.game,
+        None,
+        &Default::default(),
+        table.record.last_offers,
+        now,
+    )
+    .await?;
     table.record.status = GameStatus::Finished;
     table.draw_offer_by = None;
     let id = table.record.id;

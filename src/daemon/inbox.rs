@@ -540,10 +540,16 @@ impl Inbox {
             side,
             lang: player.lang,
         };
+        let draw_policy = match tx.event_of_game(game).await? {
+            Some(event) => crate::td::draw_policy(tx, event).await?,
+            None => arbiter::DrawPolicy::default(),
+        };
         let board = arbiter::Board {
             game: before,
             draw_offer_by: record.draw_offer_by,
             conditionals: record.conditionals.clone(),
+            draw_policy,
+            last_offers: record.last_offers,
         };
         let verdict = if crate::td::is_annulled(&record, board.game.is_over()) {
             // Closed by a TD (a withdrawal annulled it): no more moves.
@@ -551,6 +557,7 @@ impl Inbox {
                 game: board.game.clone(),
                 draw_offer_by: record.draw_offer_by,
                 conditionals: record.conditionals.clone(),
+                last_offers: record.last_offers,
                 notices: vec![Notice::Rejected {
                     to: side,
                     wrote: describe(&commands),
@@ -578,6 +585,7 @@ impl Inbox {
                 &verdict.game,
                 verdict.draw_offer_by,
                 &verdict.conditionals,
+                verdict.last_offers,
                 now,
             )
             .await?;

@@ -11,6 +11,10 @@
 //! withdrawal = "annul-if-under-half" # or "forfeit-all" (the default is annul-if-under-half)
 //! tie_breaks = ["wins", "sonneborn-berger", "direct-encounter"]
 //!
+//! [draws]                           # optional; 0 (the default) means no limit
+//! first_offer_move = 20             # no draw offers before move 20
+//! moves_between_offers = 10         # a player offers at most once per 10 moves
+//!
 //! [scoring]                         # optional; default win = 1, draw = 0.5, loss = 0
 //! win = 3
 //! draw = 1
@@ -72,6 +76,8 @@ pub struct Event {
     pub tds: Vec<EmailAddress>,
     /// What a withdrawal does to a player's games.
     pub withdrawal: WithdrawalRule,
+    /// The rules for draw offers.
+    pub draws: crate::arbiter::DrawPolicy,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -227,10 +233,18 @@ struct RawEvent {
     tie_breaks: Option<Spanned<Vec<Spanned<String>>>>,
     tds: Option<Spanned<Vec<Spanned<String>>>>,
     withdrawal: Option<Spanned<String>>,
+    draws: Option<RawDraws>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
     teams: Option<Spanned<Vec<RawTeam>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDraws {
+    first_offer_move: Option<Spanned<i64>>,
+    moves_between_offers: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -495,6 +509,25 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         45,
         "must be a number of days from 0 to 365; ICCF grants 45",
     ) as u32;
+    let draws = match &raw.draws {
+        None => crate::arbiter::DrawPolicy::default(),
+        Some(d) => crate::arbiter::DrawPolicy {
+            first_offer_move: c.count(
+                &d.first_offer_move,
+                "draws.first_offer_move",
+                0..=200,
+                0,
+                "must be a move number from 0 (no limit) to 200",
+            ) as u32,
+            moves_between_offers: c.count(
+                &d.moves_between_offers,
+                "draws.moves_between_offers",
+                0..=200,
+                0,
+                "must be a number of moves from 0 (no limit) to 200",
+            ) as u32,
+        },
+    };
     let scoring = match &raw.scoring {
         None => Scoring::default(),
         Some(s) => {
@@ -724,6 +757,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             scoring,
             tds,
             withdrawal,
+            draws,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));

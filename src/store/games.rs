@@ -8,7 +8,7 @@ use sqlx::{AssertSqlSafe, Row};
 use super::{Store, StoreError, from_millis};
 use shakmaty::Color;
 
-use crate::arbiter::Conditionals;
+use crate::arbiter::{Conditionals, LastOffers};
 use crate::chess::game::{Game, GameResult, Outcome, StartPosition};
 use crate::clock::TimeControl;
 use crate::player::PlayerId;
@@ -114,6 +114,9 @@ pub struct GameRecord {
     /// Conditional moves (hidden from the opponent, so never shown).
     #[serde(skip)]
     pub conditionals: Conditionals,
+    /// When each side last offered a draw.
+    #[serde(skip)]
+    pub last_offers: LastOffers,
     /// The moves so far.
     pub moves: Vec<StoredMove>,
 }
@@ -196,7 +199,8 @@ impl GameRecord {
 }
 
 pub(super) const COLUMNS: &str = "id, white_id, black_id, variant, chess960_number, start_fen, time_control, \
-                       status, result, end_reason, created_at, finished_at, draw_offer_by, conditionals";
+                       status, result, end_reason, created_at, finished_at, draw_offer_by, conditionals, \
+                       white_offer_ply, black_offer_ply";
 
 fn corrupt(what: impl std::fmt::Display) -> StoreError {
     StoreError::Corrupt(what.to_string())
@@ -241,8 +245,18 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
             Some(json) => serde_json::from_str(&json).map_err(corrupt)?,
             None => Conditionals::default(),
         },
+        last_offers: LastOffers {
+            white: offer_ply(row, "white_offer_ply")?,
+            black: offer_ply(row, "black_offer_ply")?,
+        },
         moves: Vec::new(),
     })
+}
+
+fn offer_ply(row: &AnyRow, column: &str) -> Result<Option<u32>, StoreError> {
+    row.try_get::<Option<i64>, _>(column)?
+        .map(|p| u32::try_from(p).map_err(corrupt))
+        .transpose()
 }
 
 pub(super) fn move_from_row(row: &AnyRow) -> Result<StoredMove, StoreError> {

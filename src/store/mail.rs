@@ -412,6 +412,7 @@ impl Tx {
         game: &Game,
         draw_offer_by: Option<Color>,
         conditionals: &crate::arbiter::Conditionals,
+        last_offers: crate::arbiter::LastOffers,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let stored = record.moves.len();
@@ -447,7 +448,8 @@ impl Tx {
         };
         sqlx::query(
             "UPDATE games SET status = $1, result = $2, end_reason = $3, finished_at = $4, \
-             draw_offer_by = $5, conditionals = $6 WHERE id = $7",
+             draw_offer_by = $5, conditionals = $6, white_offer_ply = $7, black_offer_ply = $8 \
+             WHERE id = $9",
         )
         .bind(status)
         .bind(result)
@@ -455,6 +457,8 @@ impl Tx {
         .bind(finished)
         .bind(draw_offer_by.map(color_name))
         .bind(conditionals)
+        .bind(last_offers.white.map(i64::from))
+        .bind(last_offers.black.map(i64::from))
         .bind(record.id.0)
         .execute(&mut *self.tx)
         .await?;
