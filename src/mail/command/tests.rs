@@ -242,6 +242,76 @@ fn each_way_of_writing_a_command_is_read_as_that_command() {
                 to: day(2027, 1, 2),
             }],
         ),
+        // What the conditional, standings and leave mails teach, as they
+        // write it, and without diacritics.
+        (Lang::Sl, "pogojne poteze", vec![Conditionals]),
+        (
+            Lang::Sl,
+            "prekliči pogojne poteze",
+            vec![CancelConditionals],
+        ),
+        (
+            Lang::Sl,
+            "preklici pogojne poteze",
+            vec![CancelConditionals],
+        ),
+        (Lang::Sl, "lestvica", vec![Standings]),
+        (
+            Lang::Sl,
+            "dopust 24.12.2026 do 2.1.2027",
+            vec![Leave {
+                from: day(2026, 12, 24),
+                to: day(2027, 1, 2),
+            }],
+        ),
+        (
+            Lang::Sl,
+            "če Sc6 Lb5",
+            vec![Conditional {
+                lines: vec![vec![mv("Sc6"), mv("Lb5")]],
+            }],
+        ),
+        (Lang::Pl, "ruchy warunkowe", vec![Conditionals]),
+        (Lang::Pl, "anuluj ruchy warunkowe", vec![CancelConditionals]),
+        (Lang::Pl, "tabela", vec![Standings]),
+        (
+            Lang::Pl,
+            "jesli Sc6 Gb5",
+            vec![Conditional {
+                lines: vec![vec![mv("Sc6"), mv("Gb5")]],
+            }],
+        ),
+        (Lang::Lv, "nosacījuma gājieni", vec![Conditionals]),
+        (Lang::Lv, "nosacijuma gajieni", vec![Conditionals]),
+        (
+            Lang::Lv,
+            "atcelt nosacījuma gājienus",
+            vec![CancelConditionals],
+        ),
+        (Lang::Lv, "tabula", vec![Standings]),
+        (
+            Lang::Lv,
+            "ja Zc6 Lb5",
+            vec![Conditional {
+                lines: vec![vec![mv("Zc6"), mv("Lb5")]],
+            }],
+        ),
+        (Lang::De, "bedingte Züge", vec![Conditionals]),
+        (Lang::De, "bedingte Züge löschen", vec![CancelConditionals]),
+        (
+            Lang::De,
+            "bedingte zuege loeschen",
+            vec![CancelConditionals],
+        ),
+        (Lang::De, "Tabelle", vec![Standings]),
+        (
+            Lang::De,
+            "Urlaub 1.7.2027 bis 14.7.2027",
+            vec![Leave {
+                from: day(2027, 7, 1),
+                to: day(2027, 7, 14),
+            }],
+        ),
         // English is read whatever the player's language.
         (Lang::Pl, "resign", vec![Resign]),
         (Lang::Lv, "accept draw", vec![AcceptDraw]),
