@@ -106,6 +106,20 @@ fn every_kind() -> Vec<LetterKind> {
             explanation: "no".into(),
         },
         LetterKind::LanguageChanged,
+        LetterKind::NotifyChanged { digest: true },
+        LetterKind::NotifyChanged { digest: false },
+        LetterKind::Digest {
+            games: vec![
+                DigestGame {
+                    view: view(game_after(&["e2e4"]), Some(Color::Black)),
+                    reply_to: EmailAddress::parse("chess+g7.abcdefghij@chess.test").unwrap(),
+                },
+                DigestGame {
+                    view: view(game_after(&["d2d4", "d7d5", "c2c4"]), Some(Color::Black)),
+                    reply_to: EmailAddress::parse("chess+g8.abcdefghij@chess.test").unwrap(),
+                },
+            ],
+        },
     ]
 }
 
