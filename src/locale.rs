@@ -8,9 +8,11 @@
 use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use chrono_tz::Tz;
 
+use crate::clock::Clocks;
 use crate::clock::TimeControl;
 use crate::clock::describe::describe_deadline_dated;
 use crate::lang::Lang;
+use shakmaty::Color;
 
 /// A calendar date as `lang` writes it: `2026-12-02` (English, ISO 8601),
 /// `2. 12. 2026` (Slovenian), `02.12.2026` (Polish, German), `02.12.2026.`
@@ -75,6 +77,80 @@ fn count(lang: Lang, n: u32) -> Count {
         _ if n == 1 => Count::One,
         _ => Count::Many,
     }
+}
+
+/// Both clocks on one line in the reader's language, e.g. `White 12 days
+/// used, 38 left; Black 9 days used, 41 left, on leave` (days per move has
+/// no bank: days used only). The other languages write the numbers after a
+/// colon, which needs no plural agreement.
+pub fn describe_clocks(clocks: &Clocks, control: TimeControl, lang: Lang) -> String {
+    let words = match lang {
+        Lang::Sl => [
+            "beli",
+            "črni",
+            "porabljeno dni: ",
+            ", preostalo: ",
+            ", na dopustu",
+            ", čas je potekel",
+        ],
+        Lang::Pl => [
+            "białe",
+            "czarne",
+            "zużyte dni: ",
+            ", pozostało: ",
+            ", na urlopie",
+            ", czas minął",
+        ],
+        Lang::Lv => [
+            "baltie",
+            "melnie",
+            "izlietotas dienas: ",
+            ", atlikušas: ",
+            ", atvaļinājumā",
+            ", laiks beidzies",
+        ],
+        Lang::De => [
+            "Weiß",
+            "Schwarz",
+            "verbrauchte Tage: ",
+            ", übrig: ",
+            ", im Urlaub",
+            ", Zeit abgelaufen",
+        ],
+        _ => ["White", "Black", "", " left", ", on leave", ", out of time"],
+    };
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|side| {
+            let state = clocks.players.get(side);
+            let name = if side.is_white() { words[0] } else { words[1] };
+            let mut text = match lang {
+                Lang::Sl | Lang::Pl | Lang::Lv | Lang::De => {
+                    format!("{name}: {}{}", words[2], state.days_used)
+                }
+                _ => {
+                    let days = if state.days_used == 1 { "day" } else { "days" };
+                    format!("{name} {} {days} used", state.days_used)
+                }
+            };
+            match (control, state.days_left) {
+                (TimeControl::DaysPerMove { .. }, _) | (_, None) => {}
+                (_, Some(left)) => match lang {
+                    Lang::Sl | Lang::Pl | Lang::Lv | Lang::De => {
+                        text.push_str(&format!("{}{left}", words[3]))
+                    }
+                    _ => text.push_str(&format!(", {left}{}", words[3])),
+                },
+            }
+            if state.flagged.is_some() {
+                text.push_str(words[5]);
+            } else if state.on_leave {
+                text.push_str(words[4]);
+            }
+            text
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn days_per_move(lang: Lang, days: u32) -> String {

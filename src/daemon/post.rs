@@ -506,36 +506,9 @@ fn help_examples(table: &Table, side: Color) -> Vec<String> {
 
 /// Both clocks on one line, e.g. `White 12 days used, 38 left; Black 9
 /// days used, 41 left, on leave`. Days per move has no bank: days used only.
+/// English; see [`locale::describe_clocks`] for the player's language.
 pub fn clocks_text(clocks: &Clocks, control: TimeControl) -> String {
-    let days = |n: u32| {
-        if n == 1 {
-            "1 day".to_string()
-        } else {
-            format!("{n} days")
-        }
-    };
-    [Color::White, Color::Black]
-        .into_iter()
-        .map(|side| {
-            let state = clocks.players.get(side);
-            let mut text = format!(
-                "{} {} used",
-                if side.is_white() { "White" } else { "Black" },
-                days(state.days_used)
-            );
-            match (control, state.days_left) {
-                (TimeControl::DaysPerMove { .. }, _) | (_, None) => {}
-                (_, Some(left)) => text.push_str(&format!(", {left} left")),
-            }
-            if state.flagged.is_some() {
-                text.push_str(", out of time");
-            } else if state.on_leave {
-                text.push_str(", on leave");
-            }
-            text
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
+    locale::describe_clocks(clocks, control, crate::lang::Lang::En)
 }
 
 fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime<Utc>) -> GameView {
@@ -553,7 +526,7 @@ fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime
         game: table.game.clone(),
         time_control: locale::describe_control(&table.record.time_control, to.lang),
         deadline,
-        clocks: clocks.map(|c| clocks_text(&c, table.record.time_control)),
+        clocks: clocks.map(|c| locale::describe_clocks(&c, table.record.time_control, to.lang)),
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),
     }
