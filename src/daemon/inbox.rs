@@ -90,6 +90,10 @@ impl Inbox {
             }
         };
         let key = mail.idempotency_key.to_string();
+        // Before the transaction: the DKIM check may wait on DNS.
+        let dkim_failed = self.post.require_dkim
+            && mail.automatic.is_none()
+            && !super::dkim::aligned_pass(raw, mail.from.domain()).await;
         let mut tx = store.begin().await?;
         let record = InboundRecord {
             mail_key: &key,
@@ -107,6 +111,9 @@ impl Inbox {
         let (game, outcome) = if let Some(auto) = &mail.automatic {
             // RFC 3834: never answer bounces, auto-replies or list mail.
             (None, Handled::Ignored(format!("ignored: {auto:?}")))
+        } else if dkim_failed {
+            self.refuse_unsigned(&mut tx, &mail, &answering, now)
+                .await?
         } else {
             self.act(&mut tx, &mail, &answering, received_at, now)
                 .await?
@@ -338,6 +345,47 @@ impl Inbox {
                 Ok((game, Handled::Done(format!("refused: {why}"))))
             }
         }
+    }
+
+    /// Refuses a mail without an aligned DKIM pass (when required): told
+    /// to the registered address, nothing else for strangers.
+    async fn refuse_unsigned(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(Option<GameId>, Handled), StoreError> {
+        let why = format!(
+            "this server acts only on mail with a valid DKIM signature of the sender's domain, \
+             and your mail from {} had none that checked out, so nothing was done. Ask your mail \
+             provider to sign outgoing mail (most do), or write from an address that is signed.",
+            mail.from
+        );
+        let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
+            return Ok((
+                None,
+                Handled::Ignored(format!("ignored: no DKIM pass from {}", mail.from)),
+            ));
+        };
+        if !self.may_answer(tx, &player.email.to_string(), now).await? {
+            return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
+        }
+        self.post
+            .queue(
+                tx,
+                format!("in.{}.dkim", hex_sha256(answering.mail_key.as_bytes())),
+                LetterKind::Refused { explanation: why },
+                &player,
+                None,
+                None,
+                Some(answering),
+                None,
+                None,
+                now,
+            )
+            .await?;
+        Ok((None, Handled::Done("refused: no DKIM pass".into())))
     }
 
     /// Whether another answer to this address stays within the hourly limit.

@@ -3,12 +3,14 @@
 //! - [`mailbox`]: where players' mail comes in (IMAP or a local Maildir).
 //! - [`mailer`]: where ours goes out (SMTP or a local Maildir).
 //! - [`clocks`]: game clocks, schedules, the scheduler step, booking leave.
+//! - [`dkim`]: the optional DKIM check.
 //! - [`inbox`]: handling one inbound mail, in one transaction.
 //! - [`post`]: what happened, as mails in the outbox.
 //! - [`start`]: starting a game with its first mails.
 //! - [`run`]: the loops, and `serve`.
 
 pub mod clocks;
+pub mod dkim;
 pub mod inbox;
 pub mod mailbox;
 pub mod mailer;

@@ -30,6 +30,8 @@ pub struct Post {
     pub name: String,
     /// Reply tokens.
     pub tokens: Tokens,
+    /// Whether mail must carry an aligned DKIM pass to act (`[mail] require_dkim`).
+    pub require_dkim: bool,
 }
 
 /// Why the mail settings are unusable.
@@ -126,6 +128,7 @@ impl Post {
             ours,
             name: cfg.name.clone(),
             tokens: Tokens::new(cfg.secret.expose()),
+            require_dkim: cfg.require_dkim,
         })
     }
 

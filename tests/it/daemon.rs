@@ -442,7 +442,28 @@ async fn broken_mail_is_logged_and_refused_without_a_panic(db: &TestDb) {
     assert!(w.outbox().await.is_empty());
 }
 
+async fn with_require_dkim_an_unsigned_mail_moves_nothing(db: &TestDb) {
+    let mut w = World::new(db).await;
+    w.inbox.post.require_dkim = true;
+    let to = w.token_address(&w.alice.clone());
+    let handled = w
+        .handle(&mail("alice@players.test", &to, "Re: [dopis #1]", "e4", ""))
+        .await;
+    assert_eq!(handled, Handled::Done("refused: no DKIM pass".into()));
+    assert!(w.moves().await.is_empty());
+    let out = w.outbox().await;
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].to, "alice@players.test");
+    assert!(out[0].text.contains("DKIM"), "{}", out[0].text);
+    // A stranger without a signature gets nothing.
+    let handled = w
+        .handle(&mail("stranger@else.test", &to, "hi", "e4", ""))
+        .await;
+    assert!(matches!(handled, Handled::Ignored(_)), "{handled:?}");
+}
+
 crate::on_both_backends!(
+    with_require_dkim_an_unsigned_mail_moves_nothing,
     the_player_to_move_moves_by_replying_and_both_are_told,
     a_forged_from_never_moves_a_piece,
     a_wrong_token_is_refused_and_changes_nothing,
