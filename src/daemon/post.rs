@@ -376,13 +376,19 @@ impl Post {
                     true,
                     None,
                 ),
-                Notice::Games { to } => (
-                    answer_key,
-                    LetterKind::Games { lines: Vec::new() },
-                    *to,
-                    true,
-                    None,
-                ),
+                Notice::Games { to } => {
+                    // `#42` reads the same in every language.
+                    let games = tx.active_games_of(table.player(*to).id).await?;
+                    (
+                        answer_key,
+                        LetterKind::Games {
+                            lines: games.iter().map(|g| g.to_string()).collect(),
+                        },
+                        *to,
+                        true,
+                        None,
+                    )
+                }
                 Notice::Conditionals { to, note, lines } => (
                     // Keyed by the mail that caused it: set/list/cancel answer
                     // a mail; a cancellation follows the opponent's move.
