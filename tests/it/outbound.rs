@@ -1123,6 +1123,27 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
     cases
 }
 
+/// A digest to Alice, written in `lang`, listing `n` games (one position,
+/// numbered from 42): for the counts its subject and first line decline.
+pub(crate) fn digest_of(lang: Lang, n: usize) -> Letter {
+    let games = (42..)
+        .take(n)
+        .map(|id| {
+            let mut v = view(opera_after(6), Some(Color::White));
+            v.id = id;
+            DigestGame {
+                view: v,
+                reply_to: addr(&format!("chess+g{id}.k7f3q9ab2c@chess.test")),
+            }
+        })
+        .collect();
+    let mut digest = letter(LetterKind::Digest { games }, lang, Color::White, None);
+    digest.reply_to = None;
+    digest.in_reply_to = None;
+    digest.references = Vec::new();
+    digest
+}
+
 #[test]
 fn digest_and_notify_mails_match_their_golden_files_and_parse_back() {
     check_golden(notify_cases_in(Lang::En, english), None);
