@@ -25,7 +25,8 @@ use dopis::clock::TimeControl;
 use dopis::lang::Lang;
 use dopis::locale::{describe_control, describe_deadline};
 use dopis::mail::compose::{
-    GameView, Letter, LetterKind, Party, RejectionKind, ReplacementRole, compose, subject,
+    DigestGame, GameView, Letter, LetterKind, Party, RejectionKind, ReplacementRole, compose,
+    subject,
 };
 use dopis::mail::inbound::MessageId;
 
@@ -136,8 +137,9 @@ pub(crate) struct Case {
     pub(crate) letter: Letter,
     /// Texts the plain part must contain.
     pub(crate) text_has: Vec<&'static str>,
-    /// Whether the HTML shows the board as an inline PNG.
-    pub(crate) board: bool,
+    /// How many boards the mail shows (inline PNGs in the HTML, diagrams in
+    /// the text): one for a game's mail, one per game for the digest.
+    pub(crate) boards: usize,
     /// Whether the game's PGN is attached.
     pub(crate) pgn: bool,
 }
@@ -248,6 +250,19 @@ fn english(name: &str) -> Vec<&'static str> {
             "> leave 2026-11-29 2026-12-05",
             "the earliest first day is 2026-11-30",
         ],
+        "digest" => vec![
+            "It is your move in 2 games.",
+            "== Game #42: Alice Novak - Bojan Kralj ==",
+            "Bojan Kralj played 3... Bg4.",
+            "== Game #45: Cecilija Zorman - Alice Novak ==",
+            "Cecilija Zorman played 3. d4.",
+            "write to: chess+g42.k7f3q9ab2c@chess.test",
+            "write to: chess+g45.r5t2w8yz3e@chess.test",
+            "Deadline: 2026-12-03 10:00 CET (09:00 UTC)",
+            "\"notify each\"",
+        ],
+        "notify_digest" => vec!["one mail a day listing every game", "\"notify each\""],
+        "notify_each" => vec!["as soon as it is your move", "\"notify digest\""],
         other => panic!("no English phrases for {other}"),
     }
 }
@@ -271,7 +286,7 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
             name,
             letter,
             text_has: says(name),
-            board,
+            boards: usize::from(board),
             pgn,
         })
     };
@@ -607,8 +622,16 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
             fail(format!("text line too long or with a tab: {line:?}"));
         }
     }
-    if case.board && !text.contains("a  b  c  d  e  f  g  h") && !text.contains("h  g  f  e") {
-        fail("text part has no board".to_owned());
+    // Each diagram has its files written above and below it.
+    let file_rows = text
+        .lines()
+        .filter(|l| l.contains("a  b  c  d  e  f  g  h") || l.contains("h  g  f  e"))
+        .count();
+    if file_rows < 2 * case.boards {
+        fail(format!(
+            "text part has {file_rows} rows of files for {} boards",
+            case.boards
+        ));
     }
 
     let html = mail
@@ -622,24 +645,28 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
         .attachments()
         .filter(|p| p.content_type().is_some_and(|c| c.ctype() == "image"))
         .collect();
-    match (case.board, images.as_slice()) {
-        (false, []) => {}
-        (true, [image]) => {
-            let cid = image.content_id().unwrap_or("");
-            if cid.is_empty() || !html.contains(&format!("src=\"cid:{cid}\"")) {
-                fail(format!("the HTML does not show the inline image {cid:?}"));
-            }
-            if !image.contents().starts_with(b"\x89PNG\r\n\x1a\n") {
-                fail("the inline image is not a PNG".to_owned());
-            }
-            if !html.contains(&format!("alt=\"{board_alt}")) {
-                fail(format!("the board image has no alt text {board_alt:?}"));
-            }
+    if images.len() != case.boards {
+        fail(format!(
+            "boards wanted: {}, images found: {}",
+            case.boards,
+            images.len()
+        ));
+    }
+    for image in &images {
+        let cid = image.content_id().unwrap_or("");
+        if cid.is_empty() || !html.contains(&format!("src=\"cid:{cid}\"")) {
+            fail(format!("the HTML does not show the inline image {cid:?}"));
         }
-        (want, found) => fail(format!(
-            "board wanted: {want}, images found: {}",
-            found.len()
-        )),
+        if !image.contents().starts_with(b"\x89PNG\r\n\x1a\n") {
+            fail("the inline image is not a PNG".to_owned());
+        }
+    }
+    let alts = html.matches(&format!("alt=\"{board_alt}")).count();
+    if alts != case.boards {
+        fail(format!(
+            "{alts} images with the alt text {board_alt:?}, {} boards",
+            case.boards
+        ));
     }
 
     let pgns: Vec<_> = mail
@@ -776,7 +803,7 @@ pub(crate) fn event_and_time_cases_in(
             name,
             letter,
             text_has: says(name),
-            board,
+            boards: usize::from(board),
             pgn,
         })
     };
@@ -1025,4 +1052,99 @@ fn standings_table() -> dopis::event::crosstable::Crosstable {
 #[test]
 fn event_and_time_mails_match_their_golden_files_and_parse_back() {
     check_golden(event_and_time_cases_in(Lang::En, english), None);
+}
+
+/// The daily digest (two games where it is Alice's move, each with its own
+/// reply address) and the answers to `notify digest` and `notify each`,
+/// written to a player of `lang`; `says(name)` gives the texts the plain
+/// part of each must contain.
+pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
+    let in_lang = |mut v: GameView, deadline: (u32, u32, u32)| {
+        let (d, h, mi) = deadline;
+        v.deadline = Some(deadline_in(lang, 2026, 12, d, h, mi));
+        v.time_control = describe_control(&TimeControl::default(), lang);
+        v
+    };
+    // Alice is White in game 42 (after 3... Bg4) and Black in game 45
+    // (after 3. d4), and has the move in both.
+    let first = in_lang(view(opera_after(6), Some(Color::White)), (2, 17, 5));
+    let mut second = view(opera_after(5), Some(Color::Black));
+    second.id = 45;
+    second.white = "Cecilija Zorman".to_owned();
+    second.black = "Alice Novak".to_owned();
+    second.clocks = Some("White 1 of 3 days used, Black 0 of 3 days used".to_owned());
+    let second = in_lang(second, (3, 9, 0));
+    // The scheduler sends it unasked, and the mail as a whole names no game:
+    // each game gives its own address.
+    let mut digest = letter(
+        LetterKind::Digest {
+            games: vec![
+                DigestGame {
+                    view: first,
+                    reply_to: addr("chess+g42.k7f3q9ab2c@chess.test"),
+                },
+                DigestGame {
+                    view: second,
+                    reply_to: addr("chess+g45.r5t2w8yz3e@chess.test"),
+                },
+            ],
+        },
+        lang,
+        Color::White,
+        None,
+    );
+    digest.reply_to = None;
+    digest.in_reply_to = None;
+    digest.references = Vec::new();
+
+    let mut cases = vec![Case {
+        name: "digest",
+        letter: digest,
+        text_has: says("digest"),
+        boards: 2,
+        pgn: false,
+    }];
+    for (name, chosen) in [("notify_digest", true), ("notify_each", false)] {
+        let mut answer = letter(
+            LetterKind::NotifyChanged { digest: chosen },
+            lang,
+            Color::White,
+            None,
+        );
+        answer.reply_to = None;
+        cases.push(Case {
+            name,
+            letter: answer,
+            text_has: says(name),
+            boards: 0,
+            pgn: false,
+        });
+    }
+    cases
+}
+
+/// A digest to Alice, written in `lang`, listing `n` games (one position,
+/// numbered from 42): for the counts its subject and first line decline.
+pub(crate) fn digest_of(lang: Lang, n: usize) -> Letter {
+    let games = (42..)
+        .take(n)
+        .map(|id| {
+            let mut v = view(opera_after(6), Some(Color::White));
+            v.id = id;
+            DigestGame {
+                view: v,
+                reply_to: addr(&format!("chess+g{id}.k7f3q9ab2c@chess.test")),
+            }
+        })
+        .collect();
+    let mut digest = letter(LetterKind::Digest { games }, lang, Color::White, None);
+    digest.reply_to = None;
+    digest.in_reply_to = None;
+    digest.references = Vec::new();
+    digest
+}
+
+#[test]
+fn digest_and_notify_mails_match_their_golden_files_and_parse_back() {
+    check_golden(notify_cases_in(Lang::En, english), None);
 }

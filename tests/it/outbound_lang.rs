@@ -6,12 +6,16 @@
 
 use dopis::lang::Lang;
 
-use crate::outbound::{Case, cases_in, check_golden, event_and_time_cases_in};
+use crate::outbound::{
+    Case, cases_in, check_golden, digest_of, event_and_time_cases_in, notify_cases_in,
+};
 
-/// Every case in `lang`: the first mail kinds and the later ones.
+/// Every case in `lang`: the first mail kinds, the later ones, the digest
+/// and the notify answers.
 fn every_case(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     let mut cases = cases_in(lang, says);
     cases.extend(event_and_time_cases_in(lang, says));
+    cases.extend(notify_cases_in(lang, says));
     cases
 }
 
@@ -121,6 +125,18 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "> leave 2026-11-29 2026-12-05",
             "Dopusta nismo vpisali. Razlog (v angleščini):",
         ],
+        "digest" => vec![
+            "Na potezi ste v 2 partijah.",
+            "== Partija #42: Alice Novak - Bojan Kralj ==",
+            "Bojan Kralj igra 3... Lg4.",
+            "== Partija #45: Cecilija Zorman - Alice Novak ==",
+            "Cecilija Zorman igra 3. d4.",
+            "Rok: 3. 12. 2026 10:00 CET (09:00 UTC)",
+            "Za potezo v tej partiji pišite na: chess+g45.r5t2w8yz3e@chess.test",
+            "»obveščanje sproti«",
+        ],
+        "notify_digest" => vec!["enkrat na dan prejeli sporočilo", "»obveščanje sproti«"],
+        "notify_each" => vec!["takoj ko boste na potezi", "»obveščanje dnevno«"],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -213,6 +229,18 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "leave_booked" => vec!["od 2026-12-24 do 2027-01-02, 10 dni", "Pozostały urlop"],
         "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Powód (po angielsku):"],
+        "digest" => vec![
+            "Masz ruch w 2 partiach.",
+            "== Partia #42: Alice Novak - Bojan Kralj ==",
+            "Bojan Kralj gra 3... Gg4.",
+            "== Partia #45: Cecilija Zorman - Alice Novak ==",
+            "Cecilija Zorman gra 3. d4.",
+            "Termin: 03.12.2026 10:00 CET (09:00 UTC)",
+            "Ruch w tej partii wyślij na: chess+g45.r5t2w8yz3e@chess.test",
+            "„powiadomienia osobno”",
+        ],
+        "notify_digest" => vec!["raz dziennie dostaniesz", "„powiadomienia osobno”"],
+        "notify_each" => vec!["gdy tylko w którejś partii", "„powiadomienia codziennie”"],
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -313,6 +341,18 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "Atlikušais atvaļinājums",
         ],
         "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Iemesls (angliski):"],
+        "digest" => vec![
+            "Jūsu gājiens ir 2 partijās.",
+            "== Partija #42: Alice Novak - Bojan Kralj ==",
+            "Bojan Kralj spēlēja 3... Lg4.",
+            "== Partija #45: Cecilija Zorman - Alice Novak ==",
+            "Cecilija Zorman spēlēja 3. d4.",
+            "Termiņš: 03.12.2026. 10:00 CET (09:00 UTC)",
+            "Gājienu šajā partijā sūtiet uz: chess+g45.r5t2w8yz3e@chess.test",
+            "„paziņojumi atsevišķi“",
+        ],
+        "notify_digest" => vec!["reizi dienā saņemsiet", "„paziņojumi atsevišķi“"],
+        "notify_each" => vec!["tiklīdz kādā partijā", "„paziņojumi katru dienu“"],
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -411,6 +451,18 @@ fn german(name: &str) -> Vec<&'static str> {
         ],
         "leave_booked" => vec!["2026-12-24 bis 2027-01-02, 10 Tage", "Verbleibender Urlaub"],
         "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Grund (auf Englisch):"],
+        "digest" => vec![
+            "Sie sind in 2 Partien am Zug.",
+            "== Partie #42: Alice Novak - Bojan Kralj ==",
+            "Bojan Kralj spielte 3... Lg4.",
+            "== Partie #45: Cecilija Zorman - Alice Novak ==",
+            "Cecilija Zorman spielte 3. d4.",
+            "Frist: 03.12.2026 10:00 CET (09:00 UTC)",
+            "Für Ihren Zug schreiben Sie an: chess+g45.r5t2w8yz3e@chess.test",
+            "„Benachrichtigung einzeln“",
+        ],
+        "notify_digest" => vec!["einmal am Tag eine Mail", "„Benachrichtigung einzeln“"],
+        "notify_each" => vec!["sobald Sie in einer Partie", "„Benachrichtigung täglich“"],
         other => panic!("no German phrases for {other}"),
     }
 }
@@ -538,6 +590,7 @@ fn every_command_a_mail_teaches_is_understood_in_its_language() {
             "CancelConditionals",
             "Standings",
             "Leave",
+            "Notify",
         ] {
             if !kinds.contains(kind) {
                 problems.push(format!("{lang}: no mail teaches {kind}"));
@@ -545,5 +598,43 @@ fn every_command_a_mail_teaches_is_understood_in_its_language() {
         }
     }
     assert!(checked >= 60, "only {checked} words checked");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// How the digest counts the games where it is the reader's move, in the
+/// subject: each language declines "game" after the number as it must
+/// (Slovenian by the last two digits, Latvian by the last one except 11,
+/// Polish and German only for one).
+#[test]
+fn the_digest_subject_declines_the_number_of_games_in_each_language() {
+    use dopis::mail::compose::subject;
+
+    let cases: &[(Lang, usize, &str)] = &[
+        (Lang::En, 1, "your move in 1 game"),
+        (Lang::En, 2, "your move in 2 games"),
+        (Lang::Sl, 1, "na potezi ste v 1 partiji"),
+        (Lang::Sl, 2, "na potezi ste v 2 partijah"),
+        (Lang::Sl, 5, "na potezi ste v 5 partijah"),
+        (Lang::Sl, 21, "na potezi ste v 21 partijah"),
+        (Lang::Sl, 101, "na potezi ste v 101 partiji"),
+        (Lang::Pl, 1, "Twój ruch w 1 partii"),
+        (Lang::Pl, 2, "Twój ruch w 2 partiach"),
+        (Lang::Pl, 21, "Twój ruch w 21 partiach"),
+        (Lang::Lv, 1, "Jūsu gājiens 1 partijā"),
+        (Lang::Lv, 2, "Jūsu gājiens 2 partijās"),
+        (Lang::Lv, 11, "Jūsu gājiens 11 partijās"),
+        (Lang::Lv, 21, "Jūsu gājiens 21 partijā"),
+        (Lang::Lv, 111, "Jūsu gājiens 111 partijās"),
+        (Lang::De, 1, "Sie sind in 1 Partie am Zug"),
+        (Lang::De, 2, "Sie sind in 2 Partien am Zug"),
+        (Lang::De, 21, "Sie sind in 21 Partien am Zug"),
+    ];
+    let mut problems = Vec::new();
+    for &(lang, n, want) in cases {
+        let got = subject(&digest_of(lang, n));
+        if !got.ends_with(want) {
+            problems.push(format!("{lang}, {n} games: {got:?} should end {want:?}"));
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

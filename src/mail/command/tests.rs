@@ -312,6 +312,77 @@ fn each_way_of_writing_a_command_is_read_as_that_command() {
                 to: day(2027, 7, 14),
             }],
         ),
+        // What the digest and notify mails teach, with and without diacritics.
+        (
+            Lang::Sl,
+            "obveščanje sproti",
+            vec![Notify(super::Notify::Each)],
+        ),
+        (
+            Lang::Sl,
+            "obvescanje sproti",
+            vec![Notify(super::Notify::Each)],
+        ),
+        (
+            Lang::Sl,
+            "obveščanje dnevno",
+            vec![Notify(super::Notify::Digest)],
+        ),
+        (
+            Lang::Sl,
+            "Obvescanje dnevno",
+            vec![Notify(super::Notify::Digest)],
+        ),
+        (
+            Lang::Pl,
+            "powiadomienia osobno",
+            vec![Notify(super::Notify::Each)],
+        ),
+        (
+            Lang::Pl,
+            "powiadomienia codziennie",
+            vec![Notify(super::Notify::Digest)],
+        ),
+        (
+            Lang::Lv,
+            "paziņojumi atsevišķi",
+            vec![Notify(super::Notify::Each)],
+        ),
+        (
+            Lang::Lv,
+            "pazinojumi atseviski",
+            vec![Notify(super::Notify::Each)],
+        ),
+        (
+            Lang::Lv,
+            "paziņojumi katru dienu",
+            vec![Notify(super::Notify::Digest)],
+        ),
+        (
+            Lang::Lv,
+            "pazinojumi katru dienu",
+            vec![Notify(super::Notify::Digest)],
+        ),
+        (
+            Lang::De,
+            "Benachrichtigung einzeln",
+            vec![Notify(super::Notify::Each)],
+        ),
+        (
+            Lang::De,
+            "Benachrichtigung täglich",
+            vec![Notify(super::Notify::Digest)],
+        ),
+        (
+            Lang::De,
+            "Benachrichtigung taeglich",
+            vec![Notify(super::Notify::Digest)],
+        ),
+        (
+            Lang::De,
+            "benachrichtigung taglich",
+            vec![Notify(super::Notify::Digest)],
+        ),
         // English is read whatever the player's language.
         (Lang::Pl, "resign", vec![Resign]),
         (Lang::Lv, "accept draw", vec![AcceptDraw]),

@@ -294,7 +294,15 @@ const DE: Words = Words {
     language: &["sprache"],
     notify: &["benachrichtigung", "benachrichtigungen"],
     each: &["einzeln", "jeder zug", "jeden zug"],
-    digest: &["zusammenfassung", "täglich", "tägliche zusammenfassung"],
+    // Folding reads "taglich" for "täglich"; a German keyboard without
+    // umlauts writes "taeglich".
+    digest: &[
+        "zusammenfassung",
+        "täglich",
+        "taeglich",
+        "tägliche zusammenfassung",
+        "taegliche zusammenfassung",
+    ],
     if_words: &["wenn", "falls"],
     then_words: &["dann", "spiele"],
     date_joiners: &["bis", "vom", "von"],
