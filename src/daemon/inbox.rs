@@ -239,7 +239,7 @@ impl Inbox {
                     for event in &events {
                         let kind = standings_kind(tx, *event).await?;
                         self.post
-                            .queue(
+                            .answer(
                                 tx,
                                 format!(
                                     "in.{}.standings.e{}",
@@ -248,11 +248,7 @@ impl Inbox {
                                 ),
                                 kind,
                                 &player,
-                                None,
-                                None,
-                                Some(answering),
-                                None,
-                                None,
+                                answering,
                                 now,
                             )
                             .await?;
@@ -304,16 +300,12 @@ impl Inbox {
                     }
                 };
                 self.post
-                    .queue(
+                    .answer(
                         tx,
                         format!("in.{}.nogame", hex_sha256(answering.mail_key.as_bytes())),
                         kind,
                         &player,
-                        None,
-                        None,
-                        Some(answering),
-                        None,
-                        None,
+                        answering,
                         now,
                     )
                     .await?;
@@ -327,18 +319,14 @@ impl Inbox {
                     return Ok((game, Handled::Ignored("ignored: answer rate limit".into())));
                 }
                 self.post
-                    .queue(
+                    .answer(
                         tx,
                         format!("in.{}.refused", hex_sha256(answering.mail_key.as_bytes())),
                         LetterKind::Refused {
                             explanation: why.clone(),
                         },
                         &player,
-                        None,
-                        None,
-                        Some(answering),
-                        None,
-                        None,
+                        answering,
                         now,
                     )
                     .await?;
@@ -372,16 +360,12 @@ impl Inbox {
             return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
         }
         self.post
-            .queue(
+            .answer(
                 tx,
                 format!("in.{}.dkim", hex_sha256(answering.mail_key.as_bytes())),
                 LetterKind::Refused { explanation: why },
                 &player,
-                None,
-                None,
-                Some(answering),
-                None,
-                None,
+                answering,
                 now,
             )
             .await?;
@@ -706,18 +690,7 @@ impl Inbox {
             ),
         };
         self.post
-            .queue(
-                tx,
-                key,
-                kind,
-                player,
-                None,
-                None,
-                Some(answering),
-                None,
-                None,
-                now,
-            )
+            .answer(tx, key, kind, player, answering, now)
             .await?;
         Ok(outcome)
     }
@@ -767,18 +740,7 @@ impl Inbox {
             },
         };
         self.post
-            .queue(
-                tx,
-                key,
-                kind,
-                player,
-                None,
-                None,
-                Some(answering),
-                None,
-                None,
-                now,
-            )
+            .answer(tx, key, kind, player, answering, now)
             .await
     }
 }
@@ -835,16 +797,12 @@ impl Inbox {
         for (what, kind) in answers.into_iter().flatten() {
             if self.may_answer(tx, &player.email.to_string(), now).await? {
                 self.post
-                    .queue(
+                    .answer(
                         tx,
                         format!("in.{}.{what}", hex_sha256(answering.mail_key.as_bytes())),
                         kind,
                         &player,
-                        None,
-                        None,
-                        Some(answering),
-                        None,
-                        None,
+                        answering,
                         now,
                     )
                     .await?;

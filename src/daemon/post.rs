@@ -248,6 +248,32 @@ impl Post {
         .await
     }
 
+    /// Queues an answer to a player's mail that is about no one game
+    /// (confirmations, refusals, preferences, standings, leave).
+    pub async fn answer(
+        &self,
+        tx: &mut Tx,
+        mail_key: String,
+        kind: LetterKind,
+        to: &Player,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.queue(
+            tx,
+            mail_key,
+            kind,
+            to,
+            None,
+            None,
+            Some(answering),
+            None,
+            None,
+            now,
+        )
+        .await
+    }
+
     /// Queues the mails for a new game: White gets "your move", Black "game started".
     pub async fn game_started(
         &self,
