@@ -107,6 +107,11 @@ impl Inbox {
         let (game, outcome) = if let Some(auto) = &mail.automatic {
             // RFC 3834: never answer bounces, auto-replies or list mail.
             (None, Handled::Ignored(format!("ignored: {auto:?}")))
+        } else if let Some(done) =
+            super::reports::answer_director(self, store, &mut tx, &mail, &answering, now).await?
+        {
+            // A TD's `report`, or a mail to a report address.
+            (None, done)
         } else {
             self.act(&mut tx, &mail, &answering, received_at, now)
                 .await?
