@@ -15,9 +15,12 @@ use std::fmt::Write as _;
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::Serialize;
 
+use sqlx::Row;
+
 use crate::chess::game::{EndReason, GameResult, Outcome};
 use crate::player::{Player, PlayerId};
 use crate::store::clocks::WaitingGame;
+use crate::store::events::EventId;
 use crate::store::{Store, StoreError};
 
 /// Why a game is in the report, most urgent first.
@@ -134,8 +137,73 @@ fn is_timeout(result: &str, reason: &str) -> bool {
         })
 }
 
-/// Makes the report from the store.
+/// The games and players of one event, to narrow a report to it.
+struct Scope {
+    games: std::collections::HashSet<i64>,
+    players: std::collections::HashSet<PlayerId>,
+}
+
+impl Scope {
+    async fn of(store: &Store, event: EventId) -> Result<Scope, StoreError> {
+        let rows = sqlx::query("SELECT id, white_id, black_id FROM games WHERE event_id = $1")
+            .bind(event.0)
+            .fetch_all(store.pool())
+            .await?;
+        let mut scope = Scope {
+            games: Default::default(),
+            players: Default::default(),
+        };
+        for row in rows {
+            scope.games.insert(row.try_get("id")?);
+            scope.players.insert(PlayerId(row.try_get("white_id")?));
+            scope.players.insert(PlayerId(row.try_get("black_id")?));
+        }
+        Ok(scope)
+    }
+}
+
+/// Whether an event of this number exists.
+pub async fn event_exists(store: &Store, event: EventId) -> Result<bool, StoreError> {
+    Ok(sqlx::query("SELECT id FROM events WHERE id = $1")
+        .bind(event.0)
+        .fetch_optional(store.pool())
+        .await?
+        .is_some())
+}
+
+/// The events that have games in progress: those whose TDs get the daily report.
+pub async fn events_with_active_games(store: &Store) -> Result<Vec<EventId>, StoreError> {
+    sqlx::query(
+        "SELECT DISTINCT event_id FROM games WHERE status = 'active' AND event_id IS NOT NULL \
+         ORDER BY event_id",
+    )
+    .fetch_all(store.pool())
+    .await?
+    .iter()
+    .map(|row| Ok(EventId(row.try_get("event_id")?)))
+    .collect()
+}
+
+/// Makes the report from the store, of every game.
 pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, StoreError> {
+    deadlines_in(store, ask, None).await
+}
+
+/// Makes the report of one event's games and players (`Some`), or of all.
+/// The event's games are looked up by their indexed `event_id` and the
+/// report's lines kept to them: the report still reads only the games it
+/// could list.
+pub async fn deadlines_in(
+    store: &Store,
+    ask: ReportAsk,
+    event: Option<EventId>,
+) -> Result<DeadlineReport, StoreError> {
+    let scope = match event {
+        Some(e) => Some(Scope::of(store, e).await?),
+        None => None,
+    };
+    let in_game = |id: i64| scope.as_ref().is_none_or(|s| s.games.contains(&id));
+    let in_players = |id: PlayerId| scope.as_ref().is_none_or(|s| s.players.contains(&id));
     let players: HashMap<PlayerId, Player> = store
         .players()
         .await?
@@ -173,7 +241,7 @@ pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, 
             .waiting_since
             .map_or(0, |s| (ask.at - s).num_days().max(0)),
     };
-    for g in &due {
+    for g in due.iter().filter(|g| in_game(g.game.0)) {
         seen.insert(g.game);
         let urgency = if g.deadline.is_some_and(|d| d <= ask.at) {
             Urgency::Overdue
@@ -182,7 +250,10 @@ pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, 
         };
         games.push(line(g, urgency));
     }
-    for g in silent.iter().filter(|g| !seen.contains(&g.game)) {
+    for g in silent
+        .iter()
+        .filter(|g| !seen.contains(&g.game) && in_game(g.game.0))
+    {
         games.push(line(g, Urgency::Silent));
     }
     // Most urgent first: overdue and due by deadline, silent by the longest silence.
@@ -200,6 +271,7 @@ pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, 
         .leaves_ending_from(today)
         .await?
         .into_iter()
+        .filter(|l| in_players(l.player))
         .map(|l| LeaveLine {
             player: name(l.player),
             email: email(l.player),
@@ -219,7 +291,7 @@ pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, 
         .games_finished_between(ask.since, ask.at)
         .await?
         .into_iter()
-        .filter(|g| is_timeout(&g.result, &g.end_reason))
+        .filter(|g| in_game(g.game.0) && is_timeout(&g.result, &g.end_reason))
         .map(|g| TimeoutLine {
             game: g.game.0,
             white: name(g.white),
@@ -332,6 +404,115 @@ impl DeadlineReport {
         out
     }
 
+    /// The report as HTML tables (`<table class="report">`, one per
+    /// section, each with a caption), the same lines as [`Self::to_text`];
+    /// every name is escaped.
+    pub fn to_html(&self) -> String {
+        let mut out = String::new();
+        let table = |out: &mut String, caption: &str, heads: &[&str], rows: Vec<Vec<String>>| {
+            let _ = write!(
+                out,
+                "<table class=\"report\"><caption>{} ({})</caption><tr>",
+                escape(caption),
+                rows.len()
+            );
+            for h in heads {
+                let _ = write!(out, "<th>{}</th>", escape(h));
+            }
+            out.push_str("</tr>");
+            if rows.is_empty() {
+                let _ = write!(out, "<tr><td colspan=\"{}\">none</td></tr>", heads.len());
+            }
+            for row in rows {
+                out.push_str("<tr>");
+                for cell in row {
+                    let _ = write!(out, "<td>{}</td>", escape(&cell));
+                }
+                out.push_str("</tr>");
+            }
+            out.push_str("</table>\n");
+        };
+        let games = |urgency: Urgency| -> Vec<Vec<String>> {
+            self.games
+                .iter()
+                .filter(|g| g.urgency == urgency)
+                .map(|g| {
+                    vec![
+                        format!("#{}", g.game),
+                        format!("{} <{}>", g.player, g.email),
+                        g.opponent.clone(),
+                        g.time_control.clone(),
+                        when(g.deadline),
+                        g.silent_days.to_string(),
+                    ]
+                })
+                .collect()
+        };
+        let heads = [
+            "Game",
+            "To move",
+            "Opponent",
+            "Control",
+            "Deadline",
+            "Days silent",
+        ];
+        table(
+            &mut out,
+            "Past the deadline",
+            &heads,
+            games(Urgency::Overdue),
+        );
+        table(
+            &mut out,
+            &format!("Due by {}", when(Some(self.due_until))),
+            &heads,
+            games(Urgency::DueSoon),
+        );
+        table(&mut out, "Silent 14+ days", &heads, games(Urgency::Silent));
+        let leave = self
+            .leave
+            .iter()
+            .map(|l| {
+                vec![
+                    format!("{} <{}>", l.player, l.email),
+                    l.from.to_string(),
+                    l.to.to_string(),
+                    [l.now.then_some("now"), l.special.then_some("special")]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ]
+            })
+            .collect();
+        table(
+            &mut out,
+            "On leave now and next",
+            &["Player", "From", "To", ""],
+            leave,
+        );
+        let timeouts = self
+            .timeouts
+            .iter()
+            .map(|t| {
+                vec![
+                    format!("#{}", t.game),
+                    format!("{} - {}", t.white, t.black),
+                    t.result.clone(),
+                    when(Some(t.at)),
+                    t.reason.clone(),
+                ]
+            })
+            .collect();
+        table(
+            &mut out,
+            &format!("Timeouts since {}", when(Some(self.timeouts_since))),
+            &["Game", "Players", "Result", "At", "How"],
+            timeouts,
+        );
+        out
+    }
+
     /// The report as CSV: one row per game, leave and timeout, with a
     /// `section` column.
     pub fn to_csv(&self) -> String {
@@ -390,9 +571,66 @@ impl DeadlineReport {
     }
 }
 
+/// Escapes text for HTML (names come from players and TDs).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_html_report_escapes_names_and_says_none_for_empty_sections() {
+        use chrono::TimeZone;
+        let at = Utc.with_ymd_and_hms(2026, 12, 2, 12, 0, 0).unwrap();
+        let report = DeadlineReport {
+            at,
+            due_until: at + TimeDelta::days(3),
+            timeouts_since: at - TimeDelta::days(1),
+            games: vec![GameLine {
+                urgency: Urgency::DueSoon,
+                game: 42,
+                player: "<b>Ana</b> & co".into(),
+                email: "ana@players.test".into(),
+                opponent: "Bob \"the rook\"".into(),
+                time_control: "3d".into(),
+                deadline: Some(at + TimeDelta::hours(30)),
+                waiting_since: Some(at - TimeDelta::hours(42)),
+                silent_days: 1,
+            }],
+            leave: Vec::new(),
+            timeouts: Vec::new(),
+        };
+        let html = report.to_html();
+        for (wanted, present) in [
+            (
+                "&lt;b&gt;Ana&lt;/b&gt; &amp; co &lt;ana@players.test&gt;",
+                true,
+            ),
+            ("Bob &quot;the rook&quot;", true),
+            ("<b>Ana", false),
+            ("<td>2026-12-03 18:00 UTC</td>", true),
+            ("<caption>Due by 2026-12-05 12:00 UTC (1)</caption>", true),
+            ("<caption>Past the deadline (0)</caption>", true),
+            ("<td colspan=\"6\">none</td>", true),
+            ("<td colspan=\"5\">none</td>", true),
+        ] {
+            assert_eq!(html.contains(wanted), present, "{wanted}\n{html}");
+        }
+        assert_eq!(html.matches("<table class=\"report\">").count(), 5);
+    }
 
     #[test]
     fn silence_falls_in_the_largest_threshold_reached() {

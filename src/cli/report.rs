@@ -8,7 +8,8 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, Utc};
 use clap::{Subcommand, ValueEnum};
 
 use crate::app::App;
-use crate::report::{ReportAsk, SILENCE_DAYS, deadlines};
+use crate::report::{ReportAsk, SILENCE_DAYS, deadlines_in, event_exists};
+use crate::store::events::EventId;
 
 /// Report subcommands.
 #[derive(Debug, Subcommand)]
@@ -85,12 +86,17 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
         since,
         format,
     } = cmd;
-    if let Some(id) = event {
-        bail!(
-            "event {id}: this database has no events yet, so there is nothing to filter by; \
-             leave out --event to report on all games"
-        );
+    let event = event.map(EventId);
+    if let Some(id) = event
+        && !event_exists(&app.store, id).await?
+    {
+        bail!("there is no event {id}; `dopis event list` shows the events");
     }
+    // Each event's report remembers its own last run, for its timeouts.
+    let run = match event {
+        Some(id) => format!("deadlines.e{}", id.0),
+        None => "deadlines".to_string(),
+    };
     let now = app.clock.now();
     let at_given = at.is_some();
     let at = at.unwrap_or(now);
@@ -98,12 +104,12 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
         Some(s) => s,
         None => app
             .store
-            .report_last_run("deadlines")
+            .report_last_run(&run)
             .await?
             .filter(|last| *last < at)
             .unwrap_or(at - TimeDelta::days(7)),
     };
-    let report = deadlines(
+    let report = deadlines_in(
         &app.store,
         ReportAsk {
             at,
@@ -111,6 +117,7 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
             since,
             silence_days: SILENCE_DAYS,
         },
+        event,
     )
     .await
     .context("cannot make the deadline report")?;
@@ -122,7 +129,7 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
     // A report of the present is "the last report" for the next one's
     // timeouts; one of another time is a look, not a report.
     if !at_given {
-        app.store.set_report_run("deadlines", now).await?;
+        app.store.set_report_run(&run, now).await?;
     }
     Ok(ExitCode::SUCCESS)
 }

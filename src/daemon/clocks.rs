@@ -154,22 +154,39 @@ pub async fn directors_of(tx: &mut Tx, game: GameId) -> Result<Vec<Player>, Stor
     let Some(event) = tx.event_of_game(game).await? else {
         return Ok(Vec::new());
     };
+    directors_of_event(tx, event).await
+}
+
+/// The tournament directors of an event, as mail recipients.
+pub async fn directors_of_event(
+    tx: &mut Tx,
+    event: crate::store::events::EventId,
+) -> Result<Vec<Player>, StoreError> {
     let mut directors = Vec::new();
     for address in tx.event_tds(event).await? {
-        if let Some(player) = tx.player_by_email(&address).await? {
+        if let Some(player) = director(tx, &address).await? {
             directors.push(player);
-        } else if let Ok(email) = crate::address::EmailAddress::parse(&address) {
-            // A TD need not play: unregistered, they get English mails in UTC.
-            directors.push(Player {
-                id: crate::player::PlayerId(0),
-                name: email.to_string(),
-                email,
-                lang: crate::lang::Lang::En,
-                tz: None,
-            });
         }
     }
     Ok(directors)
+}
+
+/// A TD's address as a mail recipient: the player of that address, else
+/// (a TD need not play) someone who gets English mails in UTC; `None` when
+/// the stored address does not parse.
+pub async fn director(tx: &mut Tx, address: &str) -> Result<Option<Player>, StoreError> {
+    if let Some(player) = tx.player_by_email(address).await? {
+        return Ok(Some(player));
+    }
+    Ok(crate::address::EmailAddress::parse(address)
+        .ok()
+        .map(|email| Player {
+            id: crate::player::PlayerId(0),
+            name: email.to_string(),
+            email,
+            lang: crate::lang::Lang::En,
+            tz: None,
+        }))
 }
 
 /// Ends a game on time: `side` ran out at `at`. A loss, or a draw when the

@@ -114,6 +114,11 @@ impl Inbox {
         } else if dkim_failed {
             self.refuse_unsigned(&mut tx, &mail, &answering, now)
                 .await?
+        } else if let Some(done) =
+            super::reports::answer_director(self, store, &mut tx, &mail, &answering, now).await?
+        {
+            // A TD's `report`, or a mail to a report address.
+            (None, done)
         } else {
             self.act(&mut tx, &mail, &answering, received_at, now)
                 .await?

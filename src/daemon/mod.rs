@@ -7,6 +7,7 @@
 //! - [`inbox`]: handling one inbound mail, in one transaction.
 //! - [`post`]: what happened, as mails in the outbox.
 //! - [`start`]: starting a game with its first mails.
+//! - [`reports`]: the TD deadline report by mail, daily and on request.
 //! - [`run`]: the loops, and `serve`.
 
 pub mod clocks;
@@ -16,6 +17,7 @@ pub mod mailbox;
 pub mod mailer;
 mod net;
 pub mod post;
+pub mod reports;
 pub mod run;
 pub mod start;
 

@@ -163,6 +163,18 @@ impl Post {
         )
     }
 
+    /// The reply address of an event's deadline reports for one TD.
+    pub fn report_address(&self, event: i64, director: &EmailAddress) -> EmailAddress {
+        let token = self.tokens.director(event, director.as_str());
+        plus_address(
+            &self.ours,
+            &PlusTag::Report {
+                event,
+                token: token.as_str().to_string(),
+            },
+        )
+    }
+
     /// The Message-ID of a mail with a key: derived from it, so a retry
     /// sends the very same Message-ID.
     fn message_id(&self, game: Option<GameId>, mail_key: &str) -> Result<MessageId, StoreError> {

@@ -56,7 +56,7 @@ pub struct Pass {
     pub received: usize,
     /// Mails sent.
     pub sent: usize,
-    /// Games the scheduler handled.
+    /// Games the scheduler handled, and events whose daily report went out.
     pub scheduled: usize,
 }
 
@@ -244,7 +244,8 @@ impl Daemon {
     }
 
     /// One pass: everything waiting in the mailbox, then the scheduler (so
-    /// a move that reached the mailbox in time is played, not timed out),
+    /// a move that reached the mailbox in time is played, not timed out)
+    /// and the TDs' daily reports (after it, so they list its timeouts),
     /// then the outbox.
     pub async fn pass(
         &self,
@@ -253,7 +254,13 @@ impl Daemon {
         shutdown: &watch::Receiver<bool>,
     ) -> anyhow::Result<Pass> {
         let received = self.receive(mailbox, shutdown).await?;
-        let scheduled = self.schedule(shutdown).await?;
+        let mut scheduled = self.schedule(shutdown).await?;
+        if !*shutdown.borrow() {
+            scheduled += self
+                .scheduler
+                .daily_reports(&self.store, self.clock.now())
+                .await?;
+        }
         self.digests().await?;
         let sent = self.send(mailer, shutdown).await?;
         Ok(Pass {

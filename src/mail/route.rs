@@ -10,6 +10,11 @@
 //!
 //! Confirmation mails carry `local+c17.TOKEN@domain`: a pending command's id
 //! and a token over that id, so a reply to the confirmation applies it.
+//!
+//! Deadline reports to a tournament director carry `local+r3.TOKEN@domain`:
+//! the event and a token over the event and the TD's address. A TD need not
+//! play, so has no game token; this one lets a reply `report` prove, as a
+//! player's move does, both the address and the token.
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -87,6 +92,14 @@ impl Tokens {
     pub fn confirmation(&self, id: i64) -> ReplyToken {
         self.token(&format!("confirmation {id}"))
     }
+
+    /// The token of a tournament director (by address, any case) in an event.
+    pub fn director(&self, event: i64, address: &str) -> ReplyToken {
+        self.token(&format!(
+            "report event {event} director {}",
+            address.to_ascii_lowercase()
+        ))
+    }
 }
 
 /// What the tag of a plus-address says.
@@ -106,6 +119,13 @@ pub enum PlusTag {
         /// The token as written.
         token: String,
     },
+    /// `r3.TOKEN`: an event's deadline reports and a TD's token.
+    Report {
+        /// The event number.
+        event: i64,
+        /// The token as written.
+        token: String,
+    },
 }
 
 /// Our plus-address for a tag: `local+TAG@domain`.
@@ -113,6 +133,7 @@ pub fn plus_address(ours: &EmailAddress, tag: &PlusTag) -> EmailAddress {
     let tag = match tag {
         PlusTag::Game { game, token } => format!("g{game}.{token}"),
         PlusTag::Confirmation { id, token } => format!("c{id}.{token}"),
+        PlusTag::Report { event, token } => format!("r{event}.{token}"),
     };
     let text = format!("{}+{tag}@{}", ours.local_part(), ours.domain());
     EmailAddress::parse(&text).unwrap_or_else(|_| ours.clone())
@@ -139,6 +160,10 @@ pub fn read_plus_address(ours: &EmailAddress, address: &EmailAddress) -> Option<
         }),
         b'c' => Some(PlusTag::Confirmation {
             id: number,
+            token: token.to_string(),
+        }),
+        b'r' => Some(PlusTag::Report {
+            event: number,
             token: token.to_string(),
         }),
         _ => None,
@@ -197,14 +222,44 @@ mod tests {
         let a = plus_address(&ours(), &tag);
         assert_eq!(a.as_str(), "chess+g42.k7f3q9ab2c@chess.test");
         assert_eq!(read_plus_address(&ours(), &a), Some(tag));
-        let c = PlusTag::Confirmation {
-            id: 7,
-            token: "abc".into(),
-        };
+        for tag in [
+            PlusTag::Confirmation {
+                id: 7,
+                token: "abc".into(),
+            },
+            PlusTag::Report {
+                event: 3,
+                token: "k7f3q9ab2c".into(),
+            },
+        ] {
+            assert_eq!(
+                read_plus_address(&ours(), &plus_address(&ours(), &tag)),
+                Some(tag)
+            );
+        }
         assert_eq!(
-            read_plus_address(&ours(), &plus_address(&ours(), &c)),
-            Some(c)
+            plus_address(
+                &ours(),
+                &PlusTag::Report {
+                    event: 3,
+                    token: "abc".into()
+                }
+            )
+            .as_str(),
+            "chess+r3.abc@chess.test"
         );
+    }
+
+    #[test]
+    fn director_tokens_differ_per_event_and_address_but_not_by_case() {
+        let t = Tokens::new("s3cret");
+        let a = t.director(3, "td@example.org");
+        assert_eq!(a, t.director(3, "TD@Example.ORG"));
+        assert_ne!(a, t.director(4, "td@example.org"));
+        assert_ne!(a, t.director(3, "other@example.org"));
+        // A director's token is never a player's or a confirmation's.
+        assert_ne!(a, t.player(3, 0));
+        assert_ne!(a, t.confirmation(3));
     }
 
     #[test]

@@ -17,5 +17,7 @@ mod outbound;
 mod outbound_lang;
 mod pgn_files;
 mod store;
+mod td_reports;
 mod time_cli;
+mod time_mail;
 mod transport;

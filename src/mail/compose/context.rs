@@ -89,9 +89,9 @@ pub(crate) struct EventContext {
     pub days: u32,
     /// The TD's reason.
     pub reason: String,
-    /// `Standings`: the crosstable as fixed-width text lines.
+    /// `Standings`, `DeadlineReport`: the table as fixed-width text lines.
     pub table_lines: Vec<String>,
-    /// `Standings`: the crosstable as an HTML table, already escaped.
+    /// `Standings`, `DeadlineReport`: the table(s) as HTML, already escaped.
     pub table_html: String,
 }
 
@@ -105,6 +105,20 @@ fn styled_table(html: &str) -> String {
     .replace("<caption>", "<caption style=\"text-align:left;font-weight:bold;padding:4px 0;\">")
     .replace("<th>", &format!("<th style=\"{CELL}background:#eef4ea;\">"))
     .replace("<th scope=\"row\">", &format!("<th scope=\"row\" style=\"{CELL}text-align:left;font-weight:normal;\">"))
+    .replace("<td>", &format!("<td style=\"{CELL}\">"))
+}
+
+/// Inline styles for the deadline report's HTML tables (`<table
+/// class="report">`), as for the crosstable: mail clients drop style sheets.
+fn styled_report(html: &str) -> String {
+    const CELL: &str =
+        "padding:2px 6px;border:1px solid #cccccc;text-align:left;vertical-align:top;";
+    html.replace(
+        "<table class=\"report\">",
+        "<table class=\"report\" style=\"border-collapse:collapse;font-size:13px;margin:4px 0 12px 0;\">",
+    )
+    .replace("<caption>", "<caption style=\"text-align:left;font-weight:bold;padding:4px 0;\">")
+    .replace("<th>", &format!("<th style=\"{CELL}background:#eef4ea;\">"))
     .replace("<td>", &format!("<td style=\"{CELL}\">"))
 }
 
@@ -380,6 +394,20 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 event: event.clone(),
                 table_lines: text.lines().map(str::to_owned).collect(),
                 table_html: styled_table(html),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::DeadlineReport { event, text, html } => {
+            ctx.event = Some(EventContext {
+                event: event.clone(),
+                table_lines: text.lines().map(str::to_owned).collect(),
+                table_html: styled_report(html),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::ReportInstructions { event } => {
+            ctx.event = Some(EventContext {
+                event: event.clone(),
                 ..EventContext::default()
             });
         }

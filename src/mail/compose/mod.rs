@@ -263,6 +263,21 @@ pub enum LetterKind {
     /// The player chose the language of their mails (`language pl`); the
     /// letter is written in the new language.
     LanguageChanged,
+    /// An event's deadline report, to one of its TDs (daily, or on `report`).
+    DeadlineReport {
+        /// The event's name.
+        event: String,
+        /// The report as fixed-width text.
+        text: String,
+        /// The report as HTML tables (escaped by its maker).
+        html: String,
+    },
+    /// To a TD who asked for the report without the report address's
+    /// token: how to ask (reply to this mail, which carries it).
+    ReportInstructions {
+        /// The event's name.
+        event: String,
+    },
 }
 
 /// One game in a digest: the game as mails show it, and the address that
@@ -360,6 +375,8 @@ impl LetterKind {
             LetterKind::LeaveBooked { .. } => "leave_booked",
             LetterKind::LeaveRefused { .. } => "leave_refused",
             LetterKind::LanguageChanged => "language_changed",
+            LetterKind::DeadlineReport { .. } => "deadline_report",
+            LetterKind::ReportInstructions { .. } => "report_instructions",
         }
     }
 

@@ -120,6 +120,14 @@ fn every_kind() -> Vec<LetterKind> {
                 },
             ],
         },
+        LetterKind::DeadlineReport {
+            event: "Mail cup".into(),
+            text: "Deadline report at 2026-12-02 12:00 UTC".into(),
+            html: "<table class=\"report\"><tr><td>none</td></tr></table>".into(),
+        },
+        LetterKind::ReportInstructions {
+            event: "Mail cup".into(),
+        },
     ]
 }
 

@@ -1,0 +1,262 @@
+//! The deadline report by mail, to each event's tournament directors.
+//!
+//! **Daily.** [`Scheduler::daily_reports`] runs in every daemon pass after
+//! the game scheduler. Each event with games in progress gets its report
+//! once per calendar day (UTC): the first pass of the day sends it. The due
+//! key is the outbox key `e<event>.report.<day>.<td>`, unique in the
+//! outbox, so two daemons (or a crash and a restart) never send a day's
+//! report twice; `report_runs` remembers the last report of each event, so
+//! a pass skips events already done today without building their report,
+//! and the next report lists the timeouts since this one.
+//!
+//! **On request.** A TD asks by mail with `report`. A TD need not play, so
+//! has no game token: every report mail carries a Reply-To of its own,
+//! `local+r<event>.<token>@domain`, with a token over the event and the
+//! TD's address ([`crate::mail::route::Tokens::director`]). `report` is
+//! carried out only from a TD's address AND to that TD's report address,
+//! as a move is only from a player's address with the player's token. From
+//! a TD's address without it, the TD gets a short mail saying how (reply to
+//! a report mail), whose own Reply-To is the report address: replying to it
+//! works, and a forged From reaches only the TD. Anyone else writing to a
+//! report address is ignored and logged, never answered.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use sha2::{Digest, Sha256};
+
+use super::clocks::{director, directors_of_event};
+use super::inbox::{Handled, Inbox};
+use super::post::{Answering, Post};
+use crate::mail::command::{self, Command};
+use crate::mail::compose::LetterKind;
+use crate::mail::inbound::InboundMail;
+use crate::mail::route::{self, PlusTag};
+use crate::player::Player;
+use crate::report::{self, ReportAsk, SILENCE_DAYS};
+use crate::store::events::EventId;
+use crate::store::mail::Tx;
+use crate::store::{Store, StoreError};
+
+use super::clocks::Scheduler;
+
+/// Deadlines this soon after the report count as due soon (as the CLI's default).
+const DUE_WITHIN: TimeDelta = TimeDelta::days(3);
+
+/// The `report_runs` name of an event's mailed report.
+fn run_name(event: EventId) -> String {
+    format!("deadlines.mail.e{}", event.0)
+}
+
+/// An event's report letter as of `now`, with the timeouts since its last
+/// mailed report (or the last day).
+async fn report_letter(
+    store: &Store,
+    tx: &mut Tx,
+    event: EventId,
+    now: DateTime<Utc>,
+) -> Result<LetterKind, StoreError> {
+    let since = store
+        .report_last_run(&run_name(event))
+        .await?
+        .filter(|last| *last < now)
+        .unwrap_or(now - TimeDelta::days(1));
+    let report = report::deadlines_in(
+        store,
+        ReportAsk {
+            at: now,
+            within: DUE_WITHIN,
+            since,
+            silence_days: SILENCE_DAYS,
+        },
+        Some(event),
+    )
+    .await?;
+    Ok(LetterKind::DeadlineReport {
+        event: tx.event(event).await?.name,
+        text: report.to_text(),
+        html: report.to_html(),
+    })
+}
+
+/// Queues a mail to a TD with their report address as Reply-To.
+#[allow(clippy::too_many_arguments)]
+async fn to_director(
+    post: &Post,
+    tx: &mut Tx,
+    key: String,
+    kind: LetterKind,
+    td: &Player,
+    event: EventId,
+    answering: Option<&Answering<'_>>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let reply_to = post.report_address(event.0, &td.email);
+    post.queue(
+        tx,
+        key,
+        kind,
+        td,
+        None,
+        None,
+        answering,
+        Some(reply_to),
+        None,
+        now,
+    )
+    .await
+}
+
+impl Scheduler {
+    /// Mails today's deadline report of every event with games in progress
+    /// to its TDs, where not done yet today; returns how many events got one.
+    pub async fn daily_reports(
+        &self,
+        store: &Store,
+        now: DateTime<Utc>,
+    ) -> Result<usize, StoreError> {
+        let today = now.date_naive();
+        let mut sent = 0;
+        for event in report::events_with_active_games(store).await? {
+            let last = store.report_last_run(&run_name(event)).await?;
+            if last.is_some_and(|l| l.date_naive() >= today) {
+                continue;
+            }
+            let mut tx = store.begin().await?;
+            let kind = report_letter(store, &mut tx, event, now).await?;
+            for td in directors_of_event(&mut tx, event).await? {
+                let key = format!("e{}.report.{today}.{}", event.0, td.email);
+                to_director(
+                    &self.post,
+                    &mut tx,
+                    key,
+                    kind.clone(),
+                    &td,
+                    event,
+                    None,
+                    now,
+                )
+                .await?;
+            }
+            tx.commit().await?;
+            // After the commit: a crash in between sends nothing twice (the
+            // outbox keys), it only makes the next pass build the report again.
+            store.set_report_run(&run_name(event), now).await?;
+            tracing::info!(event = %event, "deadline report mailed");
+            sent += 1;
+        }
+        Ok(sent)
+    }
+}
+
+/// Whether `address` is among an event's TDs (addresses compare without case).
+async fn directs(tx: &mut Tx, event: EventId, address: &str) -> Result<bool, StoreError> {
+    Ok(tx
+        .event_tds(event)
+        .await?
+        .iter()
+        .any(|td| td.eq_ignore_ascii_case(address)))
+}
+
+fn hash(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Handles a mail that is a TD's business: one to a report address, or
+/// `report` alone from a TD's address. `None` for any other mail, which
+/// goes on to players' handling.
+pub async fn answer_director(
+    inbox: &Inbox,
+    store: &Store,
+    tx: &mut Tx,
+    mail: &InboundMail,
+    answering: &Answering<'_>,
+    now: DateTime<Utc>,
+) -> Result<Option<Handled>, StoreError> {
+    let post = &inbox.post;
+    let from = mail.from.as_str();
+    let tag = mail
+        .recipients
+        .iter()
+        .filter_map(|a| route::read_plus_address(&post.ours, a))
+        .find_map(|t| match t {
+            PlusTag::Report { event, token } => Some((EventId(event), token)),
+            _ => None,
+        });
+    let Some(td) = director(tx, from).await? else {
+        return Ok(tag.map(|_| Handled::Ignored("ignored: unreadable sender".into())));
+    };
+    let asks = command::parse(&mail.text, td.lang).commands;
+    let asks_report = asks.iter().any(|c| matches!(c, Command::Report));
+    let mail_key = hash(answering.mail_key);
+    let Some((event, token)) = tag else {
+        // Without the report address: only `report` alone from a TD's
+        // address is theirs; anything else is a player's mail.
+        if !matches!(asks.as_slice(), [Command::Report]) {
+            return Ok(None);
+        }
+        let mut events = Vec::new();
+        for e in tx.events().await? {
+            if directs(tx, e.id, from).await? {
+                events.push(e);
+            }
+        }
+        if events.is_empty() {
+            return Ok(None);
+        }
+        if !may_answer(inbox, tx, from, now).await? {
+            return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
+        }
+        for e in &events {
+            let key = format!("in.{mail_key}.reporthow.e{}", e.id.0);
+            let kind = LetterKind::ReportInstructions {
+                event: e.name.clone(),
+            };
+            to_director(post, tx, key, kind, &td, e.id, Some(answering), now).await?;
+        }
+        return Ok(Some(Handled::Done(format!(
+            "told TD {from} how to ask for the report"
+        ))));
+    };
+    if !directs(tx, event, from).await? {
+        return Ok(Some(Handled::Ignored(format!(
+            "ignored: mail to the report address of event {event} from {from}, not its TD"
+        ))));
+    }
+    if !may_answer(inbox, tx, from, now).await? {
+        return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
+    }
+    let name = tx.event(event).await?.name;
+    if !post.tokens.director(event.0, from).matches(&token) {
+        let key = format!("in.{mail_key}.reporthow.e{}", event.0);
+        let kind = LetterKind::ReportInstructions { event: name };
+        to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
+        return Ok(Some(Handled::Done(format!(
+            "wrong report token from TD {from}: told how to ask"
+        ))));
+    }
+    if !asks_report {
+        return Ok(Some(Handled::Ignored(format!(
+            "ignored: TD {from} wrote to the report address without `report`"
+        ))));
+    }
+    let kind = report_letter(store, tx, event, now).await?;
+    let key = format!("in.{mail_key}.report.e{}", event.0);
+    to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
+    Ok(Some(Handled::Done(format!(
+        "sent the deadline report of event {event} to {from}"
+    ))))
+}
+
+/// Whether another answer to this address stays within the hourly limit.
+async fn may_answer(
+    inbox: &Inbox,
+    tx: &mut Tx,
+    address: &str,
+    now: DateTime<Utc>,
+) -> Result<bool, StoreError> {
+    let sent = tx.answers_since(address, now - TimeDelta::hours(1)).await?;
+    Ok(sent < i64::from(inbox.answers_per_hour))
+}

@@ -1,0 +1,346 @@
+//! The TD deadline report by mail, on both backends: mailed once a day to
+//! each TD of each event with games in progress, on request to a TD who
+//! replies `report` to the report address, and explained (not sent) to a
+//! TD who writes without it; `dopis report deadlines --event` keeps to the
+//! event's games.
+
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use mail_parser::MessageParser;
+
+use dopis::app::{Clock, SystemClock};
+use dopis::clock::{Allowance, ReminderPlan};
+use dopis::config::{MailConfig, Secret};
+use dopis::daemon::clocks::Scheduler;
+use dopis::daemon::inbox::{Handled, Inbox};
+use dopis::daemon::post::Post;
+use dopis::store::Store;
+
+use crate::support::{TestDb, dopis, fails, ok};
+
+const SECRET: &str = "td report secret";
+
+/// Two events made by the CLI: "Spring cup" (started, three games in
+/// progress) and "Autumn cup" (not started: no games), and one game
+/// outside events.
+struct Setup {
+    dir: tempfile::TempDir,
+    store: Store,
+    scheduler: Scheduler,
+    inbox: Inbox,
+    /// When the games started (the CLI's real clock).
+    started: DateTime<Utc>,
+}
+
+/// A mail as the test reads it from the outbox.
+#[derive(Debug)]
+struct Sent {
+    key: String,
+    to: String,
+    subject: String,
+    reply_to: String,
+    text: String,
+    html: String,
+}
+
+impl Setup {
+    async fn new(db: &TestDb) -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(
+            d.join("dopis.toml"),
+            format!(
+                "[mail]\naddress = \"chess@chess.test\"\nsecret = \"{SECRET}\"\n\n\
+                 [mail.maildir]\npath = \"mail\"\n"
+            ),
+        )
+        .unwrap();
+        let started = SystemClock.now();
+        std::fs::write(
+            d.join("spring.toml"),
+            "name = \"Spring cup\"\nkind = \"round-robin\"\ntds = [\"td@chess.test\", \"second@chess.test\"]\n\
+             [[players]]\nemail = \"ana@players.test\"\nname = \"Ana\"\n\
+             [[players]]\nemail = \"bor@players.test\"\nname = \"Bor\"\n\
+             [[players]]\nemail = \"cene@players.test\"\nname = \"Cene\"\n",
+        )
+        .unwrap();
+        std::fs::write(
+            d.join("autumn.toml"),
+            "name = \"Autumn cup\"\nkind = \"round-robin\"\ntds = [\"td@chess.test\"]\n\
+             [[players]]\nemail = \"dana@players.test\"\nname = \"Dana\"\n\
+             [[players]]\nemail = \"eva@players.test\"\nname = \"Eva\"\n\
+             [[players]]\nemail = \"fred@players.test\"\nname = \"Fred\"\n",
+        )
+        .unwrap();
+        let spring = ok(&dopis(d, db, &["event", "create", "spring.toml"]));
+        assert_eq!(spring.trim(), "1");
+        ok(&dopis(d, db, &["event", "start", "1"]));
+        assert_eq!(
+            ok(&dopis(d, db, &["event", "create", "autumn.toml"])).trim(),
+            "2"
+        );
+        // A game outside events.
+        ok(&dopis(
+            d,
+            db,
+            &[
+                "game",
+                "new",
+                "--white",
+                "dana@players.test",
+                "--black",
+                "eva@players.test",
+            ],
+        ));
+        let store = Store::open(&db.url).await.unwrap();
+        let post = Post::new(&MailConfig {
+            address: "chess@chess.test".into(),
+            secret: Secret::new(SECRET),
+            ..MailConfig::default()
+        })
+        .unwrap();
+        let mut setup = Setup {
+            dir,
+            store,
+            scheduler: Scheduler {
+                post: post.clone(),
+                plan: ReminderPlan::default(),
+            },
+            inbox: Inbox {
+                post,
+                answers_per_hour: 100,
+                allowance: Allowance::default(),
+            },
+            started,
+        };
+        // The games' first mails are not what these tests look at.
+        setup.sent().await;
+        setup
+    }
+
+    /// The mails queued since the last call (leased, so each is seen once).
+    async fn sent(&mut self) -> Vec<Sent> {
+        let far = self.started + Duration::days(400);
+        let mut out = Vec::new();
+        loop {
+            let batch = self
+                .store
+                .claim_outbox(far, Duration::days(1000), 100)
+                .await
+                .unwrap();
+            if batch.is_empty() {
+                break;
+            }
+            for m in batch {
+                let msg = MessageParser::default().parse(&m.raw).unwrap();
+                out.push(Sent {
+                    key: m.mail_key.clone(),
+                    to: m.recipient.clone(),
+                    subject: msg.subject().unwrap_or("").to_string(),
+                    reply_to: msg
+                        .reply_to()
+                        .and_then(|a| a.first())
+                        .and_then(|a| a.address())
+                        .unwrap_or("")
+                        .to_string(),
+                    text: msg.body_text(0).unwrap_or_default().into_owned(),
+                    html: msg.body_html(0).unwrap_or_default().into_owned(),
+                });
+            }
+        }
+        out.sort_by(|a, b| a.to.cmp(&b.to));
+        out
+    }
+
+    /// The daily report step at `at`; returns how many events got one.
+    async fn daily(&self, at: DateTime<Utc>) -> usize {
+        self.scheduler.daily_reports(&self.store, at).await.unwrap()
+    }
+
+    /// A mail from `from` to `to` with `text`, handled at `at`.
+    async fn mail(&self, from: &str, to: &str, text: &str, at: DateTime<Utc>) -> Handled {
+        let raw = format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: Re: report\r\nMessage-ID: <{:016x}@players.test>\r\n\
+             Date: Mon, 2 Mar 2026 12:00:00 +0000\r\n\r\n{text}\r\n",
+            rand::random::<u64>()
+        );
+        self.inbox
+            .handle(&self.store, "test", raw.as_bytes(), at, at)
+            .await
+            .unwrap()
+    }
+}
+
+/// `day` at `h`:`m` UTC.
+fn at(day: NaiveDate, h: u32, m: u32) -> DateTime<Utc> {
+    day.and_hms_opt(h, m, 0).unwrap().and_utc()
+}
+
+async fn each_td_gets_the_report_once_a_day_only_for_events_in_play(db: &TestDb) {
+    let mut s = Setup::new(db).await;
+    let day1 = s.started.date_naive() + Duration::days(1);
+    let day2 = day1 + Duration::days(1);
+    // Only Spring cup has games in progress; both its TDs get the report.
+    assert_eq!(s.daily(at(day1, 0, 30)).await, 1);
+    let mails = s.sent().await;
+    let table: Vec<(&str, &str, &str)> = mails
+        .iter()
+        .map(|m| (m.to.as_str(), m.key.as_str(), m.subject.as_str()))
+        .collect();
+    let key = |td: &str| format!("e1.report.{day1}.{td}");
+    assert_eq!(
+        table,
+        vec![
+            (
+                "second@chess.test",
+                key("second@chess.test").as_str(),
+                "[dopis] Deadline report: Spring cup"
+            ),
+            (
+                "td@chess.test",
+                key("td@chess.test").as_str(),
+                "[dopis] Deadline report: Spring cup"
+            ),
+        ]
+    );
+    let report = &mails[1];
+    // Each TD has a report address of their own.
+    assert!(
+        report.reply_to.starts_with("chess+r1."),
+        "{}",
+        report.reply_to
+    );
+    assert_ne!(report.reply_to, mails[0].reply_to);
+    // The three event games are due within three days (White to move in
+    // each); the game outside the event is not in its report.
+    for game in ["#1 ", "#2 ", "#3 "] {
+        assert!(report.text.contains(game), "{game}\n{}", report.text);
+    }
+    assert!(!report.text.contains("#4 "), "{}", report.text);
+    assert!(!report.text.contains("Dana"), "{}", report.text);
+    assert!(
+        report.html.contains("<table class=\"report\""),
+        "{}",
+        report.html
+    );
+    // Later the same day: nothing; the next day: the next report.
+    assert_eq!(s.daily(at(day1, 23, 59)).await, 0);
+    assert!(s.sent().await.is_empty());
+    assert_eq!(s.daily(at(day2, 0, 1)).await, 1);
+    let keys: Vec<String> = s.sent().await.into_iter().map(|m| m.key).collect();
+    assert_eq!(
+        keys,
+        vec![
+            format!("e1.report.{day2}.second@chess.test"),
+            format!("e1.report.{day2}.td@chess.test")
+        ]
+    );
+}
+
+async fn a_td_gets_the_report_by_replying_report_and_only_with_the_token(db: &TestDb) {
+    let mut s = Setup::new(db).await;
+    let day1 = s.started.date_naive() + Duration::days(1);
+    s.daily(at(day1, 6, 0)).await;
+    let daily = s.sent().await;
+    let own = daily[1].reply_to.clone();
+    let other_tds = daily[0].reply_to.clone();
+    let t = at(day1, 9, 0);
+    // The TD replies "report" to the report mail: the report comes back.
+    let done = s.mail("td@chess.test", &own, "report", t).await;
+    assert!(matches!(done, Handled::Done(_)), "{done:?}");
+    let mails = s.sent().await;
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(mails[0].to, "td@chess.test");
+    assert_eq!(mails[0].subject, "[dopis] Deadline report: Spring cup");
+    assert!(mails[0].text.contains("#1 "), "{}", mails[0].text);
+    // From the TD's address without the token: how to ask, with the token.
+    // Without any report address, for every event the TD directs.
+    for (to, events) in [
+        ("chess@chess.test", vec!["Spring cup", "Autumn cup"]),
+        (other_tds.as_str(), vec!["Spring cup"]),
+    ] {
+        let done = s.mail("TD@chess.test", to, "report", t).await;
+        assert!(matches!(done, Handled::Done(_)), "{to}: {done:?}");
+        let mut mails = s.sent().await;
+        mails.sort_by(|a, b| a.key.cmp(&b.key));
+        let subjects: Vec<String> = mails.iter().map(|m| m.subject.clone()).collect();
+        let wanted: Vec<String> = events
+            .iter()
+            .map(|e| format!("[dopis] How to ask for the deadline report of {e}"))
+            .collect();
+        assert_eq!(subjects, wanted, "{to}");
+        assert_eq!(mails[0].reply_to, own, "{to}");
+        assert!(
+            mails.iter().all(|m| !m.text.contains("#1 ")),
+            "{to}: no report"
+        );
+    }
+    // Anyone else writing to a report address is not answered at all.
+    for from in ["ana@players.test", "stranger@elsewhere.test"] {
+        let done = s.mail(from, &own, "report", t).await;
+        assert!(matches!(done, Handled::Ignored(_)), "{from}: {done:?}");
+    }
+    assert!(s.sent().await.is_empty());
+    // A player's "report" without a report address is not a TD's business.
+    let done = s
+        .mail("ana@players.test", "chess@chess.test", "report", t)
+        .await;
+    assert!(
+        !matches!(&done, Handled::Done(t) if t.contains("report")),
+        "{done:?}"
+    );
+}
+
+async fn the_cli_report_keeps_to_the_event_asked_for(db: &TestDb) {
+    let s = Setup::new(db).await;
+    let d = s.dir.path();
+    let soon = (s.started + Duration::days(2)).to_rfc3339();
+    let all = ok(&dopis(
+        d,
+        db,
+        &["report", "deadlines", "--at", &soon, "--format", "json"],
+    ));
+    let spring = ok(&dopis(
+        d,
+        db,
+        &[
+            "report",
+            "deadlines",
+            "--at",
+            &soon,
+            "--event",
+            "1",
+            "--format",
+            "json",
+        ],
+    ));
+    let games = |json: &str| -> Vec<i64> {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        let mut ids: Vec<i64> = v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["game"].as_i64().unwrap())
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(games(&all), vec![1, 2, 3, 4]);
+    assert_eq!(games(&spring), vec![1, 2, 3]);
+    let autumn = ok(&dopis(
+        d,
+        db,
+        &["report", "deadlines", "--at", &soon, "--event", "2"],
+    ));
+    assert!(
+        autumn.contains("Due by") && !autumn.contains('#'),
+        "{autumn}"
+    );
+    let err = fails(&dopis(d, db, &["report", "deadlines", "--event", "9"]));
+    assert!(err.contains("there is no event #9"), "{err}");
+}
+
+crate::on_both_backends!(
+    each_td_gets_the_report_once_a_day_only_for_events_in_play,
+    a_td_gets_the_report_by_replying_report_and_only_with_the_token,
+    the_cli_report_keeps_to_the_event_asked_for,
+);
