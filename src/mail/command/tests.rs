@@ -312,6 +312,18 @@ fn each_way_of_writing_a_command_is_read_as_that_command() {
                 to: day(2027, 7, 14),
             }],
         ),
+        // What the deadline report mails teach a TD, with and without
+        // diacritics, and the report's name in full.
+        (Lang::Sl, "poročilo", vec![Report]),
+        (Lang::Sl, "porocilo", vec![Report]),
+        (Lang::Sl, "Poročilo o rokih", vec![Report]),
+        (Lang::Pl, "raport", vec![Report]),
+        (Lang::Pl, "raport terminow", vec![Report]),
+        (Lang::Lv, "pārskats", vec![Report]),
+        (Lang::Lv, "parskats", vec![Report]),
+        (Lang::Lv, "termiņu pārskats", vec![Report]),
+        (Lang::De, "Bericht", vec![Report]),
+        (Lang::De, "Fristenbericht", vec![Report]),
         // What the digest and notify mails teach, with and without diacritics.
         (
             Lang::Sl,
