@@ -263,6 +263,15 @@ fn english(name: &str) -> Vec<&'static str> {
         ],
         "notify_digest" => vec!["one mail a day listing every game", "\"notify each\""],
         "notify_each" => vec!["as soon as it is your move", "\"notify digest\""],
+        "deadline_report" => vec![
+            "The deadline report of Club championship 2027:",
+            "Deadline report at 2026-12-02 12:00 UTC",
+            "On leave now and next (1):",
+            "  Bojan Kralj <bojan@players.test>: 2026-12-24 to 2027-01-02",
+            "  #43     Alice Novak - Carla Rossi 1-0 at 2026-12-01 17:00 UTC: time forfeit",
+            "\"report\" on the first line",
+        ],
+        "report_instructions" => vec!["so no report was sent", "\"report\" on the first line"],
         other => panic!("no English phrases for {other}"),
     }
 }
@@ -1015,7 +1024,74 @@ pub(crate) fn event_and_time_cases_in(
     );
     leave_refused.reply_to = None;
     add("leave_refused", leave_refused, false, false);
+
+    // A TD's mails: the daily deadline report, sent unasked, and the answer
+    // to "report" sent to the wrong address. Both carry the TD's own report
+    // address as Reply-To.
+    let report = deadline_report();
+    let mut daily = letter(
+        LetterKind::DeadlineReport {
+            event: "Club championship 2027".to_owned(),
+            text: report.to_text(),
+            html: report.to_html(),
+        },
+        lang,
+        Color::White,
+        None,
+    );
+    daily.reply_to = Some(addr(TD_REPORT_ADDRESS));
+    daily.in_reply_to = None;
+    daily.references = Vec::new();
+    add("deadline_report", daily, false, false);
+    let mut how = letter(
+        LetterKind::ReportInstructions {
+            event: "Club championship 2027".to_owned(),
+        },
+        lang,
+        Color::White,
+        None,
+    );
+    how.reply_to = Some(addr(TD_REPORT_ADDRESS));
+    add("report_instructions", how, false, false);
     cases
+}
+
+/// Alice's report address as TD of event 3 (`local+r<event>.<token>`).
+const TD_REPORT_ADDRESS: &str = "chess+r3.h6d2k9w4q1@chess.test";
+
+/// A deadline report with a player on leave and a game lost on time, and no
+/// game near its deadline: a game's line is longer than a text line may be
+/// (its own wrapping is the report's business, not the mail's).
+fn deadline_report() -> dopis::report::DeadlineReport {
+    use dopis::report::{DeadlineReport, LeaveLine, TimeoutLine};
+    let at = |d, h| {
+        Utc.with_ymd_and_hms(2026, 12, d, h, 0, 0)
+            .single()
+            .expect("fixed instant")
+    };
+    let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d).expect("fixed day");
+    DeadlineReport {
+        at: at(2, 12),
+        due_until: at(5, 12),
+        timeouts_since: at(1, 12),
+        games: Vec::new(),
+        leave: vec![LeaveLine {
+            player: "Bojan Kralj".to_owned(),
+            email: "bojan@players.test".to_owned(),
+            from: day(2026, 12, 24),
+            to: day(2027, 1, 2),
+            now: false,
+            special: false,
+        }],
+        timeouts: vec![TimeoutLine {
+            game: 43,
+            white: "Alice Novak".to_owned(),
+            black: "Carla Rossi".to_owned(),
+            result: "1-0".to_owned(),
+            reason: "time forfeit".to_owned(),
+            at: at(1, 17),
+        }],
+    }
 }
 
 /// Three players, all games over: Alice beat both, Bojan drew Carla.

@@ -137,6 +137,16 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         ],
         "notify_digest" => vec!["enkrat na dan prejeli sporočilo", "»obveščanje sproti«"],
         "notify_each" => vec!["takoj ko boste na potezi", "»obveščanje dnevno«"],
+        "deadline_report" => vec![
+            "Poročilo o rokih turnirja Club championship 2027:",
+            "Poročilo (v angleščini):",
+            "Deadline report at 2026-12-02 12:00 UTC",
+            "On leave now and next (1):",
+            "  Bojan Kralj <bojan@players.test>: 2026-12-24 to 2027-01-02",
+            "  #43     Alice Novak - Carla Rossi 1-0 at 2026-12-01 17:00 UTC: time forfeit",
+            "»poročilo«",
+        ],
+        "report_instructions" => vec!["zato poročila nismo poslali", "»poročilo«"],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -241,6 +251,16 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "notify_digest" => vec!["raz dziennie dostaniesz", "„powiadomienia osobno”"],
         "notify_each" => vec!["gdy tylko w którejś partii", "„powiadomienia codziennie”"],
+        "deadline_report" => vec![
+            "Raport terminów turnieju Club championship 2027:",
+            "Raport (po angielsku):",
+            "Deadline report at 2026-12-02 12:00 UTC",
+            "On leave now and next (1):",
+            "  Bojan Kralj <bojan@players.test>: 2026-12-24 to 2027-01-02",
+            "  #43     Alice Novak - Carla Rossi 1-0 at 2026-12-01 17:00 UTC: time forfeit",
+            "„raport”",
+        ],
+        "report_instructions" => vec!["więc raport nie został wysłany", "„raport”"],
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -353,6 +373,16 @@ fn latvian(name: &str) -> Vec<&'static str> {
         ],
         "notify_digest" => vec!["reizi dienā saņemsiet", "„paziņojumi atsevišķi“"],
         "notify_each" => vec!["tiklīdz kādā partijā", "„paziņojumi katru dienu“"],
+        "deadline_report" => vec![
+            "Turnīra Club championship 2027 termiņu pārskats:",
+            "Pārskats (angliski):",
+            "Deadline report at 2026-12-02 12:00 UTC",
+            "On leave now and next (1):",
+            "  Bojan Kralj <bojan@players.test>: 2026-12-24 to 2027-01-02",
+            "  #43     Alice Novak - Carla Rossi 1-0 at 2026-12-01 17:00 UTC: time forfeit",
+            "„pārskats“",
+        ],
+        "report_instructions" => vec!["tāpēc pārskats netika nosūtīts", "„pārskats“"],
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -463,6 +493,16 @@ fn german(name: &str) -> Vec<&'static str> {
         ],
         "notify_digest" => vec!["einmal am Tag eine Mail", "„Benachrichtigung einzeln“"],
         "notify_each" => vec!["sobald Sie in einer Partie", "„Benachrichtigung täglich“"],
+        "deadline_report" => vec![
+            "Der Fristenbericht von Club championship 2027:",
+            "Bericht (auf Englisch):",
+            "Deadline report at 2026-12-02 12:00 UTC",
+            "On leave now and next (1):",
+            "  Bojan Kralj <bojan@players.test>: 2026-12-24 to 2027-01-02",
+            "  #43     Alice Novak - Carla Rossi 1-0 at 2026-12-01 17:00 UTC: time forfeit",
+            "„Bericht“",
+        ],
+        "report_instructions" => vec!["daher wurde kein Bericht", "„Bericht“"],
         other => panic!("no German phrases for {other}"),
     }
 }
