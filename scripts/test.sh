@@ -45,10 +45,10 @@ trap 'scripts/mailstack.sh stop >/dev/null; [ -n "$mail_dir_made" ] && rm -rf "$
 scripts/mailstack.sh start
 export DOPIS_TEST_SMTP_PORT=$MAILSTACK_SMTP_PORT DOPIS_TEST_IMAP_PORT=$MAILSTACK_IMAP_PORT
 
-step "tools the tests use (faketime shifts a daemon's clock)"
-if ! command -v faketime >/dev/null; then
+step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN)"
+if ! command -v faketime >/dev/null || ! { command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ]; }; then
     { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime; } \
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract; } \
         >/tmp/dopis-apt-tools.log 2>&1 || { tail -n 20 /tmp/dopis-apt-tools.log >&2; exit 1; }
 fi
 command -v faketime
