@@ -947,6 +947,25 @@ fn check_started(ev: &StoredEvent) -> Result<(), TdError> {
     Ok(())
 }
 
+/// What every TD action on a started event checks first: a reason (it is
+/// recorded and told to the players), a TD of the event, and that the event
+/// has started. Returns the event and the trimmed reason.
+async fn started_event_action<'r>(
+    tx: &mut Tx,
+    event: EventId,
+    reason: &'r str,
+    by: &EmailAddress,
+) -> Result<(StoredEvent, &'r str), TdError> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return refused("say why with --reason TEXT: it is recorded and told to the players");
+    }
+    let ev = StoredEvent::load(tx, event).await?;
+    ev.check_td(by)?;
+    check_started(&ev)?;
+    Ok((ev, reason))
+}
+
 /// Withdraws a player from a started event: their unfinished games close,
 /// scored by the event's rule (forfeit or annulled); every opponent is told
 /// about their game and the player about all of them. Returns the TD
@@ -960,13 +979,7 @@ pub async fn withdraw(
     by: &EmailAddress,
     now: DateTime<Utc>,
 ) -> Result<i64, TdError> {
-    let reason = reason.trim();
-    if reason.is_empty() {
-        return refused("say why with --reason TEXT: it is recorded and told to the players");
-    }
-    let ev = StoredEvent::load(tx, event).await?;
-    ev.check_td(by)?;
-    check_started(&ev)?;
+    let (ev, reason) = started_event_action(tx, event, reason, by).await?;
     let player = seated(tx, &ev, email).await?;
     let rule = rule_key(ev.event.withdrawal);
     tx.withdraw_entrant(event, player.id, rule, now).await?;
@@ -1094,13 +1107,7 @@ pub async fn replace(
     by: &EmailAddress,
     now: DateTime<Utc>,
 ) -> Result<i64, TdError> {
-    let reason = reason.trim();
-    if reason.is_empty() {
-        return refused("say why with --reason TEXT: it is recorded and told to the players");
-    }
-    let ev = StoredEvent::load(tx, event).await?;
-    ev.check_td(by)?;
-    check_started(&ev)?;
+    let (ev, reason) = started_event_action(tx, event, reason, by).await?;
     let leaving = seated(tx, &ev, old).await?;
     let Some(substitute) = tx.player_by_email(new.as_str()).await? else {
         return Err(StoreError::UnknownPlayer(new.to_string()).into());
