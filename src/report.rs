@@ -350,9 +350,10 @@ impl DeadlineReport {
                     ),
                     _ => format!("deadline {}", when(g.deadline)),
                 };
+                // Two lines, so the report fits a mail's 78 columns.
                 let _ = writeln!(
                     out,
-                    "  #{:<6} {} <{}> to move against {} ({}): {what}",
+                    "  #{:<6} {} <{}> to move against {} ({})\n          {what}",
                     g.game, g.player, g.email, g.opponent, g.time_control
                 );
             }
