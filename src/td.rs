@@ -819,17 +819,12 @@ pub async fn set_result(
         .await?;
     let t = table(tx, game).await?;
     for side in [Color::White, Color::Black] {
-        let to = t.player(side).clone();
-        post.queue(
+        post.to_player(
             tx,
             format!("td{action}.g{}.over.{}", game.0, side_key(side)),
             LetterKind::GameOver,
-            &to,
-            Some(&t),
-            Some(side),
-            None,
-            Some(post.reply_to(game, &to)),
-            None,
+            &t,
+            side,
             now,
         )
         .await?;
@@ -897,8 +892,7 @@ pub async fn extend(
         )
         .await?;
     for to_side in [Color::White, Color::Black] {
-        let to = t.player(to_side).clone();
-        post.queue(
+        post.to_player(
             tx,
             format!("td{action}.g{}.extend.{}", game.0, side_key(to_side)),
             LetterKind::DeadlineExtended {
@@ -906,12 +900,8 @@ pub async fn extend(
                 days,
                 reason: reason.to_string(),
             },
-            &to,
-            Some(&t),
-            Some(to_side),
-            None,
-            Some(post.reply_to(game, &to)),
-            None,
+            &t,
+            to_side,
             now,
         )
         .await?;
@@ -1050,7 +1040,7 @@ pub async fn withdraw(
                 "annulled"
             }
         ));
-        post.queue(
+        post.to_player(
             tx,
             format!("td{action}.g{}.withdrawal", id.0),
             LetterKind::Withdrawal {
@@ -1060,12 +1050,8 @@ pub async fn withdraw(
                 reason: reason.to_string(),
                 lines: Vec::new(),
             },
-            &opponent,
-            Some(&t),
-            Some(!side),
-            None,
-            Some(post.reply_to(id, &opponent)),
-            None,
+            &t,
+            !side,
             now,
         )
         .await?;
@@ -1157,8 +1143,7 @@ pub async fn replace(
             (side, ReplacementRole::Substitute),
             (!side, ReplacementRole::Opponent),
         ] {
-            let to = t.player(to_side).clone();
-            post.queue(
+            post.to_player(
                 tx,
                 format!("td{action}.g{}.{}", id.0, role.key()),
                 LetterKind::Replaced {
@@ -1168,12 +1153,8 @@ pub async fn replace(
                     role,
                     reason: reason.to_string(),
                 },
-                &to,
-                Some(&t),
-                Some(to_side),
-                None,
-                Some(post.reply_to(id, &to)),
-                None,
+                &t,
+                to_side,
                 now,
             )
             .await?;

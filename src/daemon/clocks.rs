@@ -221,17 +221,12 @@ pub async fn end_on_time(
     table.draw_offer_by = None;
     let id = table.record.id;
     for side in [Color::White, Color::Black] {
-        let to = table.player(side).clone();
-        post.queue(
+        post.to_player(
             tx,
             format!("g{}.over.{}", id.0, side.name_lower()),
             LetterKind::GameOver,
-            &to,
-            Some(table),
-            Some(side),
-            None,
-            Some(post.reply_to(id, &to)),
-            None,
+            table,
+            side,
             now,
         )
         .await?;

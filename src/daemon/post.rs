@@ -260,6 +260,34 @@ impl Post {
         .await
     }
 
+    /// Queues a mail about a game to the player of `side`, with their reply
+    /// address (it is not an answer to a mail of theirs).
+    pub async fn to_player(
+        &self,
+        tx: &mut Tx,
+        mail_key: String,
+        kind: LetterKind,
+        table: &Table,
+        side: Color,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let to = table.player(side);
+        let reply_to = self.reply_to(table.record.id, to);
+        self.queue(
+            tx,
+            mail_key,
+            kind,
+            to,
+            Some(table),
+            Some(side),
+            None,
+            Some(reply_to),
+            None,
+            now,
+        )
+        .await
+    }
+
     /// Queues an answer to a player's mail that is about no one game
     /// (confirmations, refusals, preferences, standings, leave).
     pub async fn answer(
@@ -302,16 +330,12 @@ impl Post {
             if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {
                 continue;
             }
-            self.queue(
+            self.to_player(
                 tx,
                 format!("g{id}.start.{}", side.name_lower()),
                 kind,
-                to,
-                Some(table),
-                Some(side),
-                None,
-                Some(self.reply_to(table.record.id, to)),
-                None,
+                table,
+                side,
                 now,
             )
             .await?;
@@ -356,17 +380,12 @@ impl Post {
                 ),
                 Notice::GameOver => {
                     for side in [Color::White, Color::Black] {
-                        let to = table.player(side);
-                        self.queue(
+                        self.to_player(
                             tx,
                             format!("g{}.over.{}", id.0, side.name_lower()),
                             LetterKind::GameOver,
-                            to,
-                            Some(table),
-                            Some(side),
-                            None,
-                            Some(self.reply_to(id, to)),
-                            None,
+                            table,
+                            side,
                             now,
                         )
                         .await?;
