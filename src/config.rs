@@ -88,6 +88,10 @@ pub struct MailConfig {
     pub require_dkim: bool,
     /// At most this many answers per hour to one sender address.
     pub answers_per_hour: u32,
+    /// The longest one mail may take to read, in milliseconds: a mail that
+    /// takes longer is refused (the registered sender is told) and kept for
+    /// the admin, so no mail can stall the daemon.
+    pub read_budget_ms: u64,
     /// Inbound from IMAP.
     pub imap: Option<ImapConfig>,
     /// Outbound via SMTP.
@@ -104,6 +108,7 @@ impl Default for MailConfig {
             secret: Secret::new(""),
             require_dkim: false,
             answers_per_hour: 20,
+            read_budget_ms: 10_000,
             imap: None,
             smtp: None,
             maildir: MaildirConfig::default(),
@@ -144,6 +149,10 @@ pub struct ImapConfig {
     /// Where handled mail is moved; when absent it is only flagged as seen.
     #[serde(default)]
     pub done_folder: Option<String>,
+    /// Where mail that could not be handled is moved (created when needed),
+    /// kept for the admin (`dopis failed`).
+    #[serde(default = "default_failed_folder")]
+    pub failed_folder: String,
     /// Seconds between polls when the server has no IDLE.
     #[serde(default = "default_poll_seconds")]
     pub poll_seconds: u64,
@@ -191,6 +200,11 @@ fn default_tls() -> Tls {
 
 fn default_mailbox() -> String {
     "INBOX".into()
+}
+
+/// The IMAP folder for mail that could not be handled.
+pub fn default_failed_folder() -> String {
+    "dopis-failed".into()
 }
 
 fn default_poll_seconds() -> u64 {
@@ -259,6 +273,7 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "secret"], KeyKind::Text),
     (&["mail", "require_dkim"], KeyKind::Bool),
     (&["mail", "answers_per_hour"], KeyKind::Number),
+    (&["mail", "read_budget_ms"], KeyKind::Number),
     (&["mail", "imap", "host"], KeyKind::Text),
     (&["mail", "imap", "port"], KeyKind::Number),
     (&["mail", "imap", "tls"], KeyKind::Text),
@@ -266,6 +281,7 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "imap", "password"], KeyKind::Text),
     (&["mail", "imap", "mailbox"], KeyKind::Text),
     (&["mail", "imap", "done_folder"], KeyKind::Text),
+    (&["mail", "imap", "failed_folder"], KeyKind::Text),
     (&["mail", "imap", "poll_seconds"], KeyKind::Number),
     (&["mail", "smtp", "host"], KeyKind::Text),
     (&["mail", "smtp", "port"], KeyKind::Number),

@@ -129,20 +129,20 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
     .await?;
     writeln!(out, "  game {game} started, time control 3 days per move\n")?;
 
-    let daemon = Daemon {
-        store: store.clone(),
-        clock: clock.clone(),
-        scheduler: crate::daemon::clocks::Scheduler {
+    let daemon = Daemon::new(
+        store.clone(),
+        clock.clone(),
+        Inbox {
             post: post.clone(),
-            plan: crate::clock::ReminderPlan::default(),
-        },
-        inbox: Inbox {
-            post,
             answers_per_hour: 100,
             allowance: crate::clock::Allowance::default(),
         },
-        mailbox_name: "demo".into(),
-    };
+        crate::daemon::clocks::Scheduler {
+            post,
+            plan: crate::clock::ReminderPlan::default(),
+        },
+        "demo".into(),
+    );
     let mut mailbox = Mailbox::open(&config.mail).await?;
     let mailer = Mailer::open(&config.mail)?;
     let (_stop, shutdown) = watch::channel(false);

@@ -4,6 +4,7 @@
 
 mod bench;
 mod event;
+mod failed;
 mod game;
 mod leave;
 pub mod move_check;
@@ -55,6 +56,9 @@ pub enum Command {
     /// Reports for tournament directors.
     #[command(subcommand)]
     Report(report::ReportCommand),
+    /// Mails the daemon could not handle (kept for you) and work that keeps failing.
+    #[command(subcommand)]
+    Failed(failed::FailedCommand),
     /// Benchmarks: seed a database and time a report.
     #[command(subcommand, hide = true)]
     Bench(bench::BenchCommand),
@@ -205,6 +209,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         Command::Report(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = report::run(&app, cmd, out).await;
+            app.store.close().await;
+            result
+        }),
+        Command::Failed(cmd) => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = failed::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),

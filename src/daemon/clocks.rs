@@ -270,21 +270,42 @@ pub struct Scheduler {
 
 impl Scheduler {
     /// Handles one game whose schedule has come, in one transaction;
-    /// returns it and what was done, or `None` when no game is due.
+    /// returns it and what was done — or why it could not be handled, in
+    /// which case nothing of it was kept — or `None` when no game is due.
+    /// The outer error is the database's (no game could be claimed).
+    #[allow(clippy::type_complexity)]
     pub async fn step(
         &self,
         store: &Store,
         now: DateTime<Utc>,
-    ) -> Result<Option<(GameId, Vec<Due>)>, StoreError> {
+    ) -> Result<Option<(GameId, Result<Vec<Due>, StoreError>)>, StoreError> {
         let mut tx = store.begin().await?;
         let Some(id) = tx.claim_due_game(now).await? else {
             tx.commit().await?;
             return Ok(None);
         };
-        let mut table = load_table(&mut tx, id).await?;
+        match self.settle(&mut tx, id, now).await {
+            Ok(done) => match tx.commit().await {
+                Ok(()) => Ok(Some((id, Ok(done)))),
+                Err(e) => Ok(Some((id, Err(e)))),
+            },
+            // Dropping the transaction rolls back what was begun.
+            Err(e) => Ok(Some((id, Err(e)))),
+        }
+    }
+
+    /// Sends what is due in one claimed game, and plans its next instant.
+    async fn settle(
+        &self,
+        tx: &mut Tx,
+        id: GameId,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<Due>, StoreError> {
+        let mut table = load_table(tx, id).await?;
         let Some(clock) = table.clock.clone() else {
-            tx.commit().await?;
-            return Ok(None);
+            // Nothing to time: no next instant, so the game is not claimed again.
+            reschedule(tx, &table, Some(&self.plan), now).await?;
+            return Ok(Vec::new());
         };
         let done_keys = tx.due_keys(id).await?;
         let dues = clock.due(&self.plan, &done_keys, now);
@@ -306,7 +327,7 @@ impl Scheduler {
                         deadline: describe_deadline(deadline, to.tz),
                         before: hours_text(before),
                     };
-                    self.tell(&mut tx, key, kind, &to, &table, Some(side), now)
+                    self.tell(tx, key, kind, &to, &table, Some(side), now)
                         .await?;
                 }
                 Due::Silence { side, days, .. } => {
@@ -316,16 +337,15 @@ impl Scheduler {
                         days,
                         deadline: deadline.map(|d| describe_deadline(d, to.tz)),
                     };
-                    self.tell(&mut tx, key.clone(), kind, &to, &table, Some(side), now)
+                    self.tell(tx, key.clone(), kind, &to, &table, Some(side), now)
                         .await?;
-                    for td in directors_of(&mut tx, id).await? {
+                    for td in directors_of(tx, id).await? {
                         let kind = LetterKind::Silence {
                             days,
                             deadline: deadline.map(|d| describe_deadline(d, td.tz)),
                         };
                         let td_key = format!("{key}.td.{}", td.email);
-                        self.tell(&mut tx, td_key, kind, &td, &table, None, now)
-                            .await?;
+                        self.tell(tx, td_key, kind, &td, &table, None, now).await?;
                     }
                 }
                 Due::LeaveBegins { side, until, .. } => {
@@ -334,18 +354,30 @@ impl Scheduler {
                         player: table.player(side).name.clone(),
                         until: describe_deadline(until, to.tz),
                     };
-                    self.tell(&mut tx, key, kind, &to, &table, Some(!side), now)
+                    self.tell(tx, key, kind, &to, &table, Some(!side), now)
                         .await?;
                 }
                 Due::Timeout { side, at } => {
-                    end_on_time(&mut tx, &self.post, &mut table, side, at, now).await?;
+                    end_on_time(tx, &self.post, &mut table, side, at, now).await?;
                 }
             }
             done.push(due);
         }
-        reschedule(&mut tx, &table, Some(&self.plan), now).await?;
-        tx.commit().await?;
-        Ok(Some((id, done)))
+        reschedule(tx, &table, Some(&self.plan), now).await?;
+        Ok(done)
+    }
+
+    /// Puts off a game the scheduler could not handle, so that the other
+    /// due games go on: it is looked at again after a growing pause.
+    pub async fn put_off(
+        &self,
+        store: &Store,
+        game: GameId,
+        until: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let mut tx = store.begin().await?;
+        tx.put_off_game(game, until).await?;
+        tx.commit().await
     }
 
     #[allow(clippy::too_many_arguments)]

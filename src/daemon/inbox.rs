@@ -10,7 +10,7 @@ use super::post::{Answering, Post};
 use crate::arbiter::{self, Notice, RejectionKind, Seat};
 use crate::clock::{Allowance, Leave};
 use crate::mail::command;
-use crate::mail::compose::LetterKind;
+use crate::mail::compose::{LetterKind, NotHandledCause};
 use crate::mail::inbound::{self, InboundMail};
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
@@ -68,7 +68,29 @@ impl Inbox {
         received_at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
-        let mail = match inbound::parse(raw) {
+        self.handle_read(
+            store,
+            mailbox_ref,
+            raw,
+            inbound::parse(raw),
+            received_at,
+            now,
+        )
+        .await
+    }
+
+    /// Handles one mail already read (the daemon reads mail apart, within a
+    /// time budget): `read` is what [`inbound::parse`] made of `raw`.
+    pub async fn handle_read(
+        &self,
+        store: &Store,
+        mailbox_ref: &str,
+        raw: &[u8],
+        read: Result<InboundMail, inbound::InboundError>,
+        received_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, StoreError> {
+        let mail = match read {
             Ok(mail) => mail,
             Err(e) => {
                 // No usable sender: nobody to answer. Record it so it is not read again.
@@ -375,6 +397,51 @@ impl Inbox {
             )
             .await?;
         Ok((None, Handled::Done("refused: no DKIM pass".into())))
+    }
+
+    /// Tells the registered sender of a mail that could not be handled (and
+    /// was kept for the admin) that nothing changed and to send it again.
+    /// Nobody else is answered: not strangers, not machines.
+    pub async fn tell_not_handled(
+        &self,
+        store: &Store,
+        mail: &InboundMail,
+        failure_key: &str,
+        cause: NotHandledCause,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        if mail.automatic.is_some() {
+            return Ok(false);
+        }
+        let mut tx = store.begin().await?;
+        let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
+            return Ok(false);
+        };
+        if !self
+            .may_answer(&mut tx, &player.email.to_string(), now)
+            .await?
+        {
+            return Ok(false);
+        }
+        let answering = Answering {
+            mail_key: failure_key,
+            message_id: mail.message_id.as_ref(),
+        };
+        self.post
+            .answer(
+                &mut tx,
+                format!("in.{}.not-handled", hex_sha256(failure_key.as_bytes())),
+                LetterKind::NotHandled {
+                    subject: mail.subject.clone(),
+                    cause,
+                },
+                &player,
+                &answering,
+                now,
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// Whether another answer to this address stays within the hourly limit.

@@ -7,6 +7,8 @@
 //! - [`inbox`]: handling one inbound mail, in one transaction.
 //! - [`post`]: what happened, as mails in the outbox.
 //! - [`start`]: starting a game with its first mails.
+//! - [`quarantine`]: keeping one bad mail, game, digest or report from
+//!   stopping the daemon.
 //! - [`reports`]: the TD deadline report by mail, daily and on request.
 //! - [`run`]: the loops, and `serve`.
 
@@ -17,6 +19,7 @@ pub mod mailbox;
 pub mod mailer;
 mod net;
 pub mod post;
+pub mod quarantine;
 pub mod reports;
 pub mod run;
 pub mod start;

@@ -106,6 +106,56 @@ async fn to_director(
 }
 
 impl Scheduler {
+    /// The events whose daily deadline report has not gone out today and
+    /// that have games in progress.
+    pub async fn reports_due(
+        &self,
+        store: &Store,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<EventId>, StoreError> {
+        let today = now.date_naive();
+        let mut due = Vec::new();
+        for event in report::events_with_active_games(store).await? {
+            let last = store.report_last_run(&run_name(event)).await?;
+            if last.is_none_or(|l| l.date_naive() < today) {
+                due.push(event);
+            }
+        }
+        Ok(due)
+    }
+
+    /// Mails today's deadline report of an event to its TDs.
+    pub async fn daily_report(
+        &self,
+        store: &Store,
+        event: EventId,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let today = now.date_naive();
+        let mut tx = store.begin().await?;
+        let kind = report_letter(store, &mut tx, event, now).await?;
+        for td in directors_of_event(&mut tx, event).await? {
+            let key = format!("e{}.report.{today}.{}", event.0, td.email);
+            to_director(
+                &self.post,
+                &mut tx,
+                key,
+                kind.clone(),
+                &td,
+                event,
+                None,
+                now,
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        // After the commit: a crash in between sends nothing twice (the
+        // outbox keys), it only makes the next pass build the report again.
+        store.set_report_run(&run_name(event), now).await?;
+        tracing::info!(event = %event, "deadline report mailed");
+        Ok(())
+    }
+
     /// Mails today's deadline report of every event with games in progress
     /// to its TDs, where not done yet today; returns how many events got one.
     pub async fn daily_reports(
@@ -113,37 +163,11 @@ impl Scheduler {
         store: &Store,
         now: DateTime<Utc>,
     ) -> Result<usize, StoreError> {
-        let today = now.date_naive();
-        let mut sent = 0;
-        for event in report::events_with_active_games(store).await? {
-            let last = store.report_last_run(&run_name(event)).await?;
-            if last.is_some_and(|l| l.date_naive() >= today) {
-                continue;
-            }
-            let mut tx = store.begin().await?;
-            let kind = report_letter(store, &mut tx, event, now).await?;
-            for td in directors_of_event(&mut tx, event).await? {
-                let key = format!("e{}.report.{today}.{}", event.0, td.email);
-                to_director(
-                    &self.post,
-                    &mut tx,
-                    key,
-                    kind.clone(),
-                    &td,
-                    event,
-                    None,
-                    now,
-                )
-                .await?;
-            }
-            tx.commit().await?;
-            // After the commit: a crash in between sends nothing twice (the
-            // outbox keys), it only makes the next pass build the report again.
-            store.set_report_run(&run_name(event), now).await?;
-            tracing::info!(event = %event, "deadline report mailed");
-            sent += 1;
+        let due = self.reports_due(store, now).await?;
+        for &event in &due {
+            self.daily_report(store, event, now).await?;
         }
-        Ok(sent)
+        Ok(due.len())
     }
 }
 

@@ -2,19 +2,25 @@
 //! Each is a public single step plus a thin loop; shutdown is checked only
 //! between units of work, never inside a transaction or an SMTP dialogue.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
-use chrono::{Duration, Timelike};
+use anyhow::Context;
+use chrono::{DateTime, Duration, Timelike, Utc};
 use tokio::sync::watch;
 
 use super::clocks::Scheduler;
 use super::inbox::{Handled, Inbox};
-use super::mailbox::{Incoming, MailRef, Mailbox};
+use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
+use super::quarantine::{self, MailFault};
 use crate::address::EmailAddress;
 use crate::app::Clock;
-use crate::store::Store;
+use crate::mail::inbound::InboundMail;
+use crate::player::PlayerId;
+use crate::store::failures::MailFailure;
 use crate::store::mail::OutboxMail;
+use crate::store::{Blame, Store, StoreError};
 
 /// The hour of the player's day from which their digest goes out.
 pub const DIGEST_HOUR: u32 = 7;
@@ -47,6 +53,11 @@ pub struct Daemon {
     pub mailbox_name: String,
     /// Reminders, leave notices, timeouts.
     pub scheduler: Scheduler,
+    /// The longest one mail may take to read.
+    read_budget: std::time::Duration,
+    /// Mails that failed and are being tried again: their failure record is
+    /// cleared once one is handled.
+    retrying: Mutex<HashSet<String>>,
 }
 
 /// What one pass did.
@@ -54,6 +65,8 @@ pub struct Daemon {
 pub struct Pass {
     /// Mails read and handled.
     pub received: usize,
+    /// Mails that could not be handled: tried again later, or quarantined.
+    pub failed: usize,
     /// Mails sent.
     pub sent: usize,
     /// Games the scheduler handled, and events whose daily report went out.
@@ -67,57 +80,228 @@ fn backoff(attempts: i64) -> Duration {
     Duration::minutes(2_i64.pow(exp).min(60))
 }
 
+/// Whether a failure of one unit of work (a mail, a game, a digest, a
+/// report) must stop the pass: only when the database itself is away.
+fn is_outage(e: &StoreError) -> bool {
+    e.blame() == Blame::Outage
+}
+
 impl Daemon {
+    /// The daemon's parts, with the default budget for reading one mail.
+    pub fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        inbox: Inbox,
+        scheduler: Scheduler,
+        mailbox_name: String,
+    ) -> Daemon {
+        Daemon {
+            store,
+            clock,
+            inbox,
+            mailbox_name,
+            scheduler,
+            read_budget: std::time::Duration::from_millis(
+                crate::config::MailConfig::default().read_budget_ms,
+            ),
+            retrying: Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Sets the longest one mail may take to read (`[mail] read_budget_ms`).
+    pub fn with_read_budget(mut self, budget: std::time::Duration) -> Daemon {
+        self.read_budget = budget;
+        self
+    }
+
     /// Handles one mail and marks it done in the mailbox once its effects
-    /// are committed.
+    /// are committed. A failure comes back with the mail as far as it was
+    /// read, so that its sender can be told.
     pub async fn receive_one(
         &self,
         mailbox: &mut Mailbox,
         mail: &Incoming,
-    ) -> anyhow::Result<Handled> {
+    ) -> Result<Handled, (MailFault, Option<InboundMail>)> {
         let now = self.clock.now();
         let reference = mail.key.to_string();
         let handled = if let Some(size) = mail.oversized {
             tracing::warn!(mail = %reference, size, "mail too large: not read");
             Handled::Ignored(format!("ignored: mail of {size} bytes is too large"))
         } else {
+            let raw = Arc::new(mail.raw.clone());
+            let read = quarantine::read_within(raw, self.read_budget)
+                .await
+                .map_err(|fault| (fault, None))?;
+            let sender = read.as_ref().ok().cloned();
             self.inbox
-                .handle(&self.store, &reference, &mail.raw, mail.received_at, now)
-                .await?
+                .handle_read(
+                    &self.store,
+                    &reference,
+                    &mail.raw,
+                    read,
+                    mail.received_at,
+                    now,
+                )
+                .await
+                .map_err(|e| (MailFault::Store(e), sender))?
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
         crash_point("after-inbound-commit");
-        mailbox.mark_done(&mail.key).await?;
-        let mut tx = self.store.begin().await?;
-        tx.set_mailbox_cursor(&self.mailbox_name, &reference, now)
-            .await?;
-        tx.commit().await?;
+        match mailbox.mark_done(&mail.key).await {
+            Ok(()) => {}
+            // Handled and recorded: read again, it is a duplicate that does nothing.
+            Err(e @ (MailboxError::Gone(_) | MailboxError::Permanent(_))) => {
+                tracing::warn!(mail = %reference, error = %e, "handled mail could not be marked done");
+            }
+            Err(e) => return Err((MailFault::Mailbox(e), None)),
+        }
+        if self.retrying.lock().is_ok_and(|mut r| r.remove(&reference)) {
+            // Best effort: a leftover record only shows in `dopis failed`.
+            if let Err(e) = self
+                .store
+                .clear_mail_failure(&self.mailbox_name, &reference)
+                .await
+            {
+                tracing::warn!(mail = %reference, error = %e, "could not clear an old failure");
+            }
+        }
         Ok(handled)
     }
 
-    /// Reads and handles every mail that is waiting.
+    /// Sets aside a mail that could not be handled: recorded with its
+    /// reason; tried again on a later pass while it is not clear the mail is
+    /// at fault (returns `false`), else quarantined, its sender told
+    /// (returns `true`: done with). Returns an error only when the database
+    /// or the mailbox is away, which stops the pass.
+    async fn set_aside(
+        &self,
+        mailbox: &mut Mailbox,
+        mail: &Incoming,
+        fault: MailFault,
+        read: Option<InboundMail>,
+    ) -> anyhow::Result<bool> {
+        let reference = mail.key.to_string();
+        let blame = fault.blame();
+        if blame == Blame::Outage {
+            return Err(anyhow::Error::new(fault).context(format!("handling mail {reference}")));
+        }
+        let now = self.clock.now();
+        let read = match read {
+            Some(mail) => Some(mail),
+            None => quarantine::read_head(&mail.raw).await,
+        };
+        let reason = fault.to_string();
+        let failure = MailFailure {
+            mailbox: &self.mailbox_name,
+            mailbox_ref: &reference,
+            raw: &mail.raw,
+            received_at: mail.received_at,
+            sender: read.as_ref().map(|m| m.from.as_str()),
+            reason: &reason,
+        };
+        let record = self
+            .store
+            .record_mail_failure(&failure, now)
+            .await
+            .with_context(|| format!("recording the failure of mail {reference}"))?;
+        if blame == Blame::Unsure && record.attempts < quarantine::MAX_MAIL_ATTEMPTS {
+            if let Ok(mut retrying) = self.retrying.lock() {
+                retrying.insert(reference.clone());
+            }
+            tracing::warn!(mail = %reference, attempt = record.attempts, error = %reason,
+                "mail could not be handled; will try again on the next pass");
+            return Ok(false);
+        }
+        let first_time = record.quarantined_at.is_none();
+        if first_time && let Some(read) = &read {
+            let key = format!("failed:{}:{reference}", self.mailbox_name);
+            match self
+                .inbox
+                .tell_not_handled(&self.store, read, &key, fault.cause(), now)
+                .await
+            {
+                Ok(_) => {}
+                Err(e) if is_outage(&e) => return Err(e.into()),
+                Err(e) => {
+                    tracing::warn!(mail = %reference, error = %e, "could not tell the sender")
+                }
+            }
+        }
+        let kept_in = match mailbox.quarantine(&mail.key).await {
+            Ok(place) => Some(place),
+            Err(e @ MailboxError::Transient(_)) => return Err(e.into()),
+            Err(e) => {
+                tracing::warn!(mail = %reference, error = %e, "could not move the failed mail");
+                None
+            }
+        };
+        self.store
+            .quarantine_mail(record.id, kept_in.as_deref(), now)
+            .await?;
+        if first_time {
+            tracing::error!(mail = %reference, failed = record.id, error = %reason,
+                kept_in = kept_in.as_deref().unwrap_or("the inbox"),
+                "mail could not be handled; kept for the admin (dopis failed show {})", record.id);
+        }
+        Ok(true)
+    }
+
+    /// Reads and handles every mail that is waiting; a mail that cannot be
+    /// handled is set aside and the others go on. Returns (handled, failed).
+    ///
+    /// The stored cursor moves only over mail that is done with (handled or
+    /// quarantined): a mail waiting to be tried again keeps it where it is,
+    /// so the next pass reads that mail again (and the ones after it, which
+    /// are then recognised as handled), whatever the mailbox's order.
     pub async fn receive(
         &self,
         mailbox: &mut Mailbox,
         shutdown: &watch::Receiver<bool>,
-    ) -> anyhow::Result<usize> {
-        let mut count = 0;
+    ) -> anyhow::Result<(usize, usize)> {
+        let (mut count, mut failed) = (0, 0);
+        let mut after: Option<MailRef> = self
+            .store
+            .mailbox_cursor(&self.mailbox_name)
+            .await?
+            .and_then(|c| c.parse().ok());
+        let mut all_done = true;
+        // Each mail at most once a pass, even if it could not be moved out of the inbox.
+        let mut seen = HashSet::new();
         loop {
-            let cursor: Option<MailRef> = self
-                .store
-                .mailbox_cursor(&self.mailbox_name)
-                .await?
-                .and_then(|c| c.parse().ok());
-            let batch = mailbox.fetch_new(cursor.as_ref()).await?;
+            let batch = mailbox.fetch_new(after.as_ref()).await?;
+            let batch: Vec<Incoming> = batch
+                .into_iter()
+                .filter(|m| seen.insert(m.key.clone()))
+                .collect();
             if batch.is_empty() {
-                return Ok(count);
+                return Ok((count, failed));
             }
             for mail in &batch {
                 if *shutdown.borrow() {
-                    return Ok(count);
+                    return Ok((count, failed));
                 }
-                self.receive_one(mailbox, mail).await?;
-                count += 1;
+                after = Some(mail.key.clone());
+                let done = match self.receive_one(mailbox, mail).await {
+                    Ok(_) => {
+                        count += 1;
+                        true
+                    }
+                    Err((fault, read)) => {
+                        failed += 1;
+                        self.set_aside(mailbox, mail, fault, read).await?
+                    }
+                };
+                all_done &= done;
+                if all_done {
+                    let mut tx = self.store.begin().await?;
+                    tx.set_mailbox_cursor(
+                        &self.mailbox_name,
+                        &mail.key.to_string(),
+                        self.clock.now(),
+                    )
+                    .await?;
+                    tx.commit().await?;
+                }
             }
         }
     }
@@ -185,89 +369,233 @@ impl Daemon {
     }
 
     /// Runs the scheduler for every game that is due (in steps of one game,
-    /// checking `shutdown` between them); returns how many it handled.
+    /// checking `shutdown` between them); returns how many it handled. A
+    /// game that cannot be handled is put off (after a growing pause) and
+    /// the others go on.
     pub async fn schedule(&self, shutdown: &watch::Receiver<bool>) -> anyhow::Result<usize> {
         let mut handled = 0;
+        let stuck = self.stuck_subjects().await?;
         while !*shutdown.borrow() {
             let now = self.clock.now();
-            match self.scheduler.step(&self.store, now).await? {
-                Some((game, done)) => {
+            let Some((game, outcome)) = self.scheduler.step(&self.store, now).await? else {
+                break;
+            };
+            let subject = format!("game:{}", game.0);
+            match outcome {
+                Ok(done) => {
                     for due in &done {
                         tracing::info!(game = %game, due = %due.key(), "scheduler");
                     }
+                    if stuck.contains(&subject) {
+                        self.store.clear_stuck(&subject).await?;
+                    }
                     handled += 1;
                 }
-                None => break,
+                Err(e) if is_outage(&e) => {
+                    return Err(anyhow::Error::new(e).context(format!("scheduling game {game}")));
+                }
+                Err(e) => {
+                    let attempts = self.record_stuck(&subject, &e).await?;
+                    let until = quarantine::stuck_pause(attempts, now);
+                    self.scheduler.put_off(&self.store, game, until).await?;
+                }
             }
         }
         Ok(handled)
     }
 
+    /// Every subject of scheduler work that has failed (see
+    /// [`crate::store::failures`]); normally none.
+    async fn stuck_subjects(&self) -> Result<HashSet<String>, StoreError> {
+        Ok(self
+            .store
+            .stuck_work()
+            .await?
+            .into_iter()
+            .map(|s| s.subject)
+            .collect())
+    }
+
+    /// Subjects whose pause after a failure has not ended yet.
+    async fn waiting_subjects(&self, now: DateTime<Utc>) -> Result<HashSet<String>, StoreError> {
+        Ok(self
+            .store
+            .stuck_work()
+            .await?
+            .into_iter()
+            .filter(|s| s.next_try_at > now)
+            .map(|s| s.subject)
+            .collect())
+    }
+
+    /// Records a failure of scheduler work; logged as an error the first
+    /// time only. Returns how often it has failed.
+    async fn record_stuck(&self, subject: &str, e: &StoreError) -> Result<i64, StoreError> {
+        let now = self.clock.now();
+        let attempts = self
+            .store
+            .record_stuck(
+                subject,
+                &e.to_string(),
+                |a| quarantine::stuck_pause(a, now),
+                now,
+            )
+            .await?;
+        if attempts == 1 {
+            tracing::error!(subject, error = %e, "scheduler work failed; put off, the rest goes on (dopis failed)");
+        } else {
+            tracing::debug!(subject, attempts, error = %e, "scheduler work failed again");
+        }
+        Ok(attempts)
+    }
+
+    /// Runs one unit of scheduler work (a digest, a report) unless it is
+    /// waiting out a pause after failing; a failure other than an outage is
+    /// recorded and put off. `Ok(None)`: not done this time.
+    async fn contained<T>(
+        &self,
+        subject: String,
+        stuck: &HashSet<String>,
+        waiting: &HashSet<String>,
+        work: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> anyhow::Result<Option<T>> {
+        if waiting.contains(&subject) {
+            return Ok(None);
+        }
+        match work.await {
+            Ok(done) => {
+                if stuck.contains(&subject) {
+                    self.store.clear_stuck(&subject).await?;
+                }
+                Ok(Some(done))
+            }
+            Err(e) if is_outage(&e) => Err(anyhow::Error::new(e).context(subject)),
+            Err(e) => {
+                self.record_stuck(&subject, &e).await?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Mails the daily deadline report of every event whose report is due;
+    /// returns how many went out. An event whose report cannot be made is
+    /// put off; the others go on.
+    pub async fn reports(&self) -> anyhow::Result<usize> {
+        let now = self.clock.now();
+        let stuck = self.stuck_subjects().await?;
+        let waiting = self.waiting_subjects(now).await?;
+        let mut sent = 0;
+        for event in self.scheduler.reports_due(&self.store, now).await? {
+            let work = self.scheduler.daily_report(&self.store, event, now);
+            if self
+                .contained(format!("report:{}", event.0), &stuck, &waiting, work)
+                .await?
+                .is_some()
+            {
+                sent += 1;
+            }
+        }
+        Ok(sent)
+    }
+
     /// Queues the daily digest of every player who chose one and whose day
     /// (in their time zone) has reached [`DIGEST_HOUR`] without one: every
     /// game where it is their move, in one mail. Once per player and day,
-    /// recorded with the mail in one transaction.
+    /// recorded with the mail in one transaction. A digest that cannot be
+    /// made is put off; the others go on.
     pub async fn digests(&self) -> anyhow::Result<usize> {
         let now = self.clock.now();
         let mut tx = self.store.begin().await?;
         let players = tx.digest_players().await?;
         tx.commit().await?;
+        let stuck = self.stuck_subjects().await?;
+        let waiting = self.waiting_subjects(now).await?;
         let mut queued = 0;
         for id in players {
-            let mut tx = self.store.begin().await?;
-            let player = tx.player(id).await?;
-            let local = match player.tz {
-                Some(tz) => now.with_timezone(&tz).naive_local(),
-                None => now.naive_utc(),
-            };
-            if local.hour() < DIGEST_HOUR {
-                continue;
-            }
-            let day = local.date().to_string();
-            if !tx.record_digest(id, &day, now).await? {
-                continue;
-            }
-            let mut tables = Vec::new();
-            for game in tx.games_to_move(id).await? {
-                tables.push(super::clocks::load_table(&mut tx, game).await?);
-            }
-            if !tables.is_empty() {
-                self.inbox
-                    .post
-                    .digest(&mut tx, &player, &tables, &day, now)
-                    .await?;
+            let work = self.digest(id, now);
+            if self
+                .contained(format!("digest:{}", id.0), &stuck, &waiting, work)
+                .await?
+                == Some(true)
+            {
                 queued += 1;
             }
-            tx.commit().await?;
         }
+        Ok(queued)
+    }
+
+    /// One player's digest, if due; `true` when one was queued.
+    async fn digest(&self, id: PlayerId, now: DateTime<Utc>) -> Result<bool, StoreError> {
+        let mut tx = self.store.begin().await?;
+        let player = tx.player(id).await?;
+        let local = match player.tz {
+            Some(tz) => now.with_timezone(&tz).naive_local(),
+            None => now.naive_utc(),
+        };
+        if local.hour() < DIGEST_HOUR {
+            return Ok(false);
+        }
+        let day = local.date().to_string();
+        if !tx.record_digest(id, &day, now).await? {
+            return Ok(false);
+        }
+        let mut tables = Vec::new();
+        for game in tx.games_to_move(id).await? {
+            tables.push(super::clocks::load_table(&mut tx, game).await?);
+        }
+        let queued = !tables.is_empty();
+        if queued {
+            self.inbox
+                .post
+                .digest(&mut tx, &player, &tables, &day, now)
+                .await?;
+        }
+        tx.commit().await?;
         Ok(queued)
     }
 
     /// One pass: everything waiting in the mailbox, then the scheduler (so
     /// a move that reached the mailbox in time is played, not timed out)
     /// and the TDs' daily reports (after it, so they list its timeouts),
-    /// then the outbox.
+    /// then the outbox. Each stage runs even when an earlier one failed (a
+    /// mailbox that is away does not stop the scheduler or the sender); the
+    /// first failure is returned after all of them ran.
     pub async fn pass(
         &self,
         mailbox: &mut Mailbox,
         mailer: &Mailer,
         shutdown: &watch::Receiver<bool>,
     ) -> anyhow::Result<Pass> {
-        let received = self.receive(mailbox, shutdown).await?;
-        let mut scheduled = self.schedule(shutdown).await?;
-        if !*shutdown.borrow() {
-            scheduled += self
-                .scheduler
-                .daily_reports(&self.store, self.clock.now())
-                .await?;
+        let mut pass = Pass::default();
+        let mut failures: Vec<anyhow::Error> = Vec::new();
+        match self.receive(mailbox, shutdown).await {
+            Ok((received, failed)) => {
+                pass.received = received;
+                pass.failed = failed;
+            }
+            Err(e) => failures.push(e.context("reading the mailbox")),
         }
-        self.digests().await?;
-        let sent = self.send(mailer, shutdown).await?;
-        Ok(Pass {
-            received,
-            sent,
-            scheduled,
-        })
+        match self.schedule(shutdown).await {
+            Ok(n) => pass.scheduled += n,
+            Err(e) => failures.push(e.context("running the scheduler")),
+        }
+        if !*shutdown.borrow() {
+            match self.reports().await {
+                Ok(n) => pass.scheduled += n,
+                Err(e) => failures.push(e.context("mailing the deadline reports")),
+            }
+            if let Err(e) = self.digests().await {
+                failures.push(e.context("queueing the digests"));
+            }
+        }
+        match self.send(mailer, shutdown).await {
+            Ok(n) => pass.sent = n,
+            Err(e) => failures.push(e.context("sending the outbox")),
+        }
+        match failures.into_iter().next() {
+            Some(first) => Err(first),
+            None => Ok(pass),
+        }
     }
 
     /// Runs until `shutdown` turns true: passes, then waits for new mail
@@ -321,33 +649,35 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
     let plan = config.clock.plan()?;
-    let daemon = Daemon {
-        store: store.clone(),
-        clock: Arc::new(crate::app::SystemClock),
-        scheduler: super::clocks::Scheduler {
+    let daemon = Daemon::new(
+        store.clone(),
+        Arc::new(crate::app::SystemClock),
+        Inbox {
             post: post.clone(),
-            plan,
-        },
-        inbox: Inbox {
-            post,
             answers_per_hour: config.mail.answers_per_hour,
             allowance: crate::clock::Allowance::days(config.clock.leave_days),
         },
-        mailbox_name: match &config.mail.imap {
+        super::clocks::Scheduler { post, plan },
+        match &config.mail.imap {
             Some(imap) => format!("imap:{}@{}/{}", imap.user, imap.host, imap.mailbox),
             None => format!("maildir:{}", config.mail.maildir.path.display()),
         },
-    };
+    )
+    .with_read_budget(std::time::Duration::from_millis(
+        config.mail.read_budget_ms.max(1),
+    ));
     let (stop, shutdown) = watch::channel(false);
     if once {
-        let pass = daemon.pass(&mut mailbox, &mailer, &shutdown).await?;
+        let pass = daemon.pass(&mut mailbox, &mailer, &shutdown).await;
+        store.close().await;
+        let pass = pass?;
         tracing::info!(
             received = pass.received,
+            failed = pass.failed,
             scheduled = pass.scheduled,
             sent = pass.sent,
             "one pass done"
         );
-        store.close().await;
         return Ok(());
     }
     tokio::spawn(async move {

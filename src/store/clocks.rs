@@ -380,6 +380,21 @@ impl Tx {
         Ok(())
     }
 
+    /// Moves a game's next instant to `until` (a game the scheduler could
+    /// not handle, set aside for a while).
+    pub async fn put_off_game(
+        &mut self,
+        game: GameId,
+        until: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE games SET next_due_at = $1 WHERE id = $2")
+            .bind(to_millis(until))
+            .bind(game.0)
+            .execute(self.conn())
+            .await?;
+        Ok(())
+    }
+
     /// Takes the most overdue active game whose schedule has come, locking
     /// its row until the transaction ends; on PostgreSQL a game another
     /// daemon holds is skipped, so two schedulers never work on one game.

@@ -9,7 +9,7 @@ use sqlx::any::AnyRow;
 use sqlx::{Any, AssertSqlSafe, Row, Transaction};
 
 use super::games::{GameId, GameRecord, NewGame, color_name};
-use super::{Backend, Store, StoreError, from_millis, to_millis};
+use super::{Backend, Store, StoreError, db_text, from_millis, to_millis};
 use crate::chess::game::Game;
 use crate::player::PlayerId;
 
@@ -213,7 +213,7 @@ impl Store {
         error: &str,
         retry_at: Option<DateTime<Utc>>,
     ) -> Result<(), StoreError> {
-        let error: String = error.chars().take(1000).collect();
+        let error = db_text(error, 1000);
         match retry_at {
             Some(at) => {
                 sqlx::query(
@@ -349,10 +349,10 @@ impl Tx {
             "INSERT INTO inbound (mail_key, mailbox_ref, received_at, sender, outcome, processed_at) \
              VALUES ($1, $2, $3, $4, 'received', $5) ON CONFLICT (mail_key) DO NOTHING RETURNING id",
         )
-        .bind(r.mail_key)
-        .bind(r.mailbox_ref)
+        .bind(db_text(r.mail_key, 1100))
+        .bind(db_text(r.mailbox_ref, 1000))
         .bind(to_millis(r.received_at))
-        .bind(r.sender)
+        .bind(r.sender.map(|s| db_text(s, 320)))
         .bind(to_millis(now))
         .fetch_optional(&mut *self.tx)
         .await?;
@@ -366,11 +366,10 @@ impl Tx {
         game: Option<GameId>,
         outcome: &str,
     ) -> Result<(), StoreError> {
-        let outcome: String = outcome.chars().take(500).collect();
         sqlx::query("UPDATE inbound SET outcome = $1, game_id = $2 WHERE mail_key = $3")
-            .bind(outcome)
+            .bind(db_text(outcome, 500))
             .bind(game.map(|g| g.0))
-            .bind(mail_key)
+            .bind(db_text(mail_key, 1100))
             .execute(&mut *self.tx)
             .await?;
         Ok(())
@@ -524,7 +523,7 @@ impl Tx {
         )
         .bind(game.0)
         .bind(player.0)
-        .bind(text)
+        .bind(db_text(text, 64 * 1024))
         .bind(to_millis(received_at))
         .bind(to_millis(now))
         .fetch_one(&mut *self.tx)

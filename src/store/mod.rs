@@ -16,9 +16,11 @@
 //! - [`games`]: games and their moves.
 //! - [`mail`]: inbound log, outbox, confirmations, mailbox cursor; transactions.
 //! - [`events`]: events, their entrants and games, TD actions, deadline extensions.
+//! - [`failures`]: mails whose handling failed, scheduler work that failed.
 
 pub mod clocks;
 pub mod events;
+pub mod failures;
 pub mod games;
 pub mod mail;
 pub mod players;
@@ -95,6 +97,93 @@ pub enum StoreError {
     /// Any other database failure.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+}
+
+/// What a failure says about its cause, for the daemon to decide whether
+/// one item (a mail, a game) is at fault and must be set aside, or the
+/// database itself is away and everything must wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Blame {
+    /// The database is unreachable, restarting, full or busy: nothing is
+    /// wrong with the item; try everything again later.
+    Outage,
+    /// The item's data cannot be stored or read (a text PostgreSQL refuses,
+    /// a broken row): trying again will fail again.
+    Item,
+    /// Neither is clear (a serialization failure, an unexpected error):
+    /// try the item again a few times, then set it aside.
+    Unsure,
+}
+
+impl StoreError {
+    /// What this failure says about its cause.
+    pub fn blame(&self) -> Blame {
+        match self {
+            StoreError::Database(e) => blame_sqlx(e),
+            StoreError::Open { .. } => Blame::Outage,
+            StoreError::Migrate { .. } | StoreError::UnsupportedUrl { .. } => Blame::Outage,
+            StoreError::Corrupt(_)
+            | StoreError::UnknownGame(_)
+            | StoreError::UnknownPlayer(_)
+            | StoreError::UnknownEvent(_)
+            | StoreError::DuplicatePlayer(_) => Blame::Item,
+        }
+    }
+}
+
+fn blame_sqlx(e: &sqlx::Error) -> Blame {
+    match e {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::Configuration(_) => Blame::Outage,
+        sqlx::Error::RowNotFound
+        | sqlx::Error::ColumnNotFound(_)
+        | sqlx::Error::ColumnIndexOutOfBounds { .. }
+        | sqlx::Error::ColumnDecode { .. }
+        | sqlx::Error::Decode(_)
+        | sqlx::Error::Encode(_) => Blame::Item,
+        sqlx::Error::Database(db) => {
+            let code = db.code().map(|c| c.into_owned()).unwrap_or_default();
+            if db
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some()
+            {
+                blame_sqlstate(&code)
+            } else {
+                // A SQLite result code; the extended code's low byte is the primary one.
+                code.parse::<u32>()
+                    .map_or(Blame::Unsure, |n| blame_sqlite(n & 0xff))
+            }
+        }
+        _ => Blame::Unsure,
+    }
+}
+
+/// PostgreSQL's SQLSTATE classes (the first two characters).
+fn blame_sqlstate(code: &str) -> Blame {
+    match code.get(..2).unwrap_or("") {
+        // connection exception, insufficient resources, operator
+        // intervention (shutdown), system error
+        "08" | "53" | "57" | "58" => Blame::Outage,
+        // data exception (e.g. 22021: a NUL in a text), integrity constraint
+        "22" | "23" => Blame::Item,
+        _ => Blame::Unsure,
+    }
+}
+
+/// SQLite's primary result codes.
+fn blame_sqlite(primary: u32) -> Blame {
+    match primary {
+        // BUSY, LOCKED, NOMEM, READONLY, IOERR, FULL, CANTOPEN, PROTOCOL
+        5 | 6 | 7 | 8 | 10 | 13 | 14 | 15 => Blame::Outage,
+        // TOOBIG, CONSTRAINT, MISMATCH, RANGE
+        18 | 19 | 20 | 25 => Blame::Item,
+        _ => Blame::Unsure,
+    }
 }
 
 /// Hides the password in a database URL, for messages and logs.
@@ -205,6 +294,19 @@ fn describe_open_error(e: &sqlx::Error) -> String {
     }
 }
 
+/// A text from outside (a mail, an error message quoting one) made fit for
+/// both databases and cut to at most `max_chars` characters: PostgreSQL
+/// refuses a NUL character in TEXT ("invalid byte sequence for encoding
+/// UTF8: 0x00"), where SQLite stores it, so one mail with a NUL in a header
+/// would otherwise fail on one backend only. NUL becomes U+FFFD, as a
+/// decoder shows a byte it cannot read.
+pub(crate) fn db_text(text: &str, max_chars: usize) -> String {
+    text.chars()
+        .take(max_chars)
+        .map(|c| if c == '\0' { '\u{FFFD}' } else { c })
+        .collect()
+}
+
 /// Milliseconds since the epoch, the stored form of an instant.
 pub(crate) fn to_millis(t: chrono::DateTime<chrono::Utc>) -> i64 {
     t.timestamp_millis()
@@ -219,6 +321,13 @@ pub(crate) fn from_millis(ms: i64) -> Result<chrono::DateTime<chrono::Utc>, Stor
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn texts_for_the_database_have_no_nul_and_are_cut() {
+        assert_eq!(db_text("a\0b", 10), "a\u{FFFD}b");
+        assert_eq!(db_text("žžžž", 2), "žž");
+        assert_eq!(db_text("", 5), "");
+    }
 
     #[test]
     fn passwords_never_show_in_database_urls() {

@@ -81,20 +81,20 @@ impl World {
         )
         .await
         .unwrap();
-        let daemon = Daemon {
-            store: store.clone(),
-            clock: clock.clone(),
-            inbox: Inbox {
+        let daemon = Daemon::new(
+            store.clone(),
+            clock.clone(),
+            Inbox {
                 post: post.clone(),
                 answers_per_hour: 100,
                 allowance: Allowance::default(),
             },
-            mailbox_name: "test".into(),
-            scheduler: Scheduler {
+            Scheduler {
                 post,
                 plan: ReminderPlan::default(),
             },
-        };
+            "test".into(),
+        );
         let mut world = World {
             store,
             daemon,
@@ -362,20 +362,20 @@ name = "Cene"
         3,
         "three players, a bye each round: three games"
     );
-    let daemon = Daemon {
-        store: store.clone(),
-        clock: clock.clone(),
-        inbox: Inbox {
+    let daemon = Daemon::new(
+        store.clone(),
+        clock.clone(),
+        Inbox {
             post: post.clone(),
             answers_per_hour: 100,
             allowance: Allowance::default(),
         },
-        mailbox_name: "test".into(),
-        scheduler: Scheduler {
+        Scheduler {
             post,
             plan: ReminderPlan::default(),
         },
-    };
+        "test".into(),
+    );
     let before = store.outbox().await.unwrap().len();
     // Nobody moves: three days later every game is lost on time by White.
     clock.advance(Duration::hours(72));

@@ -87,20 +87,20 @@ async fn a_digest_player_gets_one_mail_a_day_with_all_their_games(db: &TestDb) {
         .add_player(&add("cene@players.test", "Cene"), start())
         .await
         .unwrap();
-    let daemon = Daemon {
-        store: store.clone(),
-        clock: clock.clone(),
-        inbox: Inbox {
+    let daemon = Daemon::new(
+        store.clone(),
+        clock.clone(),
+        Inbox {
             post: post.clone(),
             answers_per_hour: 100,
             allowance: Allowance::default(),
         },
-        mailbox_name: "test".into(),
-        scheduler: Scheduler {
+        Scheduler {
             post: post.clone(),
             plan: ReminderPlan::default(),
         },
-    };
+        "test".into(),
+    );
     // Bob asks for the digest.
     let h = mail(&daemon, &bob, "chess@chess.test", "notify digest", start()).await;
     assert_eq!(h, Handled::Done("notify digest".into()));

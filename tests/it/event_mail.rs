@@ -42,6 +42,7 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
             password: Secret::new(MAIL_PASSWORD),
             mailbox: "INBOX".into(),
             done_folder: None,
+            failed_folder: dopis::config::default_failed_folder(),
             poll_seconds: 1,
         }),
         smtp: Some(SmtpConfig {
@@ -201,20 +202,20 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
 
     let config = mail_config(stack, &server);
     let store = dopis::store::Store::open(&db.url).await.expect("store");
-    let daemon = Daemon {
-        store: store.clone(),
-        clock: Arc::new(dopis::app::SystemClock),
-        scheduler: dopis::daemon::clocks::Scheduler {
-            post: Post::new(&config).expect("post"),
-            plan: dopis::clock::ReminderPlan::default(),
-        },
-        inbox: Inbox {
+    let daemon = Daemon::new(
+        store.clone(),
+        Arc::new(dopis::app::SystemClock),
+        Inbox {
             post: Post::new(&config).expect("post"),
             answers_per_hour: 100,
             allowance: dopis::clock::Allowance::default(),
         },
-        mailbox_name: "event-mail-test".into(),
-    };
+        dopis::daemon::clocks::Scheduler {
+            post: Post::new(&config).expect("post"),
+            plan: dopis::clock::ReminderPlan::default(),
+        },
+        "event-mail-test".into(),
+    );
     let mut mailbox = Mailbox::open(&config).await.expect("mailbox");
     let mailer = Mailer::open(&config).expect("mailer");
     // The first mails go out over SMTP.

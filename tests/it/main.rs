@@ -4,6 +4,7 @@ mod support;
 
 mod cli;
 mod clocks;
+mod club;
 mod crash;
 mod daemon;
 mod digest;
@@ -16,6 +17,7 @@ mod move_cli;
 mod outbound;
 mod outbound_lang;
 mod pgn_files;
+mod quarantine;
 mod store;
 mod td_reports;
 mod time_cli;

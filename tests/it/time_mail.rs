@@ -44,6 +44,7 @@ impl Reader {
             password: Secret::new(MAIL_PASSWORD),
             mailbox: "INBOX".into(),
             done_folder: None,
+            failed_folder: dopis::config::default_failed_folder(),
             poll_seconds: 1,
         })
         .await

@@ -46,6 +46,7 @@ fn imap_config(stack: MailStack, user: &str) -> ImapConfig {
         password: Secret::new(MAIL_PASSWORD),
         mailbox: "INBOX".into(),
         done_folder: None,
+        failed_folder: dopis::config::default_failed_folder(),
         poll_seconds: 1,
     }
 }

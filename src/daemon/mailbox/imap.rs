@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use async_imap::error::Error as ImapError;
 use async_imap::extensions::idle::IdleResponse;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -181,6 +181,53 @@ impl ImapMailbox {
         }
         let result = mark(conn, &server, *uid, done_folder.as_deref()).await;
         self.keep_alive(result)
+    }
+
+    /// See [`super::Mailbox::quarantine`]: moves the mail to the failed
+    /// folder (created when missing).
+    pub async fn quarantine(&mut self, key: &MailRef) -> Result<String, MailboxError> {
+        let MailRef::Imap { uid_validity, uid } = key else {
+            return Err(MailboxError::Gone(format!("{key} is not an IMAP mail")));
+        };
+        let folder = self.cfg.failed_folder.clone();
+        let server = self.server();
+        let conn = self.connected().await?;
+        if *uid_validity != conn.uid_validity {
+            return Err(MailboxError::Gone(format!(
+                "{key} is from before the folder was reset (UIDVALIDITY is now {})",
+                conn.uid_validity
+            )));
+        }
+        let result = async {
+            ensure_folder(&mut conn.session, &server, &folder, "failed_folder").await?;
+            mark(conn, &server, *uid, Some(&folder)).await
+        }
+        .await;
+        self.keep_alive(result)?;
+        Ok(format!("IMAP folder {folder}"))
+    }
+
+    /// See [`super::Mailbox::put_back`]: appends the mail to the folder read,
+    /// with its arrival time as its INTERNALDATE. The copy in the failed
+    /// folder stays (IMAP has no way to name it safely); the admin may
+    /// delete it.
+    pub async fn put_back(
+        &mut self,
+        raw: &[u8],
+        received_at: DateTime<Utc>,
+    ) -> Result<String, MailboxError> {
+        let folder = self.cfg.mailbox.clone();
+        let server = self.server();
+        let date = format!("\"{}\"", received_at.format("%d-%b-%Y %H:%M:%S +0000"));
+        let conn = self.connected().await?;
+        let result = timed(
+            &server,
+            "APPEND",
+            conn.session.append(&folder, None, Some(&date), raw),
+        )
+        .await;
+        self.keep_alive(result)?;
+        Ok(format!("IMAP folder {folder}"))
     }
 
     /// See [`super::Mailbox::wait_for_new`]. Uses IDLE when the server has it,
@@ -379,7 +426,7 @@ async fn open(cfg: &ImapConfig) -> Result<Connected, MailboxError> {
     let has_uidplus = caps.has_str("UIDPLUS");
 
     if let Some(done) = &cfg.done_folder {
-        ensure_folder(&mut session, &server, done).await?;
+        ensure_folder(&mut session, &server, done, "done_folder").await?;
     }
     let uid_validity = select(&mut session, &server, cfg).await?;
     Ok(Connected {
@@ -467,6 +514,7 @@ async fn ensure_folder(
     session: &mut Session,
     server: &str,
     folder: &str,
+    key: &str,
 ) -> Result<(), MailboxError> {
     let exists = tokio::time::timeout(COMMAND_TIMEOUT, session.status(folder, "(MESSAGES)"))
         .await
@@ -478,8 +526,8 @@ async fn ensure_folder(
         Err(ImapError::No(_)) => match timed(server, "CREATE", session.create(folder)).await {
             Ok(()) => Ok(()),
             Err(e) => Err(MailboxError::Permanent(format!(
-                "the done folder '{folder}' does not exist and cannot be created: {e} \
-                 (create it, or fix [mail.imap] done_folder)"
+                "the folder '{folder}' does not exist and cannot be created: {e} \
+                 (create it, or fix [mail.imap] {key})"
             ))),
         },
         Err(e) => Err(transient(server, "STATUS", e)),
@@ -692,6 +740,7 @@ mod tests {
             password: Secret::new("hunter2"),
             mailbox: "INBOX".into(),
             done_folder: None,
+            failed_folder: crate::config::default_failed_folder(),
             poll_seconds: 60,
         }
     }

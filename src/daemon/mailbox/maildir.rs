@@ -145,6 +145,80 @@ impl MaildirMailbox {
         }
     }
 
+    /// Moves a mail that could not be handled out of `new/` into the Maildir++
+    /// subfolder `.failed` (its `new/`, unread for the admin), byte-exact;
+    /// returns where it is now.
+    pub async fn quarantine(&mut self, key: &MailRef) -> Result<String, MailboxError> {
+        let MailRef::Maildir { name } = key else {
+            return Err(MailboxError::Gone(format!("{key} is not a Maildir mail")));
+        };
+        if !is_safe_name(name) {
+            return Err(MailboxError::Gone(format!(
+                "'{name}' is not a Maildir file name"
+            )));
+        }
+        let failed = self.dir.join(".failed");
+        for sub in ["tmp", "new", "cur"] {
+            tokio::fs::create_dir_all(failed.join(sub))
+                .await
+                .map_err(|e| self.io_error("create", ".failed/", e))?;
+        }
+        let to = failed.join("new").join(name);
+        for from in [
+            self.dir.join("new").join(name),
+            self.dir.join("cur").join(seen_name(name)),
+        ] {
+            match tokio::fs::rename(&from, &to).await {
+                Ok(()) => return Ok(to.display().to_string()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(self.io_error("move to .failed/", name, e)),
+            }
+        }
+        if tokio::fs::try_exists(&to).await.unwrap_or(false) {
+            return Ok(to.display().to_string());
+        }
+        Err(MailboxError::Gone(format!(
+            "mail {name} is no longer in {}",
+            self.dir.display()
+        )))
+    }
+
+    /// Puts a mail back into `new/` to be read again, with its delivery
+    /// time as its modification time (the time of a move it holds); removes
+    /// the copy kept in `.failed/` at `kept_in`, if that is where it is.
+    pub async fn put_back(
+        &mut self,
+        raw: &[u8],
+        received_at: DateTime<Utc>,
+        kept_in: Option<&str>,
+    ) -> Result<String, MailboxError> {
+        let name = format!(
+            "{}.R{:016x}.dopis",
+            received_at.timestamp(),
+            rand::random::<u64>()
+        );
+        let tmp = self.dir.join("tmp").join(&name);
+        let new = self.dir.join("new").join(&name);
+        let written = std::fs::File::create(&tmp).and_then(|mut f| {
+            use std::io::Write;
+            f.write_all(raw)?;
+            f.set_modified(SystemTime::from(received_at))?;
+            f.sync_all()
+        });
+        written.map_err(|e| self.io_error("write", &name, e))?;
+        tokio::fs::rename(&tmp, &new)
+            .await
+            .map_err(|e| self.io_error("move to new/", &name, e))?;
+        if let Some(kept) = kept_in.map(Path::new)
+            && kept.starts_with(self.dir.join(".failed"))
+            && let Err(e) = tokio::fs::remove_file(kept).await
+            && e.kind() != io::ErrorKind::NotFound
+        {
+            return Err(self.io_error("remove", &kept.display().to_string(), e));
+        }
+        Ok(new.display().to_string())
+    }
+
     /// Returns as soon as `new/` holds a file the last fetch did not see, or
     /// after `max`.
     pub async fn wait_for_new(&mut self, max: Duration) -> Result<(), MailboxError> {

@@ -189,6 +189,30 @@ impl Mailbox {
         }
     }
 
+    /// Moves a mail that could not be handled out of the inbox, byte-exact,
+    /// to where the admin finds it (IMAP: the failed folder; Maildir: the
+    /// `.failed` subfolder); returns where it is now.
+    pub async fn quarantine(&mut self, key: &MailRef) -> Result<String, MailboxError> {
+        match self {
+            Mailbox::Imap(m) => m.quarantine(key).await,
+            Mailbox::Maildir(m) => m.quarantine(key).await,
+        }
+    }
+
+    /// Puts a quarantined mail back into the inbox to be read again, with
+    /// its original arrival time; returns where it is now.
+    pub async fn put_back(
+        &mut self,
+        raw: &[u8],
+        received_at: DateTime<Utc>,
+        kept_in: Option<&str>,
+    ) -> Result<String, MailboxError> {
+        match self {
+            Mailbox::Imap(m) => m.put_back(raw, received_at).await,
+            Mailbox::Maildir(m) => m.put_back(raw, received_at, kept_in).await,
+        }
+    }
+
     /// Returns when mail newer than the last [`Mailbox::fetch_new`] may have
     /// arrived, or after `max` at the latest (IMAP IDLE, or polling).
     pub async fn wait_for_new(&mut self, max: Duration) -> Result<(), MailboxError> {

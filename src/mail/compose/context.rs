@@ -359,6 +359,11 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             ctx.command = Some(command.clone());
         }
         LetterKind::Refused { explanation } => ctx.explanation = Some(explanation.clone()),
+        LetterKind::NotHandled { subject, cause } => {
+            let subject: String = subject.chars().take(60).collect();
+            ctx.wrote = (!subject.trim().is_empty()).then(|| subject.trim().to_string());
+            ctx.rejection = Some(cause.key());
+        }
         LetterKind::Games { lines } => ctx.lines = lines.clone(),
         LetterKind::Digest { games } => {
             for (i, entry) in games.iter().enumerate() {

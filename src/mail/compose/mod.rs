@@ -132,6 +132,14 @@ pub enum LetterKind {
         /// What was wrong, in words.
         explanation: String,
     },
+    /// A mail of theirs that could not be handled and was kept for the
+    /// admin: nothing changed, send it again in plain text.
+    NotHandled {
+        /// The subject of their mail, to say which one.
+        subject: String,
+        /// Why.
+        cause: NotHandledCause,
+    },
     /// The commands and notation examples (examples in the player's letters).
     Help {
         /// Example move texts, in the player's letters.
@@ -280,6 +288,25 @@ pub enum LetterKind {
     },
 }
 
+/// Why a player's mail could not be handled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotHandledCause {
+    /// Reading it took longer than the per-mail budget.
+    TooSlow,
+    /// Handling it failed on our side (kept for the admin).
+    Failed,
+}
+
+impl NotHandledCause {
+    /// The key templates test, e.g. `too_slow`.
+    pub fn key(self) -> &'static str {
+        match self {
+            NotHandledCause::TooSlow => "too_slow",
+            NotHandledCause::Failed => "failed",
+        }
+    }
+}
+
 /// One game in a digest: the game as mails show it, and the address that
 /// answers in it (a reply to the digest itself names no game).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -356,6 +383,7 @@ impl LetterKind {
             LetterKind::Rejected { .. } => "rejected",
             LetterKind::ConfirmRequest { .. } => "confirm_request",
             LetterKind::Refused { .. } => "refused",
+            LetterKind::NotHandled { .. } => "not_handled",
             LetterKind::Help { .. } => "help",
             LetterKind::Status => "status",
             LetterKind::Games { .. } => "games",

@@ -74,6 +74,14 @@ fn every_kind() -> Vec<LetterKind> {
         LetterKind::Refused {
             explanation: "no".into(),
         },
+        LetterKind::NotHandled {
+            subject: "Re: [dopis #1] your move".into(),
+            cause: crate::mail::compose::NotHandledCause::TooSlow,
+        },
+        LetterKind::NotHandled {
+            subject: String::new(),
+            cause: crate::mail::compose::NotHandledCause::Failed,
+        },
         LetterKind::Help {
             examples: Vec::new(),
         },

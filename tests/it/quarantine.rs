@@ -1,0 +1,191 @@
+//! One bad mail or one broken game stays with itself: the real `dopis serve
+//! --once` handles every other mail, runs the scheduler and sends, sets the
+//! bad one aside (a failed mail is moved out of the inbox byte-exact,
+//! recorded with its reason, listed by `dopis failed`, its registered sender
+//! told), and says so once, not on every pass.
+
+use crate::club::Club;
+use crate::support::{TestDb, dopis, ok};
+
+fn new_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir.join("new"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default()
+}
+
+/// Runs SQL on the test database (to break a row as a bug or a hand edit would).
+async fn sql(db: &TestDb, statement: &str) {
+    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(statement.to_string()))
+        .execute(store.pool())
+        .await
+        .unwrap();
+    store.close().await;
+}
+
+async fn a_nul_byte_in_a_header_neither_stops_the_daemon_nor_blocks_the_mail_behind_it(
+    db: &TestDb,
+) {
+    let club = Club::new(db);
+    ok(&club.serve_once(db, None));
+    // PostgreSQL refuses a NUL in a text: on main this stopped every pass.
+    club.deliver(
+        b"From: stranger\0@nowhere.test\r\nTo: chess@chess.test\r\nSubject: hello\r\n\
+          Message-ID: <nul-1@nowhere.test>\r\n\r\nhelp\r\n",
+    );
+    club.deliver(
+        b"From: alice@players.test\0evil\r\nTo: chess@chess.test\r\nSubject: hello\0there\r\n\
+          Message-ID: <nul-2@nowhere.test>\r\n\r\nhelp\r\n",
+    );
+    club.reply("alice@players.test", "e4");
+    let out = club.serve_once(db, None);
+    ok(&out);
+    assert_eq!(club.moves(db), vec!["e4"], "the move behind the bad mails");
+    assert!(new_files(&club.inbox()).is_empty(), "every mail was read");
+    let to_bob = club.your_move("bob@players.test");
+    assert!(to_bob.text.contains("e4"), "{}", to_bob.text);
+    // Nothing was attributed to Alice from the mangled From.
+    let to_alice: Vec<_> = club
+        .sent_mails()
+        .into_iter()
+        .filter(|m| m.to == "alice@players.test")
+        .collect();
+    assert!(
+        to_alice.iter().all(|m| !m.subject.contains("hello")),
+        "{to_alice:?}"
+    );
+}
+
+async fn a_game_that_cannot_be_loaded_sets_aside_its_mail_and_schedule_and_the_rest_goes_on(
+    db: &TestDb,
+) {
+    let club = Club::new(db);
+    club.add_player(db, "carol@players.test", "Carol");
+    club.add_player(db, "dave@players.test", "Dave");
+    let second = club.new_game(db, "carol@players.test", "dave@players.test");
+    ok(&club.serve_once(db, None));
+    club.reply("alice@players.test", "e4");
+    club.reply("carol@players.test", "d4");
+    // Game 1 is broken between Alice's mail and its handling: a stored
+    // move no rules allow (a bug or a hand edit).
+    sql(
+        db,
+        "INSERT INTO moves (game_id, ply, uci, san) VALUES (1, 1, 'e2e5', 'e5')",
+    )
+    .await;
+    // …and due for the scheduler, which cannot load it either.
+    sql(db, "UPDATE games SET next_due_at = 0 WHERE id = 1").await;
+    let first = club.serve_once(db, None);
+    ok(&first);
+    let log = String::from_utf8_lossy(&first.stderr).to_string();
+
+    // Carol's move in the other game was played, and Dave told.
+    assert_eq!(club.moves_of(db, second), vec!["d4"]);
+    assert!(club.your_move("dave@players.test").text.contains("d4"));
+
+    // Alice's mail is out of the inbox, kept byte-exact in the failed folder.
+    assert!(new_files(&club.inbox()).is_empty(), "inbox emptied");
+    let kept = new_files(&club.inbox().join(".failed"));
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let kept_raw = std::fs::read(&kept[0]).unwrap();
+    assert!(String::from_utf8_lossy(&kept_raw).contains("\r\n\r\ne4\r\n"));
+
+    // `dopis failed` lists it (and the game the scheduler could not handle)
+    // and shows it byte for byte.
+    let list = ok(&dopis(club.path(), db, &["failed", "list"]));
+    assert!(list.contains("alice@players.test"), "{list}");
+    assert!(list.contains("game #1"), "{list}");
+    assert!(list.contains("game:1"), "the stuck schedule: {list}");
+    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        club.path(),
+        db,
+        &["failed", "list", "--format", "json"],
+    )))
+    .unwrap();
+    let id = json["mails"][0]["id"].as_i64().unwrap();
+    let shown = dopis(club.path(), db, &["failed", "show", &id.to_string()]);
+    assert!(shown.status.success());
+    assert_eq!(shown.stdout, kept_raw, "shown byte-exact");
+
+    // Alice is told in her language that nothing changed and to send again.
+    let told = club
+        .sent_mails()
+        .into_iter()
+        .find(|m| m.to == "alice@players.test" && m.subject.contains("Not handled"))
+        .expect("Alice is told");
+    assert!(told.text.contains("Nothing was changed"), "{}", told.text);
+
+    // Logged once: a second pass neither retries the mail nor the game.
+    assert_eq!(log.matches("kept for the admin").count(), 1, "{log}");
+    assert_eq!(log.matches("put off").count(), 1, "{log}");
+    let second_pass = club.serve_once(db, None);
+    ok(&second_pass);
+    let log2 = String::from_utf8_lossy(&second_pass.stderr);
+    assert!(
+        !log2.contains("ERROR"),
+        "nothing logged as an error again: {log2}"
+    );
+
+    // Fixed by the admin, the mail goes back into the inbox and is played
+    // at its original arrival time.
+    sql(db, "DELETE FROM moves WHERE game_id = 1").await;
+    let back = ok(&dopis(
+        club.path(),
+        db,
+        &["failed", "retry", &id.to_string()],
+    ));
+    assert!(back.contains("back in the inbox"), "{back}");
+    assert!(new_files(&club.inbox().join(".failed")).is_empty());
+    ok(&club.serve_once(db, None));
+    assert_eq!(club.moves(db), vec!["e4"]);
+    let list = ok(&dopis(
+        club.path(),
+        db,
+        &["failed", "list", "--format", "json"],
+    ));
+    let json: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert!(json["mails"].as_array().unwrap().is_empty(), "{list}");
+}
+
+async fn a_mail_that_takes_longer_than_its_budget_is_refused_and_kept(db: &TestDb) {
+    // A budget no mail can meet: every mail is "too slow" to read.
+    let club = Club::with_config(db, "read_budget_ms = 1");
+    ok(&club.serve_once(db, None));
+    let body = format!("help {}", "<ul><li>".repeat(20_000));
+    let raw = format!(
+        "From: Bob <bob@players.test>\r\nTo: chess@chess.test\r\nSubject: my move\r\n\
+         Message-ID: <slow-1@players.test>\r\nContent-Type: text/html\r\n\r\n{body}\r\n"
+    );
+    club.deliver(raw.as_bytes());
+    let out = club.serve_once(db, None);
+    ok(&out);
+    assert!(new_files(&club.inbox()).is_empty());
+    assert_eq!(new_files(&club.inbox().join(".failed")).len(), 1);
+    let told = club
+        .sent_mails()
+        .into_iter()
+        .find(|m| m.to == "bob@players.test" && m.subject.contains("Not handled"))
+        .expect("Bob is told");
+    assert!(told.text.contains("could not be read"), "{}", told.text);
+    assert!(told.subject.contains("my move"), "{}", told.subject);
+}
+
+async fn the_failed_list_says_when_nothing_failed_and_refuses_unknown_numbers(db: &TestDb) {
+    let club = Club::new(db);
+    let list = ok(&dopis(club.path(), db, &["failed", "list"]));
+    assert!(list.contains("nothing has failed"), "{list}");
+    let out = dopis(club.path(), db, &["failed", "show", "7"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no failed mail 7") && err.contains("dopis failed list"),
+        "{err}"
+    );
+}
+
+crate::on_both_backends!(
+    a_nul_byte_in_a_header_neither_stops_the_daemon_nor_blocks_the_mail_behind_it,
+    a_game_that_cannot_be_loaded_sets_aside_its_mail_and_schedule_and_the_rest_goes_on,
+    a_mail_that_takes_longer_than_its_budget_is_refused_and_kept,
+    the_failed_list_says_when_nothing_failed_and_refuses_unknown_numbers,
+);
