@@ -5,6 +5,8 @@
 //! - [`clocks`]: game clocks, schedules, the scheduler step, booking leave.
 //! - [`dkim`]: the optional DKIM check.
 //! - [`inbox`]: handling one inbound mail, in one transaction.
+//! - [`lease`]: who reads the mailbox and whose outbox leases are alive,
+//!   when several daemons share a database.
 //! - [`post`]: what happened, as mails in the outbox.
 //! - [`start`]: starting a game with its first mails.
 //! - [`quarantine`]: keeping one bad mail, game, digest or report from
@@ -15,6 +17,7 @@
 pub mod clocks;
 pub mod dkim;
 pub mod inbox;
+pub mod lease;
 pub mod mailbox;
 pub mod mailer;
 mod net;

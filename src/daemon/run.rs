@@ -11,6 +11,7 @@ use tokio::sync::watch;
 
 use super::clocks::Scheduler;
 use super::inbox::{Handled, Inbox};
+use super::lease::Lease;
 use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
 use super::quarantine::{self, MailFault};
@@ -27,6 +28,8 @@ pub const DIGEST_HOUR: u32 = 7;
 
 /// How long a claimed outbox mail is left alone by other senders.
 const LEASE_SECONDS: i64 = 300;
+/// How often a standby daemon tries to take over the mailbox.
+const STANDBY_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 /// After this many failed attempts a transiently failing mail is given up
 /// (about two days of retries) and reported as failed.
 const MAX_ATTEMPTS: i64 = 40;
@@ -55,6 +58,9 @@ pub struct Daemon {
     pub scheduler: Scheduler,
     /// The longest one mail may take to read.
     read_budget: std::time::Duration,
+    /// Its place among the daemons on the database; `None`: the only one
+    /// (tests, the demo).
+    lease: Option<Lease>,
     /// Mails that failed and are being tried again: their failure record is
     /// cleared once one is handled.
     retrying: Mutex<HashSet<String>>,
@@ -67,6 +73,8 @@ pub struct Pass {
     pub received: usize,
     /// Mails that could not be handled: tried again later, or quarantined.
     pub failed: usize,
+    /// Whether this daemon read the mailbox (a standby does not).
+    pub read_mailbox: bool,
     /// Mails sent.
     pub sent: usize,
     /// Games the scheduler handled, and events whose daily report went out.
@@ -105,7 +113,14 @@ impl Daemon {
                 crate::config::MailConfig::default().read_budget_ms,
             ),
             retrying: Mutex::new(HashSet::new()),
+            lease: None,
         }
+    }
+
+    /// Runs as one of several daemons on the database (see [`Lease`]).
+    pub fn with_lease(mut self, lease: Lease) -> Daemon {
+        self.lease = Some(lease);
+        self
     }
 
     /// Sets the longest one mail may take to read (`[mail] read_budget_ms`).
@@ -313,11 +328,24 @@ impl Daemon {
         shutdown: &watch::Receiver<bool>,
     ) -> anyhow::Result<usize> {
         let mut sent = 0;
+        let holder = match &self.lease {
+            Some(lease) => {
+                lease.take_over_dead_leases(self.clock.now()).await?;
+                Some(lease.instance().await)
+            }
+            None => None,
+        };
         loop {
+            if let Some(lease) = &self.lease
+                && !lease.alive().await
+            {
+                // Our leases may be taken over now: take no more mails.
+                anyhow::bail!("the database session holding this daemon's leases ended");
+            }
             let now = self.clock.now();
             let batch = self
                 .store
-                .claim_outbox(now, Duration::seconds(LEASE_SECONDS), 20)
+                .claim_outbox_for(now, Duration::seconds(LEASE_SECONDS), 20, holder)
                 .await?;
             if batch.is_empty() {
                 return Ok(sent);
@@ -568,12 +596,24 @@ impl Daemon {
     ) -> anyhow::Result<Pass> {
         let mut pass = Pass::default();
         let mut failures: Vec<anyhow::Error> = Vec::new();
-        match self.receive(mailbox, shutdown).await {
-            Ok((received, failed)) => {
-                pass.received = received;
-                pass.failed = failed;
+        pass.read_mailbox = match &self.lease {
+            Some(lease) => match lease.may_read_mailbox().await {
+                Ok(leader) => leader,
+                Err(e) => {
+                    failures.push(anyhow::Error::new(e).context("taking the mailbox lease"));
+                    false
+                }
+            },
+            None => true,
+        };
+        if pass.read_mailbox {
+            match self.receive(mailbox, shutdown).await {
+                Ok((received, failed)) => {
+                    pass.received = received;
+                    pass.failed = failed;
+                }
+                Err(e) => failures.push(e.context("reading the mailbox")),
             }
-            Err(e) => failures.push(e.context("reading the mailbox")),
         }
         match self.schedule(shutdown).await {
             Ok(n) => pass.scheduled += n,
@@ -611,6 +651,16 @@ impl Daemon {
         let mut failures = 0u32;
         while !*shutdown.borrow() {
             match self.pass(&mut mailbox, &mailer, &shutdown).await {
+                Ok(pass) if !pass.read_mailbox => {
+                    // A standby: try for the mailbox again soon, so that it
+                    // takes over within seconds of the leader's end.
+                    failures = 0;
+                    tokio::select! {
+                        _ = tokio::time::sleep(STANDBY_POLL.min(idle)) => {}
+                        _ = shutdown.changed() => {}
+                    }
+                    continue;
+                }
                 Ok(_) => failures = 0,
                 Err(e) => {
                     // Transient trouble (database or mail server away): back off and retry.
@@ -666,11 +716,32 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
     .with_read_budget(std::time::Duration::from_millis(
         config.mail.read_budget_ms.max(1),
     ));
+    let lease = match Lease::acquire(&store, &daemon.mailbox_name, daemon.clock.now()).await {
+        Ok(lease) => lease,
+        Err(e) => {
+            store.close().await;
+            return Err(e.into());
+        }
+    };
+    if once {
+        // A daemon that died a moment ago may still hold the mailbox until
+        // the database notices its session is gone: wait a little for it.
+        for _ in 0..20 {
+            if lease.may_read_mailbox().await? {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+    }
+    let daemon = daemon.with_lease(lease);
     let (stop, shutdown) = watch::channel(false);
     if once {
         let pass = daemon.pass(&mut mailbox, &mailer, &shutdown).await;
         store.close().await;
         let pass = pass?;
+        if !pass.read_mailbox {
+            tracing::warn!("another daemon reads the mailbox: this pass only scheduled and sent");
+        }
         tracing::info!(
             received = pass.received,
             failed = pass.failed,

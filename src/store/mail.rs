@@ -145,6 +145,20 @@ impl Store {
         lease: Duration,
         limit: i64,
     ) -> Result<Vec<OutboxMail>, StoreError> {
+        self.claim_outbox_for(now, lease, limit, None).await
+    }
+
+    /// The same, recording the daemon that holds the leases (see
+    /// [`crate::daemon::lease`]), so that its leases can be taken over at
+    /// once when it dies. A row that cannot be read is marked failed, with
+    /// why, rather than stopping every send.
+    pub async fn claim_outbox_for(
+        &self,
+        now: DateTime<Utc>,
+        lease: Duration,
+        limit: i64,
+        holder: Option<i64>,
+    ) -> Result<Vec<OutboxMail>, StoreError> {
         let mut tx = self.begin().await?;
         let lock = match tx.backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
@@ -160,11 +174,27 @@ impl Store {
         .await?;
         let mut mails = Vec::with_capacity(rows.len());
         for row in &rows {
-            let mail = outbox_from_row(row)?;
+            let mail = match outbox_from_row(row) {
+                Ok(mail) => mail,
+                Err(e) => {
+                    let id: i64 = row.try_get("id")?;
+                    tracing::error!(outbox = id, error = %e, "outbox row cannot be read; marked failed");
+                    sqlx::query(
+                        "UPDATE outbox SET status = 'failed', last_error = $1, leased_by = NULL WHERE id = $2",
+                    )
+                    .bind(db_text(&format!("unreadable row: {e}"), 1000))
+                    .bind(id)
+                    .execute(&mut *tx.tx)
+                    .await?;
+                    continue;
+                }
+            };
             sqlx::query(
-                "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1 WHERE id = $2",
+                "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, leased_by = $2 \
+                 WHERE id = $3",
             )
             .bind(to_millis(now + lease))
+            .bind(holder)
             .bind(mail.id)
             .execute(&mut *tx.tx)
             .await?;
@@ -177,6 +207,46 @@ impl Store {
         Ok(mails)
     }
 
+    /// The daemons (other than `me`) that hold leases on outbox mails now.
+    pub async fn outbox_lease_holders(
+        &self,
+        me: i64,
+        now: DateTime<Utc>,
+    ) -> Result<Vec<i64>, StoreError> {
+        sqlx::query(
+            "SELECT DISTINCT leased_by FROM outbox WHERE status = 'pending' \
+             AND leased_by IS NOT NULL AND leased_by <> $1 AND next_attempt_at > $2",
+        )
+        .bind(me)
+        .bind(to_millis(now))
+        .fetch_all(self.pool())
+        .await?
+        .iter()
+        .map(|r| Ok(r.try_get("leased_by")?))
+        .collect()
+    }
+
+    /// Ends the leases a daemon that is gone held (`None`: every daemon's
+    /// but `keep`'s): those mails are due again at once. Returns how many.
+    pub async fn release_outbox_leases(
+        &self,
+        holder: Option<i64>,
+        keep: i64,
+        now: DateTime<Utc>,
+    ) -> Result<u64, StoreError> {
+        const RELEASE: &str = "UPDATE outbox SET next_attempt_at = $1, leased_by = NULL \
+             WHERE status = 'pending' AND leased_by IS NOT NULL AND leased_by <> $2";
+        let query = match holder {
+            Some(holder) => sqlx::query(AssertSqlSafe(format!("{RELEASE} AND leased_by = $3")))
+                .bind(to_millis(now))
+                .bind(keep)
+                .bind(holder),
+            None => sqlx::query(RELEASE).bind(to_millis(now)).bind(keep),
+        };
+        let done = query.execute(self.pool()).await?;
+        Ok(done.rows_affected())
+    }
+
     /// Records a delivered mail; for a move notice, the time it reached the
     /// player (from then their clock runs).
     pub async fn outbox_sent(
@@ -186,7 +256,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut tx = self.begin().await?;
         sqlx::query(
-            "UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL WHERE id = $2",
+            "UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL, leased_by = NULL \
+             WHERE id = $2",
         )
         .bind(to_millis(at))
         .bind(mail.id)
@@ -217,7 +288,8 @@ impl Store {
         match retry_at {
             Some(at) => {
                 sqlx::query(
-                    "UPDATE outbox SET last_error = $1, next_attempt_at = $2 WHERE id = $3",
+                    "UPDATE outbox SET last_error = $1, next_attempt_at = $2, leased_by = NULL \
+                     WHERE id = $3",
                 )
                 .bind(error)
                 .bind(to_millis(at))
@@ -226,7 +298,9 @@ impl Store {
                 .await?;
             }
             None => {
-                sqlx::query("UPDATE outbox SET status = 'failed', last_error = $1 WHERE id = $2")
+                sqlx::query(
+                    "UPDATE outbox SET status = 'failed', last_error = $1, leased_by = NULL WHERE id = $2",
+                )
                     .bind(error)
                     .bind(mail.id)
                     .execute(self.pool())

@@ -44,6 +44,8 @@ pub enum Backend {
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    /// The URL connections are made with (holds the password: never shown).
+    connect_url: std::sync::Arc<str>,
 }
 
 /// Why a storage operation failed, by what the caller does next.
@@ -267,7 +269,29 @@ impl Store {
             url: shown,
             reason: e.to_string(),
         })?;
-        Ok(Store { pool, backend })
+        Ok(Store {
+            pool,
+            backend,
+            connect_url: connect_url.into(),
+        })
+    }
+
+    /// A connection of its own, outside the pool: for a session whose
+    /// locks must live exactly as long as one daemon (see
+    /// [`crate::daemon::lease`]).
+    pub async fn connect_alone(&self) -> Result<AnyConnection, StoreError> {
+        Ok(AnyConnection::connect(&self.connect_url).await?)
+    }
+
+    /// The SQLite database file, if the store is one (not in memory).
+    pub fn sqlite_file(&self) -> Option<std::path::PathBuf> {
+        if self.backend != Backend::Sqlite {
+            return None;
+        }
+        let rest = self.connect_url.strip_prefix("sqlite:")?;
+        let path = rest.strip_prefix("//").unwrap_or(rest);
+        let path = path.split('?').next().unwrap_or(path);
+        (!path.is_empty() && !path.contains(":memory:")).then(|| path.into())
     }
 
     /// The database engine.

@@ -7,6 +7,7 @@ mod clocks;
 mod club;
 mod crash;
 mod daemon;
+mod daemons;
 mod digest;
 mod e2e;
 mod event_mail;
