@@ -147,7 +147,11 @@ async fn two_daemons_on_postgres_read_the_mailbox_one_at_a_time_and_a_standby_ta
     wait_for("Bob is told", Duration::from_secs(30), || {
         club.your_move("bob@players.test").text.contains("Bb5")
     });
-    let ids: Vec<String> = club.sent_mails().into_iter().map(|m| m.message_id).collect();
+    let ids: Vec<String> = club
+        .sent_mails()
+        .into_iter()
+        .map(|m| m.message_id)
+        .collect();
     let mut unique = ids.clone();
     unique.sort();
     unique.dedup();
