@@ -110,7 +110,7 @@ async fn off_the_runtime<T: Send + 'static>(
 }
 
 /// Reads only the head of a mail (its header fields, at most
-/// [`MAX_HEAD_BYTES`], so it takes a bounded time of its own): who sent it,
+/// 64 KiB, so it takes a bounded time of its own): who sent it,
 /// its subject and whether a machine did, to answer a mail whose whole could
 /// not be read.
 pub async fn read_head(raw: &[u8]) -> Option<InboundMail> {
