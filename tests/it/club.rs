@@ -169,7 +169,13 @@ impl Club {
 
     /// A player replies to the newest "your move" mail they got.
     pub fn reply(&self, player: &str, text: &str) {
-        let mail = self.your_move(player);
+        self.reply_to_mail(&self.your_move(player), text);
+    }
+
+    /// The recipient of a mail replies to it with `text`, as a mail client
+    /// does: to its Reply-To, with In-Reply-To naming it.
+    pub fn reply_to_mail(&self, mail: &Sent, text: &str) {
+        let player = &mail.to;
         let raw = format!(
             "From: {player}\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <{:016x}@players.test>\r\n\
              In-Reply-To: <{}>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n",

@@ -12,6 +12,7 @@ mod digest;
 mod e2e;
 mod event_mail;
 mod events;
+mod faults;
 mod inbound_fixtures;
 mod languages;
 mod move_cli;

@@ -1,0 +1,33 @@
+//! The fault suite: the real binary under crashes, outages, hostile mail,
+//! forgery, loops and two daemons. Each test runs short here, inside the
+//! test command, and long by hand (`bash scripts/faults.sh --long`, which
+//! sets `DOPIS_FAULTS=long`), printing its figures either way.
+
+mod crash_load;
+
+/// How big a fault test runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Scale {
+    /// Whether this is the long run.
+    pub long: bool,
+}
+
+impl Scale {
+    /// `DOPIS_FAULTS=long` for the long run, else the short one.
+    pub fn from_env() -> Scale {
+        Scale {
+            long: std::env::var("DOPIS_FAULTS").is_ok_and(|v| v == "long"),
+        }
+    }
+
+    /// `short` in the test command, `long` by hand.
+    pub fn pick<T>(self, short: T, long: T) -> T {
+        if self.long { long } else { short }
+    }
+}
+
+/// Prints a figure of a fault test, in one greppable form:
+/// `fault-figure <test> <name> = <value>`.
+pub fn figure(test: &str, name: &str, value: impl std::fmt::Display) {
+    eprintln!("fault-figure {test} {name} = {value}");
+}
