@@ -43,6 +43,7 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
             mailbox: "INBOX".into(),
             done_folder: None,
             poll_seconds: 1,
+            ca_file: None,
         }),
         smtp: Some(SmtpConfig {
             host: "127.0.0.1".into(),
@@ -50,6 +51,7 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
             tls: Tls::None,
             user: None,
             password: None,
+            ca_file: None,
         }),
         ..MailConfig::default()
     }

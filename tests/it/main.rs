@@ -20,4 +20,5 @@ mod store;
 mod td_reports;
 mod time_cli;
 mod time_mail;
+mod tls;
 mod transport;

@@ -45,6 +45,7 @@ impl Reader {
             mailbox: "INBOX".into(),
             done_folder: None,
             poll_seconds: 1,
+            ca_file: None,
         })
         .await
         .unwrap();
@@ -200,6 +201,7 @@ async fn setup<'a>(db: &'a TestDb, stack: MailStack) -> Server<'a> {
             tls: Tls::None,
             user: None,
             password: None,
+            ca_file: None,
         }),
         ..MailConfig::default()
     })

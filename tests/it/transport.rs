@@ -47,6 +47,7 @@ fn imap_config(stack: MailStack, user: &str) -> ImapConfig {
         mailbox: "INBOX".into(),
         done_folder: None,
         poll_seconds: 1,
+        ca_file: None,
     }
 }
 
@@ -57,6 +58,7 @@ fn smtp_config(port: u16) -> SmtpConfig {
         tls: Tls::None,
         user: None,
         password: None,
+        ca_file: None,
     }
 }
 
