@@ -7,6 +7,7 @@ mod clocks;
 mod crash;
 mod daemon;
 mod digest;
+mod dkim;
 mod e2e;
 mod event_mail;
 mod events;
