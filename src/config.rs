@@ -597,6 +597,15 @@ mod tests {
     }
 
     #[test]
+    fn the_test_suites_variables_are_not_taken_for_settings() {
+        let env = [
+            ("DOPIS_TEST_IMAPS_PORT".to_string(), "1993".to_string()),
+            ("DOPIS_TEST_CA_FILE".to_string(), "/tmp/ca.crt".to_string()),
+        ];
+        assert_eq!(Config::load(None, env).unwrap(), Config::default());
+    }
+
+    #[test]
     fn a_number_variable_must_hold_a_number() {
         let err = Config::load(None, [("DOPIS_MAIL_IMAP_PORT".into(), "imap".into())])
             .unwrap_err()
