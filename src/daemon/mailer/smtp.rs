@@ -76,6 +76,12 @@ impl SmtpMailer {
             Tls::Starttls | Tls::Tls => {
                 // lettre's rustls setup: the Mozilla roots (as for IMAP, see
                 // net.rs) plus the CAs of ca_file, added as root certificates.
+                // The store is named, not `Default`: with lettre's
+                // rustls-platform-verifier feature `Default` would drop extra
+                // roots it cannot parse (rustls-platform-verifier issue 175).
+                // The file is read by net::read_ca_file, not lettre's
+                // `Certificate::from_pem`, which takes a file without any
+                // certificate as an empty list.
                 let mut builder = TlsParameters::builder(cfg.host.clone())
                     .certificate_store(CertificateStore::WebpkiRoots);
                 for certificate in extra_roots {
