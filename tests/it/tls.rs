@@ -204,6 +204,55 @@ async fn an_untrusted_certificate_fails_with_a_message_naming_ca_file() {
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_refuses_starttls_is_never_spoken_to_unencrypted() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    // An IMAP server without STARTTLS: it greets and refuses every command,
+    // and would see a LOGIN if the client went on in clear text.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let server = tokio::spawn(async move {
+        let (socket, _) = listener.accept().await.unwrap();
+        let (read, mut write) = socket.into_split();
+        write
+            .write_all(b"* OK IMAP4rev1 without TLS\r\n")
+            .await
+            .unwrap();
+        let mut lines = BufReader::new(read).lines();
+        let mut commands = Vec::new();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let tag = line.split(' ').next().unwrap_or("*").to_string();
+            commands.push(line);
+            let _ = write
+                .write_all(format!("{tag} BAD no\r\n").as_bytes())
+                .await;
+        }
+        commands
+    });
+    let cfg = ImapConfig {
+        host: "127.0.0.1".into(),
+        port: Some(port),
+        tls: Tls::Starttls,
+        user: "chess@chess.test".into(),
+        password: Secret::new("hunter2"),
+        mailbox: "INBOX".into(),
+        done_folder: None,
+        poll_seconds: 1,
+        ca_file: None,
+    };
+    let err = ImapMailbox::connect(cfg).await.unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(err, MailboxError::Permanent(_)), "{text}");
+    assert!(text.contains("refused STARTTLS"), "{text}");
+    let commands = server.await.unwrap();
+    assert!(
+        commands
+            .iter()
+            .all(|c| !c.contains("LOGIN") && !c.contains("hunter2")),
+        "{commands:?}"
+    );
+}
+
 /// Runs `dopis serve --once` with `config` as its dopis.toml; its stderr.
 fn serve_fails(config: &str) -> String {
     let dir = tempfile::tempdir().unwrap();

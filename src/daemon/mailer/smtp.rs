@@ -148,8 +148,8 @@ fn envelope(from: &EmailAddress, to: &[EmailAddress]) -> Result<Envelope, SendEr
 }
 
 impl SmtpMailer {
-    /// 5xx for the mail is permanent; everything else (4xx, no connection,
-    /// TLS trouble, our login refused) may pass.
+    /// As [`classify`], with a refused server certificate explained: what
+    /// was wrong with it and which `[mail.smtp]` setting fixes it.
     fn classify(&self, e: &lettre::transport::smtp::Error) -> SendError {
         let server = &self.server;
         // The mail stays in the outbox until the admin trusts the right CA.
