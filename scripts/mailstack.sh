@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # A throwaway local mail system for the end-to-end tests (root, no systemd):
 #   Postfix  SMTP  127.0.0.1:$SMTP_PORT -> LMTP 127.0.0.1:$LMTP_PORT -> Dovecot -> Maildir
-#   Dovecot  IMAP  127.0.0.1:$IMAP_PORT (plaintext LOGIN on loopback, users from a passwd file)
+#   Dovecot  IMAP  127.0.0.1:$IMAP_PORT (plaintext LOGIN on loopback, or STARTTLS; users from a passwd file)
+#   Dovecot  IMAPS 127.0.0.1:$IMAPS_PORT (TLS from the first byte)
+#   Postfix  submission 127.0.0.1:$SUBMISSION_PORT (STARTTLS and AUTH required)
+#   Postfix  smtps      127.0.0.1:$SMTPS_PORT      (TLS from the first byte, AUTH required)
+# TLS uses a throwaway CA made at each start ($DIR/tls/ca.crt; the server certificate
+# names localhost and 127.0.0.1); AUTH is checked by Dovecot as Postfix's SASL server.
 # Everything (configs, queues, mail, logs) lives under one directory; /etc is never touched.
 #
 # usage: scripts/mailstack.sh install|start|stop|status
@@ -9,6 +14,9 @@
 #        MAILSTACK_SMTP_PORT  default 2525
 #        MAILSTACK_IMAP_PORT  default 1143
 #        MAILSTACK_LMTP_PORT  default 2424
+#        MAILSTACK_IMAPS_PORT default 1993
+#        MAILSTACK_SUBMISSION_PORT default 1587
+#        MAILSTACK_SMTPS_PORT default 1465
 #        MAILSTACK_DOMAINS    default "chess.test players.test"
 #        MAILSTACK_USERS      default "chess@chess.test alice@players.test bob@players.test carol@players.test"
 #        MAILSTACK_PASSWORD   default secret
@@ -22,6 +30,9 @@ D=${MAILSTACK_DIR:-/tmp/dopis-test-mail}
 SMTP_PORT=${MAILSTACK_SMTP_PORT:-2525}
 IMAP_PORT=${MAILSTACK_IMAP_PORT:-1143}
 LMTP_PORT=${MAILSTACK_LMTP_PORT:-2424}
+IMAPS_PORT=${MAILSTACK_IMAPS_PORT:-1993}
+SUBMISSION_PORT=${MAILSTACK_SUBMISSION_PORT:-1587}
+SMTPS_PORT=${MAILSTACK_SMTPS_PORT:-1465}
 MAIL_DOMAINS=${MAILSTACK_DOMAINS:-"chess.test players.test"}
 MAIL_USERS=${MAILSTACK_USERS:-"chess@chess.test alice@players.test bob@players.test carol@players.test"}
 MAIL_PASSWORD=${MAILSTACK_PASSWORD:-secret}
@@ -30,15 +41,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)/mailstack
 export PATH="$PATH:/usr/sbin:/sbin"
 
 install_pkgs() {
-    if command -v dovecot >/dev/null && [ -x /usr/lib/dovecot/lmtp ] && command -v postfix >/dev/null; then
+    if command -v dovecot >/dev/null && [ -x /usr/lib/dovecot/lmtp ] && command -v postfix >/dev/null &&
+       command -v openssl >/dev/null; then
         return 0
     fi
-    echo "mailstack: installing postfix and dovecot (Debian packages)..." >&2
+    echo "mailstack: installing postfix, dovecot and openssl (Debian packages)..." >&2
     export DEBIAN_FRONTEND=noninteractive
     # without this preseed the postfix package asks which kind of mail system to set up
     echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
     { apt-get update -qq && apt-get install -y -q --no-install-recommends \
-        dovecot-imapd dovecot-lmtpd postfix; } >/tmp/dopis-mailstack-apt.log 2>&1 \
+        dovecot-imapd dovecot-lmtpd postfix openssl; } >/tmp/dopis-mailstack-apt.log 2>&1 \
         || { tail -n 30 /tmp/dopis-mailstack-apt.log >&2; return 1; }
 }
 
@@ -50,6 +62,8 @@ pf() { postfix -c "$D/postfix" "$@" </dev/null >/dev/null 2>&1 ||
 render() { # fill in the @NAME@ placeholders of a template
     sed -e "s|@D@|$D|g" -e "s|@SMTP_PORT@|$SMTP_PORT|g" -e "s|@IMAP_PORT@|$IMAP_PORT|g" \
         -e "s|@LMTP_PORT@|$LMTP_PORT|g" -e "s|@MAIL_DOMAINS@|$MAIL_DOMAINS|g" \
+        -e "s|@IMAPS_PORT@|$IMAPS_PORT|g" -e "s|@SUBMISSION_PORT@|$SUBMISSION_PORT|g" \
+        -e "s|@SMTPS_PORT@|$SMTPS_PORT|g" \
         -e "s|@MAIL_PASSWORD@|$MAIL_PASSWORD|g" -e "s|@VMAIL_UID@|$(id -u vmail)|g" "$1" > "$2"
 }
 
@@ -57,12 +71,33 @@ alive() { [ -f "$1" ] && kill -0 "$(tr -d ' \n' < "$1")" 2>/dev/null; }
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# A throwaway CA and a server certificate it signs, new at each start: tests
+# trust $D/tls/ca.crt, and nothing else does.
+make_certificates() {
+    local t="$D/tls"
+    rm -rf "$t"; mkdir -p "$t"
+    {
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \
+            -subj "/CN=dopis test CA" -keyout "$t/ca.key" -out "$t/ca.crt" \
+            -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
+        openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+            -subj "/CN=localhost" -keyout "$t/server.key" -out "$t/server.csr"
+        printf '%s\n' "subjectAltName=DNS:localhost,IP:127.0.0.1,DNS:mx.chess.test" \
+            "basicConstraints=critical,CA:FALSE" "keyUsage=critical,digitalSignature" \
+            "extendedKeyUsage=serverAuth" > "$t/server.ext"
+        openssl x509 -req -in "$t/server.csr" -CA "$t/ca.crt" -CAkey "$t/ca.key" -CAcreateserial \
+            -days 30 -extfile "$t/server.ext" -out "$t/server.crt"
+    } >"$D/log/openssl.log" 2>&1 || { cat "$D/log/openssl.log" >&2; return 1; }
+    chmod 600 "$t/ca.key" "$t/server.key"
+    chmod 644 "$t/ca.crt" "$t/server.crt"
+}
+
 start() {
     install_pkgs
     if alive "$D/run/dovecot/master.pid" || alive "$D/spool/postfix/pid/master.pid"; then
         stop >/dev/null                           # idempotent: restart if already up
     fi
-    for p in "$SMTP_PORT" "$IMAP_PORT" "$LMTP_PORT"; do
+    for p in "$SMTP_PORT" "$IMAP_PORT" "$LMTP_PORT" "$IMAPS_PORT" "$SUBMISSION_PORT" "$SMTPS_PORT"; do
         if port_open "$p"; then
             echo "mailstack: port $p is already in use; set MAILSTACK_*_PORT to free ones" >&2; return 1
         fi
@@ -74,6 +109,9 @@ start() {
     chmod 755 "$D"                                # postfix and vmail must traverse it
     chown vmail:vmail "$D/mail"
     chown postfix:postfix "$D/lib/postfix"
+    make_certificates
+    # Dovecot puts Postfix's SASL socket here before `postfix check` would make it
+    install -d -o postfix -g root -m 700 "$D/spool/postfix/private"
 
     # --- dovecot ---
     render "$HERE/dovecot.conf" "$D/dovecot/dovecot.conf"
@@ -97,8 +135,11 @@ start() {
 
     # --- wait until both answer ---
     for _ in $(seq 1 100); do
-        if port_open "$SMTP_PORT" && port_open "$IMAP_PORT"; then
-            echo "mailstack up: smtp=127.0.0.1:$SMTP_PORT imap=127.0.0.1:$IMAP_PORT dir=$D"; return 0
+        if port_open "$SMTP_PORT" && port_open "$IMAP_PORT" && port_open "$IMAPS_PORT" &&
+           port_open "$SUBMISSION_PORT" && port_open "$SMTPS_PORT"; then
+            echo "mailstack up: smtp=127.0.0.1:$SMTP_PORT imap=127.0.0.1:$IMAP_PORT" \
+                 "imaps=127.0.0.1:$IMAPS_PORT submission=127.0.0.1:$SUBMISSION_PORT" \
+                 "smtps=127.0.0.1:$SMTPS_PORT ca=$D/tls/ca.crt dir=$D"; return 0
         fi
         sleep 0.1
     done

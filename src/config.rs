@@ -86,6 +86,9 @@ pub struct MailConfig {
     pub secret: Secret,
     /// Also require a DKIM/DMARC pass on mail that moves pieces.
     pub require_dkim: bool,
+    /// The DNS servers the DKIM check asks for keys (`IP` or `IP:PORT`);
+    /// empty means the system's resolver (`/etc/resolv.conf`).
+    pub dns_servers: Vec<String>,
     /// At most this many answers per hour to one sender address.
     pub answers_per_hour: u32,
     /// The longest one mail may take to read, in milliseconds: a mail that
@@ -107,6 +110,7 @@ impl Default for MailConfig {
             name: "dopis".into(),
             secret: Secret::new(""),
             require_dkim: false,
+            dns_servers: Vec::new(),
             answers_per_hour: 20,
             read_budget_ms: 10_000,
             imap: None,
@@ -156,6 +160,10 @@ pub struct ImapConfig {
     /// Seconds between polls when the server has no IDLE.
     #[serde(default = "default_poll_seconds")]
     pub poll_seconds: u64,
+    /// A PEM file of CA certificates to trust besides the Mozilla roots
+    /// (for a server whose certificate a private CA signed).
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
 }
 
 /// `[mail.smtp]`: the server our mail is sent through.
@@ -175,6 +183,10 @@ pub struct SmtpConfig {
     /// Login password.
     #[serde(default)]
     pub password: Option<Secret>,
+    /// A PEM file of CA certificates to trust besides the Mozilla roots
+    /// (for a server whose certificate a private CA signed).
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
 }
 
 /// `[mail.maildir]`: the local mail directory (embedded default).
@@ -261,6 +273,8 @@ enum KeyKind {
     Text,
     Number,
     Bool,
+    /// A list, written in the variable as comma-separated items.
+    List,
 }
 
 /// Every key the config knows, as its path of TOML table names. The
@@ -272,6 +286,7 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "name"], KeyKind::Text),
     (&["mail", "secret"], KeyKind::Text),
     (&["mail", "require_dkim"], KeyKind::Bool),
+    (&["mail", "dns_servers"], KeyKind::List),
     (&["mail", "answers_per_hour"], KeyKind::Number),
     (&["mail", "read_budget_ms"], KeyKind::Number),
     (&["mail", "imap", "host"], KeyKind::Text),
@@ -283,24 +298,25 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "imap", "done_folder"], KeyKind::Text),
     (&["mail", "imap", "failed_folder"], KeyKind::Text),
     (&["mail", "imap", "poll_seconds"], KeyKind::Number),
+    (&["mail", "imap", "ca_file"], KeyKind::Text),
     (&["mail", "smtp", "host"], KeyKind::Text),
     (&["mail", "smtp", "port"], KeyKind::Number),
     (&["mail", "smtp", "tls"], KeyKind::Text),
     (&["mail", "smtp", "user"], KeyKind::Text),
     (&["mail", "smtp", "password"], KeyKind::Text),
+    (&["mail", "smtp", "ca_file"], KeyKind::Text),
     (&["mail", "maildir", "path"], KeyKind::Text),
     (&["clock", "reminders"], KeyKind::Text),
     (&["clock", "silence"], KeyKind::Text),
     (&["clock", "leave_days"], KeyKind::Number),
 ];
 
-/// Environment variables that start with `DOPIS_` but are not config keys.
+/// Environment variables that start with `DOPIS_` but are not config keys
+/// (besides `DOPIS_TEST_…`, which `scripts/test.sh` sets for the tests and
+/// the binary they run inherits).
 const NON_KEY_VARS: &[&str] = &[
     "DOPIS_CONFIG",
     "DOPIS_LOG",
-    "DOPIS_TEST_POSTGRES_URL",
-    "DOPIS_TEST_SMTP_PORT",
-    "DOPIS_TEST_IMAP_PORT",
     "DOPIS_CRASH_AT",
     "DOPIS_PG_DIR",
     "DOPIS_PG_PORT",
@@ -399,7 +415,10 @@ fn apply_env(
 ) -> Result<Vec<String>, ConfigError> {
     let mut used = Vec::new();
     for (name, value) in env {
-        if !name.starts_with("DOPIS_") || NON_KEY_VARS.contains(&name.as_str()) {
+        if !name.starts_with("DOPIS_")
+            || name.starts_with("DOPIS_TEST_")
+            || NON_KEY_VARS.contains(&name.as_str())
+        {
             continue;
         }
         let Some((path, kind)) = KEYS.iter().find(|(path, _)| env_name(path) == name) else {
@@ -416,6 +435,14 @@ fn apply_env(
                     message: format!("'{value}' is not a whole number"),
                 }
             })?),
+            KeyKind::List => toml::Value::Array(
+                value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|item| !item.is_empty())
+                    .map(|item| toml::Value::String(item.to_string()))
+                    .collect(),
+            ),
             KeyKind::Bool => match value.trim().to_ascii_lowercase().as_str() {
                 "true" | "1" | "yes" => toml::Value::Boolean(true),
                 "false" | "0" | "no" => toml::Value::Boolean(false),
@@ -564,6 +591,7 @@ mod tests {
                     (Some(&"tls"), _) => "starttls",
                     (_, KeyKind::Number) => "7",
                     (_, KeyKind::Bool) => "true",
+                    (_, KeyKind::List) => "127.0.0.1:5353, ::1",
                     (_, KeyKind::Text) => "x",
                 };
                 (env_name(path), value.to_string())
@@ -576,7 +604,21 @@ mod tests {
             Some(Tls::Starttls)
         );
         assert!(config.mail.require_dkim);
+        assert_eq!(config.mail.dns_servers, ["127.0.0.1:5353", "::1"]);
+        assert_eq!(
+            config.mail.smtp.as_ref().and_then(|s| s.ca_file.clone()),
+            Some(PathBuf::from("x"))
+        );
         assert_eq!(config.mail.maildir.path, PathBuf::from("x"));
+    }
+
+    #[test]
+    fn the_test_suites_variables_are_not_taken_for_settings() {
+        let env = [
+            ("DOPIS_TEST_IMAPS_PORT".to_string(), "1993".to_string()),
+            ("DOPIS_TEST_CA_FILE".to_string(), "/tmp/ca.crt".to_string()),
+        ];
+        assert_eq!(Config::load(None, env).unwrap(), Config::default());
     }
 
     #[test]

@@ -115,7 +115,7 @@ impl Inbox {
         // Before the transaction: the DKIM check may wait on DNS.
         let dkim_failed = self.post.require_dkim
             && mail.automatic.is_none()
-            && !super::dkim::aligned_pass(raw, mail.from.domain()).await;
+            && !super::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers).await;
         let mut tx = store.begin().await?;
         let record = InboundRecord {
             mail_key: &key,

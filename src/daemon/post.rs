@@ -32,6 +32,8 @@ pub struct Post {
     pub tokens: Tokens,
     /// Whether mail must carry an aligned DKIM pass to act (`[mail] require_dkim`).
     pub require_dkim: bool,
+    /// Where the DKIM check looks keys up (`[mail] dns_servers`).
+    pub dns_servers: super::dkim::DnsServers,
 }
 
 /// Why the mail settings are unusable.
@@ -46,6 +48,9 @@ pub enum PostError {
          the config, or set DOPIS_MAIL_SECRET to a long random text"
     )]
     NoSecret,
+    /// `[mail] dns_servers` holds something that is not a server address.
+    #[error("[mail] dns_servers: {0}")]
+    DnsServers(String),
 }
 
 /// A game with its players, as a mail shows it.
@@ -129,6 +134,8 @@ impl Post {
             name: cfg.name.clone(),
             tokens: Tokens::new(cfg.secret.expose()),
             require_dkim: cfg.require_dkim,
+            dns_servers: super::dkim::DnsServers::parse(&cfg.dns_servers)
+                .map_err(PostError::DnsServers)?,
         })
     }
 

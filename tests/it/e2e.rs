@@ -1,7 +1,9 @@
 //! End to end over real mail: the real `dopis serve` process reads its
 //! mailbox over IMAP (Dovecot) and sends over SMTP (Postfix); two players
 //! read their mail over IMAP and answer the mails they get by replying to
-//! the Reply-To over SMTP, as a mail client would, until mate.
+//! the Reply-To over SMTP, as a mail client would, until mate. One game
+//! runs through TLS with AUTH, as with a real provider's servers (see
+//! [`Wire::Tls`]); the other on the plaintext loopback ports.
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,7 +14,84 @@ use dopis::daemon::mailbox::{ImapMailbox, MailRef};
 use dopis::daemon::mailer::Mailer;
 use mail_parser::MimeHeaders;
 
-use crate::support::{MAIL_PASSWORD, MailStack, TestDb, dopis, mailstack, ok, scratch_user};
+use crate::support::{
+    MAIL_PASSWORD, MailStack, TestDb, TlsStack, dopis, mailstack, ok, scratch_user, tls_mailstack,
+};
+
+/// How the daemon and the players reach the test mail system.
+enum Wire {
+    /// Plaintext on loopback, sending without AUTH.
+    Plain(MailStack),
+    /// TLS and AUTH, all four ways in one game: the daemon reads over IMAPS
+    /// and sends through submission with STARTTLS, its host given by name
+    /// (`localhost`, so the certificate's DNS name is checked); the players
+    /// read with IMAP STARTTLS and send over smtps, by IP address.
+    Tls(TlsStack),
+}
+
+impl Wire {
+    fn player_imap(&self, user: &str) -> ImapConfig {
+        let (port, tls, ca_file) = match self {
+            Wire::Plain(stack) => (stack.imap_port, Tls::None, None),
+            Wire::Tls(stack) => (stack.imap_port, Tls::Starttls, Some(stack.ca_file.clone())),
+        };
+        ImapConfig {
+            host: "127.0.0.1".into(),
+            port: Some(port),
+            tls,
+            user: user.into(),
+            password: Secret::new(MAIL_PASSWORD),
+            mailbox: "INBOX".into(),
+            done_folder: None,
+            failed_folder: dopis::config::default_failed_folder(),
+            poll_seconds: 1,
+            ca_file,
+        }
+    }
+
+    /// The players' outgoing server (one client for both, logged in as `user`).
+    fn player_smtp(&self, user: &str) -> SmtpConfig {
+        match self {
+            Wire::Plain(stack) => SmtpConfig {
+                host: "127.0.0.1".into(),
+                port: Some(stack.smtp_port),
+                tls: Tls::None,
+                user: None,
+                password: None,
+                ca_file: None,
+            },
+            Wire::Tls(stack) => SmtpConfig {
+                host: "127.0.0.1".into(),
+                port: Some(stack.smtps_port),
+                tls: Tls::Tls,
+                user: Some(user.into()),
+                password: Some(Secret::new(MAIL_PASSWORD)),
+                ca_file: Some(stack.ca_file.clone()),
+            },
+        }
+    }
+
+    /// The daemon's `[mail.imap]` and `[mail.smtp]`, logged in as `server`.
+    fn daemon_config(&self, server: &str) -> String {
+        match self {
+            Wire::Plain(stack) => format!(
+                "[mail.imap]\nhost = \"127.0.0.1\"\nport = {imap}\ntls = \"none\"\nuser = \"{server}\"\npassword = \"{MAIL_PASSWORD}\"\n\n\
+                 [mail.smtp]\nhost = \"127.0.0.1\"\nport = {smtp}\ntls = \"none\"\n",
+                imap = stack.imap_port,
+                smtp = stack.smtp_port,
+            ),
+            Wire::Tls(stack) => format!(
+                "[mail.imap]\nhost = \"localhost\"\nport = {imaps}\ntls = \"tls\"\nuser = \"{server}\"\npassword = \"{MAIL_PASSWORD}\"\n\
+                 ca_file = \"{ca}\"\n\n\
+                 [mail.smtp]\nhost = \"localhost\"\nport = {submission}\ntls = \"starttls\"\nuser = \"{server}\"\n\
+                 password = \"{MAIL_PASSWORD}\"\nca_file = \"{ca}\"\n",
+                imaps = stack.imaps_port,
+                submission = stack.submission_port,
+                ca = stack.ca_file.display(),
+            ),
+        }
+    }
+}
 
 /// Kills the daemon when the test ends, however it ends.
 struct Daemon(Child);
@@ -47,21 +126,11 @@ fn slovenian(english: &str) -> &str {
 }
 
 impl Player {
-    async fn new(stack: MailStack, slovenian: bool) -> Player {
+    async fn new(wire: &Wire, slovenian: bool) -> Player {
         let address = scratch_user();
-        let mailbox = ImapMailbox::connect(ImapConfig {
-            host: "127.0.0.1".into(),
-            port: Some(stack.imap_port),
-            tls: Tls::None,
-            user: address.clone(),
-            password: Secret::new(MAIL_PASSWORD),
-            mailbox: "INBOX".into(),
-            done_folder: None,
-            failed_folder: dopis::config::default_failed_folder(),
-            poll_seconds: 1,
-        })
-        .await
-        .unwrap();
+        let mailbox = ImapMailbox::connect(wire.player_imap(&address))
+            .await
+            .unwrap();
         Player {
             address,
             mailbox,
@@ -187,20 +256,17 @@ impl Match {
     }
 }
 
-async fn start_match(db: &TestDb, stack: MailStack) -> Match {
+async fn start_match(db: &TestDb, wire: Wire) -> Match {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let server = scratch_user();
-    let white = Player::new(stack, true).await;
-    let black = Player::new(stack, false).await;
+    let white = Player::new(&wire, true).await;
+    let black = Player::new(&wire, false).await;
     std::fs::write(
         d.join("dopis.toml"),
         format!(
-            "[mail]\naddress = \"{server}\"\nsecret = \"e2e-secret\"\n\n\
-             [mail.imap]\nhost = \"127.0.0.1\"\nport = {imap}\ntls = \"none\"\nuser = \"{server}\"\npassword = \"{MAIL_PASSWORD}\"\n\n\
-             [mail.smtp]\nhost = \"127.0.0.1\"\nport = {smtp}\ntls = \"none\"\n",
-            imap = stack.imap_port,
-            smtp = stack.smtp_port,
+            "[mail]\naddress = \"{server}\"\nsecret = \"e2e-secret\"\n\n{}",
+            wire.daemon_config(&server)
         ),
     )
     .unwrap();
@@ -257,13 +323,7 @@ async fn start_match(db: &TestDb, stack: MailStack) -> Match {
             .unwrap(),
     );
     let smtp = Mailer::open(&MailConfig {
-        smtp: Some(SmtpConfig {
-            host: "127.0.0.1".into(),
-            port: Some(stack.smtp_port),
-            tls: Tls::None,
-            user: None,
-            password: None,
-        }),
+        smtp: Some(wire.player_smtp(&white.address)),
         ..MailConfig::default()
     })
     .unwrap();
@@ -277,9 +337,9 @@ async fn start_match(db: &TestDb, stack: MailStack) -> Match {
     }
 }
 
-async fn two_players_play_a_game_to_mate_by_replying_to_real_mail(db: &TestDb) {
-    let Some(stack) = mailstack() else { return };
-    let m = start_match(db, stack).await;
+async fn two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_auth(db: &TestDb) {
+    let Some(stack) = tls_mailstack() else { return };
+    let m = start_match(db, Wire::Tls(stack)).await;
     let Match {
         dir,
         mut white,
@@ -365,7 +425,7 @@ async fn two_players_play_a_game_to_mate_by_replying_to_real_mail(db: &TestDb) {
 
 async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &TestDb) {
     let Some(stack) = mailstack() else { return };
-    let mut m = start_match(db, stack).await;
+    let mut m = start_match(db, Wire::Plain(stack)).await;
     // White (Ana, who writes Slovenian letters) moves and leaves a conditional
     // line: if 1...e5 then 2.Nf3, if 2...Nc6 then 3.Bb5.
     m.answer(true, "Your move", "e4\r\nif e5 Nf3 Nc6 Bb5").await;
@@ -441,6 +501,6 @@ async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &T
 }
 
 crate::on_both_backends!(
-    two_players_play_a_game_to_mate_by_replying_to_real_mail,
+    two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_auth,
     conditional_moves_fire_and_draw_claims_are_judged_over_real_mail,
 );

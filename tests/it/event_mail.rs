@@ -44,6 +44,7 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
             done_folder: None,
             failed_folder: dopis::config::default_failed_folder(),
             poll_seconds: 1,
+            ca_file: None,
         }),
         smtp: Some(SmtpConfig {
             host: "127.0.0.1".into(),
@@ -51,6 +52,7 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
             tls: Tls::None,
             user: None,
             password: None,
+            ca_file: None,
         }),
         ..MailConfig::default()
     }

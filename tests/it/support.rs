@@ -149,6 +149,55 @@ pub fn mailstack() -> Option<MailStack> {
     }
 }
 
+/// The TLS and AUTH side of the test mail system (`scripts/mailstack.sh`
+/// makes a throwaway CA at start and signs a certificate for localhost and
+/// 127.0.0.1 with it).
+#[derive(Debug, Clone)]
+pub struct TlsStack {
+    /// Dovecot IMAP on 127.0.0.1, with STARTTLS.
+    pub imap_port: u16,
+    /// Dovecot IMAP over TLS from the first byte.
+    pub imaps_port: u16,
+    /// Postfix submission: STARTTLS and AUTH required.
+    pub submission_port: u16,
+    /// Postfix smtps: TLS from the first byte, AUTH required.
+    pub smtps_port: u16,
+    /// The CA certificate (PEM) that signed the servers' certificate.
+    pub ca_file: std::path::PathBuf,
+}
+
+/// The TLS side of the test mail system, or `None` (with a notice) when run
+/// outside `scripts/test.sh`; in CI its absence is a failure.
+pub fn tls_mailstack() -> Option<TlsStack> {
+    let port = |name: &str| std::env::var(name).ok().and_then(|p| p.parse::<u16>().ok());
+    let ca_file = std::env::var("DOPIS_TEST_CA_FILE").ok();
+    match (
+        port("DOPIS_TEST_IMAP_PORT"),
+        port("DOPIS_TEST_IMAPS_PORT"),
+        port("DOPIS_TEST_SUBMISSION_PORT"),
+        port("DOPIS_TEST_SMTPS_PORT"),
+        ca_file,
+    ) {
+        (Some(imap_port), Some(imaps_port), Some(submission_port), Some(smtps_port), Some(ca)) => {
+            Some(TlsStack {
+                imap_port,
+                imaps_port,
+                submission_port,
+                smtps_port,
+                ca_file: ca.into(),
+            })
+        }
+        _ => {
+            let wanted = "DOPIS_TEST_IMAP_PORT/IMAPS_PORT/SUBMISSION_PORT/SMTPS_PORT/CA_FILE";
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("CI=true but {wanted} are not set: run the tests with scripts/test.sh");
+            }
+            eprintln!("SKIPPED: TLS mail test ({wanted} not set; scripts/test.sh sets them)");
+            None
+        }
+    }
+}
+
 /// A mailbox user of its own for one test (`t-<random>@chess.test`): the
 /// test mail system creates it on first use, password `secret`.
 pub fn scratch_user() -> String {

@@ -46,6 +46,7 @@ impl Reader {
             done_folder: None,
             failed_folder: dopis::config::default_failed_folder(),
             poll_seconds: 1,
+            ca_file: None,
         })
         .await
         .unwrap();
@@ -201,6 +202,7 @@ async fn setup<'a>(db: &'a TestDb, stack: MailStack) -> Server<'a> {
             tls: Tls::None,
             user: None,
             password: None,
+            ca_file: None,
         }),
         ..MailConfig::default()
     })

@@ -15,6 +15,7 @@ use async_imap::error::Error as ImapError;
 use async_imap::extensions::idle::IdleResponse;
 use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
+use rustls::pki_types::CertificateDer;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
@@ -103,13 +104,22 @@ pub struct ImapMailbox {
     watermark: Option<(u32, u32)>,
     use_idle: bool,
     max_mail_bytes: u64,
+    /// The CA certificates of `ca_file`, trusted besides the Mozilla roots.
+    extra_roots: Vec<CertificateDer<'static>>,
 }
 
 impl ImapMailbox {
     /// Connects, logs in and selects the folder; creates the done folder if
     /// one is configured and missing.
     pub async fn connect(cfg: ImapConfig) -> Result<ImapMailbox, MailboxError> {
+        let extra_roots = match &cfg.ca_file {
+            Some(path) => {
+                net::read_ca_file(path, "[mail.imap] ca_file").map_err(MailboxError::Permanent)?
+            }
+            None => Vec::new(),
+        };
         let mut mailbox = ImapMailbox {
+            extra_roots,
             cfg,
             conn: None,
             watermark: None,
@@ -302,7 +312,7 @@ impl ImapMailbox {
     /// The open connection, opening one first if there is none.
     async fn connected(&mut self) -> Result<&mut Connected, MailboxError> {
         if self.conn.is_none() {
-            self.conn = Some(open(&self.cfg).await?);
+            self.conn = Some(open(&self.cfg, &self.extra_roots).await?);
         }
         self.conn
             .as_mut()
@@ -351,7 +361,10 @@ async fn timed<T>(
 }
 
 /// Connects, secures, logs in and selects the folder.
-async fn open(cfg: &ImapConfig) -> Result<Connected, MailboxError> {
+async fn open(
+    cfg: &ImapConfig,
+    extra_roots: &[CertificateDer<'static>],
+) -> Result<Connected, MailboxError> {
     let server = format!("{}:{}", cfg.host, port(cfg));
     if cfg.tls == Tls::None && !net::is_loopback_host(&cfg.host) {
         return Err(MailboxError::Permanent(format!(
@@ -369,7 +382,7 @@ async fn open(cfg: &ImapConfig) -> Result<Connected, MailboxError> {
             ))
         })?;
     let stream = match cfg.tls {
-        Tls::Tls => ImapStream::Tls(Box::new(handshake(cfg, &server, tcp).await?)),
+        Tls::Tls => ImapStream::Tls(Box::new(handshake(cfg, extra_roots, &server, tcp).await?)),
         Tls::None | Tls::Starttls => ImapStream::Plain(tcp),
     };
     let mut client = async_imap::Client::new(stream);
@@ -393,7 +406,7 @@ async fn open(cfg: &ImapConfig) -> Result<Connected, MailboxError> {
             )));
         };
         client = async_imap::Client::new(ImapStream::Tls(Box::new(
-            handshake(cfg, &server, tcp).await?,
+            handshake(cfg, extra_roots, &server, tcp).await?,
         )));
     }
 
@@ -464,13 +477,23 @@ async fn select(
 
 async fn handshake(
     cfg: &ImapConfig,
+    extra_roots: &[CertificateDer<'static>],
     server: &str,
     tcp: TcpStream,
 ) -> Result<tokio_rustls::client::TlsStream<TcpStream>, MailboxError> {
-    let connector = net::tls_connector().map_err(MailboxError::Permanent)?;
+    let connector = net::tls_connector(extra_roots).map_err(MailboxError::Permanent)?;
     let name = net::server_name(&cfg.host).map_err(MailboxError::Permanent)?;
     match tokio::time::timeout(CONNECT_TIMEOUT, connector.connect(name, tcp)).await {
         Ok(Ok(tls)) => Ok(tls),
+        // Retrying cannot help until the admin trusts the right CA or host name.
+        Ok(Err(e))
+            if let Some(problem) =
+                net::certificate_problem(&e, &cfg.host, "[mail.imap]", cfg.ca_file.as_deref()) =>
+        {
+            Err(MailboxError::Permanent(format!(
+                "TLS with IMAP server {server} failed: {problem}"
+            )))
+        }
         Ok(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
             Err(MailboxError::Permanent(format!(
                 "TLS with IMAP server {server} failed: {e} (is the port right for tls = \"{}\"? \
@@ -742,6 +765,7 @@ mod tests {
             done_folder: None,
             failed_folder: crate::config::default_failed_folder(),
             poll_seconds: 60,
+            ca_file: None,
         }
     }
 

@@ -62,6 +62,9 @@ pub enum MailerError {
         /// What is wrong.
         why: String,
     },
+    /// `[mail.smtp] ca_file` cannot be used (the text names the key and the fix).
+    #[error("{0}")]
+    CaFile(String),
     /// The Maildir cannot be created.
     #[error(
         "cannot create the Maildir {path}: {source} (check [mail.maildir] path and its permissions)"

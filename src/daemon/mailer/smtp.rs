@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use lettre::address::Envelope;
 use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls as LettreTls, TlsParameters};
+use lettre::transport::smtp::client::{
+    Certificate, CertificateStore, Tls as LettreTls, TlsParameters,
+};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 use super::{MailerError, SendError};
@@ -24,6 +26,8 @@ const AUTH_CODES: &[&str] = &["530", "534", "535", "538"];
 pub struct SmtpMailer {
     transport: AsyncSmtpTransport<Tokio1Executor>,
     server: String,
+    host: String,
+    ca_file: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for SmtpMailer {
@@ -54,6 +58,12 @@ impl SmtpMailer {
             host: cfg.host.clone(),
             why,
         };
+        let extra_roots = match &cfg.ca_file {
+            Some(path) => {
+                net::read_ca_file(path, "[mail.smtp] ca_file").map_err(MailerError::CaFile)?
+            }
+            None => Vec::new(),
+        };
         let tls = match cfg.tls {
             Tls::None => {
                 if !net::is_loopback_host(&cfg.host) {
@@ -64,7 +74,23 @@ impl SmtpMailer {
                 LettreTls::None
             }
             Tls::Starttls | Tls::Tls => {
-                let params = TlsParameters::new(cfg.host.clone())
+                // lettre's rustls setup: the Mozilla roots (as for IMAP, see
+                // net.rs) plus the CAs of ca_file, added as root certificates.
+                // The store is named, not `Default`: with lettre's
+                // rustls-platform-verifier feature `Default` would drop extra
+                // roots it cannot parse (rustls-platform-verifier issue 175).
+                // The file is read by net::read_ca_file, not lettre's
+                // `Certificate::from_pem`, which takes a file without any
+                // certificate as an empty list.
+                let mut builder = TlsParameters::builder(cfg.host.clone())
+                    .certificate_store(CertificateStore::WebpkiRoots);
+                for certificate in extra_roots {
+                    let certificate = Certificate::from_der(certificate.to_vec())
+                        .map_err(|e| smtp_error(format!("TLS setup failed: {e}")))?;
+                    builder = builder.add_root_certificate(certificate);
+                }
+                let params = builder
+                    .build_rustls()
                     .map_err(|e| smtp_error(format!("TLS setup failed: {e}")))?;
                 if cfg.tls == Tls::Tls {
                     LettreTls::Wrapper(params)
@@ -89,6 +115,8 @@ impl SmtpMailer {
         Ok(SmtpMailer {
             transport: builder.build(),
             server: format!("{}:{port}", cfg.host),
+            host: cfg.host.clone(),
+            ca_file: cfg.ca_file.clone(),
         })
     }
 
@@ -104,7 +132,7 @@ impl SmtpMailer {
             .send_raw(&envelope, raw)
             .await
             .map(|_| ())
-            .map_err(|e| classify(&self.server, &e))
+            .map_err(|e| self.classify(&e))
     }
 }
 
@@ -117,6 +145,21 @@ fn envelope(from: &EmailAddress, to: &[EmailAddress]) -> Result<Envelope, SendEr
     let recipients = to.iter().map(address).collect::<Result<Vec<_>, _>>()?;
     Envelope::new(Some(address(from)?), recipients)
         .map_err(|e| SendError::Permanent(format!("no usable envelope: {e}")))
+}
+
+impl SmtpMailer {
+    /// As [`classify`], with a refused server certificate explained: what
+    /// was wrong with it and which `[mail.smtp]` setting fixes it.
+    fn classify(&self, e: &lettre::transport::smtp::Error) -> SendError {
+        let server = &self.server;
+        // The mail stays in the outbox until the admin trusts the right CA.
+        if let Some(problem) =
+            net::certificate_problem(e, &self.host, "[mail.smtp]", self.ca_file.as_deref())
+        {
+            return SendError::Transient(format!("SMTP server {server}: TLS failed: {problem}"));
+        }
+        classify(server, e)
+    }
 }
 
 /// 5xx for the mail is permanent; everything else (4xx, no connection,
@@ -145,6 +188,7 @@ mod tests {
             tls,
             user: Some("chess".into()),
             password: Some(Secret::new("hunter2")),
+            ca_file: None,
         }
     }
 

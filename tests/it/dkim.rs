@@ -1,0 +1,313 @@
+//! The DKIM check (`[mail] require_dkim = true`) on mail signed for real:
+//! a test key signs the players' mail, and its public key is published by a
+//! small DNS server on 127.0.0.1 that `[mail] dns_servers` names, so the
+//! check runs the same path as for an admin with a local resolver (the
+//! hickory resolver asking a DNS server over UDP), never DNS on the internet.
+
+use std::net::SocketAddr;
+
+use base64::Engine;
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use mail_auth::common::crypto::Ed25519Key;
+use mail_auth::common::headers::HeaderWriter;
+use mail_auth::dkim::DkimSigner;
+use mail_auth::hickory_resolver::proto::op::{Message, MessageType, ResponseCode};
+use mail_auth::hickory_resolver::proto::rr::rdata::TXT;
+use mail_auth::hickory_resolver::proto::rr::{RData, Record, RecordType};
+use tokio::net::UdpSocket;
+
+use dopis::address::EmailAddress;
+use dopis::chess::game::StartPosition;
+use dopis::clock::TimeControl;
+use dopis::config::{MailConfig, Secret};
+use dopis::daemon::inbox::{Handled, Inbox};
+use dopis::daemon::post::Post;
+use dopis::daemon::start::start_game;
+use dopis::lang::Lang;
+use dopis::player::{NewPlayer, Player};
+use dopis::store::Store;
+use dopis::store::games::GameId;
+
+use crate::support::TestDb;
+
+/// The DKIM selector the test keys are published under.
+const SELECTOR: &str = "dopis";
+
+/// A DNS server on 127.0.0.1 that answers TXT questions from its table, as
+/// a domain's DNS publishes DKIM keys; any other question gets NXDOMAIN.
+/// Stops when dropped.
+struct TxtServer {
+    address: SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl TxtServer {
+    async fn start(records: Vec<(String, String)>) -> TxtServer {
+        let socket = UdpSocket::bind("127.0.0.1:0").await.expect("bind DNS");
+        let address = socket.local_addr().expect("DNS address");
+        let task = tokio::spawn(async move {
+            let mut buffer = vec![0u8; 4096];
+            loop {
+                let Ok((len, peer)) = socket.recv_from(&mut buffer).await else {
+                    return;
+                };
+                let Ok(query) = Message::from_vec(&buffer[..len]) else {
+                    continue;
+                };
+                let answer = answer(&query, &records);
+                if let Ok(bytes) = answer.to_vec() {
+                    let _ = socket.send_to(&bytes, peer).await;
+                }
+            }
+        });
+        TxtServer { address, task }
+    }
+}
+
+impl Drop for TxtServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn answer(query: &Message, records: &[(String, String)]) -> Message {
+    let mut answer = Message::response(query.metadata.id, query.metadata.op_code);
+    answer.metadata.message_type = MessageType::Response;
+    answer.metadata.recursion_desired = query.metadata.recursion_desired;
+    answer.metadata.recursion_available = true;
+    answer.edns = query.edns.clone();
+    for question in &query.queries {
+        answer.add_query(question.clone());
+        let name = question
+            .name()
+            .to_ascii()
+            .trim_end_matches('.')
+            .to_lowercase();
+        if question.query_type() != RecordType::TXT {
+            continue;
+        }
+        for (_, text) in records.iter().filter(|(n, _)| *n == name) {
+            answer.add_answer(Record::from_rdata(
+                question.name().clone(),
+                60,
+                RData::TXT(TXT::new(vec![text.clone()])),
+            ));
+        }
+    }
+    if answer.answers.is_empty() {
+        answer.metadata.response_code = ResponseCode::NXDomain;
+    }
+    answer
+}
+
+/// A domain's DKIM key: signs mail and is published as `dopis._domainkey.DOMAIN`.
+struct SigningDomain {
+    domain: String,
+    pkcs8: Vec<u8>,
+}
+
+impl SigningDomain {
+    fn new(domain: &str) -> SigningDomain {
+        SigningDomain {
+            domain: domain.into(),
+            pkcs8: Ed25519Key::generate_pkcs8().expect("an Ed25519 key"),
+        }
+    }
+
+    fn key(&self) -> Ed25519Key {
+        Ed25519Key::from_pkcs8_der(&self.pkcs8).expect("the key reads back")
+    }
+
+    /// The TXT record publishing the public key (RFC 8463).
+    fn record(&self) -> (String, String) {
+        let public = base64::engine::general_purpose::STANDARD.encode(self.key().public_key());
+        (
+            format!("{SELECTOR}._domainkey.{}", self.domain),
+            format!("v=DKIM1; k=ed25519; p={public}"),
+        )
+    }
+
+    /// `raw` with a DKIM-Signature of this domain in front, as the sender's
+    /// outgoing server adds it.
+    fn sign(&self, raw: &[u8]) -> Vec<u8> {
+        let signature = DkimSigner::from_key(self.key())
+            .domain(self.domain.clone())
+            .selector(SELECTOR)
+            .headers(["From", "To", "Subject", "Message-ID", "Date"])
+            .sign(raw)
+            .expect("signing works");
+        let mut signed = signature.to_header().into_bytes();
+        signed.extend_from_slice(raw);
+        signed
+    }
+}
+
+/// A game between Alice (White) and Bob (Black) at players.test, and a
+/// daemon's inbox that requires DKIM and asks `dns` for keys.
+struct World {
+    store: Store,
+    inbox: Inbox,
+    game: GameId,
+    alice: Player,
+    now: DateTime<Utc>,
+    _dns: TxtServer,
+}
+
+impl World {
+    async fn new(db: &TestDb, published: &[&SigningDomain]) -> World {
+        let dns = TxtServer::start(published.iter().map(|d| d.record()).collect()).await;
+        let store = Store::open(&db.url).await.unwrap();
+        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
+        let add = |email: &str, name: &str| {
+            NewPlayer::new(EmailAddress::parse(email).unwrap(), name, Lang::En, None).unwrap()
+        };
+        let alice = store
+            .add_player(&add("alice@players.test", "Alice"), now)
+            .await
+            .unwrap();
+        let bob = store
+            .add_player(&add("bob@players.test", "Bob"), now)
+            .await
+            .unwrap();
+        let config = MailConfig {
+            address: "chess@chess.test".into(),
+            secret: Secret::new("test-secret"),
+            require_dkim: true,
+            dns_servers: vec![dns.address.to_string()],
+            ..MailConfig::default()
+        };
+        let post = Post::new(&config).unwrap();
+        let game = start_game(
+            &store,
+            &post,
+            alice.id,
+            bob.id,
+            StartPosition::Standard,
+            TimeControl::default(),
+            now,
+        )
+        .await
+        .unwrap();
+        let world = World {
+            store,
+            inbox: Inbox {
+                post,
+                answers_per_hour: 5,
+                allowance: dopis::clock::Allowance::default(),
+            },
+            game,
+            alice,
+            now,
+            _dns: dns,
+        };
+        world.take_outbox().await;
+        world
+    }
+
+    /// Alice's move `text` as her mail client writes it, to her reply address.
+    fn alices_move(&self, text: &str) -> Vec<u8> {
+        let to = self.inbox.post.reply_to(self.game, &self.alice).to_string();
+        format!(
+            "From: Alice <alice@players.test>\r\nTo: {to}\r\nSubject: Re: [dopis #1] Your move\r\n\
+             Message-ID: <{:016x}@players.test>\r\nDate: Sun, 29 Nov 2026 12:00:00 +0000\r\n\
+             MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n",
+            rand::random::<u64>()
+        )
+        .into_bytes()
+    }
+
+    async fn handle(&mut self, raw: &[u8]) -> Handled {
+        self.now += Duration::minutes(1);
+        self.inbox
+            .handle(&self.store, "test:1", raw, self.now, self.now)
+            .await
+            .unwrap()
+    }
+
+    async fn moves(&self) -> Vec<String> {
+        let game = self.store.game(self.game).await.unwrap();
+        game.moves.iter().map(|m| m.san.clone()).collect()
+    }
+
+    /// (recipient, text) of each mail queued since the last call.
+    async fn take_outbox(&self) -> Vec<(String, String)> {
+        let queued = self
+            .store
+            .claim_outbox(self.now + Duration::days(1), Duration::hours(1), 100)
+            .await
+            .unwrap();
+        let mut out = Vec::new();
+        for mail in queued {
+            let parsed = mail_parser::MessageParser::default()
+                .parse(&mail.raw)
+                .unwrap();
+            let text = parsed
+                .body_text(0)
+                .map(|t| t.into_owned())
+                .unwrap_or_default();
+            out.push((mail.recipient.clone(), text));
+            self.store.outbox_sent(&mail, self.now).await.unwrap();
+        }
+        out
+    }
+
+    /// The mail was refused for want of a DKIM pass: nothing played, and
+    /// Alice (a registered player) is told why.
+    async fn assert_refused(&mut self, handled: Handled) {
+        assert_eq!(handled, Handled::Done("refused: no DKIM pass".into()));
+        assert!(self.moves().await.is_empty());
+        let out = self.take_outbox().await;
+        assert_eq!(out.len(), 1, "{out:?}");
+        assert_eq!(out[0].0, "alice@players.test");
+        assert!(out[0].1.contains("DKIM"), "{}", out[0].1);
+    }
+}
+
+async fn a_move_signed_by_the_players_domain_is_played_with_require_dkim(db: &TestDb) {
+    let players = SigningDomain::new("players.test");
+    let mut w = World::new(db, &[&players]).await;
+    let signed = players.sign(&w.alices_move("e4"));
+    let handled = w.handle(&signed).await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("played e4")),
+        "{handled:?}"
+    );
+    assert_eq!(w.moves().await, ["e4"]);
+}
+
+async fn a_signed_mail_altered_after_signing_moves_nothing(db: &TestDb) {
+    let players = SigningDomain::new("players.test");
+    let mut w = World::new(db, &[&players]).await;
+    let signed = players.sign(&w.alices_move("e4"));
+    // Someone on the way changes the move; the body hash no longer matches.
+    let text = String::from_utf8(signed).unwrap();
+    let altered = text.replacen("\r\n\r\ne4\r\n", "\r\n\r\nd4\r\n", 1);
+    assert_ne!(altered, text);
+    let handled = w.handle(altered.as_bytes()).await;
+    w.assert_refused(handled).await;
+}
+
+async fn a_mail_signed_by_another_domain_moves_nothing(db: &TestDb) {
+    let players = SigningDomain::new("players.test");
+    let relay = SigningDomain::new("relay.test");
+    let mut w = World::new(db, &[&players, &relay]).await;
+    // A valid signature, but of a domain that is not the From domain's.
+    let signed = relay.sign(&w.alices_move("e4"));
+    let handled = w.handle(&signed).await;
+    w.assert_refused(handled).await;
+}
+
+async fn a_mail_signed_with_an_unpublished_key_moves_nothing(db: &TestDb) {
+    let published = SigningDomain::new("players.test");
+    let forger = SigningDomain::new("players.test");
+    let mut w = World::new(db, &[&published]).await;
+    let handled = w.handle(&forger.sign(&w.alices_move("e4"))).await;
+    w.assert_refused(handled).await;
+}
+
+crate::on_both_backends!(
+    a_move_signed_by_the_players_domain_is_played_with_require_dkim,
+    a_signed_mail_altered_after_signing_moves_nothing,
+    a_mail_signed_by_another_domain_moves_nothing,
+    a_mail_signed_with_an_unpublished_key_moves_nothing,
+);
