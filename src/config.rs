@@ -88,6 +88,12 @@ pub struct MailConfig {
     pub require_dkim: bool,
     /// At most this many answers per hour to one sender address.
     pub answers_per_hour: u32,
+    /// A player whose address bounces this many of our mails for good
+    /// within `bounce_days` is paused: their mail is held and their TDs are
+    /// told. 0 never pauses anyone.
+    pub bounces_to_pause: u32,
+    /// The days over which bounces are counted.
+    pub bounce_days: u32,
     /// Inbound from IMAP.
     pub imap: Option<ImapConfig>,
     /// Outbound via SMTP.
@@ -104,6 +110,8 @@ impl Default for MailConfig {
             secret: Secret::new(""),
             require_dkim: false,
             answers_per_hour: 20,
+            bounces_to_pause: 3,
+            bounce_days: 7,
             imap: None,
             smtp: None,
             maildir: MaildirConfig::default(),
@@ -259,6 +267,8 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "secret"], KeyKind::Text),
     (&["mail", "require_dkim"], KeyKind::Bool),
     (&["mail", "answers_per_hour"], KeyKind::Number),
+    (&["mail", "bounces_to_pause"], KeyKind::Number),
+    (&["mail", "bounce_days"], KeyKind::Number),
     (&["mail", "imap", "host"], KeyKind::Text),
     (&["mail", "imap", "port"], KeyKind::Number),
     (&["mail", "imap", "tls"], KeyKind::Text),

@@ -5,11 +5,14 @@
 //! - [`clocks`]: game clocks, schedules, the scheduler step, booking leave.
 //! - [`dkim`]: the optional DKIM check.
 //! - [`inbox`]: handling one inbound mail, in one transaction.
+//! - `bounces`: counting bounces per player; pausing a player whose address
+//!   keeps bouncing, and telling their TDs.
 //! - [`post`]: what happened, as mails in the outbox.
 //! - [`start`]: starting a game with its first mails.
 //! - [`reports`]: the TD deadline report by mail, daily and on request.
 //! - [`run`]: the loops, and `serve`.
 
+mod bounces;
 pub mod clocks;
 pub mod dkim;
 pub mod inbox;

@@ -11,12 +11,14 @@
 //! `migrations/postgres` carry the same versions and names and differ only
 //! in DDL dialect.
 //!
+//! - [`bounces`]: hard bounces per player, and players whose mail is held.
 //! - [`clocks`]: leave, the scheduler's due keys and schedules, deadline-report reads.
 //! - [`players`]: registering and finding players.
 //! - [`games`]: games and their moves.
 //! - [`mail`]: inbound log, outbox, confirmations, mailbox cursor; transactions.
 //! - [`events`]: events, their entrants and games, TD actions, deadline extensions.
 
+pub mod bounces;
 pub mod clocks;
 pub mod events;
 pub mod games;

@@ -85,8 +85,12 @@ pub(crate) struct EventContext {
     pub role: &'static str,
     /// `Withdrawal`: `forfeit_win`, `forfeit_loss`, `annulled` or empty.
     pub effect: String,
-    /// `DeadlineExtended`: days added.
+    /// `DeadlineExtended`: days added; `AddressBounces`: days counted.
     pub days: u32,
+    /// `AddressBounces`: the address that bounces.
+    pub address: String,
+    /// `AddressBounces`: bounces counted.
+    pub count: u32,
     /// The TD's reason.
     pub reason: String,
     /// `Standings`, `DeadlineReport`: the table as fixed-width text lines.
@@ -402,6 +406,24 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 event: event.clone(),
                 table_lines: text.lines().map(str::to_owned).collect(),
                 table_html: styled_report(html),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::AddressBounces {
+            player,
+            address,
+            bounces,
+            days,
+            status,
+            games,
+        } => {
+            ctx.lines = games.clone();
+            ctx.event = Some(EventContext {
+                player: player.clone(),
+                address: address.clone(),
+                count: *bounces,
+                days: *days,
+                reason: status.clone(),
                 ..EventContext::default()
             });
         }

@@ -278,6 +278,22 @@ pub enum LetterKind {
         /// The event's name.
         event: String,
     },
+    /// To a TD: a player's address keeps bouncing, so their mail is held
+    /// until they are resumed; what to do.
+    AddressBounces {
+        /// The player's name.
+        player: String,
+        /// The address that bounces.
+        address: String,
+        /// Hard bounces counted.
+        bounces: u32,
+        /// Over how many days.
+        days: u32,
+        /// The last DSN status, e.g. `5.1.1`; empty when none was given.
+        status: String,
+        /// The player's games in progress, one line each.
+        games: Vec<String>,
+    },
 }
 
 /// One game in a digest: the game as mails show it, and the address that
@@ -377,6 +393,7 @@ impl LetterKind {
             LetterKind::LanguageChanged => "language_changed",
             LetterKind::DeadlineReport { .. } => "deadline_report",
             LetterKind::ReportInstructions { .. } => "report_instructions",
+            LetterKind::AddressBounces { .. } => "address_bounces",
         }
     }
 
@@ -445,8 +462,8 @@ pub fn subject(letter: &Letter) -> String {
 const MAX_SUBJECT: usize = 120;
 
 fn full_subject(letter: &Letter, line: &str) -> String {
-    // One line, whatever a name or a quoted text brought in.
-    let mut clean: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    // One line of printable text, whatever a name or a quoted text brought in.
+    let mut clean = mime::one_line(line);
     if clean.chars().count() > MAX_SUBJECT {
         clean = clean.chars().take(MAX_SUBJECT - 1).collect::<String>() + "…";
     }

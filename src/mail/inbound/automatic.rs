@@ -51,7 +51,7 @@ pub struct LoopSignals {
     /// back is answering our own mail (see `InboundMail::carries_loop_of`).
     pub x_loop: Vec<String>,
     /// The subject, when it reads as an automatic reply to one of our mails
-    /// (`Automatic reply: [dopis #42] …`, see [`AUTO_REPLY_SUBJECTS`]).
+    /// (`Automatic reply: [dopis #42] …`; the prefixes are in `automatic.rs`).
     pub auto_reply_subject: Option<String>,
 }
 

@@ -45,7 +45,7 @@ pub const MAX_MIME_PARTS: usize = 100;
 pub const MAX_MIME_DEPTH: usize = 10;
 
 /// Upper bound on the bytes mail-parser may step over and compare, as
-/// [`prescan`] estimates it: every multipart may scan the whole mail once
+/// the prescan estimates it: every multipart may scan the whole mail once
 /// (a boundary that never comes), comparing its boundary at every `--`.
 /// About half a second in a release build at the worst; an ordinary 25 MB
 /// mail with an attachment estimates at a tenth of it.

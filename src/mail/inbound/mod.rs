@@ -7,6 +7,7 @@
 //! in one linear pass (`html`); what is quoted history is decided in `history`.
 
 mod automatic;
+mod dsn;
 mod flowed;
 mod history;
 mod html;
@@ -22,6 +23,7 @@ use sha2::{Digest, Sha256};
 use crate::address::EmailAddress;
 
 pub use automatic::{Automatic, AutomaticKind, LoopSignals, classify};
+pub use dsn::BounceReport;
 pub use limits::{
     Excess, MAX_BOUNDARY, MAX_MAIL_BYTES, MAX_MIME_DEPTH, MAX_MIME_PARTS, MAX_MULTIPARTS,
     MAX_PARSE_WORK,
@@ -140,6 +142,9 @@ pub struct InboundMail {
     pub loop_signals: LoopSignals,
     /// `Some` when a machine wrote the mail: never answer it.
     pub automatic: Option<Automatic>,
+    /// For a bounce: which of our recipients failed, and which of our mails
+    /// came back.
+    pub bounce: Option<BounceReport>,
     /// Which part the newest text came from.
     pub text_source: TextSource,
     /// The newest text the sender wrote: no quoted history, signature or footer.
@@ -256,6 +261,10 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
     let subject = sender::one_line(message.subject().unwrap_or_default(), MAX_SUBJECT);
     let loop_signals = loop_signals(&message, &from, return_path.as_ref(), &subject);
     let automatic = classify(&loop_signals);
+    let bounce = automatic
+        .as_ref()
+        .filter(|a| a.kind == AutomaticKind::Bounce)
+        .map(|_| dsn::read(&message));
     let (text_source, text) = newest_text(&message);
     Ok(InboundMail {
         message_id,
@@ -272,6 +281,7 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
             .and_then(|d| DateTime::parse_from_rfc3339(&d.to_rfc3339()).ok()),
         loop_signals,
         automatic,
+        bounce,
         text_source,
         text,
     })
