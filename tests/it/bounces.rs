@@ -1,8 +1,9 @@
-//! Mail that must not start a loop, on both backends: auto-replies without
-//! RFC 3834 headers and our own mails sent back are never answered, a
-//! person's reply still is; a player whose address keeps bouncing is paused
-//! (their mail held, not lost), their TDs told in their language, and
-//! resumed by a mail of theirs or by `dopis player resume`.
+//! Headers that must not be trusted and mail that must not start a loop, on
+//! both backends: a NUL in From is unreadable and blocks nothing;
+//! auto-replies without RFC 3834 headers and our own mails sent back are
+//! never answered, a person's reply still is; a player whose address keeps
+//! bouncing is paused (their mail held, not lost), their TDs told in their
+//! language, and resumed by a mail of theirs or by `dopis player resume`.
 
 use chrono::{DateTime, Duration, Utc};
 use mail_parser::MessageParser;
@@ -486,7 +487,33 @@ async fn auto_replies_without_rfc_3834_headers_and_our_own_mail_sent_back_are_ne
     }
 }
 
+async fn a_from_with_a_nul_is_unreadable_to_both_databases_and_the_next_mail_plays(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    club.sent().await;
+    for raw in [
+        &b"From: stranger\0@nowhere.test\r\nTo: chess@chess.test\r\nSubject: hi\0\r\n\r\ne4\r\n"[..],
+        b"From: ana@players.test\0evil\r\nTo: chess@chess.test\r\n\r\ne4\r\n",
+        b"From: bor@players.test\r\nFrom: ana@players.test\r\nTo: chess@chess.test\r\n\r\ne4\r\n",
+        b"From: <ana@players.test\r\nTo: chess@chess.test\r\n\r\ne4\r\n",
+    ] {
+        let h = club.handle(raw).await;
+        assert!(
+            matches!(&h, Handled::Ignored(t) if t.starts_with("ignored: unreadable mail") && !t.contains('\0')),
+            "{h:?}"
+        );
+    }
+    assert!(club.sent().await.is_empty(), "nobody is answered");
+    let game = club.game_of("ana@players.test", true).await;
+    let ana = club.reply_address(game, "ana@players.test").await;
+    let h = club
+        .handle(&mail("ana@players.test", &ana, "Re: [dopis]", "e4", ""))
+        .await;
+    assert!(matches!(h, Handled::Done(_)), "{h:?}");
+    assert_eq!(club.moves(game).await, 1);
+}
+
 crate::on_both_backends!(
+    a_from_with_a_nul_is_unreadable_to_both_databases_and_the_next_mail_plays,
     a_player_whose_address_keeps_bouncing_is_paused_and_the_td_told_in_their_language,
     dopis_player_resume_releases_the_held_mail_and_a_game_outside_events_tells_no_td,
     auto_replies_without_rfc_3834_headers_and_our_own_mail_sent_back_are_never_answered,
