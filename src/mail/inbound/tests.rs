@@ -573,6 +573,30 @@ proptest! {
     }
 
     #[test]
+    fn tag_soup_never_panics_and_costs_a_constant_per_byte(
+        pieces in proptest::collection::vec(
+            prop_oneof![
+                Just("<script>".to_string()), Just("</script>".to_string()),
+                Just("<style>".to_string()), Just("<title>".to_string()),
+                Just("<blockquote>".to_string()), Just("</blockquote>".to_string()),
+                Just("<pre>".to_string()), Just("</pre>".to_string()),
+                Just("<br/>".to_string()), Just("<p>".to_string()), Just("<td>".to_string()),
+                Just("<head>".to_string()), Just("<body>".to_string()), Just("<!--".to_string()),
+                Just("-->".to_string()), Just("<![CDATA[".to_string()), Just("&amp".to_string()),
+                Just("&#x110000;".to_string()), Just("<plaintext>".to_string()),
+                Just("<svg><script/>".to_string()),
+                "\\PC{0,12}",
+            ],
+            0..60,
+        ),
+    ) {
+        let html: String = pieces.concat();
+        let converted = html::to_text(&html);
+        prop_assert!(converted.work <= 4 * html.len() + 8, "{} for {}", converted.work, html.len());
+        prop_assert!(!converted.text.contains('\0'));
+    }
+
+    #[test]
     fn hostile_headers_never_panic_and_never_give_text_the_database_refuses(
         from in proptest::collection::vec(any::<u8>(), 0..80),
         subject in proptest::collection::vec(any::<u8>(), 0..80),
