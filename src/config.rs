@@ -95,6 +95,12 @@ pub struct MailConfig {
     /// takes longer is refused (the registered sender is told) and kept for
     /// the admin, so no mail can stall the daemon.
     pub read_budget_ms: u64,
+    /// A player whose address bounces this many of our mails for good
+    /// within `bounce_days` is paused: their mail is held and their TDs are
+    /// told. 0 never pauses anyone.
+    pub bounces_to_pause: u32,
+    /// The days over which bounces are counted.
+    pub bounce_days: u32,
     /// Inbound from IMAP.
     pub imap: Option<ImapConfig>,
     /// Outbound via SMTP.
@@ -113,6 +119,8 @@ impl Default for MailConfig {
             dns_servers: Vec::new(),
             answers_per_hour: 20,
             read_budget_ms: 10_000,
+            bounces_to_pause: 3,
+            bounce_days: 7,
             imap: None,
             smtp: None,
             maildir: MaildirConfig::default(),
@@ -289,6 +297,8 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "dns_servers"], KeyKind::List),
     (&["mail", "answers_per_hour"], KeyKind::Number),
     (&["mail", "read_budget_ms"], KeyKind::Number),
+    (&["mail", "bounces_to_pause"], KeyKind::Number),
+    (&["mail", "bounce_days"], KeyKind::Number),
     (&["mail", "imap", "host"], KeyKind::Text),
     (&["mail", "imap", "port"], KeyKind::Number),
     (&["mail", "imap", "tls"], KeyKind::Text),

@@ -36,6 +36,12 @@ pub enum PlayerCommand {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Send a paused player's mail again (paused because their address kept
+    /// bouncing): the held mail goes out with the daemon's next send.
+    Resume {
+        /// The player's e-mail address.
+        email: EmailAddress,
+    },
     /// Show one player.
     Show {
         /// The player's e-mail address.
@@ -77,10 +83,30 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                 }
             }
         }
+        PlayerCommand::Resume { email } => {
+            if app.store.resume_player(&email, app.clock.now()).await? {
+                writeln!(
+                    out,
+                    "resumed {email}: their held mail goes out with the daemon's next send"
+                )?;
+            } else {
+                writeln!(out, "{email} is not paused; nothing to do")?;
+            }
+        }
         PlayerCommand::Show { email, format } => {
             let p = app.store.player_by_email(&email).await?;
+            let paused = app.store.pause_of(&email).await?;
             match format {
-                Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&p)?)?,
+                Format::Json => {
+                    #[derive(serde::Serialize)]
+                    struct Shown<'a> {
+                        #[serde(flatten)]
+                        player: &'a Player,
+                        paused: Option<crate::store::bounces::Pause>,
+                    }
+                    let shown = Shown { player: &p, paused };
+                    writeln!(out, "{}", serde_json::to_string_pretty(&shown)?)?;
+                }
                 Format::Text => {
                     writeln!(out, "e-mail:    {}", p.email)?;
                     writeln!(out, "name:      {}", p.name)?;
@@ -89,6 +115,17 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                         p.tz.map(|t| t.name().to_string())
                             .unwrap_or_else(|| "not set".into());
                     writeln!(out, "time zone: {tz}")?;
+                    match paused {
+                        Some(pause) => writeln!(
+                            out,
+                            "mail:      paused since {}: {}; their mail is held until \
+                             `dopis player resume {}` or a mail from them",
+                            pause.since.format("%Y-%m-%d %H:%M UTC"),
+                            pause.reason,
+                            p.email
+                        )?,
+                        None => writeln!(out, "mail:      sent as usual")?,
+                    }
                 }
             }
         }

@@ -113,7 +113,11 @@ impl Inbox {
         };
         let key = mail.idempotency_key.to_string();
         // Before the transaction: the DKIM check may wait on DNS.
+        // One of our own mails sent back by a machine (it copied our X-Loop):
+        // dropped before anything else, never answered.
+        let ours_back = mail.carries_loop_of(&self.post.ours);
         let dkim_failed = self.post.require_dkim
+            && !ours_back
             && mail.automatic.is_none()
             && !super::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers).await;
         let mut tx = store.begin().await?;
@@ -130,9 +134,21 @@ impl Inbox {
             mail_key: &key,
             message_id: mail.message_id.as_ref(),
         };
-        let (game, outcome) = if let Some(auto) = &mail.automatic {
-            // RFC 3834: never answer bounces, auto-replies or list mail.
-            (None, Handled::Ignored(format!("ignored: {auto:?}")))
+        let (game, outcome) = if ours_back {
+            (
+                None,
+                Handled::Ignored("ignored: it carries our own X-Loop (a mail loop)".into()),
+            )
+        } else if let Some(auto) = &mail.automatic {
+            // RFC 3834: never answer bounces, auto-replies or list mail; a
+            // bounce is counted against the address it names.
+            if auto.kind == inbound::AutomaticKind::Bounce {
+                let done =
+                    super::bounces::record(&self.post, &mut tx, &mail, received_at, now).await?;
+                (None, done)
+            } else {
+                (None, Handled::Ignored(format!("ignored: {auto:?}")))
+            }
         } else if dkim_failed {
             self.refuse_unsigned(&mut tx, &mail, &answering, now)
                 .await?
@@ -164,6 +180,11 @@ impl Inbox {
         now: DateTime<Utc>,
     ) -> Result<(Option<GameId>, Handled), StoreError> {
         let route = self.route(tx, mail).await?;
+        // A mail that authenticates shows the address works: a player paused
+        // for bounces gets their held mail from now on.
+        if let Route::Act { player, .. } | Route::Confirm { player, .. } = &route {
+            super::bounces::resume_on_mail(tx, player, now).await?;
+        }
         match route {
             Route::Act { game, player } => {
                 let reading = command::parse(&mail.text, player.lang);

@@ -7,6 +7,8 @@
 //! - [`inbox`]: handling one inbound mail, in one transaction.
 //! - [`lease`]: who reads the mailbox and whose outbox leases are alive,
 //!   when several daemons share a database.
+//! - `bounces`: counting bounces per player; pausing a player whose address
+//!   keeps bouncing, and telling their TDs.
 //! - [`post`]: what happened, as mails in the outbox.
 //! - [`start`]: starting a game with its first mails.
 //! - [`quarantine`]: keeping one bad mail, game, digest or report from
@@ -14,6 +16,7 @@
 //! - [`reports`]: the TD deadline report by mail, daily and on request.
 //! - [`run`]: the loops, and `serve`.
 
+mod bounces;
 pub mod clocks;
 pub mod dkim;
 pub mod inbox;

@@ -34,6 +34,18 @@ pub struct Post {
     pub require_dkim: bool,
     /// Where the DKIM check looks keys up (`[mail] dns_servers`).
     pub dns_servers: super::dkim::DnsServers,
+    /// When a bouncing address pauses its player (`[mail] bounces_to_pause`,
+    /// `bounce_days`).
+    pub bounces: BouncePolicy,
+}
+
+/// When hard bounces pause a player's mail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BouncePolicy {
+    /// Hard bounces that pause a player; 0 never pauses.
+    pub to_pause: u32,
+    /// Over how many days they are counted.
+    pub days: u32,
 }
 
 /// Why the mail settings are unusable.
@@ -136,6 +148,10 @@ impl Post {
             require_dkim: cfg.require_dkim,
             dns_servers: super::dkim::DnsServers::parse(&cfg.dns_servers)
                 .map_err(PostError::DnsServers)?,
+            bounces: BouncePolicy {
+                to_pause: cfg.bounces_to_pause,
+                days: cfg.bounce_days,
+            },
         })
     }
 
@@ -188,9 +204,11 @@ impl Post {
         let game = game
             .map(|g| format!("g{}", g.0))
             .unwrap_or_else(|| "x".into());
+        // Keyed by the secret: a bounce proves it is about our mail by
+        // returning its Message-ID, so the id must not be guessable.
         let text = format!(
             "dopis.{game}.{}@{}",
-            short_hash(mail_key),
+            self.tokens.message(mail_key).as_str(),
             self.ours.domain()
         );
         MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
@@ -221,14 +239,13 @@ impl Post {
         let game_id = table.map(|t| t.record.id);
         let message_id = self.message_id(game_id, &mail_key)?;
         let root = game_id.map(|id| self.thread_root(id)).transpose()?;
+        // The thread is kept by References (the game's root first). Only an
+        // answer to a player's mail is In-Reply-To it, and so marked
+        // `Auto-Submitted: auto-replied`; a notice of our own (the opponent's
+        // move, a reminder) is `auto-generated` (RFC 3834 §5).
         let mut references: Vec<MessageId> = root.iter().cloned().collect();
-        let in_reply_to = match answering.and_then(|a| a.message_id) {
-            Some(id) => {
-                references.push(id.clone());
-                Some(id.clone())
-            }
-            None => root,
-        };
+        let in_reply_to = answering.and_then(|a| a.message_id).cloned();
+        references.extend(in_reply_to.iter().cloned());
         let game = table.map(|t| game_view(t, side, to, now));
         let letter = Letter {
             kind,

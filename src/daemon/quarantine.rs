@@ -18,7 +18,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use super::mailbox::MailboxError;
 use crate::mail::compose::NotHandledCause;
-use crate::mail::inbound::{self, InboundError, InboundMail};
+use crate::mail::inbound::{self, Excess, InboundError, InboundMail};
 use crate::store::{Blame, StoreError};
 
 /// How often a mail is tried before it is quarantined, when it is not clear
@@ -38,6 +38,10 @@ pub enum MailFault {
     /// Reading it crashed the reader (a bug; the mail is kept as evidence).
     #[error("reading the mail failed: {0}")]
     ReaderCrashed(String),
+    /// It goes over a cap on what is read of one mail (size, MIME parts,
+    /// nesting, work).
+    #[error("the mail is not read: {0}")]
+    TooComplex(Excess),
     /// The database failed while handling it.
     #[error("{0}")]
     Store(#[from] StoreError),
@@ -50,7 +54,9 @@ impl MailFault {
     /// Whether the mail, the moment, or neither clearly is at fault.
     pub fn blame(&self) -> Blame {
         match self {
-            MailFault::TooSlow(_) | MailFault::ReaderCrashed(_) => Blame::Item,
+            MailFault::TooSlow(_) | MailFault::ReaderCrashed(_) | MailFault::TooComplex(_) => {
+                Blame::Item
+            }
             MailFault::Store(e) => e.blame(),
             MailFault::Mailbox(_) => Blame::Outage,
         }
@@ -60,14 +66,18 @@ impl MailFault {
     pub fn cause(&self) -> NotHandledCause {
         match self {
             MailFault::TooSlow(_) => NotHandledCause::TooSlow,
+            MailFault::TooComplex(excess) => {
+                let (cap, found, max) = excess.figures();
+                NotHandledCause::TooComplex { cap, found, max }
+            }
             _ => NotHandledCause::Failed,
         }
     }
 }
 
 /// Reads a mail off the daemon's task, within `budget`: a mail that would
-/// take longer (or crash the reader) is a [`MailFault`], never a stalled or
-/// dead daemon. The reader is linear in the mail's size, so the budget is a
+/// take longer, crash the reader or go over a cap on what is read is a
+/// [`MailFault`], never a stalled or dead daemon. The reader is linear in the mail's size, so the budget is a
 /// backstop; a reader still running after it is left to finish on its own
 /// thread, and its result is dropped.
 pub async fn read_within(
@@ -75,6 +85,7 @@ pub async fn read_within(
     budget: Duration,
 ) -> Result<Result<InboundMail, InboundError>, MailFault> {
     match tokio::time::timeout(budget, off_the_runtime(move || inbound::parse(&raw))).await {
+        Ok(Ok(Err(InboundError::TooComplex { excess, .. }))) => Err(MailFault::TooComplex(excess)),
         Ok(Ok(read)) => Ok(read),
         Ok(Err(crash)) => Err(MailFault::ReaderCrashed(crash)),
         Err(_) => Err(MailFault::TooSlow(budget)),

@@ -93,6 +93,13 @@ impl Tokens {
         self.token(&format!("confirmation {id}"))
     }
 
+    /// The secret part of one of our Message-IDs, from the mail's key: no one
+    /// without the secret can name a mail we sent (a bounce counts only when
+    /// it returns one, so a forged bounce cannot pause a player).
+    pub fn message(&self, mail_key: &str) -> ReplyToken {
+        self.token(&format!("message {mail_key}"))
+    }
+
     /// The token of a tournament director (by address, any case) in an event.
     pub fn director(&self, event: i64, address: &str) -> ReplyToken {
         self.token(&format!(

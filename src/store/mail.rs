@@ -139,6 +139,8 @@ impl Store {
     /// Takes up to `limit` mails that are due, leasing them for `lease` so
     /// that a second sender (or this one after a crash) leaves them alone
     /// until then. On PostgreSQL rows locked by another sender are skipped.
+    /// Mail to a paused player (their address bounces) is held: left
+    /// pending, and sent once they are resumed.
     pub async fn claim_outbox(
         &self,
         now: DateTime<Utc>,
@@ -166,7 +168,9 @@ impl Store {
         };
         let rows = sqlx::query(AssertSqlSafe(format!(
             "SELECT id, mail_key, envelope_from, recipient, raw, attempts, game_id, ply FROM outbox \
-             WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY id LIMIT $2{lock}"
+             WHERE status = 'pending' AND next_attempt_at <= $1 \
+             AND recipient NOT IN (SELECT email FROM players WHERE paused_at IS NOT NULL) \
+             ORDER BY id LIMIT $2{lock}"
         )))
         .bind(to_millis(now))
         .bind(limit)

@@ -11,6 +11,7 @@
 //! `migrations/postgres` carry the same versions and names and differ only
 //! in DDL dialect.
 //!
+//! - [`bounces`]: hard bounces per player, and players whose mail is held.
 //! - [`clocks`]: leave, the scheduler's due keys and schedules, deadline-report reads.
 //! - [`players`]: registering and finding players.
 //! - [`games`]: games and their moves.
@@ -18,6 +19,7 @@
 //! - [`events`]: events, their entrants and games, TD actions, deadline extensions.
 //! - [`failures`]: mails whose handling failed, scheduler work that failed.
 
+pub mod bounces;
 pub mod clocks;
 pub mod events;
 pub mod failures;

@@ -153,6 +153,22 @@ fn fixtures() -> Vec<Fixture> {
             None,
         ),
         ("binary_junk", Lang::En, None, None),
+        (
+            "auto_reply_subject_only_pl",
+            Lang::Pl,
+            Some(vec![Unknown {
+                text: "Dzień dobry,".into(),
+            }]),
+            Some(AutomaticKind::AutoReply),
+        ),
+        (
+            "bounce_exim_plain",
+            Lang::En,
+            Some(vec![Unknown {
+                text: "This message was created automatically by mail delivery software.".into(),
+            }]),
+            Some(AutomaticKind::Bounce),
+        ),
     ];
     rows.into_iter()
         .map(|(name, lang, commands, automatic)| Fixture {
@@ -212,6 +228,19 @@ fn render(raw: &[u8], lang: Lang) -> String {
         format!("{:?} ({})", a.kind, a.evidence)
     });
     let _ = writeln!(out, "automatic: {automatic}");
+    if let Some(bounce) = &mail.bounce {
+        for (addr, status) in &bounce.failed {
+            let _ = writeln!(
+                out,
+                "bounce failed: {addr} {}",
+                status.as_deref().unwrap_or("-")
+            );
+        }
+        for addr in &bounce.delayed {
+            let _ = writeln!(out, "bounce delayed: {addr}");
+        }
+        let _ = writeln!(out, "bounce returned: {}", ids(&bounce.returned));
+    }
     let _ = writeln!(out, "text-source: {:?}", mail.text_source);
     let reading = command::parse(&mail.text, lang);
     let _ = writeln!(out, "lang: {lang}");

@@ -2,6 +2,7 @@
 
 mod support;
 
+mod bounces;
 mod cli;
 mod clocks;
 mod club;

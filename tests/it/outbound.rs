@@ -272,6 +272,13 @@ fn english(name: &str) -> Vec<&'static str> {
             "\"report\" on the first line",
         ],
         "report_instructions" => vec!["so no report was sent", "\"report\" on the first line"],
+        "address_bounces" => vec![
+            "Our mails to Bojan Kralj <bojan@players.test> are not being delivered",
+            "(last status 5.1.1)",
+            "their mail is now held",
+            "#43: Bojan Kralj - Carla Rossi (Club championship 2027)",
+            "    dopis player resume bojan@players.test",
+        ],
         other => panic!("no English phrases for {other}"),
     }
 }
@@ -606,6 +613,12 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
     }
     if mail.header_raw("X-Auto-Response-Suppress").map(str::trim) != Some("All") {
         fail("no X-Auto-Response-Suppress: All".to_owned());
+    }
+    if mail.header_raw("X-Loop").map(str::trim) != Some(letter.from.address.as_str()) {
+        fail(format!(
+            "X-Loop {:?}, want our address",
+            mail.header_raw("X-Loop")
+        ));
     }
     if mail.date().map(|d| d.to_timestamp()) != Some(letter.date.timestamp()) {
         fail(format!("Date {:?}", mail.date()));
@@ -1053,6 +1066,28 @@ pub(crate) fn event_and_time_cases_in(
     );
     how.reply_to = Some(addr(TD_REPORT_ADDRESS));
     add("report_instructions", how, false, false);
+    // To a TD: a player's address bounces, so their mail is held. A notice
+    // of our own, needing no reply.
+    let mut bounces = letter(
+        LetterKind::AddressBounces {
+            player: "Bojan Kralj".to_owned(),
+            address: "bojan@players.test".to_owned(),
+            bounces: 3,
+            days: 7,
+            status: "5.1.1".to_owned(),
+            games: vec![
+                "#42: Alice Novak - Bojan Kralj (Club championship 2027)".to_owned(),
+                "#43: Bojan Kralj - Carla Rossi (Club championship 2027)".to_owned(),
+            ],
+        },
+        lang,
+        Color::White,
+        None,
+    );
+    bounces.reply_to = None;
+    bounces.in_reply_to = None;
+    bounces.references = Vec::new();
+    add("address_bounces", bounces, false, false);
     cases
 }
 

@@ -147,6 +147,12 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "»poročilo«",
         ],
         "report_instructions" => vec!["zato poročila nismo poslali", "»poročilo«"],
+        "address_bounces" => vec![
+            "Naslov bojan@players.test (Bojan Kralj) ne sprejema naše pošte.",
+            "(zadnje stanje 5.1.1)",
+            "Partije v teku:",
+            "    dopis player resume bojan@players.test",
+        ],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -261,6 +267,12 @@ fn polish(name: &str) -> Vec<&'static str> {
             "„raport”",
         ],
         "report_instructions" => vec!["więc raport nie został wysłany", "„raport”"],
+        "address_bounces" => vec![
+            "Adres bojan@players.test (Bojan Kralj) nie przyjmuje naszych wiadomości.",
+            "(ostatni status",
+            "Partie w toku:",
+            "    dopis player resume bojan@players.test",
+        ],
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -383,6 +395,12 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "„pārskats“",
         ],
         "report_instructions" => vec!["tāpēc pārskats netika nosūtīts", "„pārskats“"],
+        "address_bounces" => vec![
+            "Adrese bojan@players.test (Bojan Kralj) nepieņem mūsu vēstules",
+            "(pēdējais statuss 5.1.1)",
+            "Notiekošās partijas:",
+            "    dopis player resume bojan@players.test",
+        ],
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -503,6 +521,12 @@ fn german(name: &str) -> Vec<&'static str> {
             "„Bericht“",
         ],
         "report_instructions" => vec!["daher wurde kein Bericht", "„Bericht“"],
+        "address_bounces" => vec![
+            "Unsere Mails an Bojan Kralj <bojan@players.test> werden nicht zugestellt",
+            "(letzter Status",
+            "Laufende Partien:",
+            "    dopis player resume bojan@players.test",
+        ],
         other => panic!("no German phrases for {other}"),
     }
 }

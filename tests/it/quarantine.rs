@@ -170,6 +170,52 @@ async fn a_mail_that_takes_longer_than_its_budget_is_refused_and_kept(db: &TestD
     assert!(told.subject.contains("my move"), "{}", told.subject);
 }
 
+async fn a_mail_over_a_cap_is_refused_in_the_sender_s_language_and_kept(db: &TestDb) {
+    let club = Club::new(db);
+    ok(&dopis(
+        club.path(),
+        db,
+        &[
+            "player",
+            "add",
+            "--email",
+            "ewa@players.test",
+            "--name",
+            "Ewa",
+            "--lang",
+            "pl",
+        ],
+    ));
+    ok(&club.serve_once(db, None));
+    let mut raw = String::from(
+        "From: Ewa <ewa@players.test>\r\nTo: chess@chess.test\r\nSubject: moja partia\r\n\
+         Message-ID: <parts-1@players.test>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n",
+    );
+    for i in 0..150 {
+        raw.push_str(&format!(
+            "--b\r\nContent-Type: text/plain\r\n\r\npart {i}\r\n"
+        ));
+    }
+    raw.push_str("--b--\r\n");
+    club.deliver(raw.as_bytes());
+    club.reply("alice@players.test", "e4");
+    ok(&club.serve_once(db, None));
+    assert_eq!(club.moves(db), vec!["e4"], "the mail behind it");
+    assert_eq!(new_files(&club.inbox().join(".failed")).len(), 1);
+    let told = club
+        .sent_mails()
+        .into_iter()
+        .find(|m| m.to == "ewa@players.test")
+        .expect("Ewa is told");
+    assert!(told.subject.contains("Nie obsłużono"), "{}", told.subject);
+    assert!(
+        told.text.contains("151 części MIME") && told.text.contains("najwyżej 100"),
+        "{}",
+        told.text
+    );
+}
+
 async fn the_failed_list_says_when_nothing_failed_and_refuses_unknown_numbers(db: &TestDb) {
     let club = Club::new(db);
     let list = ok(&dopis(club.path(), db, &["failed", "list"]));
@@ -187,5 +233,6 @@ crate::on_both_backends!(
     a_nul_byte_in_a_header_neither_stops_the_daemon_nor_blocks_the_mail_behind_it,
     a_game_that_cannot_be_loaded_sets_aside_its_mail_and_schedule_and_the_rest_goes_on,
     a_mail_that_takes_longer_than_its_budget_is_refused_and_kept,
+    a_mail_over_a_cap_is_refused_in_the_sender_s_language_and_kept,
     the_failed_list_says_when_nothing_failed_and_refuses_unknown_numbers,
 );

@@ -70,6 +70,19 @@ pub(crate) struct Context {
     pub digest_pngs: Vec<(String, Vec<u8>)>,
     /// `NotifyChanged`: whether the player now gets the daily digest.
     pub digest_chosen: Option<bool>,
+    /// `NotHandled` over a cap: which, what the mail had, the cap.
+    pub excess: Option<ExcessContext>,
+}
+
+/// A cap a mail went over (see [`super::NotHandledCause::TooComplex`]).
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct ExcessContext {
+    /// `size`, `multiparts`, `boundary`, `parts`, `depth` or `work`.
+    pub cap: &'static str,
+    /// What the mail had.
+    pub found: String,
+    /// The cap.
+    pub max: String,
 }
 
 /// What an event or TD mail tells (fields unused by a kind stay empty).
@@ -85,8 +98,12 @@ pub(crate) struct EventContext {
     pub role: &'static str,
     /// `Withdrawal`: `forfeit_win`, `forfeit_loss`, `annulled` or empty.
     pub effect: String,
-    /// `DeadlineExtended`: days added.
+    /// `DeadlineExtended`: days added; `AddressBounces`: days counted.
     pub days: u32,
+    /// `AddressBounces`: the address that bounces.
+    pub address: String,
+    /// `AddressBounces`: bounces counted.
+    pub count: u32,
     /// The TD's reason.
     pub reason: String,
     /// `Standings`, `DeadlineReport`: the table as fixed-width text lines.
@@ -341,6 +358,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         digest: Vec::new(),
         digest_pngs: Vec::new(),
         digest_chosen: None,
+        excess: None,
     };
     match &letter.kind {
         LetterKind::MoveAccepted { san } | LetterKind::ConditionalPlayed { san } => {
@@ -363,6 +381,13 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             let subject: String = subject.chars().take(60).collect();
             ctx.wrote = (!subject.trim().is_empty()).then(|| subject.trim().to_string());
             ctx.rejection = Some(cause.key());
+            if let super::NotHandledCause::TooComplex { cap, found, max } = cause {
+                ctx.excess = Some(ExcessContext {
+                    cap,
+                    found: found.clone(),
+                    max: max.clone(),
+                });
+            }
         }
         LetterKind::Games { lines } => ctx.lines = lines.clone(),
         LetterKind::Digest { games } => {
@@ -407,6 +432,24 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 event: event.clone(),
                 table_lines: text.lines().map(str::to_owned).collect(),
                 table_html: styled_report(html),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::AddressBounces {
+            player,
+            address,
+            bounces,
+            days,
+            status,
+            games,
+        } => {
+            ctx.lines = games.clone();
+            ctx.event = Some(EventContext {
+                player: player.clone(),
+                address: address.clone(),
+                count: *bounces,
+                days: *days,
+                reason: status.clone(),
                 ..EventContext::default()
             });
         }

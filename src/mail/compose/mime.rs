@@ -93,6 +93,15 @@ pub(crate) fn assemble(
     Ok(message.formatted())
 }
 
+/// A text for a header: control characters (CR, LF, NUL …) as spaces,
+/// whitespace runs as one space.
+pub(super) fn one_line(text: &str) -> String {
+    text.split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn content_type(text: &str) -> Result<ContentType, ComposeError> {
     ContentType::parse(text).map_err(|e| ComposeError::Build(format!("{text}: {e}")))
 }
@@ -114,7 +123,10 @@ fn mailbox(party: &Party) -> Result<Mailbox, ComposeError> {
             address: party.address.to_string(),
             message: e.to_string(),
         })?;
-    let name = party.name.split_whitespace().collect::<Vec<_>>().join(" ");
+    // One line of printable text: a line break or a control character in a
+    // name must never reach the header (lettre refuses some, and a CR LF
+    // would start a header of its own).
+    let name = one_line(&party.name);
     Ok(Mailbox::new((!name.is_empty()).then_some(name), address))
 }
 
@@ -172,8 +184,11 @@ fn headers(
     } else {
         "auto-generated"
     };
+    // X-Loop names us: an auto-responder that copies it into its reply (as
+    // procmail-style ones do) sends us back a mail we drop unanswered.
     builder = builder
         .raw_header(raw_header("Auto-Submitted", auto)?)
-        .raw_header(raw_header("X-Auto-Response-Suppress", "All")?);
+        .raw_header(raw_header("X-Auto-Response-Suppress", "All")?)
+        .raw_header(raw_header("X-Loop", letter.from.address.as_str())?);
     Ok(builder)
 }

@@ -286,22 +286,48 @@ pub enum LetterKind {
         /// The event's name.
         event: String,
     },
+    /// To a TD: a player's address keeps bouncing, so their mail is held
+    /// until they are resumed; what to do.
+    AddressBounces {
+        /// The player's name.
+        player: String,
+        /// The address that bounces.
+        address: String,
+        /// Hard bounces counted.
+        bounces: u32,
+        /// Over how many days.
+        days: u32,
+        /// The last DSN status, e.g. `5.1.1`; empty when none was given.
+        status: String,
+        /// The player's games in progress, one line each.
+        games: Vec<String>,
+    },
 }
 
 /// Why a player's mail could not be handled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotHandledCause {
     /// Reading it took longer than the per-mail budget.
     TooSlow,
+    /// It went over one of the caps on what is read of one mail.
+    TooComplex {
+        /// Which cap: `size`, `multiparts`, `boundary`, `parts`, `depth`, `work`.
+        cap: &'static str,
+        /// What the mail had (a figure).
+        found: String,
+        /// The cap (a figure).
+        max: String,
+    },
     /// Handling it failed on our side (kept for the admin).
     Failed,
 }
 
 impl NotHandledCause {
     /// The key templates test, e.g. `too_slow`.
-    pub fn key(self) -> &'static str {
+    pub fn key(&self) -> &'static str {
         match self {
             NotHandledCause::TooSlow => "too_slow",
+            NotHandledCause::TooComplex { .. } => "too_complex",
             NotHandledCause::Failed => "failed",
         }
     }
@@ -405,6 +431,7 @@ impl LetterKind {
             LetterKind::LanguageChanged => "language_changed",
             LetterKind::DeadlineReport { .. } => "deadline_report",
             LetterKind::ReportInstructions { .. } => "report_instructions",
+            LetterKind::AddressBounces { .. } => "address_bounces",
         }
     }
 
@@ -473,8 +500,8 @@ pub fn subject(letter: &Letter) -> String {
 const MAX_SUBJECT: usize = 120;
 
 fn full_subject(letter: &Letter, line: &str) -> String {
-    // One line, whatever a name or a quoted text brought in.
-    let mut clean: String = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    // One line of printable text, whatever a name or a quoted text brought in.
+    let mut clean = mime::one_line(line);
     if clean.chars().count() > MAX_SUBJECT {
         clean = clean.chars().take(MAX_SUBJECT - 1).collect::<String>() + "…";
     }

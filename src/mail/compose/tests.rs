@@ -136,6 +136,14 @@ fn every_kind() -> Vec<LetterKind> {
         LetterKind::ReportInstructions {
             event: "Mail cup".into(),
         },
+        LetterKind::AddressBounces {
+            player: "Bor".into(),
+            address: "bor@players.test".into(),
+            bounces: 3,
+            days: 7,
+            status: "5.1.1".into(),
+            games: vec!["#7: Ana – Bor".into()],
+        },
     ]
 }
 
@@ -383,6 +391,68 @@ fn auto_submitted_says_whether_the_mail_answers_a_player() {
             .expect("parses");
         assert_eq!(mail.header_raw("Auto-Submitted").map(str::trim), Some(want));
     }
+}
+
+#[test]
+fn every_mail_names_us_in_x_loop() {
+    let bytes = compose(&letter(
+        LetterKind::Status,
+        Lang::En,
+        Some(view(game_after(&[]), None)),
+    ))
+    .expect("composes");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&bytes)
+        .expect("parses");
+    assert_eq!(
+        mail.header_raw("X-Loop").map(str::trim),
+        Some("chess@chess.test")
+    );
+}
+
+#[test]
+fn line_breaks_and_control_characters_from_players_never_make_a_header() {
+    // What a player wrote comes back in our subject ("Could not read …")
+    // and names in From/To: none of it may end a header line and start
+    // another, and no control character reaches a header.
+    let wrote = "e4\r\nBcc: evil@x.test\r\n\r\nbody\0\x1b\u{85}X-Injected: 1\u{2028}more";
+    let mut l = letter(
+        LetterKind::Rejected {
+            wrote: wrote.to_owned(),
+            explanation: "x".to_owned(),
+            kind: RejectionKind::Unreadable,
+        },
+        Lang::En,
+        None,
+    );
+    l.to.name = "Ana\r\nBcc: evil@x.test\0".to_owned();
+    l.from.name = "dopis\nX-Injected: 2".to_owned();
+    let bytes = compose(&l).expect("composes");
+    let head_end = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a header block");
+    let head = String::from_utf8_lossy(&bytes[..head_end]);
+    for line in head.split("\r\n") {
+        let name = line.split(':').next().unwrap_or_default();
+        assert!(
+            line.starts_with([' ', '\t']) || !name.contains(' '),
+            "not a header line: {line:?}"
+        );
+        assert!(!name.eq_ignore_ascii_case("bcc") && !name.eq_ignore_ascii_case("x-injected"));
+        assert!(!line.chars().any(|c| c.is_control()), "{line:?}");
+    }
+    let mail = mail_parser::MessageParser::default()
+        .parse(&bytes)
+        .expect("parses");
+    assert!(mail.header("Bcc").is_none());
+    assert_eq!(
+        mail.to().and_then(|a| a.first()).and_then(|a| a.address()),
+        Some("ana@players.test")
+    );
+    let subject = mail.subject().unwrap_or_default();
+    assert!(subject.contains("Bcc: evil@x.test"), "{subject:?}");
+    assert!(!subject.chars().any(char::is_control), "{subject:?}");
 }
 
 #[test]

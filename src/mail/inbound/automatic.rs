@@ -47,6 +47,12 @@ pub struct LoopSignals {
     pub from_mailer_daemon: bool,
     /// The top-level content type is `multipart/report`: its `report-type`.
     pub report_type: Option<String>,
+    /// `X-Loop` values, lower-cased: an auto-responder that copies ours
+    /// back is answering our own mail (see `InboundMail::carries_loop_of`).
+    pub x_loop: Vec<String>,
+    /// The subject, when it reads as an automatic reply to one of our mails
+    /// (`Automatic reply: [dopis #42] …`; the prefixes are in `automatic.rs`).
+    pub auto_reply_subject: Option<String>,
 }
 
 /// Classifies a mail by its loop signals; `None` for a mail a person wrote.
@@ -77,6 +83,9 @@ pub fn classify(s: &LoopSignals) -> Option<Automatic> {
     if let Some(header) = s.vendor_auto_reply.first() {
         return found(AutomaticKind::AutoReply, header.clone());
     }
+    if let Some(subject) = &s.auto_reply_subject {
+        return found(AutomaticKind::AutoReply, format!("Subject: {subject}"));
+    }
     match s.precedence.as_deref() {
         Some(p @ ("auto_reply" | "auto-reply")) => {
             return found(AutomaticKind::AutoReply, format!("Precedence: {p}"));
@@ -100,7 +109,12 @@ pub fn classify(s: &LoopSignals) -> Option<Automatic> {
 
 /// Vendor headers that mark an automatic reply, lower-cased. Their values vary
 /// (`yes`, `All`, `OOF, AutoReply`), so presence is what counts, except where
-/// a value says no.
+/// a value says no. Exchange and Outlook send out-of-office replies without
+/// RFC 3834's `Auto-Submitted` but with `X-Auto-Response-Suppress` and, from
+/// an inbox rule, `X-MS-Exchange-Inbox-Rules-Loop` (as Zammad's
+/// out-of-office check reads them, zammad/zammad
+/// `app/models/channel/filter/out_of_office_check.rb`); Exim's auto-reply
+/// guide adds cron's `X-Cron-Env`.
 pub(crate) const VENDOR_AUTO_REPLY: &[&str] = &[
     "x-autoreply",
     "x-autorespond",
@@ -109,7 +123,87 @@ pub(crate) const VENDOR_AUTO_REPLY: &[&str] = &[
     "x-autoreply-from",
     "x-mail-autoreply",
     "x-ms-exchange-generated-message-source",
+    "x-ms-exchange-inbox-rules-loop",
+    "x-cron-env",
 ];
+
+/// How automatic replies begin their subject, folded (lower case, no
+/// accents, no space before the colon): Outlook's "Automatic reply:" in the
+/// languages of Europe, older Exchange's "Out of Office:" and German
+/// "Abwesenheitsnotiz:", vacation responders' "Auto-Reply:" and "Auto:".
+/// Sources: Sisimai's RFC 3834 detector (sisimai `RFC3834`: `Auto:`,
+/// `Auto Response:`, `Automatic reply:`, `Out of (the) Office:`), the Mzax
+/// bounce detector's subject list (mage-mzax/emarketing
+/// `Bounce/Detector/Autoreply.php`: Autosvar, Automatisk svar, Automatisch
+/// antwoord, Abwesenheitsnotiz, Respuesta automática, Fuori sede, Frånvaro,
+/// Réponse automatique), and the localized names of Outlook's automatic
+/// replies for the languages dopis speaks (Samodejni odgovor, Odsotnost;
+/// Odpowiedź automatyczna, Autoodpowiedź; Automātiskā atbilde; Automatische
+/// Antwort).
+///
+/// A person may well start a subject with "Out of office", so a prefix
+/// counts only when the rest of the subject is one of ours (`[dopis`): an
+/// auto-reply quotes the subject it answers, a person's reply starts `Re:`.
+pub const AUTO_REPLY_SUBJECTS: &[&str] = &[
+    // en
+    "automatic reply:",
+    "auto reply:",
+    "auto-reply:",
+    "autoreply:",
+    "auto response:",
+    "auto-response:",
+    "autoresponse:",
+    "automatic response:",
+    "auto:",
+    "out of office:",
+    "out of the office:",
+    "out of office autoreply:",
+    "out of office reply:",
+    "vacation reply:",
+    // de
+    "automatische antwort:",
+    "abwesenheitsnotiz:",
+    "abwesend:",
+    // sl
+    "samodejni odgovor:",
+    "odsotnost:",
+    // pl
+    "odpowiedz automatyczna:",
+    "automatyczna odpowiedz:",
+    "autoodpowiedz:",
+    "nieobecnosc:",
+    // lv
+    "automatiska atbilde:",
+    "prombutne:",
+    // neighbours: cs, hr/sr/bs, hu, fr, es, it, nl, sv, da/no, fi
+    "automaticka odpoved:",
+    "automatski odgovor:",
+    "automatikus valasz:",
+    "reponse automatique:",
+    "absence:",
+    "respuesta automatica:",
+    "risposta automatica:",
+    "fuori sede:",
+    "automatisch antwoord:",
+    "afwezig:",
+    "automatiskt svar:",
+    "franvaro:",
+    "autosvar:",
+    "automatisk svar:",
+    "automaattinen vastaus:",
+];
+
+/// The subject's auto-reply prefix, when it has one and answers one of our
+/// mails (see [`AUTO_REPLY_SUBJECTS`]).
+pub fn auto_reply_subject(subject: &str) -> Option<String> {
+    let folded = crate::mail::command::fold(subject.trim()).replace(" :", ":");
+    let prefix = AUTO_REPLY_SUBJECTS
+        .iter()
+        .find(|p| folded.starts_with(*p))?;
+    folded[prefix.len()..]
+        .contains("[dopis")
+        .then(|| subject.trim().chars().take(80).collect())
+}
 
 #[cfg(test)]
 mod tests {

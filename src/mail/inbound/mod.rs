@@ -4,11 +4,15 @@
 //! Pure and total: any bytes give either an [`InboundMail`] or an
 //! [`InboundError`] saying why nothing can be done with them; never a panic.
 //! MIME, charsets and transfer encodings are mail-parser's; HTML becomes text
-//! through html2text; what is quoted history is decided in `history`.
+//! in one linear pass (`html`); what is quoted history is decided in `history`.
 
 mod automatic;
+mod dsn;
 mod flowed;
 mod history;
+mod html;
+mod limits;
+mod sender;
 
 use std::fmt;
 
@@ -19,9 +23,17 @@ use sha2::{Digest, Sha256};
 use crate::address::EmailAddress;
 
 pub use automatic::{Automatic, AutomaticKind, LoopSignals, classify};
+pub use dsn::BounceReport;
+pub use limits::{
+    Excess, MAX_BOUNDARY, MAX_MAIL_BYTES, MAX_MIME_DEPTH, MAX_MIME_PARTS, MAX_MULTIPARTS,
+    MAX_PARSE_WORK,
+};
 
 /// Longest Message-ID kept (RFC 5322 lines are at most 998 characters).
 const MAX_MESSAGE_ID: usize = 998;
+
+/// Longest subject kept, in characters.
+const MAX_SUBJECT: usize = 998;
 
 /// Body text looked at, in bytes: the newest text is at the top or right after
 /// the quote, and a multi-megabyte body is an attack or an attachment.
@@ -29,10 +41,6 @@ const MAX_BODY_SCANNED: usize = 256 * 1024;
 
 /// Longest newest text returned, in characters.
 const MAX_NEWEST_TEXT: usize = 16 * 1024;
-
-/// Width HTML is rendered at: wide, so a command line is never wrapped, and
-/// bounded, so a table cannot pad lines to megabytes.
-const HTML_WIDTH: usize = 300;
 
 /// A Message-ID without its angle brackets, e.g. `abc@mail.example.org`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -134,6 +142,9 @@ pub struct InboundMail {
     pub loop_signals: LoopSignals,
     /// `Some` when a machine wrote the mail: never answer it.
     pub automatic: Option<Automatic>,
+    /// For a bounce: which of our recipients failed, and which of our mails
+    /// came back.
+    pub bounce: Option<BounceReport>,
     /// Which part the newest text came from.
     pub text_source: TextSource,
     /// The newest text the sender wrote: no quoted history, signature or footer.
@@ -144,6 +155,17 @@ impl InboundMail {
     /// True when the daemon may answer this mail (a person wrote it).
     pub fn may_answer(&self) -> bool {
         self.automatic.is_none()
+    }
+
+    /// True when the mail carries the `X-Loop` we stamp on our own mails
+    /// (`X-Loop: <our address>`): a machine sent one of our mails back to us,
+    /// and answering it would start a loop. A person's reply never has it
+    /// (mail clients do not copy `X-Loop` into replies).
+    pub fn carries_loop_of(&self, ours: &EmailAddress) -> bool {
+        self.loop_signals
+            .x_loop
+            .iter()
+            .any(|value| value.contains(ours.as_str()))
     }
 }
 
@@ -159,14 +181,46 @@ pub enum InboundError {
     /// No From header, so there is nobody to answer or to authenticate.
     #[error("the mail has no From header, so it cannot be attributed to a player")]
     NoFrom,
-    /// A From header without a usable address.
+    /// A From header without exactly one usable address.
     #[error("the From header '{text}' holds no usable address ({why})")]
     BadFrom {
-        /// The From header as read (shortened).
+        /// The From header as read (shortened, control characters shown as �).
         text: String,
         /// What is wrong with it.
         why: String,
     },
+    /// More than one From header: RFC 5322 allows one, and readers differ
+    /// on which counts, so the mail is attributed to nobody.
+    #[error(
+        "the mail has {count} From headers; a mail has exactly one, so it cannot be attributed \
+         to a player"
+    )]
+    DuplicateFrom {
+        /// How many.
+        count: usize,
+    },
+    /// Over one of the caps on what is read from one mail (see [`Excess`]):
+    /// refused as a whole rather than half-read. The sender, when its From
+    /// header could be read, may be told why.
+    #[error("the mail is too large or too complex to read: {excess}")]
+    TooComplex {
+        /// The From address, when the top header block had a usable one.
+        from: Option<EmailAddress>,
+        /// Which cap, with the figures.
+        excess: Excess,
+    },
+}
+
+impl InboundError {
+    /// Whom the refusal may be told to: the From of a mail refused as too
+    /// complex, when it was readable; nobody for the other errors (their
+    /// sender cannot be known).
+    pub fn sender(&self) -> Option<&EmailAddress> {
+        match self {
+            InboundError::TooComplex { from, .. } => from.as_ref(),
+            _ => None,
+        }
+    }
 }
 
 /// Reads a raw mail (RFC 5322 bytes, CRLF or LF line ends).
@@ -177,21 +231,40 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
     if !starts_with_header(raw) {
         return Err(InboundError::NotAMail);
     }
+    // Over a cap, the sender is read from the top header block alone (work
+    // linear in its length), to be told why nothing was done.
+    let too_complex = |excess| InboundError::TooComplex {
+        from: MessageParser::default()
+            .parse_headers(raw)
+            .and_then(|m| sender::sender(&m).ok())
+            .map(|(from, _)| from),
+        excess,
+    };
+    let (bytes, _) = limits::prescan(raw).map_err(too_complex)?;
     let message = MessageParser::default()
-        .parse(raw)
+        .parse(bytes.as_ref())
         .ok_or(InboundError::NotAMail)?;
     if message.headers().is_empty() {
         return Err(InboundError::NotAMail);
     }
-    let (from, from_name) = sender(&message)?;
+    let (from, from_name) = sender::sender(&message)?;
+    limits::check_structure(&message).map_err(|excess| InboundError::TooComplex {
+        from: Some(from.clone()),
+        excess,
+    })?;
     let message_id = message.message_id().and_then(MessageId::parse);
     let idempotency_key = match &message_id {
         Some(id) => IdempotencyKey(format!("mid:{}", id.as_str())),
         None => IdempotencyKey(format!("sha256:{}", hex(&Sha256::digest(raw)))),
     };
     let return_path = raw_header(&message, "return-path").map(|v| read_return_path(&v));
-    let loop_signals = loop_signals(&message, &from, return_path.as_ref());
+    let subject = sender::one_line(message.subject().unwrap_or_default(), MAX_SUBJECT);
+    let loop_signals = loop_signals(&message, &from, return_path.as_ref(), &subject);
     let automatic = classify(&loop_signals);
+    let bounce = automatic
+        .as_ref()
+        .filter(|a| a.kind == AutomaticKind::Bounce)
+        .map(|_| dsn::read(&message));
     let (text_source, text) = newest_text(&message);
     Ok(InboundMail {
         message_id,
@@ -200,7 +273,7 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
         from_name,
         return_path,
         recipients: recipients(&message),
-        subject: message.subject().unwrap_or_default().trim().to_string(),
+        subject,
         in_reply_to: ids(message.in_reply_to()),
         references: ids(message.references()),
         date: message
@@ -208,6 +281,7 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
             .and_then(|d| DateTime::parse_from_rfc3339(&d.to_rfc3339()).ok()),
         loop_signals,
         automatic,
+        bounce,
         text_source,
         text,
     })
@@ -237,29 +311,6 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn sender(
-    message: &mail_parser::Message<'_>,
-) -> Result<(EmailAddress, Option<String>), InboundError> {
-    let raw = raw_header(message, "from").ok_or(InboundError::NoFrom)?;
-    let bad = |why: String| InboundError::BadFrom {
-        text: raw.trim().chars().take(80).collect(),
-        why,
-    };
-    let addr = message
-        .from()
-        .and_then(|a| a.iter().find(|a| a.address.is_some()))
-        .ok_or_else(|| bad("no address in it".to_string()))?;
-    let email = EmailAddress::parse(addr.address.as_deref().unwrap_or_default())
-        .map_err(|e| bad(e.why.to_string()))?;
-    let name = addr
-        .name
-        .as_deref()
-        .map(str::trim)
-        .filter(|n| !n.is_empty())
-        .map(str::to_string);
-    Ok((email, name))
-}
-
 /// The first header of that name, as raw text (unfolded, undecoded).
 fn raw_header(message: &mail_parser::Message<'_>, name: &str) -> Option<String> {
     raw_headers(message, name).next()
@@ -272,7 +323,17 @@ fn raw_headers<'a>(
     message
         .headers_raw()
         .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v.split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|(_, v)| sender::one_line(v, usize::MAX))
+}
+
+/// Text from outside, shortened to `max` characters, with every control
+/// character shown as `�`: for logs and the stored outcome of a mail (a NUL
+/// byte is not valid in PostgreSQL text).
+pub(crate) fn printable(text: &str, max: usize) -> String {
+    text.chars()
+        .take(max)
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
 }
 
 fn read_return_path(value: &str) -> ReturnPath {
@@ -326,6 +387,7 @@ fn loop_signals(
     message: &mail_parser::Message<'_>,
     from: &EmailAddress,
     return_path: Option<&ReturnPath>,
+    subject: &str,
 ) -> LoopSignals {
     let keyword = |name: &str| {
         raw_header(message, name).map(|v| {
@@ -340,7 +402,7 @@ fn loop_signals(
     let mut vendor_auto_reply = Vec::new();
     for (name, value) in message.headers_raw() {
         let lower = name.to_ascii_lowercase();
-        let value = value.split_whitespace().collect::<Vec<_>>().join(" ");
+        let value = sender::one_line(value, usize::MAX);
         if lower.starts_with("list-")
             && lower != "list-id"
             && !list_headers
@@ -382,6 +444,10 @@ fn loop_signals(
         null_return_path: matches!(return_path, Some(ReturnPath::Null)),
         from_mailer_daemon: local == "mailer-daemon" || local == "postmaster",
         report_type,
+        x_loop: raw_headers(message, "x-loop")
+            .map(|v| v.to_lowercase())
+            .collect(),
+        auto_reply_subject: automatic::auto_reply_subject(subject),
     }
 }
 
@@ -429,23 +495,23 @@ fn head(text: &str) -> &str {
     text.get(..end).unwrap_or_default()
 }
 
-/// Normalises what clients put in text: no-break spaces, zero-width marks, CR.
+/// Normalises what clients put in text: no-break spaces, zero-width marks,
+/// CR, and control characters other than line ends and tabs (a NUL byte
+/// is not text, and PostgreSQL refuses it).
 fn clean(text: &str) -> String {
     text.chars()
         .filter_map(|c| match c {
             '\u{a0}' | '\u{2007}' | '\u{202f}' => Some(' '),
             '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{feff}' | '\r' => None,
+            '\n' | '\t' => Some(c),
+            c if c.is_control() => None,
             c => Some(c),
         })
         .collect()
 }
 
 fn html_to_text(html: &str) -> String {
-    html2text::config::plain_no_decorate()
-        .link_footnotes(false)
-        .allow_width_overflow()
-        .string_from_read(html.as_bytes(), HTML_WIDTH)
-        .unwrap_or_default()
+    html::to_text(html).text
 }
 
 #[cfg(test)]
