@@ -315,12 +315,13 @@ impl Daemon {
 pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<()> {
     use anyhow::Context;
     let post = super::post::Post::new(&config.mail)?;
-    let store = Store::open(config.database.url.expose()).await?;
     let mut mailbox = Mailbox::open(&config.mail)
         .await
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
     let plan = config.clock.plan()?;
+    // Opened last, so that every way out from here closes it.
+    let store = Store::open(config.database.url.expose()).await?;
     let daemon = Daemon {
         store: store.clone(),
         clock: Arc::new(crate::app::SystemClock),
@@ -340,14 +341,15 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
     };
     let (stop, shutdown) = watch::channel(false);
     if once {
-        let pass = daemon.pass(&mut mailbox, &mailer, &shutdown).await?;
+        let pass = store
+            .close_after(daemon.pass(&mut mailbox, &mailer, &shutdown))
+            .await?;
         tracing::info!(
             received = pass.received,
             scheduled = pass.scheduled,
             sent = pass.sent,
             "one pass done"
         );
-        store.close().await;
         return Ok(());
     }
     tokio::spawn(async move {

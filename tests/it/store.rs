@@ -108,8 +108,21 @@ async fn reopening_a_database_keeps_its_data(db: &TestDb) {
     assert_eq!(store.players().await.unwrap().len(), 1);
 }
 
+/// sqlx-core 0.9.0's pool maintenance task can spin a core for ever (sqlx
+/// issue 3645); it is not started when these options are off.
+async fn an_open_store_never_starts_the_pool_task_that_can_spin(db: &TestDb) {
+    let store = Store::open(&db.url).await.unwrap();
+    let options = store.pool().options();
+    assert_eq!(options.get_idle_timeout(), None);
+    assert_eq!(options.get_max_lifetime(), None);
+    assert_eq!(options.get_min_connections(), 0);
+    assert!(options.get_test_before_acquire());
+    store.close().await;
+}
+
 crate::on_both_backends!(
     players_are_stored_once_per_address,
     games_keep_their_settings,
     reopening_a_database_keeps_its_data,
+    an_open_store_never_starts_the_pool_task_that_can_spin,
 );
