@@ -10,6 +10,7 @@ mod digest;
 mod e2e;
 mod event_mail;
 mod events;
+mod exit;
 mod inbound_fixtures;
 mod languages;
 mod move_cli;
