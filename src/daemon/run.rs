@@ -77,17 +77,33 @@ impl Daemon {
     ) -> anyhow::Result<Handled> {
         let now = self.clock.now();
         let reference = mail.key.to_string();
+        // A mail cannot have arrived after it is read: a delivery time in the
+        // future (a wrong clock, a touched file) would charge a move's
+        // player for time to come.
+        let received_at = mail.received_at.min(now);
         let handled = if let Some(size) = mail.oversized {
             tracing::warn!(mail = %reference, size, "mail too large: not read");
             Handled::Ignored(format!("ignored: mail of {size} bytes is too large"))
         } else {
             self.inbox
-                .handle(&self.store, &reference, &mail.raw, mail.received_at, now)
+                .handle(&self.store, &reference, &mail.raw, received_at, now)
                 .await?
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
         crash_point("after-inbound-commit");
-        mailbox.mark_done(&mail.key).await?;
+        match mailbox.mark_done(&mail.key).await {
+            Ok(()) => {}
+            // The server is away: the pass is tried again later, the mail
+            // read again (found handled) and marked then.
+            Err(e) if e.is_transient() => return Err(e.into()),
+            // Its effects are committed: said once, and the other mail goes
+            // on. A Maildir does not hand such a mail out again; a reset IMAP
+            // folder gives it a new UID, under which it is read again, found
+            // handled, and marked.
+            Err(e) => {
+                tracing::warn!(mail = %reference, error = %e, "handled mail not marked done");
+            }
+        }
         let mut tx = self.store.begin().await?;
         tx.set_mailbox_cursor(&self.mailbox_name, &reference, now)
             .await?;

@@ -13,6 +13,7 @@ mod events;
 mod exit;
 mod inbound_fixtures;
 mod languages;
+mod maildir;
 mod move_cli;
 mod outbound;
 mod outbound_lang;
