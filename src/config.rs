@@ -331,6 +331,7 @@ const NON_KEY_VARS: &[&str] = &[
     "DOPIS_PG_DIR",
     "DOPIS_PG_PORT",
     "DOPIS_BLESS",
+    "DOPIS_STRESS_RUNS",
 ];
 
 /// Why the configuration could not be loaded; each says how to fix it.

@@ -74,6 +74,20 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
         ..Config::default()
     };
     let store = Store::open(config.database.url.expose()).await?;
+    store
+        .close_after(play(&store, &config, dir, &db, &mail_dir, out))
+        .await
+}
+
+/// The demo's game, on an open store.
+async fn play(
+    store: &Store,
+    config: &Config,
+    dir: &Path,
+    db: &Path,
+    mail_dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let now = clock.now();
     let ana = store
@@ -118,7 +132,7 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
 
     let post = Post::new(&config.mail)?;
     let game = crate::daemon::start::start_game(
-        &store,
+        store,
         &post,
         ana.id,
         bob.id,
@@ -148,7 +162,7 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
     let (_stop, shutdown) = watch::channel(false);
     let mut seen = Vec::new();
     daemon.pass(&mut mailbox, &mailer, &shutdown).await?;
-    let mut transcript = Transcript::new(&mail_dir);
+    let mut transcript = Transcript::new(mail_dir);
     for (who, text) in SCRIPT {
         for mail in transcript.new_mails()? {
             let full = seen.is_empty() || mail.subject.contains("Not played");
@@ -188,9 +202,8 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
         "{} mails exchanged. The PGN:\n",
         seen.len() + SCRIPT.len()
     )?;
-    let table = crate::daemon::start::table(&store, game).await?;
+    let table = crate::daemon::start::table(store, game).await?;
     writeln!(out, "{}", table.pgn())?;
-    store.close().await;
     Ok(())
 }
 

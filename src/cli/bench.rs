@@ -173,8 +173,14 @@ async fn seed(store: &Store, games: u32) -> Result<()> {
 
 async fn measure(name: &str, url: &str, games: u32, out: &mut dyn Write) -> Result<()> {
     let store = Store::open(url).await?;
+    store
+        .close_after(measure_on(&store, name, games, out))
+        .await
+}
+
+async fn measure_on(store: &Store, name: &str, games: u32, out: &mut dyn Write) -> Result<()> {
     let started = Instant::now();
-    seed(&store, games).await?;
+    seed(store, games).await?;
     writeln!(
         out,
         "{name}: seeded {games} active games in {:.1} s",
@@ -190,7 +196,7 @@ async fn measure(name: &str, url: &str, games: u32, out: &mut dyn Write) -> Resu
     let mut size = (0, 0, 0, 0);
     for _ in 0..5 {
         let t = Instant::now();
-        let report = deadlines(&store, ask).await?;
+        let report = deadlines(store, ask).await?;
         let text = report.to_text();
         let json = serde_json::to_string(&report)?;
         times.push(t.elapsed().as_secs_f64());
@@ -214,7 +220,6 @@ async fn measure(name: &str, url: &str, games: u32, out: &mut dyn Write) -> Resu
         size.2,
         size.3
     )?;
-    store.close().await;
     Ok(())
 }
 

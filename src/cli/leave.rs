@@ -86,6 +86,8 @@ pub async fn run(app: &App, cmd: LeaveCommand, out: &mut dyn Write) -> Result<Ex
                 Allowance::days(app.config.clock.leave_days),
                 &by,
                 reason.as_deref(),
+                // An admin's booking is judged as they make it.
+                now,
                 now,
             )
             .await?;

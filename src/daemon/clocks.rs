@@ -424,6 +424,11 @@ pub struct Booked {
 
 /// Books leave for a player in all their games outside events, checked by
 /// the rules of [`crate::clock::leave`]; reschedules their active games.
+///
+/// `asked_at` is when the player asked: its day is the "today" the leave
+/// must start after. For a mail that is when it reached the mailbox, so a
+/// daemon that reads it late costs the player nothing (as with moves); for
+/// the CLI it is `now`.
 #[allow(clippy::too_many_arguments)]
 pub async fn book_leave(
     tx: &mut Tx,
@@ -432,6 +437,7 @@ pub async fn book_leave(
     allowance: Allowance,
     created_by: &str,
     reason: Option<&str>,
+    asked_at: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Result<Result<Booked, LeaveError>, StoreError> {
     let existing: Vec<Leave> = tx
@@ -440,7 +446,7 @@ pub async fn book_leave(
         .into_iter()
         .map(|l| l.leave)
         .collect();
-    let booking = match leave::book(&existing, leave, allowance, now, player.tz) {
+    let booking = match leave::book(&existing, leave, allowance, asked_at, player.tz) {
         Ok(b) => b,
         Err(e) => return Ok(Err(e)),
     };

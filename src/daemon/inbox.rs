@@ -189,7 +189,7 @@ impl Inbox {
             Route::Act { game, player } => {
                 let reading = command::parse(&mail.text, player.lang);
                 let (commands, booked) = self
-                    .split_leave(tx, &player, reading.commands, answering, now)
+                    .split_leave(tx, &player, reading.commands, answering, received_at, now)
                     .await?;
                 if commands.is_empty() && !booked.is_empty() {
                     return Ok((Some(game), Handled::Done(booked.join("; "))));
@@ -214,8 +214,12 @@ impl Inbox {
                 }
                 tx.use_confirmation(id, now).await?;
                 let reading = command::parse(&confirmation.text, player.lang);
+                // Leave is judged when the confirming reply arrived, not the
+                // first mail: only then is the request known to be the
+                // player's, and judging it earlier would let a player wait
+                // and book, by confirming or not, days already past.
                 let (commands, booked) = self
-                    .split_leave(tx, &player, reading.commands, answering, now)
+                    .split_leave(tx, &player, reading.commands, answering, received_at, now)
                     .await?;
                 if commands.is_empty() && !booked.is_empty() {
                     return Ok((Some(confirmation.game_id), Handled::Done(booked.join("; "))));
@@ -734,14 +738,15 @@ impl Inbox {
         Ok(Handled::Done(verdict.summary))
     }
 
-    /// Books the leave a player asked for by mail and answers with the
-    /// booking or the refusal.
+    /// Books the leave a player asked for by mail (judged at `asked_at`, see
+    /// [`clocks::book_leave`]) and answers with the booking or the refusal.
     async fn leave(
         &self,
         tx: &mut Tx,
         player: &Player,
         (from, to): (NaiveDate, NaiveDate),
         answering: &Answering<'_>,
+        asked_at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<String, StoreError> {
         let wrote = format!("leave {from} {to}");
@@ -754,6 +759,7 @@ impl Inbox {
                     self.allowance,
                     player.email.as_str(),
                     None,
+                    asked_at,
                     now,
                 )
                 .await?
@@ -788,14 +794,16 @@ impl Inbox {
         Ok(outcome)
     }
 
-    /// Books the leave among `commands` and returns the others, with what
-    /// was done (leave applies to all the player's games, not to one).
+    /// Books the leave among `commands` (asked at `asked_at`) and returns the
+    /// others, with what was done (leave applies to all the player's games,
+    /// not to one).
     async fn split_leave(
         &self,
         tx: &mut Tx,
         player: &Player,
         commands: Vec<command::Command>,
         answering: &Answering<'_>,
+        asked_at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<(Vec<command::Command>, Vec<String>), StoreError> {
         let mut rest = Vec::new();
@@ -803,7 +811,10 @@ impl Inbox {
         for c in commands {
             match c {
                 command::Command::Leave { from, to } => {
-                    done.push(self.leave(tx, player, (from, to), answering, now).await?);
+                    done.push(
+                        self.leave(tx, player, (from, to), answering, asked_at, now)
+                            .await?,
+                    );
                 }
                 other => rest.push(other),
             }

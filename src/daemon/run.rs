@@ -139,6 +139,10 @@ impl Daemon {
     ) -> Result<Handled, (MailFault, Option<InboundMail>)> {
         let now = self.clock.now();
         let reference = mail.key.to_string();
+        // A mail cannot have arrived after it is read: a delivery time in the
+        // future (a wrong clock, a touched file) would charge a move's
+        // player for time to come.
+        let received_at = mail.received_at.min(now);
         let handled = if let Some(size) = mail.oversized {
             tracing::warn!(mail = %reference, size, "mail too large: not read");
             Handled::Ignored(format!("ignored: mail of {size} bytes is too large"))
@@ -149,14 +153,7 @@ impl Daemon {
                 .map_err(|fault| (fault, None))?;
             let sender = read.as_ref().ok().cloned();
             self.inbox
-                .handle_read(
-                    &self.store,
-                    &reference,
-                    &mail.raw,
-                    read,
-                    mail.received_at,
-                    now,
-                )
+                .handle_read(&self.store, &reference, &mail.raw, read, received_at, now)
                 .await
                 .map_err(|e| (MailFault::Store(e), sender))?
         };
@@ -164,11 +161,16 @@ impl Daemon {
         crash_point("after-inbound-commit");
         match mailbox.mark_done(&mail.key).await {
             Ok(()) => {}
-            // Handled and recorded: read again, it is a duplicate that does nothing.
-            Err(e @ (MailboxError::Gone(_) | MailboxError::Permanent(_))) => {
-                tracing::warn!(mail = %reference, error = %e, "handled mail could not be marked done");
+            // The server is away: the pass is tried again later, the mail
+            // read again (found handled) and marked then.
+            Err(e) if e.is_transient() => return Err((MailFault::Mailbox(e), None)),
+            // Its effects are committed: said once, and the other mail goes
+            // on. A Maildir does not hand such a mail out again; a reset IMAP
+            // folder gives it a new UID, under which it is read again, found
+            // handled, and marked.
+            Err(e) => {
+                tracing::warn!(mail = %reference, error = %e, "handled mail not marked done");
             }
-            Err(e) => return Err((MailFault::Mailbox(e), None)),
         }
         if self.retrying.lock().is_ok_and(|mut r| r.remove(&reference)) {
             // Best effort: a leftover record only shows in `dopis failed`.
@@ -693,12 +695,13 @@ impl Daemon {
 pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<()> {
     use anyhow::Context;
     let post = super::post::Post::new(&config.mail)?;
-    let store = Store::open(config.database.url.expose()).await?;
     let mut mailbox = Mailbox::open(&config.mail)
         .await
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
     let plan = config.clock.plan()?;
+    // Opened last, so that every way out from here closes it.
+    let store = Store::open(config.database.url.expose()).await?;
     let daemon = Daemon::new(
         store.clone(),
         Arc::new(crate::app::SystemClock),
@@ -727,18 +730,22 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
         // A daemon that died a moment ago may still hold the mailbox until
         // the database notices its session is gone: wait a little for it.
         for _ in 0..20 {
-            if lease.may_read_mailbox().await? {
-                break;
+            match lease.may_read_mailbox().await {
+                Ok(true) => break,
+                Ok(false) => tokio::time::sleep(std::time::Duration::from_millis(250)).await,
+                Err(e) => {
+                    store.close().await;
+                    return Err(e.into());
+                }
             }
-            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
         }
     }
     let daemon = daemon.with_lease(lease);
     let (stop, shutdown) = watch::channel(false);
     if once {
-        let pass = daemon.pass(&mut mailbox, &mailer, &shutdown).await;
-        store.close().await;
-        let pass = pass?;
+        let pass = store
+            .close_after(daemon.pass(&mut mailbox, &mailer, &shutdown))
+            .await?;
         if !pass.read_mailbox {
             tracing::warn!("another daemon reads the mailbox: this pass only scheduled and sent");
         }

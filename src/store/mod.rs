@@ -242,40 +242,49 @@ impl Store {
                 reason: describe_open_error(&e),
             })?;
         let _ = probe.close().await;
-        let pool = AnyPoolOptions::new()
-            .max_connections(match backend {
-                Backend::Sqlite => 4,
-                Backend::Postgres => 8,
-            })
-            .acquire_timeout(Duration::from_secs(10))
+        let pool = pool_options(backend)
             .connect(&connect_url)
             .await
             .map_err(|e| StoreError::Open {
                 url: shown.clone(),
                 reason: describe_open_error(&e),
             })?;
-        if backend == Backend::Sqlite {
-            // WAL lets the daemon and CLI commands read while one writes.
-            pool.execute("PRAGMA journal_mode = WAL")
-                .await
-                .map_err(|e| StoreError::Open {
-                    url: shown.clone(),
-                    reason: e.to_string(),
-                })?;
-        }
-        let migrator = match backend {
-            Backend::Sqlite => sqlx::migrate!("migrations/sqlite"),
-            Backend::Postgres => sqlx::migrate!("migrations/postgres"),
-        };
-        migrator.run(&pool).await.map_err(|e| StoreError::Migrate {
-            url: shown,
-            reason: e.to_string(),
-        })?;
-        Ok(Store {
+        let store = Store {
             pool,
             backend,
             connect_url: connect_url.into(),
-        })
+        };
+        if let Err(e) = store.prepare(&shown).await {
+            // Closed like every store a command opens (see [`Store::close`]).
+            store.close().await;
+            return Err(e);
+        }
+        Ok(store)
+    }
+
+    /// Switches SQLite to WAL and brings the schema up to date.
+    async fn prepare(&self, shown: &str) -> Result<(), StoreError> {
+        if self.backend == Backend::Sqlite {
+            // WAL lets the daemon and CLI commands read while one writes.
+            self.pool
+                .execute("PRAGMA journal_mode = WAL")
+                .await
+                .map_err(|e| StoreError::Open {
+                    url: shown.to_string(),
+                    reason: e.to_string(),
+                })?;
+        }
+        let migrator = match self.backend {
+            Backend::Sqlite => sqlx::migrate!("migrations/sqlite"),
+            Backend::Postgres => sqlx::migrate!("migrations/postgres"),
+        };
+        migrator
+            .run(&self.pool)
+            .await
+            .map_err(|e| StoreError::Migrate {
+                url: shown.to_string(),
+                reason: e.to_string(),
+            })
     }
 
     /// A connection of its own, outside the pool: for a session whose
@@ -307,8 +316,72 @@ impl Store {
     }
 
     /// Closes every connection (waits for running statements).
+    ///
+    /// Every command closes its store before it exits, on errors too: a
+    /// closed SQLite database has its WAL folded back into the file (a copy
+    /// of the file alone is then complete), PostgreSQL sees a clean
+    /// goodbye rather than a dropped connection, and no pool work is left
+    /// for the runtime's shutdown.
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+
+    /// Awaits `work`, then closes the store whatever `work` returned.
+    pub async fn close_after<T>(&self, work: impl Future<Output = T>) -> T {
+        let result = work.await;
+        self.close().await;
+        result
+    }
+}
+
+/// How the connection pool is set up.
+///
+/// sqlx-core 0.9.0's pool maintenance task can spin a core for ever: it runs
+/// `for _ in 0..pool.num_idle()`, and `release()` lets another task pop a
+/// connection before it counts it idle, so `num_idle` briefly underflows to
+/// `usize::MAX` (sqlx issue 3645, "100% CPU in spawn_maintenance_tasks";
+/// the fix, sqlx PR 4289, is in no released sqlx). dopis saw it as CLI
+/// commands hanging at exit (3 in about 4,000 runs of `dopis game new`),
+/// and a long-running daemon can hit it too. `spawn_maintenance_tasks`
+/// (pool/inner.rs) starts no task when both `max_lifetime` and
+/// `idle_timeout` are `None` and `min_connections` is 0, so that is how the
+/// pool is set: the task never runs.
+///
+/// What the task did is not needed here. It closed connections idle for
+/// 10 minutes or older than 30: a daemon keeps at most
+/// `max_connections` idle connections open instead, which PostgreSQL
+/// serves at no cost worth saving. A connection broken meanwhile (the
+/// server restarted, a firewall dropped an idle link) is still found:
+/// `test_before_acquire` pings each one before handing it out and opens a
+/// new one in its place. When sqlx ships the fix, the defaults can come
+/// back; the test `the_pool_never_runs_the_maintenance_task_that_can_spin`
+/// keeps them off until then.
+///
+/// On SQLite every connection commits with `synchronous = FULL`: with WAL,
+/// a commit then returns only once the WAL is on disk. That is what makes a
+/// move durable before its mail is marked handled (moved to `cur/`, flagged
+/// seen on IMAP): under `NORMAL` a commit survives a crash of the process
+/// but not a power loss, and after one the move would be gone while its
+/// mail no longer looks unread, so it would never be read again.
+fn pool_options(backend: Backend) -> AnyPoolOptions {
+    let options = AnyPoolOptions::new()
+        .max_connections(match backend {
+            Backend::Sqlite => 4,
+            Backend::Postgres => 8,
+        })
+        .min_connections(0)
+        .idle_timeout(None)
+        .max_lifetime(None)
+        .test_before_acquire(true)
+        .acquire_timeout(Duration::from_secs(10));
+    match backend {
+        Backend::Sqlite => options.after_connect(|conn, _meta| {
+            Box::pin(async move {
+                conn.execute("PRAGMA synchronous = FULL").await?;
+                Ok(())
+            })
+        }),
+        Backend::Postgres => options,
     }
 }
 
@@ -363,5 +436,19 @@ mod tests {
         );
         assert_eq!(redact_url("postgres://u@h/d"), "postgres://u@h/d");
         assert_eq!(redact_url("sqlite://dopis.db"), "sqlite://dopis.db");
+    }
+
+    #[test]
+    fn the_pool_never_runs_the_maintenance_task_that_can_spin() {
+        // sqlx-core 0.9.0 spawns the task (which can loop for ever, sqlx
+        // issue 3645) unless all three hold; see `pool_options`.
+        for backend in [Backend::Sqlite, Backend::Postgres] {
+            let options = pool_options(backend);
+            assert_eq!(options.get_idle_timeout(), None, "{backend:?}");
+            assert_eq!(options.get_max_lifetime(), None, "{backend:?}");
+            assert_eq!(options.get_min_connections(), 0, "{backend:?}");
+            // Broken connections are still replaced before use.
+            assert!(options.get_test_before_acquire(), "{backend:?}");
+        }
     }
 }

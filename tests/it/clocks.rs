@@ -120,9 +120,20 @@ impl World {
     /// A player's mail with `text`, reaching the mailbox at `arrived`,
     /// handled at the clock's time.
     async fn mail(&self, from: &Player, text: &str, arrived: DateTime<Utc>) -> Handled {
-        let reply = self.daemon.inbox.post.reply_to(self.game, from);
+        let reply = self.daemon.inbox.post.reply_to(self.game, from).to_string();
+        self.mail_to(from, &reply, text, arrived).await
+    }
+
+    /// The same, to the address `to`.
+    async fn mail_to(
+        &self,
+        from: &Player,
+        to: &str,
+        text: &str,
+        arrived: DateTime<Utc>,
+    ) -> Handled {
         let raw = format!(
-            "From: {} <{}>\r\nTo: {reply}\r\nSubject: Re: [dopis #{}]\r\nMessage-ID: <{}.{}@players.test>\r\n\
+            "From: {} <{}>\r\nTo: {to}\r\nSubject: Re: [dopis #{}]\r\nMessage-ID: <{}.{}@players.test>\r\n\
              Date: Mon, 2 Mar 2026 12:00:00 +0000\r\n\r\n{text}\r\n",
             from.name,
             from.email,
@@ -287,6 +298,121 @@ async fn leave_pauses_the_clock_and_the_opponent_is_told(db: &TestDb) {
     assert_eq!(w.ending().await.1.as_deref(), Some("1-0"));
 }
 
+/// The Reply-To of the newest mail queued to `to` (taken from the outbox
+/// as a sender would).
+async fn reply_to_of_last_mail(store: &Store, to: &str) -> String {
+    let far = Utc.with_ymd_and_hms(2100, 1, 1, 0, 0, 0).unwrap();
+    let outbox = store
+        .claim_outbox(far, Duration::hours(1), 1000)
+        .await
+        .unwrap();
+    let last = outbox
+        .iter()
+        .rev()
+        .find(|m| m.recipient == to)
+        .unwrap_or_else(|| panic!("no mail to {to}"));
+    let msg = mail_parser::MessageParser::default()
+        .parse(&last.raw)
+        .unwrap();
+    msg.reply_to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or_else(|| panic!("{} has no Reply-To", last.mail_key))
+        .to_string()
+}
+
+async fn a_leave_mail_read_late_is_judged_on_the_day_it_arrived(db: &TestDb) {
+    let mut w = World::new(db, "3d").await;
+    let ana = w.white.clone();
+    // Ana (Ljubljana, UTC+1) asks on 2 March at 21:00 her time for leave
+    // from the next day; the daemon was down and reads it on 3 March at
+    // 01:00 her time, when "tomorrow" has begun.
+    let asked = Utc.with_ymd_and_hms(2026, 3, 2, 20, 0, 0).unwrap();
+    let read = Utc.with_ymd_and_hms(2026, 3, 3, 0, 0, 0).unwrap();
+    w.clock.advance(read - start());
+    let done = w.mail(&ana, "leave 2026-03-03 2026-03-04", asked).await;
+    assert!(
+        matches!(done, Handled::Done(ref t) if t.contains("booked leave 2026-03-03 to 2026-03-04")),
+        "{done:?}"
+    );
+    let mails = keys(&w.new_mails().await);
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.starts_with("ana@players.test") && m.ends_with(".leave.2026-03-03")),
+        "{mails:?}"
+    );
+    // The leave runs from Ljubljana midnight (23:00 UTC on 2 March), before
+    // the mail was read: Bob hears of it at once, and Ana's deadline
+    // (5 March 12:00 without leave) moves two days.
+    w.at(read).await;
+    assert_eq!(
+        keys(&w.new_mails().await),
+        vec!["bob@players.test due.leave/white/20260302T230000Z"]
+    );
+    w.at(Utc.with_ymd_and_hms(2026, 3, 7, 11, 59, 0).unwrap())
+        .await;
+    assert_eq!(w.ending().await.0, GameStatus::Active);
+    w.at(Utc.with_ymd_and_hms(2026, 3, 7, 12, 0, 0).unwrap())
+        .await;
+    assert_eq!(w.ending().await.1.as_deref(), Some("0-1"));
+}
+
+async fn a_confirmed_leave_is_judged_when_the_confirming_reply_arrived(db: &TestDb) {
+    let mut w = World::new(db, "3d").await;
+    let ana = w.white.clone();
+    // Ana writes without her reply address: she is asked to confirm.
+    let asked = Utc.with_ymd_and_hms(2026, 3, 2, 20, 0, 0).unwrap();
+    w.clock.advance(asked - start());
+    let done = w
+        .mail_to(
+            &ana,
+            "chess@chess.test",
+            "leave 2026-03-03 2026-03-04",
+            asked,
+        )
+        .await;
+    assert!(
+        matches!(done, Handled::Done(ref t) if t.contains("confirm")),
+        "{done:?}"
+    );
+    let confirm = reply_to_of_last_mail(&w.store, "ana@players.test").await;
+    // She confirms at 22:30 her time; the daemon reads it after midnight.
+    let confirmed = Utc.with_ymd_and_hms(2026, 3, 2, 21, 30, 0).unwrap();
+    w.clock
+        .advance(Utc.with_ymd_and_hms(2026, 3, 3, 0, 0, 0).unwrap() - asked);
+    let done = w.mail_to(&ana, &confirm, "yes", confirmed).await;
+    assert!(
+        matches!(done, Handled::Done(ref t) if t.contains("booked leave 2026-03-03")),
+        "{done:?}"
+    );
+    w.new_mails().await;
+
+    // A confirmation that arrives once the first day has begun is too late,
+    // though the request came the day before: confirming (or not) after the
+    // fact must not choose days already past.
+    let done = w
+        .mail_to(
+            &ana,
+            "chess@chess.test",
+            "leave 2026-03-06 2026-03-06",
+            asked,
+        )
+        .await;
+    assert!(
+        matches!(done, Handled::Done(ref t) if t.contains("confirm")),
+        "{done:?}"
+    );
+    let confirm = reply_to_of_last_mail(&w.store, "ana@players.test").await;
+    let late = Utc.with_ymd_and_hms(2026, 3, 5, 23, 30, 0).unwrap();
+    w.clock.advance(late - w.clock.now());
+    let done = w.mail_to(&ana, &confirm, "yes", late).await;
+    assert!(
+        matches!(done, Handled::Done(ref t) if t.contains("refused leave 2026-03-06")),
+        "{done:?}"
+    );
+}
+
 async fn an_iccf_10_in_50_days_game_is_lost_on_cumulative_time(db: &TestDb) {
     let mut w = World::new(db, "10/50d").await;
     let d = Duration::days;
@@ -317,6 +443,8 @@ crate::on_both_backends!(
     a_3d_game_reminds_then_times_out_by_itself_with_mails_to_both,
     a_move_that_reached_the_mailbox_in_time_counts_even_if_handled_late,
     leave_pauses_the_clock_and_the_opponent_is_told,
+    a_leave_mail_read_late_is_judged_on_the_day_it_arrived,
+    a_confirmed_leave_is_judged_when_the_confirming_reply_arrived,
     an_iccf_10_in_50_days_game_is_lost_on_cumulative_time,
     a_timeout_in_an_event_game_is_mailed_to_the_event_tds,
     a_td_extension_moves_the_deadline_of_the_side_to_move,

@@ -108,8 +108,53 @@ async fn reopening_a_database_keeps_its_data(db: &TestDb) {
     assert_eq!(store.players().await.unwrap().len(), 1);
 }
 
+/// sqlx-core 0.9.0's pool maintenance task can spin a core for ever (sqlx
+/// issue 3645); it is not started when these options are off.
+async fn an_open_store_never_starts_the_pool_task_that_can_spin(db: &TestDb) {
+    let store = Store::open(&db.url).await.unwrap();
+    let options = store.pool().options();
+    assert_eq!(options.get_idle_timeout(), None);
+    assert_eq!(options.get_max_lifetime(), None);
+    assert_eq!(options.get_min_connections(), 0);
+    assert!(options.get_test_before_acquire());
+    store.close().await;
+}
+
 crate::on_both_backends!(
     players_are_stored_once_per_address,
     games_keep_their_settings,
     reopening_a_database_keeps_its_data,
+    an_open_store_never_starts_the_pool_task_that_can_spin,
 );
+
+/// A move is on disk before its mail is marked handled: every SQLite
+/// connection commits with `synchronous = FULL` in WAL mode (why: see
+/// `pool_options` in src/store/mod.rs).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_sqlite_connection_commits_to_disk_before_it_returns() {
+    use sqlx::Row;
+    let db = crate::support::sqlite();
+    let store = Store::open(&db.url).await.unwrap();
+    // Several connections at once, so that more than the first is checked.
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut conn = store.pool().acquire().await.unwrap();
+        let sync: i64 = sqlx::query("PRAGMA synchronous")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap()
+            .try_get(0)
+            .unwrap();
+        assert_eq!(sync, 2, "FULL");
+        let mode: String = sqlx::query("PRAGMA journal_mode")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap()
+            .try_get(0)
+            .unwrap();
+        assert_eq!(mode, "wal");
+        held.push(conn);
+    }
+    drop(held);
+    store.close().await;
+}

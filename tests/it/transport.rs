@@ -547,11 +547,12 @@ async fn mail_written_to_a_maildir_is_read_back_once_in_order_and_marked_done() 
             "{t}"
         );
     }
-    let after_first = mailbox
-        .fetch_new(Some(&all[0].key))
+    // new/ is what is not yet handled: a cursor hides none of it
+    let after_last = mailbox
+        .fetch_new(Some(&all[2].key))
         .await
-        .expect("after first");
-    assert_eq!(after_first, all[1..].to_vec());
+        .expect("after last");
+    assert_eq!(after_last, all);
 
     mailbox.mark_done(&all[0].key).await.expect("mark done");
     mailbox
@@ -562,14 +563,6 @@ async fn mail_written_to_a_maildir_is_read_back_once_in_order_and_marked_done() 
         panic!("not a Maildir key")
     };
     assert!(dir.path().join("cur").join(format!("{name}:2,S")).is_file());
-    // the cursor still works once its mail has moved to cur/
-    assert_eq!(
-        mailbox
-            .fetch_new(Some(&all[0].key))
-            .await
-            .expect("after done"),
-        all[1..].to_vec()
-    );
     assert_eq!(
         mailbox.fetch_new(None).await.expect("not done"),
         all[1..].to_vec()

@@ -1,5 +1,11 @@
 //! A local Maildir as the inbound mailbox: mail is delivered into `new/`,
 //! and moved to `cur/` with the `S` (seen) flag once handled.
+//!
+//! `new/` is exactly the mail not yet handled, so every file in it is read,
+//! whatever its time or name. A cursor (read what sorts after the last mail
+//! handled) would miss a mail renamed into `new/` after a later one was
+//! handled, as a delivery agent does with a large mail, or one moved in with
+//! an older time (a restore, a second delivery agent).
 
 use std::collections::HashSet;
 use std::io;
@@ -20,6 +26,12 @@ pub struct MaildirMailbox {
     dir: PathBuf,
     /// The names in `new/` at the last fetch: a name not among them is new.
     known: HashSet<String>,
+    /// Handled mails that could not be moved to `cur/`. They are not handed
+    /// out again (handling them again would only find them done, and a
+    /// daemon that did so on every fetch would spin); moving them is tried
+    /// again at each fetch. After a restart they are read once more, found
+    /// already handled, and moved.
+    unmoved: HashSet<String>,
     max_mail_bytes: u64,
 }
 
@@ -30,6 +42,17 @@ pub(super) fn is_safe_name(name: &str) -> bool {
 }
 
 /// A file found in `new/`: its delivery time and name.
+///
+/// The delivery time is the file's modification time. Maildir records no
+/// other: a delivery agent writes the file in `tmp/` and renames it into
+/// `new/`, which keeps the time it was written (the change time, by
+/// contrast, moves with the rename), and the leading seconds of the name
+/// are only a habit of some writers. A file copied in with its time kept
+/// (`cp -p`, `rsync -t`, a restore) keeps its first delivery time, which is
+/// right; a plain `cp` makes it the time of the copy, later than the mail
+/// came. A time in the future (a clock set wrong) is taken as the moment
+/// the mail is read (see `Daemon::receive_one`), as it cannot have arrived
+/// later; one from before the game began counts from its start.
 struct Entry {
     delivered: SystemTime,
     name: String,
@@ -52,6 +75,7 @@ impl MaildirMailbox {
         Ok(MaildirMailbox {
             dir,
             known: HashSet::new(),
+            unmoved: HashSet::new(),
             max_mail_bytes: DEFAULT_MAX_MAIL_BYTES,
         })
     }
@@ -66,26 +90,19 @@ impl MaildirMailbox {
         self.max_mail_bytes = bytes;
     }
 
-    /// Mail in `new/` delivered after `after` (by delivery time, then name),
-    /// oldest first; all of `new/` when `after` is absent or names no file.
+    /// The mail in `new/`, oldest first (by delivery time, then name), at
+    /// most [`BATCH_SIZE`]. `_after`, the daemon's cursor, is not needed:
+    /// handled mail leaves `new/`.
     pub async fn fetch_new(
         &mut self,
-        after: Option<&MailRef>,
+        _after: Option<&MailRef>,
     ) -> Result<Vec<Incoming>, MailboxError> {
+        self.move_unmoved().await;
         let entries = self.list_new().await?;
         self.known = entries.iter().map(|e| e.name.clone()).collect();
-        let cursor = match after {
-            Some(MailRef::Maildir { name }) if is_safe_name(name) => {
-                self.delivery_time(name).await.map(|t| (t, name.clone()))
-            }
-            _ => None,
-        };
         let mut fresh: Vec<Entry> = entries
             .into_iter()
-            .filter(|e| match &cursor {
-                Some((t, name)) => (e.delivered, &e.name) > (*t, name),
-                None => true,
-            })
+            .filter(|e| !self.unmoved.contains(&e.name))
             .collect();
         fresh.sort_by(|a, b| (a.delivered, &a.name).cmp(&(b.delivered, &b.name)));
         fresh.truncate(BATCH_SIZE);
@@ -114,7 +131,10 @@ impl MaildirMailbox {
     }
 
     /// Moves a handled mail from `new/` to `cur/`, adding the `S` flag.
-    /// Marking a mail that is already in `cur/` again is harmless.
+    /// Marking a mail that is already in `cur/` again is harmless. A mail
+    /// that cannot be moved is a [`MailboxError::Permanent`] error, and is
+    /// not handed out again by [`MaildirMailbox::fetch_new`], which tries
+    /// to move it each time.
     pub async fn mark_done(&mut self, key: &MailRef) -> Result<(), MailboxError> {
         let MailRef::Maildir { name } = key else {
             return Err(MailboxError::Gone(format!(
@@ -127,21 +147,41 @@ impl MaildirMailbox {
                 "'{name}' is not a Maildir file name"
             )));
         }
+        match self.move_to_cur(name).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(MailboxError::Gone(format!(
+                "mail {name} is in neither new/ nor cur/ of {}",
+                self.dir.display()
+            ))),
+            Err(e) => {
+                self.unmoved.insert(name.clone());
+                Err(MailboxError::Permanent(format!(
+                    "cannot move the handled mail {name} from new/ to cur/ in the Maildir {}: {e} \
+                     (check that cur/ is a folder dopis may write to); it is not read again, \
+                     and moving it is tried again with each look at the mailbox",
+                    self.dir.display()
+                )))
+            }
+        }
+    }
+
+    /// Moves `name` from `new/` to `cur/`: `Ok(false)` when it is in
+    /// neither.
+    async fn move_to_cur(&self, name: &str) -> io::Result<bool> {
         let from = self.dir.join("new").join(name);
         let to = self.dir.join("cur").join(seen_name(name));
         match tokio::fs::rename(&from, &to).await {
-            Ok(()) => Ok(()),
+            Ok(()) => Ok(true),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 if tokio::fs::try_exists(&to).await.unwrap_or(false) {
-                    Ok(())
+                    Ok(true)
+                } else if tokio::fs::try_exists(&from).await.unwrap_or(false) {
+                    Err(e) // cur/ is missing
                 } else {
-                    Err(MailboxError::Gone(format!(
-                        "mail {name} is in neither new/ nor cur/ of {}",
-                        self.dir.display()
-                    )))
+                    Ok(false)
                 }
             }
-            Err(e) => Err(self.io_error("move to cur/", name, e)),
+            Err(e) => Err(e),
         }
     }
 
@@ -219,6 +259,22 @@ impl MaildirMailbox {
         Ok(new.display().to_string())
     }
 
+    /// Tries again to move the mails [`MaildirMailbox::mark_done`] could
+    /// not; quietly, as the failure was reported once already.
+    async fn move_unmoved(&mut self) {
+        let mut still = HashSet::new();
+        for name in std::mem::take(&mut self.unmoved) {
+            match self.move_to_cur(&name).await {
+                Ok(true) => tracing::info!(mail = %name, "handled mail moved to cur/ at last"),
+                Ok(false) => {} // taken away by someone else
+                Err(_) => {
+                    still.insert(name);
+                }
+            }
+        }
+        self.unmoved = still;
+    }
+
     /// Returns as soon as `new/` holds a file the last fetch did not see, or
     /// after `max`.
     pub async fn wait_for_new(&mut self, max: Duration) -> Result<(), MailboxError> {
@@ -266,19 +322,6 @@ impl MaildirMailbox {
             });
         }
         Ok(entries)
-    }
-
-    /// When the mail `name` was delivered, wherever it is now.
-    async fn delivery_time(&self, name: &str) -> Option<SystemTime> {
-        for path in [
-            self.dir.join("new").join(name),
-            self.dir.join("cur").join(seen_name(name)),
-        ] {
-            if let Ok(meta) = tokio::fs::metadata(&path).await {
-                return meta.modified().ok();
-            }
-        }
-        None
     }
 
     fn io_error(&self, what: &str, name: &str, e: io::Error) -> MailboxError {

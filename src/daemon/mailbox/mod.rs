@@ -2,9 +2,11 @@
 //! embedded default).
 //!
 //! The daemon's loop is: [`Mailbox::fetch_new`] after its cursor (the
-//! [`MailRef`] of the last mail it handled, kept in the database), handle each
-//! mail and commit its effects, then [`Mailbox::mark_done`] it, and
-//! [`Mailbox::wait_for_new`] when there is nothing left.
+//! [`MailRef`] of the last mail it handled, kept in the database; IMAP reads
+//! the UIDs above it, a Maildir needs none as its `new/` holds just the mail
+//! not yet handled), handle each mail and commit its effects, then
+//! [`Mailbox::mark_done`] it, and [`Mailbox::wait_for_new`] when there is
+//! nothing left.
 //!
 //! Reconnecting: after a dropped IMAP connection every method reconnects by
 //! itself, one attempt per call. A [`MailboxError::Transient`] tells the caller
@@ -166,9 +168,10 @@ impl Mailbox {
         }
     }
 
-    /// Mail that arrived after `after` (or, with no cursor or one that is no
-    /// longer valid, all mail not yet done), oldest first, at most
-    /// [`BATCH_SIZE`].
+    /// Mail not yet handled, oldest first, at most [`BATCH_SIZE`]: for IMAP
+    /// the mail after `after` (or, with no cursor or one that is no longer
+    /// valid, all mail not yet done); for a Maildir all of `new/` but mail
+    /// that could not be marked done.
     pub async fn fetch_new(
         &mut self,
         after: Option<&MailRef>,
