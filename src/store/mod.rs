@@ -16,12 +16,15 @@
 //! - [`games`]: games and their moves.
 //! - [`mail`]: inbound log, outbox, confirmations, mailbox cursor; transactions.
 //! - [`events`]: events, their entrants and games, TD actions, deadline extensions.
+//! - [`replies`]: what keeps a stale or repeated reply from acting: the position
+//!   a confirmation asked about, fingerprints of mails that acted.
 
 pub mod clocks;
 pub mod events;
 pub mod games;
 pub mod mail;
 pub mod players;
+pub mod replies;
 
 use std::time::Duration;
 

@@ -16,6 +16,7 @@ mod move_cli;
 mod outbound;
 mod outbound_lang;
 mod pgn_files;
+mod stale;
 mod store;
 mod td_reports;
 mod time_cli;
