@@ -884,7 +884,19 @@ fn describe(commands: &[command::Command]) -> String {
                 })
                 .collect::<Vec<_>>()
                 .join(", "),
-            other => format!("{other:?}").to_lowercase(),
+            Command::Leave { from, to } => format!("leave {from} {to}"),
+            Command::Status => "status".into(),
+            Command::Games => "games".into(),
+            Command::Pgn => "pgn".into(),
+            Command::Help => "help".into(),
+            Command::Standings => "standings".into(),
+            Command::Report => "report".into(),
+            Command::Language(lang) => format!("language {}", lang.code()),
+            Command::Notify(command::Notify::Each) => "notify each".into(),
+            Command::Notify(command::Notify::Digest) => "notify digest".into(),
+            Command::Conditionals => "conditionals".into(),
+            Command::CancelConditionals => "cancel conditionals".into(),
+            Command::Unknown { text } => text.clone(),
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -174,7 +174,10 @@ impl Inbox {
         let then = MovePoint::at(&table.game, answered);
         let now_at = MovePoint::at(&table.game, current);
         let example = commands.iter().find_map(|c| match c {
-            Command::Move { text, .. } => Some(format!("{now_at} {text}")),
+            Command::Move { text, offer_draw } => Some(format!(
+                "{now_at} {text}{}",
+                if *offer_draw { " draw" } else { "" }
+            )),
             _ => None,
         });
         self.post
@@ -221,5 +224,44 @@ impl Inbox {
             draw_policy,
             last_offers: record.last_offers,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::Lang;
+    use crate::mail::command::parse;
+
+    #[test]
+    fn a_confirmation_quotes_commands_in_words_that_read_back_as_the_same_commands() {
+        for text in [
+            "Nf3",
+            "draw",
+            "accept draw",
+            "decline draw",
+            "resign",
+            "claim draw",
+            "claim draw Nf3",
+            "if Nc6 Bb5",
+            "leave 2026-12-24 2027-01-02",
+            "status",
+            "games",
+            "pgn",
+            "help",
+            "standings",
+            "language sl",
+            "notify digest",
+            "notify each",
+            "conditionals",
+            "cancel conditionals",
+        ] {
+            let commands = parse(text, Lang::Sl).commands;
+            let quoted = super::super::describe(&commands);
+            assert_eq!(
+                parse(&quoted, Lang::Sl).commands,
+                commands,
+                "{text} -> {quoted}"
+            );
+        }
     }
 }
