@@ -3,8 +3,11 @@
 //! with the mails it causes — all in one transaction, keyed by the mail's
 //! Message-ID so that it acts at most once.
 
+mod stale;
+
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 
+use self::stale::Written;
 use super::clocks;
 use super::post::{Answering, Post};
 use crate::arbiter::{self, Notice, RejectionKind, Seat};
@@ -187,6 +190,27 @@ impl Inbox {
         }
         match route {
             Route::Act { game, player } => {
+                if let Some(done) = self
+                    .repeated(tx, mail, game, &player, answering, now)
+                    .await?
+                {
+                    return Ok((Some(game), done));
+                }
+                let written = Written {
+                    text: &mail.text,
+                    answered: crate::mail::stale::answered_ply(
+                        game.0,
+                        &mail.in_reply_to,
+                        &mail.references,
+                    ),
+                    received_at,
+                };
+                if let Some(done) = self
+                    .ask_if_stale(tx, game, &player, &written, answering, now)
+                    .await?
+                {
+                    return Ok((Some(game), done));
+                }
                 let reading = command::parse(&mail.text, player.lang);
                 let (commands, booked) = self
                     .split_leave(tx, &player, reading.commands, answering, received_at, now)
@@ -213,6 +237,19 @@ impl Inbox {
                     ));
                 }
                 tx.use_confirmation(id, now).await?;
+                // Asked about one position: if the game has moved on since,
+                // asked again about the board as it is now.
+                let written = Written {
+                    text: &confirmation.text,
+                    answered: tx.confirmation_ply(id).await?,
+                    received_at,
+                };
+                if let Some(done) = self
+                    .ask_if_stale(tx, confirmation.game_id, &player, &written, answering, now)
+                    .await?
+                {
+                    return Ok((Some(confirmation.game_id), done));
+                }
                 let reading = command::parse(&confirmation.text, player.lang);
                 // Leave is judged when the confirming reply arrived, not the
                 // first mail: only then is the request known to be the
@@ -248,6 +285,11 @@ impl Inbox {
                 let id = tx
                     .add_confirmation(game, player.id, &mail.text, received_at, now)
                     .await?;
+                // The position asked about: a confirmation after the game
+                // moved on is asked again (see `stale`).
+                let table = clocks::load_table(tx, game).await?;
+                let ply = u32::try_from(table.game.plies().len()).unwrap_or(u32::MAX);
+                tx.set_confirmation_ply(id, ply).await?;
                 let reading = command::parse(&mail.text, player.lang);
                 let command = describe(&reading.commands);
                 self.post
@@ -256,8 +298,8 @@ impl Inbox {
                         format!("in.{}.confirm", hex_sha256(answering.mail_key.as_bytes())),
                         LetterKind::ConfirmRequest { command },
                         &player,
-                        None,
-                        None,
+                        Some(&table),
+                        table.record.side_of(player.id),
                         Some(answering),
                         Some(self.post.confirmation_address(id)),
                         None,
@@ -664,22 +706,11 @@ impl Inbox {
             )));
         }
         let record = current.record.clone();
-        let before = current.game.clone();
         let seat = Seat {
             side,
             lang: player.lang,
         };
-        let draw_policy = match tx.event_of_game(game).await? {
-            Some(event) => crate::td::draw_policy(tx, event).await?,
-            None => arbiter::DrawPolicy::default(),
-        };
-        let board = arbiter::Board {
-            game: before,
-            draw_offer_by: record.draw_offer_by,
-            conditionals: record.conditionals.clone(),
-            draw_policy,
-            last_offers: record.last_offers,
-        };
+        let board = self.board(tx, &current).await?;
         let verdict = if crate::td::is_annulled(&record, board.game.is_over()) {
             // Closed by a TD (a withdrawal annulled it): no more moves.
             arbiter::Verdict {
@@ -925,15 +956,46 @@ impl Inbox {
 }
 
 fn describe(commands: &[command::Command]) -> String {
+    use command::Command;
+    // Game commands in the English words every language also reads, so a
+    // player can write back what a mail quotes.
     commands
         .iter()
         .map(|c| match c {
-            command::Command::Move {
+            Command::Move {
                 text,
                 offer_draw: true,
             } => format!("{} (and offer a draw)", text.as_str()),
-            command::Command::Move { text, .. } => text.as_str().to_string(),
-            other => format!("{other:?}").to_lowercase(),
+            Command::Move { text, .. } => text.as_str().to_string(),
+            Command::OfferDraw => "draw".into(),
+            Command::AcceptDraw => "accept draw".into(),
+            Command::DeclineDraw => "decline draw".into(),
+            Command::Resign => "resign".into(),
+            Command::ClaimDraw { with_move: None } => "claim draw".into(),
+            Command::ClaimDraw {
+                with_move: Some(text),
+            } => format!("claim draw {text}"),
+            Command::Conditional { lines } => lines
+                .iter()
+                .map(|line| {
+                    let moves: Vec<&str> = line.iter().map(|m| m.as_str()).collect();
+                    format!("if {}", moves.join(" "))
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            Command::Leave { from, to } => format!("leave {from} {to}"),
+            Command::Status => "status".into(),
+            Command::Games => "games".into(),
+            Command::Pgn => "pgn".into(),
+            Command::Help => "help".into(),
+            Command::Standings => "standings".into(),
+            Command::Report => "report".into(),
+            Command::Language(lang) => format!("language {}", lang.code()),
+            Command::Notify(command::Notify::Each) => "notify each".into(),
+            Command::Notify(command::Notify::Digest) => "notify digest".into(),
+            Command::Conditionals => "conditionals".into(),
+            Command::CancelConditionals => "cancel conditionals".into(),
+            Command::Unknown { text } => text.clone(),
         })
         .collect::<Vec<_>>()
         .join(", ")

@@ -15,7 +15,7 @@ use crate::config::MailConfig;
 use crate::locale;
 use crate::mail::compose::{self, DigestGame, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
-use crate::mail::route::{PlusTag, Tokens, plus_address};
+use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
 use crate::player::Player;
 use crate::store::StoreError;
 use crate::store::games::{GameId, GameRecord};
@@ -199,16 +199,19 @@ impl Post {
     }
 
     /// The Message-ID of a mail with a key: derived from it, so a retry
-    /// sends the very same Message-ID.
-    fn message_id(&self, game: Option<GameId>, mail_key: &str) -> Result<MessageId, StoreError> {
-        let game = game
-            .map(|g| format!("g{}", g.0))
-            .unwrap_or_else(|| "x".into());
+    /// sends the very same Message-ID. A mail about a game also names the
+    /// position it shows (half-moves played), so a reply to it tells which
+    /// position the player answered (see `mail::stale`).
+    fn message_id(&self, table: Option<&Table>, mail_key: &str) -> Result<MessageId, StoreError> {
+        let game = table.map(|t| {
+            let ply = u32::try_from(t.game.plies().len()).unwrap_or(u32::MAX);
+            (t.record.id.0, ply)
+        });
         // Keyed by the secret: a bounce proves it is about our mail by
         // returning its Message-ID, so the id must not be guessable.
         let text = format!(
-            "dopis.{game}.{}@{}",
-            self.tokens.message(mail_key).as_str(),
+            "{}@{}",
+            message_id_local(game, self.tokens.message(mail_key).as_str()),
             self.ours.domain()
         );
         MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
@@ -237,7 +240,7 @@ impl Post {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let game_id = table.map(|t| t.record.id);
-        let message_id = self.message_id(game_id, &mail_key)?;
+        let message_id = self.message_id(table, &mail_key)?;
         let root = game_id.map(|id| self.thread_root(id)).transpose()?;
         // The thread is kept by References (the game's root first). Only an
         // answer to a player's mail is In-Reply-To it, and so marked

@@ -3,6 +3,7 @@
 //! - [`inbound`]: a raw mail to its sender, recipients, headers and the newest
 //!   text the player wrote (quoted history, signatures and HTML removed).
 //! - [`route`]: reply tokens and plus-addresses: which game and player a mail is for.
+//! - [`stale`]: which position a reply answers, and whether a mail came before.
 //! - [`compose`]: the mails we send, from templates to RFC 5322 bytes.
 //! - [`command`]: the one enum for everything a player can say, parsed from text.
 
@@ -10,3 +11,4 @@ pub mod command;
 pub mod compose;
 pub mod inbound;
 pub mod route;
+pub mod stale;

@@ -191,11 +191,46 @@ pub fn game_in_subject(subject: &str) -> Option<i64> {
     digits.parse().ok()
 }
 
-/// Reads the game number from one of our Message-IDs (`dopis.g42.…@domain`).
-pub fn game_in_message_id(id: &str) -> Option<i64> {
+/// What one of our Message-IDs says about the mail that carried it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OurMessageId {
+    /// The game the mail was about.
+    pub game: i64,
+    /// The position the mail showed, as half-moves played (`None` for the
+    /// thread root and for mails sent before Message-IDs carried it).
+    pub ply: Option<u32>,
+}
+
+/// The part of our Message-ID before the `@`: `dopis.g42.p12.HASH` for a
+/// mail about game 42 after 12 half-moves, `dopis.x.HASH` for a mail about
+/// no game. `hash` is hex, so it never reads as a `p12` part.
+pub fn message_id_local(game: Option<(i64, u32)>, hash: &str) -> String {
+    match game {
+        Some((game, ply)) => format!("dopis.g{game}.p{ply}.{hash}"),
+        None => format!("dopis.x.{hash}"),
+    }
+}
+
+/// Reads one of our Message-IDs (`dopis.g42.p12.…@domain`; older ones,
+/// `dopis.g42.…`, name no position); `None` for anyone else's.
+pub fn read_message_id(id: &str) -> Option<OurMessageId> {
     let rest = id.trim_matches(['<', '>']).strip_prefix("dopis.g")?;
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+    let game = digits.parse().ok()?;
+    let ply = rest[digits.len()..]
+        .strip_prefix(".p")
+        .and_then(|rest| rest.split_once('.'))
+        .and_then(|(ply, _)| {
+            (!ply.is_empty() && ply.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| ply.parse().ok())
+                .flatten()
+        });
+    Some(OurMessageId { game, ply })
+}
+
+/// Reads the game number from one of our Message-IDs (`dopis.g42.…@domain`).
+pub fn game_in_message_id(id: &str) -> Option<i64> {
+    read_message_id(id).map(|ours| ours.game)
 }
 
 #[cfg(test)]
@@ -294,5 +329,47 @@ mod tests {
         assert_eq!(game_in_subject("hello"), None);
         assert_eq!(game_in_message_id("<dopis.g42.m3.w@chess.test>"), Some(42));
         assert_eq!(game_in_message_id("<abc@gmail.com>"), None);
+    }
+
+    #[test]
+    fn message_ids_name_the_position_and_old_ones_still_name_the_game() {
+        let local = message_id_local(Some((42, 12)), "0123abcd");
+        assert_eq!(local, "dopis.g42.p12.0123abcd");
+        let ours = |id: &str| read_message_id(id);
+        assert_eq!(
+            ours(&format!("<{local}@chess.test>")),
+            Some(OurMessageId {
+                game: 42,
+                ply: Some(12)
+            })
+        );
+        assert_eq!(
+            ours("dopis.g42.p0.ffff@chess.test").and_then(|o| o.ply),
+            Some(0)
+        );
+        // Sent before the position was in them, and the thread root: the
+        // game, no position.
+        for old in [
+            "<dopis.g42.0123abcd4567ef89@chess.test>",
+            "<dopis.g42.start@chess.test>",
+            "<dopis.g42.m3.w@chess.test>",
+            "<dopis.g42.p.x@chess.test>",
+            "<dopis.g42.p12@chess.test>",
+            "<dopis.g42.p99999999999.x@chess.test>",
+        ] {
+            assert_eq!(
+                ours(old),
+                Some(OurMessageId {
+                    game: 42,
+                    ply: None
+                }),
+                "{old}"
+            );
+        }
+        // A mail about no game (answers, the digest) names neither.
+        let none = message_id_local(None, "0123abcd");
+        assert_eq!(none, "dopis.x.0123abcd");
+        assert_eq!(ours(&none), None);
+        assert_eq!(ours("<abc@gmail.com>"), None);
     }
 }

@@ -18,6 +18,8 @@
 //! - [`mail`]: inbound log, outbox, confirmations, mailbox cursor; transactions.
 //! - [`events`]: events, their entrants and games, TD actions, deadline extensions.
 //! - [`failures`]: mails whose handling failed, scheduler work that failed.
+//! - [`replies`]: what keeps a stale or repeated reply from acting: the position
+//!   a confirmation asked about, fingerprints of mails that acted.
 
 pub mod bounces;
 pub mod clocks;
@@ -26,6 +28,7 @@ pub mod failures;
 pub mod games;
 pub mod mail;
 pub mod players;
+pub mod replies;
 
 use std::time::Duration;
 

@@ -500,7 +500,36 @@ async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &T
     assert_eq!(json["result"], "1/2-1/2");
 }
 
+async fn a_stale_reply_over_real_mail_is_asked_about_before_it_is_played(db: &TestDb) {
+    let Some(stack) = mailstack() else { return };
+    let mut m = start_match(db, Wire::Plain(stack)).await;
+    // Ana (White, Slovenian letters) keeps her first "your move" mail.
+    let first = m.white.wait_for("Your move").await;
+    let ana = m.white.address.clone();
+    reply(&m.smtp, &ana, &first, "Sf3").await;
+    m.answer(false, "Your move", "Nf6").await;
+    m.answer(true, "Your move", "Sg1").await;
+    m.answer(false, "Your move", "Ng8").await;
+    // Her "your move" after 2... Ng8 shows the daemon has played it.
+    m.white.wait_for("Your move").await;
+    assert_eq!(m.moves(db).0, ["Nf3", "Nf6", "Ng1", "Ng8"]);
+    // She answers that first mail again: Nf3 is legal, but it was written
+    // for the start position. She is asked; nothing is played.
+    reply(&m.smtp, &ana, &first, "Nf3").await;
+    let ask = m.white.wait_for("Prosimo, potrdite").await;
+    let text = ask.body_text(0).unwrap_or_default().into_owned();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("o 1. potezi belega"), "{text}");
+    assert!(flat.contains("3. Nf3"), "{text}");
+    assert_eq!(m.moves(db).0.len(), 4);
+    // Confirming plays it; Bob is told.
+    reply(&m.smtp, &ana, &ask, "ja").await;
+    m.black.wait_for("Your move").await;
+    assert_eq!(m.moves(db).0, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
+}
+
 crate::on_both_backends!(
     two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_auth,
     conditional_moves_fire_and_draw_claims_are_judged_over_real_mail,
+    a_stale_reply_over_real_mail_is_asked_about_before_it_is_played,
 );

@@ -231,15 +231,17 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
     wait_for(stack, &cene, "[dopis #1] Game over").await;
 
     // Game 2: the fool's mate, Bor mates Ana.
-    let ana_g2 = wait_for(stack, &ana, "[dopis #2] Your move").await;
-    let bor_g2 = wait_for(stack, &bor, "[dopis #2] Game started").await;
-    for (who, mail, text) in [
-        (&ana, &ana_g2, "f3"),
-        (&bor, &bor_g2, "e5"),
-        (&ana, &ana_g2, "g4"),
-        (&bor, &bor_g2, "Qh4#"),
+    // Each answers the newest mail of the game (a reply to an older one
+    // would be written for an earlier position, and asked about).
+    wait_for(stack, &bor, "[dopis #2] Game started").await;
+    for (who, newest, text) in [
+        (&ana, "[dopis #2] Your move", "f3"),
+        (&bor, "[dopis #2] Your move: Ana played f3", "e5"),
+        (&ana, "[dopis #2] Your move: Bor played e5", "g4"),
+        (&bor, "[dopis #2] Your move: Ana played g4", "Qh4#"),
     ] {
-        reply(stack, who, mail, text).await;
+        let mail = wait_for(stack, who, newest).await;
+        reply(stack, who, &mail, text).await;
         handle(&daemon, &mut mailbox, &mailer, 1).await;
     }
     let over = wait_for(stack, &ana, "[dopis #2] Game over").await;

@@ -24,6 +24,7 @@ mod outbound;
 mod outbound_lang;
 mod pgn_files;
 mod quarantine;
+mod stale;
 mod store;
 mod td_reports;
 mod time_cli;

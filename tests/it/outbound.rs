@@ -25,8 +25,8 @@ use dopis::clock::TimeControl;
 use dopis::lang::Lang;
 use dopis::locale::{describe_control, describe_deadline};
 use dopis::mail::compose::{
-    DigestGame, GameView, Letter, LetterKind, Party, RejectionKind, ReplacementRole, compose,
-    subject,
+    DigestGame, GameView, Letter, LetterKind, MovePoint, Party, RejectionKind, ReplacementRole,
+    compose, subject,
 };
 use dopis::mail::inbound::MessageId;
 
@@ -197,6 +197,17 @@ fn english(name: &str) -> Vec<&'static str> {
         "rejected_not_your_turn" => vec!["It is not your turn: Alice Novak has the move."],
         "rejected_unknown_game" => vec!["There is no game of yours", "write to chess@chess.test"],
         "confirm_request" => vec!["> Nf3", "reply to this mail"],
+        "confirm_stale" => vec![
+            "> Nc3",
+            "our mail about White's move 2, but the game has moved on",
+            "to White's move 4.",
+            "    4. Nc3",
+        ],
+        "repeated" => vec![
+            "> d4",
+            "came on 2026-11-29 12:01 CET (11:01 UTC), and it was answered",
+            "so nothing was done now.",
+        ],
         "refused" => vec!["not accepted", "reply token that is"],
         "help" => vec!["e.g. Nf3, e4, O-O", "accept draw", "language sl"],
         "status" => vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
@@ -515,6 +526,45 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
     let mut language = letter(LetterKind::LanguageChanged, lang, Color::Black, None);
     language.reply_to = None;
     add("language_changed", language, false, false);
+
+    // White answered our mail about move 2 with a knight move; the game
+    // is at move 4 now. The reply address is the confirmation's.
+    let knight_move = format!("{}c3", knight(lang));
+    let mut stale = letter(
+        LetterKind::ConfirmStale {
+            command: knight_move.clone(),
+            answered: MovePoint {
+                number: 2,
+                black: false,
+            },
+            current: MovePoint {
+                number: 4,
+                black: false,
+            },
+            example: Some(format!("4. {knight_move}")),
+        },
+        lang,
+        Color::White,
+        Some(view(opera_after(6), Some(Color::White))),
+    );
+    stale.reply_to = Some(addr("chess+c17.m4q8w2ex7a@chess.test"));
+    stale.message_id = mid("dopis.g42.p6.mail1@chess.test");
+    add("confirm_stale", stale, true, false);
+
+    add(
+        "repeated",
+        letter(
+            LetterKind::Repeated {
+                wrote: "d4".to_owned(),
+                first: deadline_in(lang, 2026, 11, 29, 11, 1),
+            },
+            lang,
+            Color::White,
+            Some(view(opera_after(6), Some(Color::White))),
+        ),
+        true,
+        false,
+    );
     cases
 }
 

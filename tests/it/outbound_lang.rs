@@ -57,6 +57,17 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "pišite na chess@chess.test",
         ],
         "confirm_request" => vec!["> Nf3", "odgovorite na to sporočilo"],
+        "confirm_stale" => vec![
+            "> Sc3",
+            "o 2. potezi belega",
+            "do 4. poteze belega",
+            "    4. Sc3",
+        ],
+        "repeated" => vec![
+            "> d4",
+            "Prvič je prispelo 29. 11. 2026 12:01 CET (11:01 UTC)",
+            "zdaj nismo storili ničesar.",
+        ],
         "refused" => vec!["nismo sprejeli", "Razlog (v angleščini):"],
         "help" => vec!["npr. Sf3, e4, O-O", "sprejmem remi", "predaja", "jezik sl"],
         "status" => vec![
@@ -195,6 +206,17 @@ fn polish(name: &str) -> Vec<&'static str> {
             "napisz na chess@chess.test",
         ],
         "confirm_request" => vec!["> Nf3", "odpowiedz na tę wiadomość"],
+        "confirm_stale" => vec![
+            "> Sc3",
+            "o 2. ruchu białych",
+            "doszła już do 4. ruchu białych",
+            "    4. Sc3",
+        ],
+        "repeated" => vec![
+            "> d4",
+            "pierwsza kopia przyszła 29.11.2026 12:01 CET (11:01 UTC)",
+            "teraz nic nie zostało",
+        ],
         "refused" => vec!["nie została przyjęta", "Powód (po angielsku):"],
         "help" => vec![
             "np. Sf3, e4, O-O",
@@ -317,6 +339,17 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "rakstiet uz chess@chess.test",
         ],
         "confirm_request" => vec!["> Nf3", "atbildiet uz šo vēstuli"],
+        "confirm_stale" => vec![
+            "> Zc3",
+            "par balto 2. gājienu",
+            "līdz balto 4. gājienam",
+            "    4. Zc3",
+        ],
+        "repeated" => vec![
+            "> d4",
+            "pienāca 29.11.2026. 12:01 CET (11:01 UTC)",
+            "tagad nekas netika izdarīts.",
+        ],
         "refused" => vec!["netika pieņemta", "Iemesls (angliski):"],
         "help" => vec![
             "piem. Zf3, e4, O-O",
@@ -443,6 +476,17 @@ fn german(name: &str) -> Vec<&'static str> {
             "Schreiben Sie an chess@chess.test",
         ],
         "confirm_request" => vec!["> Nf3", "antworten Sie auf diese Mail"],
+        "confirm_stale" => vec![
+            "> Sc3",
+            "zum 2. Zug von Weiß",
+            "beim 4. Zug von Weiß",
+            "    4. Sc3",
+        ],
+        "repeated" => vec![
+            "> d4",
+            "29.11.2026 12:01 CET (11:01 UTC)",
+            "daher ist jetzt nichts geschehen.",
+        ],
         "refused" => vec!["wurde nicht angenommen", "Grund (auf Englisch):"],
         "help" => vec![
             "z. B. Sf3, e4, O-O",

@@ -203,6 +203,20 @@ fn candidate(pos: &Chess, m: Move, lang: Lang, mode: CastlingMode) -> Candidate 
     }
 }
 
+/// Whether a written move number is the number of the move to play in
+/// `pos` (`12.` is also accepted for Black's 12th move, `12...` only for it).
+fn number_fits(pos: &Chess, number: &text::WrittenNumber) -> bool {
+    number.number == pos.fullmoves().get() && (!number.black || pos.turn().is_black())
+}
+
+/// Whether a move text carries the number of the move to play in `pos`:
+/// `Some(true)` for `14. Nf3` at White's 14th move, `Some(false)` for a
+/// number that does not fit, `None` when no number was written.
+pub fn move_number_fits(pos: &Chess, text: &str) -> Option<bool> {
+    let written = text::split(text)?;
+    written.number.map(|n| number_fits(pos, &n))
+}
+
 /// Every legal move a text can mean (at least one), or why there is none.
 fn read(pos: &Chess, text: &str, lang: Lang) -> Result<Vec<Move>, MoveTextError> {
     let unreadable = |read: String| MoveTextError::Unreadable {
@@ -214,19 +228,18 @@ fn read(pos: &Chess, text: &str, lang: Lang) -> Result<Vec<Move>, MoveTextError>
         let read: String = text.trim().chars().take(24).collect();
         return Err(unreadable(format!("{read}…")));
     };
-    if let Some(number) = &written.number {
+    if let Some(number) = &written.number
+        && !number_fits(pos, number)
+    {
         let expected_black = pos.turn().is_black();
-        let fits = number.number == pos.fullmoves().get() && (!number.black || expected_black);
-        if !fits {
-            return Err(MoveTextError::WrongMoveNumber {
-                written: number.text.clone(),
-                expected: format!(
-                    "{}{}",
-                    pos.fullmoves(),
-                    if expected_black { "..." } else { "." }
-                ),
-            });
-        }
+        return Err(MoveTextError::WrongMoveNumber {
+            written: number.text.clone(),
+            expected: format!(
+                "{}{}",
+                pos.fullmoves(),
+                if expected_black { "..." } else { "." }
+            ),
+        });
     }
     let mut readings = readings_of(&written.body, lang);
     if readings.is_empty() && written.body.iter().any(|c| c.is_uppercase()) {

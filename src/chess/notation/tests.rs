@@ -825,3 +825,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_written_move_number_is_told_apart_from_none_and_from_a_wrong_one() {
+    for (fen, text, fits) in [
+        (OPEN, "3. Bb5", Some(true)),
+        (OPEN, "3.Bb5", Some(true)),
+        (OPEN, "Bb5", None),
+        (OPEN, "5254", None),
+        (OPEN, "2. Bb5", Some(false)),
+        (OPEN, "3... Bb5", Some(false)),
+        (BLACK_FIRST, "1... e5", Some(true)),
+        // Players often write Black's move as `1. e5`: it fits, as `read` takes it.
+        (BLACK_FIRST, "1. e5", Some(true)),
+        (BLACK_FIRST, "2... e5", Some(false)),
+    ] {
+        assert_eq!(move_number_fits(&position(fen), text), fits, "{fen} {text}");
+    }
+}

@@ -72,6 +72,8 @@ pub(crate) struct Context {
     pub digest_chosen: Option<bool>,
     /// `NotHandled` over a cap: which, what the mail had, the cap.
     pub excess: Option<ExcessContext>,
+    /// `ConfirmStale`, `Repeated`: what the player's earlier mail answered.
+    pub reply: Option<ReplyNote>,
 }
 
 /// A cap a mail went over (see [`super::NotHandledCause::TooComplex`]).
@@ -83,6 +85,24 @@ pub(crate) struct ExcessContext {
     pub found: String,
     /// The cap.
     pub max: String,
+}
+
+/// What a mail about a stale or repeated reply tells (fields unused by a
+/// kind stay empty).
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct ReplyNote {
+    /// The move number of the position the player's mail answered.
+    pub answered_number: u32,
+    /// Whether that was Black's move.
+    pub answered_black: bool,
+    /// The move number now.
+    pub current_number: u32,
+    /// Whether it is Black's move now.
+    pub current_black: bool,
+    /// The move with the current move number, e.g. `14. Nf3`.
+    pub example: Option<String>,
+    /// `Repeated`: when the first copy reached us.
+    pub first: Option<String>,
 }
 
 /// What an event or TD mail tells (fields unused by a kind stay empty).
@@ -359,6 +379,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         digest_pngs: Vec::new(),
         digest_chosen: None,
         excess: None,
+        reply: None,
     };
     match &letter.kind {
         LetterKind::MoveAccepted { san } | LetterKind::ConditionalPlayed { san } => {
@@ -375,6 +396,29 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         }
         LetterKind::ConfirmRequest { command } | LetterKind::NotYetSupported { command } => {
             ctx.command = Some(command.clone());
+        }
+        LetterKind::ConfirmStale {
+            command,
+            answered,
+            current,
+            example,
+        } => {
+            ctx.command = Some(command.clone());
+            ctx.reply = Some(ReplyNote {
+                answered_number: answered.number,
+                answered_black: answered.black,
+                current_number: current.number,
+                current_black: current.black,
+                example: example.clone(),
+                first: None,
+            });
+        }
+        LetterKind::Repeated { wrote, first } => {
+            ctx.wrote = Some(wrote.clone());
+            ctx.reply = Some(ReplyNote {
+                first: Some(first.clone()),
+                ..ReplyNote::default()
+            });
         }
         LetterKind::Refused { explanation } => ctx.explanation = Some(explanation.clone()),
         LetterKind::NotHandled { subject, cause } => {

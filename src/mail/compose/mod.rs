@@ -127,6 +127,28 @@ pub enum LetterKind {
         /// The command as read.
         command: String,
     },
+    /// A reply written for an earlier position of the game (see
+    /// `mail::stale`): nothing was done; reply to carry it out against the
+    /// board as it is now.
+    ConfirmStale {
+        /// The command as read.
+        command: String,
+        /// The position the player's mail answered (half-moves played).
+        answered: MovePoint,
+        /// The position now.
+        current: MovePoint,
+        /// The move again, with the current move number (`14. Nf3`), when
+        /// the mail played one: written so, it is played at once.
+        example: Option<String>,
+    },
+    /// The same mail came again under a new Message-ID (resent by the
+    /// player's mail program): it was not carried out a second time.
+    Repeated {
+        /// What the mail said (its first line).
+        wrote: String,
+        /// When its first copy reached us, in the player's time zone and UTC.
+        first: String,
+    },
     /// An authentication failure, to the registered address.
     Refused {
         /// What was wrong, in words.
@@ -366,6 +388,7 @@ impl ReplacementRole {
 }
 
 pub use crate::arbiter::RejectionKind;
+pub use crate::mail::stale::MovePoint;
 
 /// Why a mail could not be composed; a bug or bad data, never the player's fault.
 #[derive(Debug, thiserror::Error)]
@@ -408,6 +431,8 @@ impl LetterKind {
             LetterKind::DrawOfferDeclined => "draw_offer_declined",
             LetterKind::Rejected { .. } => "rejected",
             LetterKind::ConfirmRequest { .. } => "confirm_request",
+            LetterKind::ConfirmStale { .. } => "confirm_stale",
+            LetterKind::Repeated { .. } => "repeated",
             LetterKind::Refused { .. } => "refused",
             LetterKind::NotHandled { .. } => "not_handled",
             LetterKind::Help { .. } => "help",
@@ -446,6 +471,8 @@ impl LetterKind {
                 | LetterKind::GameOver
                 | LetterKind::DrawOfferDeclined
                 | LetterKind::Rejected { .. }
+                | LetterKind::ConfirmStale { .. }
+                | LetterKind::Repeated { .. }
                 | LetterKind::Status
                 | LetterKind::Pgn
                 | LetterKind::Withdrawal { .. }
@@ -465,6 +492,8 @@ impl LetterKind {
                 | LetterKind::ConditionalPlayed { .. }
                 | LetterKind::GameOver
                 | LetterKind::DrawOfferDeclined
+                | LetterKind::ConfirmStale { .. }
+                | LetterKind::Repeated { .. }
                 | LetterKind::Status
                 | LetterKind::Pgn
                 | LetterKind::DeadlineExtended { .. }

@@ -1,0 +1,580 @@
+//! Stale replies, on both databases: a reply written for an earlier position
+//! of a game (a reply to an old "your move" mail, a mail resent from a
+//! client's outbox) is never played blindly, even when its move happens to
+//! be legal again; the player is asked to confirm against the board as it is
+//! now, unless the mail carries the current move number.
+//!
+//! The game used: 1. Nf3 Nf6 2. Ng1 Ng8, after which White's first move
+//! `Nf3` is legal again, so a stale "Nf3" would be played if nothing
+//! stopped it.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use dopis::address::EmailAddress;
+use dopis::chess::game::StartPosition;
+use dopis::clock::TimeControl;
+use dopis::config::{MailConfig, Secret};
+use dopis::daemon::inbox::{Handled, Inbox};
+use dopis::daemon::post::Post;
+use dopis::daemon::start::start_game;
+use dopis::lang::Lang;
+use dopis::player::{NewPlayer, Player};
+use dopis::store::Store;
+use dopis::store::games::GameId;
+
+use crate::support::TestDb;
+
+/// A game between Alice (White) and Bob (Black), and a daemon's inbox.
+struct World {
+    store: Store,
+    inbox: Inbox,
+    game: GameId,
+    alice: Player,
+    bob: Player,
+    now: DateTime<Utc>,
+    /// The newest "your move" mail each player got.
+    your_move: HashMap<String, Out>,
+}
+
+/// One mail taken from the outbox.
+#[derive(Debug, Clone)]
+struct Out {
+    to: String,
+    subject: String,
+    reply_to: Option<String>,
+    message_id: String,
+    text: String,
+}
+
+/// A player's mail: to an address, maybe in reply to one of ours.
+struct Mail<'a> {
+    from: &'a str,
+    to: &'a str,
+    /// Our mail it answers (In-Reply-To and References), if any.
+    parent: Option<&'a str>,
+    body: &'a str,
+    /// Its own Message-ID (without `<>`).
+    id: String,
+    /// Its Date header.
+    date: &'a str,
+}
+
+impl Mail<'_> {
+    fn raw(&self) -> Vec<u8> {
+        let threading = match self.parent {
+            Some(p) => format!("In-Reply-To: <{p}>\r\nReferences: <{p}>\r\n"),
+            None => String::new(),
+        };
+        format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: Re: [dopis #1] Your move\r\nMessage-ID: <{id}>\r\n\
+             {threading}Date: {date}\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+             {body}\r\n\r\nOn Sunday dopis wrote:\r\n> Your move\r\n",
+            from = self.from,
+            to = self.to,
+            id = self.id,
+            date = self.date,
+            body = self.body,
+        )
+        .into_bytes()
+    }
+}
+
+/// A mail's text on one line: phrases are found wherever it was wrapped.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn new_id() -> String {
+    format!("{:016x}@players.test", rand::random::<u64>())
+}
+
+impl World {
+    async fn new(db: &TestDb) -> World {
+        let store = Store::open(&db.url).await.unwrap();
+        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
+        let add = |email: &str, name: &str| {
+            NewPlayer::new(EmailAddress::parse(email).unwrap(), name, Lang::En, None).unwrap()
+        };
+        let alice = store
+            .add_player(&add("alice@players.test", "Alice"), now)
+            .await
+            .unwrap();
+        let bob = store
+            .add_player(&add("bob@players.test", "Bob"), now)
+            .await
+            .unwrap();
+        let post = Post::new(&MailConfig {
+            address: "chess@chess.test".into(),
+            secret: Secret::new("test-secret"),
+            ..MailConfig::default()
+        })
+        .unwrap();
+        let game = start_game(
+            &store,
+            &post,
+            alice.id,
+            bob.id,
+            StartPosition::Standard,
+            TimeControl::default(),
+            now,
+        )
+        .await
+        .unwrap();
+        let mut world = World {
+            store,
+            inbox: Inbox {
+                post,
+                answers_per_hour: 50,
+                allowance: dopis::clock::Allowance::default(),
+            },
+            game,
+            alice,
+            bob,
+            now,
+            your_move: HashMap::new(),
+        };
+        world.outbox().await;
+        world
+    }
+
+    fn token_address(&self, player: &Player) -> String {
+        self.inbox.post.reply_to(self.game, player).to_string()
+    }
+
+    async fn handle(&mut self, raw: &[u8]) -> Handled {
+        self.now += Duration::minutes(1);
+        self.inbox
+            .handle(&self.store, "test:1", raw, self.now, self.now)
+            .await
+            .unwrap()
+    }
+
+    /// The mails queued since the last call.
+    async fn outbox(&mut self) -> Vec<Out> {
+        let all = self
+            .store
+            .claim_outbox(self.now + Duration::days(1), Duration::hours(1), 1000)
+            .await
+            .unwrap();
+        let mut out = Vec::new();
+        for mail in all {
+            let msg = mail_parser::MessageParser::default()
+                .parse(&mail.raw)
+                .unwrap();
+            let one = Out {
+                to: mail.recipient.clone(),
+                subject: msg.subject().unwrap_or("").to_string(),
+                reply_to: msg
+                    .reply_to()
+                    .and_then(|a| a.first())
+                    .and_then(|a| a.address())
+                    .map(str::to_string),
+                message_id: msg.message_id().unwrap_or("").to_string(),
+                text: msg.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
+            };
+            if one.subject.contains("Your move") {
+                self.your_move.insert(one.to.clone(), one.clone());
+            }
+            out.push(one);
+            self.store.outbox_sent(&mail, self.now).await.unwrap();
+        }
+        out
+    }
+
+    /// The newest "your move" mail of a player.
+    fn your_move_of(&self, player: &Player) -> Out {
+        self.your_move
+            .get(player.email.as_str())
+            .cloned()
+            .expect("a your-move mail")
+    }
+
+    /// `player` replies to their newest "your move" mail with `text`, and
+    /// the move is played.
+    async fn play(&mut self, player: &Player, text: &str) {
+        let parent = self.your_move_of(player);
+        let to = parent.reply_to.clone().expect("a reply address");
+        let raw = Mail {
+            from: player.email.as_str(),
+            to: &to,
+            parent: Some(&parent.message_id),
+            body: text,
+            id: new_id(),
+            date: "Sun, 29 Nov 2026 12:00:00 +0000",
+        }
+        .raw();
+        let handled = self.handle(&raw).await;
+        assert!(
+            matches!(&handled, Handled::Done(s) if s.contains("played")),
+            "{text}: {handled:?}"
+        );
+        self.outbox().await;
+    }
+
+    async fn moves(&self) -> Vec<String> {
+        self.store
+            .game(self.game)
+            .await
+            .unwrap()
+            .moves
+            .iter()
+            .map(|m| m.san.clone())
+            .collect()
+    }
+
+    /// Plays 1. Nf3 Nf6 2. Ng1 Ng8, each a reply to the newest "your move"
+    /// mail, and returns Alice's first "your move" mail (the start position).
+    async fn knights_out_and_back(&mut self) -> Out {
+        let (alice, bob) = (self.alice.clone(), self.bob.clone());
+        let first = self.your_move_of(&alice);
+        for (player, text) in [
+            (&alice, "Nf3"),
+            (&bob, "Nf6"),
+            (&alice, "Ng1"),
+            (&bob, "Ng8"),
+        ] {
+            self.play(player, text).await;
+        }
+        assert_eq!(self.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8"]);
+        first
+    }
+}
+
+async fn a_reply_to_an_old_your_move_mail_asks_to_confirm_and_confirming_plays_it(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let old = w.knights_out_and_back().await;
+    // Alice replies to her very first "your move" mail once more: Nf3 is
+    // legal again, but she wrote it for the start position.
+    let to = w.token_address(&w.alice.clone());
+    let stale = Mail {
+        from: "alice@players.test",
+        to: &to,
+        parent: Some(&old.message_id),
+        body: "Nf3",
+        id: new_id(),
+        date: "Sun, 29 Nov 2026 13:00:00 +0000",
+    };
+    let handled = w.handle(&stale.raw()).await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("confirm")),
+        "{handled:?}"
+    );
+    assert_eq!(
+        w.moves().await,
+        ["Nf3", "Nf6", "Ng1", "Ng8"],
+        "nothing is played before the confirmation"
+    );
+    let out = w.outbox().await;
+    assert_eq!(out.len(), 1, "{out:?}");
+    let ask = &out[0];
+    assert_eq!(ask.to, "alice@players.test");
+    assert!(ask.subject.contains("[dopis #1]"), "{}", ask.subject);
+    assert!(ask.subject.contains("Nf3"), "{}", ask.subject);
+    // It says why it asks, and shows the board as it is now.
+    for says in [
+        "our mail about White's move 1,",
+        "the game has moved on to White's move 3.",
+        "3. Nf3",
+    ] {
+        assert!(
+            flat(&ask.text).contains(says),
+            "lacks {says:?}:\n{}",
+            ask.text
+        );
+    }
+    assert!(ask.text.contains("a  b  c  d  e  f  g  h"), "{}", ask.text);
+    let confirm_to = ask.reply_to.clone().expect("a confirmation address");
+    assert!(confirm_to.starts_with("chess+c"), "{confirm_to}");
+    // Confirming plays it, as of when the stale mail came.
+    let received = w.now;
+    let handled = w
+        .handle(
+            &Mail {
+                from: "alice@players.test",
+                to: &confirm_to,
+                parent: Some(&ask.message_id),
+                body: "yes",
+                id: new_id(),
+                date: "Sun, 29 Nov 2026 14:00:00 +0000",
+            }
+            .raw(),
+        )
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        "{handled:?}"
+    );
+    assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
+    let game = w.store.game(w.game).await.unwrap();
+    assert_eq!(game.moves[4].received_at, Some(received));
+    let out = w.outbox().await;
+    assert!(
+        out.iter()
+            .any(|m| m.to == "bob@players.test" && m.subject.contains("Your move")),
+        "{out:?}"
+    );
+}
+
+async fn the_same_mail_resent_with_a_new_message_id_is_not_played_twice(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let first = w.your_move_of(&w.alice.clone());
+    let to = w.token_address(&w.alice.clone());
+    let mut sent = Mail {
+        from: "alice@players.test",
+        to: &to,
+        parent: Some(&first.message_id),
+        body: "Nf3",
+        id: new_id(),
+        date: "Sun, 29 Nov 2026 12:30:00 +0000",
+    };
+    let handled = w.handle(&sent.raw()).await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        "{handled:?}"
+    );
+    w.outbox().await;
+    // Her mail program sends it again at once (same mail, new Message-ID):
+    // not her turn, and the same mail besides.
+    sent.id = new_id();
+    w.handle(&sent.raw()).await;
+    let out = w.outbox().await;
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].subject.contains("Already received"), "{out:?}");
+    assert!(
+        flat(&out[0].text).contains("nothing was done"),
+        "{}",
+        out[0].text
+    );
+    // The game goes on until Nf3 is legal for Alice again.
+    let (alice, bob) = (w.alice.clone(), w.bob.clone());
+    w.play(&bob, "Nf6").await;
+    w.play(&alice, "Ng1").await;
+    w.play(&bob, "Ng8").await;
+    // And once more, as an outbox retry would: still played only once.
+    sent.id = new_id();
+    let handled = w.handle(&sent.raw()).await;
+    assert!(
+        !matches!(&handled, Handled::Done(s) if s.contains("played")),
+        "{handled:?}"
+    );
+    assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8"]);
+    let out = w.outbox().await;
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!(out[0].to, "alice@players.test");
+    assert!(out[0].subject.contains("Already received"), "{out:?}");
+    // It says when the first copy came, and where the game stands.
+    assert!(out[0].text.contains("2026-11-29"), "{}", out[0].text);
+    assert!(
+        out[0].text.contains("a  b  c  d  e  f  g  h"),
+        "{}",
+        out[0].text
+    );
+}
+
+async fn a_stale_reply_with_the_current_move_number_is_played(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let old = w.knights_out_and_back().await;
+    let to = w.token_address(&w.alice.clone());
+    let handled = w
+        .handle(
+            &Mail {
+                from: "alice@players.test",
+                to: &to,
+                parent: Some(&old.message_id),
+                body: "3. Nf3",
+                id: new_id(),
+                date: "Sun, 29 Nov 2026 13:00:00 +0000",
+            }
+            .raw(),
+        )
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        "{handled:?}"
+    );
+    assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
+    // An old move number is refused as before: it names another move.
+    let handled = w
+        .handle(
+            &Mail {
+                from: "bob@players.test",
+                to: &w.token_address(&w.bob.clone()),
+                parent: Some(&old.message_id),
+                body: "1... Nf6",
+                id: new_id(),
+                date: "Sun, 29 Nov 2026 13:05:00 +0000",
+            }
+            .raw(),
+        )
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("rejected")),
+        "{handled:?}"
+    );
+    assert_eq!(w.moves().await.len(), 5);
+}
+
+async fn a_fresh_mail_without_in_reply_to_is_played_as_before(db: &TestDb) {
+    let mut w = World::new(db).await;
+    w.knights_out_and_back().await;
+    // A new mail to the reply address, not a reply: we cannot know which
+    // position it was written for, so it is not stale.
+    let to = w.token_address(&w.alice.clone());
+    let handled = w
+        .handle(
+            &Mail {
+                from: "alice@players.test",
+                to: &to,
+                parent: None,
+                body: "Nf3",
+                id: new_id(),
+                date: "Sun, 29 Nov 2026 13:00:00 +0000",
+            }
+            .raw(),
+        )
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        "{handled:?}"
+    );
+    assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
+}
+
+async fn a_confirmation_answered_after_the_game_moved_on_asks_again(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let old = w.knights_out_and_back().await;
+    let to = w.token_address(&w.alice.clone());
+    w.handle(
+        &Mail {
+            from: "alice@players.test",
+            to: &to,
+            parent: Some(&old.message_id),
+            body: "Nf3",
+            id: new_id(),
+            date: "Sun, 29 Nov 2026 13:00:00 +0000",
+        }
+        .raw(),
+    )
+    .await;
+    let ask = w.outbox().await.remove(0);
+    let confirm_to = ask.reply_to.clone().expect("a confirmation address");
+    // Alice plays another move instead, and Bob answers it.
+    let (alice, bob) = (w.alice.clone(), w.bob.clone());
+    w.play(&alice, "Nc3").await;
+    w.play(&bob, "Nc6").await;
+    // Now she confirms the old question: Nf3 is legal, but the board is not
+    // the one she was asked about. She is asked again, nothing is played.
+    let handled = w
+        .handle(
+            &Mail {
+                from: "alice@players.test",
+                to: &confirm_to,
+                parent: Some(&ask.message_id),
+                body: "yes",
+                id: new_id(),
+                date: "Sun, 29 Nov 2026 15:00:00 +0000",
+            }
+            .raw(),
+        )
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("confirm")),
+        "{handled:?}"
+    );
+    assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nc3", "Nc6"]);
+    let out = w.outbox().await;
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(
+        flat(&out[0].text).contains("our mail about White's move 3,"),
+        "{}",
+        out[0].text
+    );
+    assert!(
+        flat(&out[0].text).contains("the game has moved on to White's move 4."),
+        "{}",
+        out[0].text
+    );
+    let again = out[0].reply_to.clone().expect("a new confirmation address");
+    assert_ne!(again, confirm_to);
+    // The new question, answered at once, plays the move.
+    let handled = w
+        .handle(
+            &Mail {
+                from: "alice@players.test",
+                to: &again,
+                parent: Some(&out[0].message_id),
+                body: "yes",
+                id: new_id(),
+                date: "Sun, 29 Nov 2026 15:10:00 +0000",
+            }
+            .raw(),
+        )
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        "{handled:?}"
+    );
+}
+
+async fn a_stale_resignation_is_asked_before_it_ends_the_game(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let old = w.knights_out_and_back().await;
+    let to = w.token_address(&w.alice.clone());
+    let handled = w
+        .handle(
+            &Mail {
+                from: "alice@players.test",
+                to: &to,
+                parent: Some(&old.message_id),
+                body: "resign",
+                id: new_id(),
+                date: "Sun, 29 Nov 2026 13:00:00 +0000",
+            }
+            .raw(),
+        )
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("confirm")),
+        "{handled:?}"
+    );
+    let game = w.store.game(w.game).await.unwrap();
+    assert!(game.result.is_none(), "the game goes on: {game:?}");
+}
+
+async fn a_stale_reply_after_the_deadline_ends_the_game_on_time_without_asking(db: &TestDb) {
+    let mut w = World::new(db).await;
+    let old = w.knights_out_and_back().await;
+    // Three days per move: four days later White's time is up.
+    w.now += Duration::days(4);
+    let to = w.token_address(&w.alice.clone());
+    let handled = w
+        .handle(
+            &Mail {
+                from: "alice@players.test",
+                to: &to,
+                parent: Some(&old.message_id),
+                body: "Nf3",
+                id: new_id(),
+                date: "Thu, 3 Dec 2026 13:00:00 +0000",
+            }
+            .raw(),
+        )
+        .await;
+    assert!(
+        matches!(&handled, Handled::Done(s) if s.contains("ran out of time")),
+        "{handled:?}"
+    );
+    let game = w.store.game(w.game).await.unwrap();
+    assert_eq!(game.result.as_deref(), Some("0-1"));
+}
+
+crate::on_both_backends!(
+    a_stale_reply_after_the_deadline_ends_the_game_on_time_without_asking,
+    a_reply_to_an_old_your_move_mail_asks_to_confirm_and_confirming_plays_it,
+    the_same_mail_resent_with_a_new_message_id_is_not_played_twice,
+    a_stale_reply_with_the_current_move_number_is_played,
+    a_fresh_mail_without_in_reply_to_is_played_as_before,
+    a_confirmation_answered_after_the_game_moved_on_asks_again,
+    a_stale_resignation_is_asked_before_it_ends_the_game,
+);
