@@ -290,6 +290,20 @@ fn english(name: &str) -> Vec<&'static str> {
             "#43: Bojan Kralj - Carla Rossi (Club championship 2027)",
             "    dopis player resume bojan@players.test",
         ],
+        "not_handled_too_complex" => vec![
+            "Your mail was not read: it has 151 MIME parts, and this server reads mails",
+            "of up to 100. Nothing was changed.",
+            "The subject of your mail: Re: [dopis #42] Your move",
+            "kept for the server's administrator",
+        ],
+        "not_handled_too_slow" => vec![
+            "could not be read: reading it took",
+            "kept for the server's administrator",
+        ],
+        "not_handled_failed" => vec![
+            "could not be handled because of a",
+            "kept for the server's administrator",
+        ],
         other => panic!("no English phrases for {other}"),
     }
 }
@@ -1138,6 +1152,38 @@ pub(crate) fn event_and_time_cases_in(
     bounces.in_reply_to = None;
     bounces.references = Vec::new();
     add("address_bounces", bounces, false, false);
+    // A mail of theirs that could not be handled, kept for the admin: one
+    // for each cause.
+    for (name, cause) in [
+        (
+            "not_handled_too_complex",
+            dopis::mail::compose::NotHandledCause::TooComplex {
+                cap: "parts",
+                found: "151".to_owned(),
+                max: "100".to_owned(),
+            },
+        ),
+        (
+            "not_handled_too_slow",
+            dopis::mail::compose::NotHandledCause::TooSlow,
+        ),
+        (
+            "not_handled_failed",
+            dopis::mail::compose::NotHandledCause::Failed,
+        ),
+    ] {
+        let mut not_handled = letter(
+            LetterKind::NotHandled {
+                subject: "Re: [dopis #42] Your move".to_owned(),
+                cause,
+            },
+            lang,
+            Color::White,
+            None,
+        );
+        not_handled.reply_to = None;
+        add(name, not_handled, false, false);
+    }
     cases
 }
 

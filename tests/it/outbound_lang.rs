@@ -164,6 +164,15 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "Partije v teku:",
             "    dopis player resume bojan@players.test",
         ],
+        "not_handled_too_complex" => vec![
+            "nismo prebrali: ima 151 delov MIME",
+            "shranili za skrbnika strežnika",
+        ],
+        "not_handled_too_slow" => vec!["branje je", "shranili za skrbnika strežnika"],
+        "not_handled_failed" => vec![
+            "zaradi težave na tem strežniku",
+            "shranili za skrbnika strežnika",
+        ],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -295,6 +304,12 @@ fn polish(name: &str) -> Vec<&'static str> {
             "Partie w toku:",
             "    dopis player resume bojan@players.test",
         ],
+        "not_handled_too_complex" => vec![
+            "nie została odczytana: ma 151 części MIME",
+            "zachowana dla administratora serwera",
+        ],
+        "not_handled_too_slow" => vec!["czytanie jej", "zachowana dla administratora serwera"],
+        "not_handled_failed" => vec!["z powodu", "zachowana dla administratora serwera"],
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -434,6 +449,12 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "Notiekošās partijas:",
             "    dopis player resume bojan@players.test",
         ],
+        "not_handled_too_complex" => vec![
+            "netika izlasīta: tajā ir 151 MIME daļas",
+            "saglabāta servera administratoram",
+        ],
+        "not_handled_too_slow" => vec!["lasīšana ilga", "saglabāta servera administratoram"],
+        "not_handled_failed" => vec!["šī servera", "saglabāta servera administratoram"],
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -570,6 +591,15 @@ fn german(name: &str) -> Vec<&'static str> {
             "(letzter Status",
             "Laufende Partien:",
             "    dopis player resume bojan@players.test",
+        ],
+        "not_handled_too_complex" => vec![
+            "wurde nicht gelesen: sie hat 151 MIME-Teile",
+            "für den Administrator des Servers aufbewahrt",
+        ],
+        "not_handled_too_slow" => vec!["Das Lesen", "für den Administrator des Servers aufbewahrt"],
+        "not_handled_failed" => vec![
+            "wegen eines Problems auf diesem",
+            "für den Administrator des Servers aufbewahrt",
         ],
         other => panic!("no German phrases for {other}"),
     }
