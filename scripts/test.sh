@@ -60,17 +60,29 @@ fi
 command -v faketime
 
 step "cargo test (unit, integration; storage on SQLite and PostgreSQL; mail on Postfix + Dovecot)"
-cargo test 2>&1 | tee /tmp/dopis-test-output.txt
+# Files of this run only: several checkouts may run the suite at once.
+output=$(mktemp /tmp/dopis-test-output.XXXXXX)
+DOPIS_FAULT_FIGURES=$(mktemp /tmp/dopis-fault-figures.XXXXXX)
+export DOPIS_FAULT_FIGURES
+cargo test 2>&1 | tee "$output"
 
-backends=$(grep -oE '(sqlite|postgres)::[a-z_]+ \.\.\. ok' /tmp/dopis-test-output.txt | cut -d: -f1 | sort | uniq -c | tr -s ' ' | paste -sd, -)
+backends=$(grep -oE '(sqlite|postgres)::[a-z0-9_]+ \.\.\. ok' "$output" | cut -d: -f1 | sort | uniq -c | tr -s ' ' | paste -sd, -)
 echo
 echo "storage tests passed per backend:${backends}"
-if ! grep -q 'postgres::.* ok' /tmp/dopis-test-output.txt || ! grep -q 'sqlite::.* ok' /tmp/dopis-test-output.txt; then
+if ! grep -q 'postgres::.* ok' "$output" || ! grep -q 'sqlite::.* ok' "$output"; then
     echo "error: the storage tests did not run on both SQLite and PostgreSQL" >&2
     exit 1
 fi
 
 # One closing line over every test binary, so the total is plain to see.
-passed=$(grep -oE 'test result: .*' /tmp/dopis-test-output.txt | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
-failed=$(grep -oE 'test result: .*' /tmp/dopis-test-output.txt | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
+passed=$(grep -oE 'test result: .*' "$output" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
+failed=$(grep -oE 'test result: .*' "$output" | grep -oE '[0-9]+ failed' | awk '{s+=$1} END {print s+0}')
 echo "tests: ${passed} passed, ${failed} failed"
+
+# The fault suite's figures (the short runs; `scripts/faults.sh --long` for the long ones).
+if [ -s "$DOPIS_FAULT_FIGURES" ]; then
+    echo
+    echo "fault suite figures (short run):"
+    sed 's/^fault-figure /  /' "$DOPIS_FAULT_FIGURES"
+fi
+rm -f "$output" "$DOPIS_FAULT_FIGURES"

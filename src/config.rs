@@ -332,6 +332,8 @@ const NON_KEY_VARS: &[&str] = &[
     "DOPIS_PG_PORT",
     "DOPIS_BLESS",
     "DOPIS_STRESS_RUNS",
+    "DOPIS_FAULTS",
+    "DOPIS_FAULT_FIGURES",
 ];
 
 /// Why the configuration could not be loaded; each says how to fix it.

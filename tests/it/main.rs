@@ -8,7 +8,6 @@ mod clocks;
 mod club;
 mod crash;
 mod daemon;
-mod daemons;
 mod digest;
 mod dkim;
 mod e2e;

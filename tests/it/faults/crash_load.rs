@@ -61,7 +61,11 @@ async fn kill_9_at_random_moments_under_load_loses_no_move_and_doubles_none(db: 
     let games = scale.pick(3, 30);
     let length = scale.pick(10, 20);
     let kills_wanted = scale.pick(8, 60);
-    let test = "crash";
+    let test = if db.url.starts_with("sqlite") {
+        "crash (SQLite)"
+    } else {
+        "crash (PostgreSQL)"
+    };
 
     let club = Club::new(db);
     let mut players: BTreeMap<i64, (String, String)> = BTreeMap::new();

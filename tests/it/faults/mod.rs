@@ -4,6 +4,7 @@
 //! sets `DOPIS_FAULTS=long`), printing its figures either way.
 
 mod crash_load;
+mod daemons;
 
 /// How big a fault test runs.
 #[derive(Debug, Clone, Copy)]
@@ -27,7 +28,20 @@ impl Scale {
 }
 
 /// Prints a figure of a fault test, in one greppable form:
-/// `fault-figure <test> <name> = <value>`.
+/// `fault-figure <test> <name> = <value>`, and adds it to the file
+/// `DOPIS_FAULT_FIGURES` names (the test command prints that file at the
+/// end, as cargo hides what passing tests print).
 pub fn figure(test: &str, name: &str, value: impl std::fmt::Display) {
-    eprintln!("fault-figure {test} {name} = {value}");
+    let line = format!("fault-figure {test} {name} = {value}");
+    eprintln!("{line}");
+    if let Ok(path) = std::env::var("DOPIS_FAULT_FIGURES") {
+        use std::io::Write;
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+        {
+            let _ = writeln!(file, "{line}");
+        }
+    }
 }

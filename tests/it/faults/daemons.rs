@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::{Scale, figure};
 use crate::club::Club;
 use crate::support::TestDb;
 
@@ -88,7 +89,7 @@ async fn two_daemons_on_postgres_read_the_mailbox_one_at_a_time_and_a_standby_ta
         return;
     };
     let club = Club::new(&db);
-    let mut a = Serve::start(&club, &db, "a");
+    let a = Serve::start(&club, &db, "a");
     wait_for("daemon a leads", Duration::from_secs(30), || {
         a.log().contains("this daemon now reads the mailbox")
     });
@@ -131,22 +132,54 @@ async fn two_daemons_on_postgres_read_the_mailbox_one_at_a_time_and_a_standby_ta
         b.log()
     );
 
-    // The leader dies; the standby takes over within seconds.
-    a.kill_9();
-    club.reply("alice@players.test", "Bb5");
-    let took = wait_for(
-        "the standby plays the move",
-        Duration::from_secs(60),
-        || club.moves(&db).len() == plies.len() + 1,
+    // The leader dies; the standby takes over within seconds. The long run
+    // does it again and again, a fresh standby started each time.
+    let rounds = Scale::from_env().pick(1, 10);
+    let more = [
+        "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5", "Bb3", "d6",
+    ];
+    let mut leader = a;
+    let mut standby = b;
+    let mut worst = Duration::ZERO;
+    for (round, ply) in more.iter().take(rounds).enumerate() {
+        leader.kill_9();
+        let played = plies.len() + round;
+        let player = if played.is_multiple_of(2) {
+            "alice@players.test"
+        } else {
+            "bob@players.test"
+        };
+        club.reply(player, ply);
+        let took = wait_for(
+            "the standby plays the move",
+            Duration::from_secs(60),
+            || club.moves(&db).len() == played + 1,
+        );
+        worst = worst.max(took);
+        assert!(standby.log().contains("this daemon now reads the mailbox"));
+        assert_eq!(handled_by(&standby.log()), 1);
+        let next = if player == "alice@players.test" {
+            "bob@players.test"
+        } else {
+            "alice@players.test"
+        };
+        wait_for("the opponent is told", Duration::from_secs(30), || {
+            club.your_move(next).text.contains(ply)
+        });
+        leader = standby;
+        standby = Serve::start(&club, &db, &format!("standby{round}"));
+        wait_for("the new standby is up", Duration::from_secs(30), || {
+            standby.log().contains("dopis serve started")
+        });
+    }
+    figure("two daemons", "take-overs", rounds);
+    figure(
+        "two daemons",
+        "longest from leader's death to its move played",
+        format!("{worst:?}"),
     );
-    eprintln!("standby took over and played the move {took:?} after the leader died");
-    assert!(b.log().contains("this daemon now reads the mailbox"));
-    assert_eq!(handled_by(&b.log()), 1);
 
     // Two senders all along, and no mail went out twice.
-    wait_for("Bob is told", Duration::from_secs(30), || {
-        club.your_move("bob@players.test").text.contains("Bb5")
-    });
     let ids: Vec<String> = club
         .sent_mails()
         .into_iter()
@@ -156,4 +189,6 @@ async fn two_daemons_on_postgres_read_the_mailbox_one_at_a_time_and_a_standby_ta
     unique.sort();
     unique.dedup();
     assert_eq!(ids.len(), unique.len(), "a mail went out twice: {ids:?}");
+    drop(leader);
+    drop(standby);
 }
