@@ -143,6 +143,9 @@ impl Daemon {
         // future (a wrong clock, a touched file) would charge a move's
         // player for time to come.
         let received_at = mail.received_at.min(now);
+        // With "handled mail" (or the failure) it brackets the time one mail
+        // took, which the fault suite reads from the log.
+        tracing::debug!(mail = %reference, bytes = mail.raw.len(), "reading mail");
         let handled = if let Some(size) = mail.oversized {
             tracing::warn!(mail = %reference, size, "mail too large: not read");
             Handled::Ignored(format!("ignored: mail of {size} bytes is too large"))
