@@ -42,6 +42,22 @@ impl Observed {
     }
 }
 
+impl Observed {
+    /// What became of each mail (`maildir:NAME` → the logged outcome, e.g.
+    /// `Duplicate`, `Done("played e4")`), from the "handled mail" lines.
+    pub fn outcomes(&self) -> HashMap<String, String> {
+        self.log
+            .lines()
+            .filter(|l| l.contains("handled mail"))
+            .filter_map(|l| {
+                let mail = field(l, "mail=")?;
+                let outcome = l.split_once(" outcome=")?.1.to_string();
+                Some((mail, outcome))
+            })
+            .collect()
+    }
+}
+
 /// Runs `dopis serve --once` in the club's directory under GNU time.
 pub fn serve_once(dir: &Path, db: &TestDb) -> Observed {
     assert!(
@@ -196,8 +212,6 @@ pub struct Outgoing {
     pub header_recipients: Vec<String>,
     /// The subject.
     pub subject: String,
-    /// The Message-ID, without `<>`.
-    pub message_id: String,
     /// The mails it answers: In-Reply-To and References, without `<>`.
     pub answers: Vec<String>,
     /// `Auto-Submitted`.
@@ -242,7 +256,6 @@ pub async fn outbox(store: &dopis::store::Store) -> Vec<Outgoing> {
                 recipient: r.try_get::<String, _>("recipient").unwrap().to_lowercase(),
                 header_recipients,
                 subject: msg.subject().unwrap_or("").to_string(),
-                message_id: msg.message_id().unwrap_or("").to_string(),
                 answers,
                 auto_submitted: header("Auto-Submitted"),
                 x_loop: header("X-Loop"),

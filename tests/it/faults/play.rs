@@ -65,6 +65,26 @@ pub fn tables(club: &Club, db: &TestDb, more: usize) -> Vec<Table> {
     tables
 }
 
+/// Every game of the club, from `dopis game list`.
+pub fn all_tables(club: &Club, db: &TestDb) -> Vec<Table> {
+    let json: serde_json::Value = serde_json::from_str(&crate::support::ok(
+        &crate::support::dopis(club.path(), db, &["game", "list", "--format", "json"]),
+    ))
+    .unwrap();
+    let mut tables: Vec<Table> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| Table {
+            game: g["id"].as_i64().unwrap(),
+            white: g["white_player"]["email"].as_str().unwrap().to_string(),
+            black: g["black_player"]["email"].as_str().unwrap().to_string(),
+        })
+        .collect();
+    tables.sort_by_key(|t| t.game);
+    tables
+}
+
 /// The game and position (plies played) one of our mails shows, from its
 /// Message-ID `dopis.g<game>.p<plies>.<hash>@…`.
 pub fn position_of(message_id: &str) -> Option<(i64, usize)> {
@@ -90,7 +110,7 @@ pub fn reply_addresses(sent: &[Sent]) -> HashMap<(i64, String), String> {
 }
 
 /// The "your move" mail that shows `game` after `plies` half-moves.
-pub fn your_move_at<'a>(sent: &'a [Sent], game: i64, plies: usize) -> Option<&'a Sent> {
+pub fn your_move_at(sent: &[Sent], game: i64, plies: usize) -> Option<&Sent> {
     sent.iter().rev().find(|m| {
         m.subject.contains("Your move") && position_of(&m.message_id) == Some((game, plies))
     })
