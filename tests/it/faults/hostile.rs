@@ -1,7 +1,7 @@
 //! The hostile corpus: generated bad mail of every kind an attacker, a
 //! broken client or a machine can send (NUL bytes, two From, header
 //! injection, auto-replies and our own mail sent back, malformed MIME, huge
-//! attachments and HTML, random bytes, empty mails, huge move lists and
+//! attachments (and mail over the size the mailbox reads) and HTML, random bytes, empty mails, huge move lists and
 //! lines, malformed plus-addresses and forged tokens), delivered into the
 //! inbox between the genuine moves of several games and read by the real
 //! `dopis serve --once` until the inbox is empty.
@@ -39,7 +39,7 @@ struct Hostile {
 }
 
 /// Every kind of bad mail the corpus holds.
-const CLASSES: [&str; 28] = [
+const CLASSES: [&str; 29] = [
     "NUL in From",
     "NUL in other headers and the body",
     "two From",
@@ -59,6 +59,7 @@ const CLASSES: [&str; 28] = [
     "mislabelled charset",
     "8-bit bytes in headers",
     "20 MB attachment",
+    "mail over the 25 MB cap",
     "250 kB HTML tag soup and nesting",
     "random bytes",
     "empty mail",
@@ -175,6 +176,25 @@ fn nested(depth: usize) -> String {
         "{open}--n{}\r\nContent-Type: text/plain\r\n\r\nstatus{close}",
         depth.saturating_sub(1)
     )
+}
+
+/// A mail of `head` with `text` and a photo attached, `mb` megabytes in all.
+fn with_attachment(rng: &mut StdRng, head: String, text: &str, mb: usize) -> Vec<u8> {
+    let line = b64(&random_bytes(rng, 57));
+    let lines = mb * 1024 * 1024 / (line.len() + 2);
+    let mut raw = format!(
+        "{head}MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"big\"\r\n\r\n\
+         --big\r\nContent-Type: text/plain\r\n\r\n{text}\r\n\
+         --big\r\nContent-Type: image/jpeg; name=\"holiday.jpg\"\r\n\
+         Content-Transfer-Encoding: base64\r\n\r\n"
+    );
+    raw.reserve(lines * (line.len() + 2) + 16);
+    for _ in 0..lines {
+        raw.push_str(&line);
+        raw.push_str("\r\n");
+    }
+    raw.push_str("--big--\r\n");
+    raw.into_bytes()
 }
 
 /// Generates bad mail number `serial` of `class`.
@@ -529,23 +549,21 @@ fn generate(class: &'static str, serial: usize, rng: &mut StdRng, now: &Now<'_>)
             );
             raw
         }
-        "20 MB attachment" => {
-            let line = b64(&random_bytes(rng, 57));
-            let lines = 20 * 1024 * 1024 / (line.len() + 2);
-            let mut raw = format!(
-                "{}MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"big\"\r\n\r\n\
-                 --big\r\nContent-Type: text/plain\r\n\r\nstatus\r\n\
-                 --big\r\nContent-Type: image/jpeg; name=\"holiday.jpg\"\r\n\
-                 Content-Transfer-Encoding: base64\r\n\r\n",
-                head(&s.waiting, &s.waiting_address, &subject, &id, "")
-            );
-            raw.reserve(lines * (line.len() + 2) + 16);
-            for _ in 0..lines {
-                raw.push_str(&line);
-                raw.push_str("\r\n");
+        "20 MB attachment" => with_attachment(
+            rng,
+            head(&s.waiting, &s.waiting_address, &subject, &id, ""),
+            "status",
+            20,
+        ),
+        "mail over the 25 MB cap" => {
+            if variant % 2 == 0 {
+                // A player's: told it was not read.
+                let h = head(&s.waiting, &s.waiting_address, &subject, &id, "");
+                with_attachment(rng, h, "status", 26)
+            } else {
+                let h = head(STRANGER, &s.mover_address, &subject, &id, "");
+                with_attachment(rng, h, s.next, 26)
             }
-            raw.push_str("--big--\r\n");
-            raw.into_bytes()
         }
         "250 kB HTML tag soup and nesting" => {
             let soup = match variant {
@@ -802,8 +820,9 @@ async fn a_hostile_corpus_between_real_moves_changes_no_game_and_panics_nothing(
         let mut batch: Vec<Hostile> = Vec::new();
         for _ in 0..per_round {
             let mut class = CLASSES[serial % CLASSES.len()];
-            // The 20 MB mails: one in the short run, every few rounds in the long.
-            if class == "20 MB attachment" && !(round == 0 || round % big_every == 0) {
+            // The big mails: one of each in the short run, every few rounds
+            // in the long.
+            if class.contains(" MB ") && !(round == 0 || round % big_every == 0) {
                 class = "random bytes";
             }
             batch.push(generate(class, serial, &mut rng, &now));
@@ -1013,7 +1032,7 @@ async fn a_hostile_corpus_between_real_moves_changes_no_game_and_panics_nothing(
     assert!(strangers.is_empty(), "mail to strangers: {strangers:#?}");
     assert_eq!(per_class.len(), CLASSES.len(), "every class: {per_class:?}");
     // Hang guards, many times what is expected: the per-mail read budget is
-    // 10 s, and the largest mail is 20 MB.
+    // 10 s, and the largest mail read is 20 MB.
     let slowest_time = times.last().copied().unwrap_or_default();
     assert!(
         slowest_time < Duration::from_secs(60),
