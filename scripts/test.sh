@@ -51,10 +51,10 @@ export DOPIS_TEST_SMTP_PORT=$MAILSTACK_SMTP_PORT DOPIS_TEST_IMAP_PORT=$MAILSTACK
 export DOPIS_TEST_IMAPS_PORT=$MAILSTACK_IMAPS_PORT DOPIS_TEST_SUBMISSION_PORT=$MAILSTACK_SUBMISSION_PORT \
        DOPIS_TEST_SMTPS_PORT=$MAILSTACK_SMTPS_PORT DOPIS_TEST_CA_FILE=$MAILSTACK_DIR/tls/ca.crt
 
-step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN)"
-if ! command -v faketime >/dev/null || ! { command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ]; }; then
+step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory)"
+if ! command -v faketime >/dev/null || ! { command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ]; } || [ ! -x /usr/bin/time ]; then
     { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract; } \
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract time; } \
         >/tmp/dopis-apt-tools.log 2>&1 || { tail -n 20 /tmp/dopis-apt-tools.log >&2; exit 1; }
 fi
 command -v faketime

@@ -4,6 +4,7 @@
 //! Message-ID so that it acts at most once.
 
 mod stale;
+mod too_large;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 
@@ -477,17 +478,32 @@ impl Inbox {
         cause: NotHandledCause,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
+        let mut tx = store.begin().await?;
+        let told = self
+            .tell_not_handled_in(&mut tx, mail, failure_key, cause, now)
+            .await?;
+        if told {
+            tx.commit().await?;
+        }
+        Ok(told)
+    }
+
+    /// The same, within a transaction.
+    async fn tell_not_handled_in(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        failure_key: &str,
+        cause: NotHandledCause,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
         if mail.automatic.is_some() {
             return Ok(false);
         }
-        let mut tx = store.begin().await?;
         let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
             return Ok(false);
         };
-        if !self
-            .may_answer(&mut tx, &player.email.to_string(), now)
-            .await?
-        {
+        if !self.may_answer(tx, &player.email.to_string(), now).await? {
             return Ok(false);
         }
         let answering = Answering {
@@ -496,7 +512,7 @@ impl Inbox {
         };
         self.post
             .answer(
-                &mut tx,
+                tx,
                 format!("in.{}.not-handled", hex_sha256(failure_key.as_bytes())),
                 LetterKind::NotHandled {
                     subject: mail.subject.clone(),
@@ -507,7 +523,6 @@ impl Inbox {
                 now,
             )
             .await?;
-        tx.commit().await?;
         Ok(true)
     }
 

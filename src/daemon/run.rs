@@ -143,9 +143,34 @@ impl Daemon {
         // future (a wrong clock, a touched file) would charge a move's
         // player for time to come.
         let received_at = mail.received_at.min(now);
+        // With "handled mail" (or the failure) it brackets the time one mail
+        // took, which the fault suite reads from the log.
+        tracing::debug!(mail = %reference, bytes = mail.raw.len(), "reading mail");
         let handled = if let Some(size) = mail.oversized {
             tracing::warn!(mail = %reference, size, "mail too large: not read");
-            Handled::Ignored(format!("ignored: mail of {size} bytes is too large"))
+            let max = mailbox.max_mail_bytes();
+            match self
+                .inbox
+                .refuse_too_large(
+                    &self.store,
+                    &reference,
+                    &mail.head,
+                    size,
+                    max,
+                    received_at,
+                    now,
+                )
+                .await
+            {
+                Ok(handled) => handled,
+                Err(e) if is_outage(&e) => return Err((MailFault::Store(e), None)),
+                // Not set aside: what is kept of a failed mail is what was
+                // read of it, and this one's body was not read.
+                Err(e) => {
+                    tracing::warn!(mail = %reference, error = %e, "the refusal of a mail too large could not be recorded");
+                    Handled::Ignored(format!("ignored: mail of {size} bytes is too large"))
+                }
+            }
         } else {
             let raw = Arc::new(mail.raw.clone());
             let read = quarantine::read_within(raw, self.read_budget)

@@ -226,6 +226,100 @@ async fn a_mail_over_a_cap_is_refused_in_the_sender_s_language_and_kept(db: &Tes
     );
 }
 
+/// A mail of `mb` megabytes from `from` to `to` with `text`, most of it an
+/// attachment; `extra` header lines.
+fn huge_mail(from: &str, to: &str, extra: &str, text: &str, mb: usize) -> Vec<u8> {
+    let mut raw = format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: Re: [dopis #1] Your move\r\n\
+         Message-ID: <{:016x}@players.test>\r\n{extra}MIME-Version: 1.0\r\n\
+         Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n\
+         --b\r\nContent-Type: text/plain\r\n\r\n{text}\r\n\
+         --b\r\nContent-Type: image/jpeg\r\nContent-Transfer-Encoding: base64\r\n\r\n",
+        rand::random::<u64>()
+    )
+    .into_bytes();
+    let line = format!("{}\r\n", "QUJD".repeat(19));
+    while raw.len() < mb * 1024 * 1024 {
+        raw.extend_from_slice(line.as_bytes());
+    }
+    raw.extend_from_slice(b"--b--\r\n");
+    raw
+}
+
+async fn a_mail_over_the_size_cap_is_refused_to_its_registered_sender_and_recorded(db: &TestDb) {
+    let club = Club::new(db);
+    ok(&club.serve_once(db, None));
+    let alice_in = club.your_move("alice@players.test").reply_to.unwrap();
+    // Alice's move with a photo too large to read; a stranger's and an
+    // auto-reply as large.
+    let hers = club.deliver(&huge_mail(
+        "Alice <alice@players.test>",
+        &alice_in,
+        "",
+        "e4",
+        26,
+    ));
+    let strangers = club.deliver(&huge_mail("eve@evil.test", &alice_in, "", "e4", 26));
+    let machines = club.deliver(&huge_mail(
+        "bob@players.test",
+        "chess@chess.test",
+        "Auto-Submitted: auto-replied\r\n",
+        "I am away",
+        26,
+    ));
+    ok(&club.serve_once(db, None));
+    assert!(new_files(&club.inbox()).is_empty(), "every mail was read");
+    assert!(club.moves(db).is_empty(), "nothing was played");
+
+    // Each is recorded with why; only Alice is told, in her language.
+    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    for (name, wanted) in [
+        (
+            &hers,
+            "refused: the mail is not read: it is 26.0 MB large, and mails over 25.0 MB are not read; told alice@players.test",
+        ),
+        (
+            &strangers,
+            "ignored: the mail is not read: it is 26.0 MB large",
+        ),
+        (
+            &machines,
+            "ignored: the mail is not read: it is 26.0 MB large",
+        ),
+    ] {
+        let outcome: String = sqlx::query("SELECT outcome FROM inbound WHERE mailbox_ref = $1")
+            .bind(format!("maildir:{name}"))
+            .fetch_one(store.pool())
+            .await
+            .map(|r| sqlx::Row::get(&r, "outcome"))
+            .unwrap_or_else(|e| panic!("mail {name} not recorded: {e}"));
+        assert!(outcome.starts_with(wanted), "{outcome}");
+    }
+    store.close().await;
+    let told: Vec<_> = club
+        .sent_mails()
+        .into_iter()
+        .filter(|m| m.subject.contains("Not handled"))
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].to, "alice@players.test");
+    let words = told[0]
+        .text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains("it is 26.0 MB large, and this server reads mails of up to 25.0 MB"),
+        "{}",
+        told[0].text
+    );
+
+    // Sent again without the photo, the move is played.
+    club.reply("alice@players.test", "e4");
+    ok(&club.serve_once(db, None));
+    assert_eq!(club.moves(db), vec!["e4"]);
+}
+
 async fn the_failed_list_says_when_nothing_failed_and_refuses_unknown_numbers(db: &TestDb) {
     let club = Club::new(db);
     let list = ok(&dopis(club.path(), db, &["failed", "list"]));
@@ -244,5 +338,6 @@ crate::on_both_backends!(
     a_game_that_cannot_be_loaded_sets_aside_its_mail_and_schedule_and_the_rest_goes_on,
     a_mail_that_takes_longer_than_its_budget_is_refused_and_kept,
     a_mail_over_a_cap_is_refused_in_the_sender_s_language_and_kept,
+    a_mail_over_the_size_cap_is_refused_to_its_registered_sender_and_recorded,
     the_failed_list_says_when_nothing_failed_and_refuses_unknown_numbers,
 );

@@ -394,7 +394,7 @@ async fn a_reset_folder_voids_the_cursor_and_unseen_mail_is_read_again() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_oversized_mail_comes_back_without_its_body_and_can_be_marked_done() {
+async fn an_oversized_mail_comes_back_with_only_its_header_and_can_be_marked_done() {
     let Some(stack) = support::mailstack() else {
         return;
     };
@@ -415,6 +415,13 @@ async fn an_oversized_mail_comes_back_without_its_body_and_can_be_marked_done() 
         "{:?}",
         mails[0].oversized
     );
+    // Its header, to tell its sender; not its body.
+    let head = String::from_utf8_lossy(&mails[0].head);
+    assert!(
+        head.contains("From: Alice <alice@players.test>") && head.contains("Subject: huge"),
+        "{head}"
+    );
+    assert!(!head.contains("0123456789abcdef"), "{head}");
     mailbox.mark_done(&mails[0].key).await.expect("mark done");
 }
 
@@ -623,15 +630,20 @@ async fn the_embedded_default_reads_path_inbox_and_writes_path_sent() {
 }
 
 #[tokio::test]
-async fn an_oversized_maildir_mail_is_returned_without_its_body() {
+async fn an_oversized_maildir_mail_is_returned_with_only_its_beginning() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut mailbox = MaildirMailbox::open(dir.path()).await.expect("mailbox");
     mailbox.set_max_mail_bytes(100);
     std::fs::write(dir.path().join("new/big.mail"), vec![b'x'; 1000]).expect("deliver");
-    let mails = mailbox.fetch_new(None).await.expect("fetch");
-    assert_eq!(mails.len(), 1);
-    assert!(mails[0].raw.is_empty());
+    std::fs::write(dir.path().join("new/huge.mail"), vec![b'y'; 200_000]).expect("deliver");
+    let mut mails = mailbox.fetch_new(None).await.expect("fetch");
+    mails.sort_by_key(|m| m.key.to_string());
+    assert_eq!(mails.len(), 2);
+    assert!(mails.iter().all(|m| m.raw.is_empty()));
     assert_eq!(mails[0].oversized, Some(1000));
+    assert_eq!(mails[0].head, vec![b'x'; 1000]);
+    assert_eq!(mails[1].oversized, Some(200_000));
+    assert_eq!(mails[1].head, vec![b'y'; 64 * 1024], "at most 64 kB");
 }
 
 /// A TCP relay to the IMAP server whose connections a test can cut, as a

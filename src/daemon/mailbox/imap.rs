@@ -19,7 +19,7 @@ use rustls::pki_types::CertificateDer;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
-use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MailRef, MailboxError};
+use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MAX_HEAD_BYTES, MailRef, MailboxError};
 use crate::config::{ImapConfig, Tls};
 use crate::daemon::net;
 
@@ -140,6 +140,11 @@ impl ImapMailbox {
     /// Sets the size cap (see [`super::Mailbox::set_max_mail_bytes`]).
     pub fn set_max_mail_bytes(&mut self, bytes: u64) {
         self.max_mail_bytes = bytes;
+    }
+
+    /// The size cap.
+    pub fn max_mail_bytes(&self) -> u64 {
+        self.max_mail_bytes
     }
 
     /// The folder's UIDVALIDITY on the current connection, if connected.
@@ -661,6 +666,31 @@ async fn fetch_after(
             }
         }
     }
+    // Of a mail over the cap, only the beginning of its header: whom to tell.
+    let large: Vec<u32> = found
+        .iter()
+        .filter(|(_, size, _)| *size > max_bytes)
+        .map(|(uid, _, _)| *uid)
+        .collect();
+    let mut heads = std::collections::HashMap::new();
+    if !large.is_empty() {
+        let fetched: Vec<_> = timed(server, "UID FETCH", async {
+            session
+                .uid_fetch(
+                    uid_set(&large),
+                    format!("(UID BODY.PEEK[HEADER]<0.{MAX_HEAD_BYTES}>)"),
+                )
+                .await?
+                .try_collect::<Vec<_>>()
+                .await
+        })
+        .await?;
+        for fetch in fetched {
+            if let (Some(uid), Some(head)) = (fetch.uid, fetch.header()) {
+                heads.insert(uid, head.to_vec());
+            }
+        }
+    }
     let validity = conn.uid_validity;
     let mails = found
         .into_iter()
@@ -673,6 +703,7 @@ async fn fetch_after(
                 return Some(Incoming {
                     key,
                     raw: Vec::new(),
+                    head: heads.remove(&uid).unwrap_or_default(),
                     received_at,
                     oversized: Some(size),
                 });
@@ -682,6 +713,7 @@ async fn fetch_after(
             Some(Incoming {
                 key,
                 raw,
+                head: Vec::new(),
                 received_at,
                 oversized: None,
             })

@@ -14,7 +14,7 @@ use std::time::{Duration, SystemTime};
 
 use chrono::{DateTime, Utc};
 
-use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MailRef, MailboxError};
+use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MAX_HEAD_BYTES, MailRef, MailboxError};
 
 /// How often the directory is looked at while waiting for mail (no inotify:
 /// polling works on every file system, network ones included).
@@ -39,6 +39,21 @@ pub struct MaildirMailbox {
 /// separators, not hidden, not `.`/`..`, no NUL.
 pub(super) fn is_safe_name(name: &str) -> bool {
     !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', '\0'])
+}
+
+/// The beginning of a file, at most [`MAX_HEAD_BYTES`]: an oversized
+/// mail's header fields. Empty when it cannot be read (the mail is then
+/// refused without an answer).
+async fn head_of_file(path: &Path) -> Vec<u8> {
+    use tokio::io::AsyncReadExt;
+    let mut head = Vec::new();
+    if let Ok(file) = tokio::fs::File::open(path).await {
+        let _ = file
+            .take(MAX_HEAD_BYTES as u64)
+            .read_to_end(&mut head)
+            .await;
+    }
+    head
 }
 
 /// A file found in `new/`: its delivery time and name.
@@ -90,6 +105,11 @@ impl MaildirMailbox {
         self.max_mail_bytes = bytes;
     }
 
+    /// The size cap.
+    pub fn max_mail_bytes(&self) -> u64 {
+        self.max_mail_bytes
+    }
+
     /// The mail in `new/`, oldest first (by delivery time, then name), at
     /// most [`BATCH_SIZE`]. `_after`, the daemon's cursor, is not needed:
     /// handled mail leaves `new/`.
@@ -110,11 +130,12 @@ impl MaildirMailbox {
         let mut mails = Vec::with_capacity(fresh.len());
         for entry in fresh {
             let oversized = (entry.size > self.max_mail_bytes).then_some(entry.size);
-            let raw = if oversized.is_some() {
-                Vec::new()
+            let path = self.dir.join("new").join(&entry.name);
+            let (raw, head) = if oversized.is_some() {
+                (Vec::new(), head_of_file(&path).await)
             } else {
-                match tokio::fs::read(self.dir.join("new").join(&entry.name)).await {
-                    Ok(raw) => raw,
+                match tokio::fs::read(&path).await {
+                    Ok(raw) => (raw, Vec::new()),
                     // taken away (by another reader) between listing and reading
                     Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                     Err(e) => return Err(self.io_error("read", &entry.name, e)),
@@ -123,6 +144,7 @@ impl MaildirMailbox {
             mails.push(Incoming {
                 key: MailRef::Maildir { name: entry.name },
                 raw,
+                head,
                 received_at: DateTime::<Utc>::from(entry.delivered),
                 oversized,
             });

@@ -30,6 +30,10 @@ pub use maildir::MaildirMailbox;
 /// Mails bigger than this are not read by default (their body is skipped).
 pub const DEFAULT_MAX_MAIL_BYTES: u64 = 25 * 1024 * 1024;
 
+/// At most this much of a mail over the size cap is read: enough for its
+/// header fields, to tell its sender why the mail was not read.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
 /// At most this many mails come back from one [`Mailbox::fetch_new`].
 pub const BATCH_SIZE: usize = 50;
 
@@ -53,12 +57,15 @@ pub struct Incoming {
     pub key: MailRef,
     /// The whole message as delivered; empty when `oversized` is set.
     pub raw: Vec<u8>,
+    /// For an oversized mail, its beginning (at most [`MAX_HEAD_BYTES`]: its
+    /// header fields), so that its sender can be told; else empty.
+    pub head: Vec<u8>,
     /// When it reached the mailbox (IMAP INTERNALDATE, or the Maildir file's
     /// delivery time), never the sender's Date header: this is when a move
     /// was made, and a daemon outage must not cost the player time.
     pub received_at: DateTime<Utc>,
     /// `Some(size in bytes)` when the mail was bigger than the cap: its body
-    /// was not read, so the daemon can log it and mark it done.
+    /// was not read; the daemon refuses it from its `head`.
     pub oversized: Option<u64>,
 }
 
@@ -165,6 +172,14 @@ impl Mailbox {
         match self {
             Mailbox::Imap(m) => m.set_max_mail_bytes(bytes),
             Mailbox::Maildir(m) => m.set_max_mail_bytes(bytes),
+        }
+    }
+
+    /// The size cap (see [`Mailbox::set_max_mail_bytes`]).
+    pub fn max_mail_bytes(&self) -> u64 {
+        match self {
+            Mailbox::Imap(m) => m.max_mail_bytes(),
+            Mailbox::Maildir(m) => m.max_mail_bytes(),
         }
     }
 

@@ -5,6 +5,11 @@
 
 mod crash_load;
 mod daemons;
+mod forgery;
+mod hostile;
+mod loops;
+mod observe;
+mod play;
 
 /// How big a fault test runs.
 #[derive(Debug, Clone, Copy)]
