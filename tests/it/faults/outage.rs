@@ -621,23 +621,26 @@ async fn postfix_dovecot_and_postgresql_stopped_under_load_cost_no_spin_no_crash
         );
         figure(
             TEST,
-            &format!("{name}: warnings and errors logged, from the stop to caught up"),
-            format!("{} in {episode:.1?}", lines.len()),
+            &format!("{name}: warnings and errors logged"),
+            format!(
+                "{} in {episode:.1?} (from the stop to caught up)",
+                lines.len()
+            ),
         );
         figure(
             TEST,
-            &format!("{name} down: player sends refused and retried"),
+            &format!("{name} down: player sends refused, sent again"),
             refused,
         );
         figure(
             TEST,
-            &format!("{name} down: replies accepted by SMTP meanwhile"),
+            &format!("{name} down: player replies accepted"),
             accepted_while_down,
         );
         figure(
             TEST,
-            &format!("{name} back: catch-up (all waiting mail handled and answered)"),
-            format!("{catch_up:.1?}"),
+            &format!("{name} back: catch-up"),
+            format!("{catch_up:.1?} (until all waiting mail is handled and answered)"),
         );
 
         // No spin: a daemon that only waits for the part to come back uses
