@@ -10,6 +10,8 @@
 # Everything (configs, queues, mail, logs) lives under one directory; /etc is never touched.
 #
 # usage: scripts/mailstack.sh install|start|stop|status
+#        scripts/mailstack.sh pause postfix|dovecot    (stop one daemon, keeping its config,
+#        scripts/mailstack.sh resume postfix|dovecot    queue and mail; for outage tests)
 # env:   MAILSTACK_DIR        default /tmp/dopis-test-mail
 #        MAILSTACK_SMTP_PORT  default 2525
 #        MAILSTACK_IMAP_PORT  default 1143
@@ -156,6 +158,73 @@ stop() {
     echo "mailstack stopped (data kept in $D; rm -rf it to reset)"
 }
 
+# The ports each daemon listens on: pause/resume wait until all are closed/open.
+ports_of() {
+    case "$1" in
+        postfix) echo "$SMTP_PORT $SUBMISSION_PORT $SMTPS_PORT" ;;
+        dovecot) echo "$IMAP_PORT $IMAPS_PORT $LMTP_PORT" ;;
+    esac
+}
+
+# Ends the given processes (those still there): TERM, then KILL after 5 s.
+end_processes() {
+    [ $# -gt 0 ] || return 0
+    kill -TERM "$@" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+        local left=""
+        for p in "$@"; do kill -0 "$p" 2>/dev/null && left=1; done
+        [ -z "$left" ] && return 0
+        sleep 0.1
+    done
+    kill -KILL "$@" 2>/dev/null || true
+}
+
+# Stops one daemon of a stack that `start` made, keeping everything else
+# (config, Postfix's queue, the mail): what a crashed or restarted mail
+# server looks like to dopis. Returns once its ports are closed.
+pause() {
+    local what=$1 pidfile
+    case "$what" in
+        postfix) pidfile="$D/spool/postfix/pid/master.pid"
+                 postfix -c "$D/postfix" stop </dev/null >/dev/null 2>&1 || true ;;
+        dovecot) pidfile="$D/run/dovecot/master.pid"
+                 # Its client sessions (IMAP, IDLE included) outlive the master
+                 # for a while here, though shutdown_clients is on: end them
+                 # too (by pid: other stacks run processes of the same name),
+                 # as a stopped server would.
+                 local sessions=""
+                 if alive "$pidfile"; then sessions=$(ps -o pid= --ppid "$(tr -d ' \n' < "$pidfile")" || true); fi
+                 doveadm -c "$D/dovecot/dovecot.conf" stop </dev/null >/dev/null 2>&1 || true
+                 for _ in $(seq 1 50); do alive "$pidfile" || break; sleep 0.1; done
+                 end_processes $sessions ;;
+    esac
+    for _ in $(seq 1 200); do
+        local open=""
+        for p in $(ports_of "$what"); do port_open "$p" && open=$p; done
+        if [ -z "$open" ] && ! alive "$pidfile"; then echo "mailstack: $what paused"; return 0; fi
+        sleep 0.1
+    done
+    echo "mailstack: $what did not stop within 20 s" >&2; return 1
+}
+
+# Starts again a daemon `pause` stopped, with the same config and data.
+# Returns once its ports answer.
+resume() {
+    local what=$1
+    case "$what" in
+        postfix) pf start ;;
+        dovecot) dovecot -c "$D/dovecot/dovecot.conf" </dev/null >"$D/log/dovecot-start.log" 2>&1 \
+                     || { cat "$D/log/dovecot-start.log" >&2; return 1; } ;;
+    esac
+    for _ in $(seq 1 200); do
+        local closed=""
+        for p in $(ports_of "$what"); do port_open "$p" || closed=$p; done
+        if [ -z "$closed" ]; then echo "mailstack: $what resumed"; return 0; fi
+        sleep 0.1
+    done
+    echo "mailstack: $what did not start within 20 s; logs in $D/log" >&2; tail -n 20 "$D"/log/* >&2; return 1
+}
+
 status() {
     local rc=0
     if alive "$D/spool/postfix/pid/master.pid"; then echo "postfix is running (smtp 127.0.0.1:$SMTP_PORT)"; else echo "postfix is not running"; rc=1; fi
@@ -168,5 +237,10 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     status) status ;;
-    *) echo "usage: $0 install|start|stop|status" >&2; exit 2 ;;
+    pause|resume)
+        case "${2:-}" in
+            postfix|dovecot) "$1" "$2" ;;
+            *) echo "usage: $0 $1 postfix|dovecot" >&2; exit 2 ;;
+        esac ;;
+    *) echo "usage: $0 install|start|stop|status|pause postfix|dovecot|resume postfix|dovecot" >&2; exit 2 ;;
 esac

@@ -2,7 +2,8 @@
 # A throwaway PostgreSQL cluster for the tests, started as root: the server
 # runs as the unprivileged `postgres` OS user (it refuses to run as root).
 #
-# usage: scripts/pg.sh start|stop|url
+# usage: scripts/pg.sh start|stop|url|pause|resume
+#        (pause/resume stop and start the server on the same data, port and URL: an outage)
 # env:   DOPIS_PG_DIR  (default /tmp/dopis-test-pg)   DOPIS_PG_PORT (default: a free port)
 # `start` installs PostgreSQL from Debian if its binaries are missing, prints the
 # database URL and writes it to $DOPIS_PG_DIR/url.
@@ -61,9 +62,29 @@ stop() {
     fi
 }
 
+# A clean shutdown (sessions are ended, as on an admin's restart); the data,
+# port and URL stay, for `resume`.
+pause() {
+    local bin; bin=$(find_bin)
+    [ -d "$DIR/data" ] || { echo "pg.sh: no cluster in $DIR to pause (start one first)" >&2; exit 1; }
+    as_pg "$bin/pg_ctl" -D "$DIR/data" -m fast -w -t 30 stop </dev/null >/dev/null 2>&1 \
+        || { echo "pg.sh: PostgreSQL in $DIR did not stop" >&2; tail -n 20 "$DIR/server.log" >&2; exit 1; }
+    echo "PostgreSQL paused ($DIR)"
+}
+
+resume() {
+    local bin; bin=$(find_bin)
+    [ -d "$DIR/data" ] || { echo "pg.sh: no cluster in $DIR to resume (start one first)" >&2; exit 1; }
+    as_pg "$bin/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 30 start </dev/null >/dev/null 2>&1 \
+        || { echo "pg.sh: PostgreSQL in $DIR did not start" >&2; tail -n 20 "$DIR/server.log" >&2; exit 1; }
+    echo "PostgreSQL resumed ($DIR)"
+}
+
 case "${1:-}" in
     start) start ;;
     stop) stop ;;
     url) cat "$DIR/url" ;;
-    *) echo "usage: $0 start|stop|url" >&2; exit 2 ;;
+    pause) pause ;;
+    resume) resume ;;
+    *) echo "usage: $0 start|stop|url|pause|resume" >&2; exit 2 ;;
 esac

@@ -81,6 +81,16 @@ pub struct Pass {
     pub scheduled: usize,
 }
 
+/// What became of one mail the sender tried.
+enum Delivery {
+    /// The server took it.
+    Sent,
+    /// Not sent: given up, or put off by its own backoff.
+    NotSent,
+    /// The server takes no mail now (why): not this mail's fault.
+    ServerUnavailable(String),
+}
+
 /// Delay before retry number `attempts` (1-based): 1, 2, 4 … minutes, at
 /// most an hour.
 fn backoff(attempts: i64) -> Duration {
@@ -377,18 +387,34 @@ impl Daemon {
             if batch.is_empty() {
                 return Ok(sent);
             }
-            for mail in &batch {
+            for (i, mail) in batch.iter().enumerate() {
                 if *shutdown.borrow() {
                     return Ok(sent);
                 }
-                if self.send_one(mailer, mail).await? {
-                    sent += 1;
+                match self.send_one(mailer, mail).await? {
+                    Delivery::Sent => sent += 1,
+                    Delivery::NotSent => {}
+                    Delivery::ServerUnavailable(why) => {
+                        // The rest would fail the same way: all go back as
+                        // they were, due at once, no attempt counted, and the
+                        // pass fails, so the daemon's pause between failed
+                        // passes (seconds, not each mail's growing backoff)
+                        // sets when they are tried again.
+                        let now = self.clock.now();
+                        self.store.outbox_unclaim(mail, Some(&why), now).await?;
+                        for rest in &batch[i + 1..] {
+                            self.store.outbox_unclaim(rest, None, now).await?;
+                        }
+                        anyhow::bail!(
+                            "{why}; the outbox waits for the server ({sent} sent this pass)"
+                        );
+                    }
                 }
             }
         }
     }
 
-    async fn send_one(&self, mailer: &Mailer, mail: &OutboxMail) -> anyhow::Result<bool> {
+    async fn send_one(&self, mailer: &Mailer, mail: &OutboxMail) -> anyhow::Result<Delivery> {
         let (Ok(from), Ok(to)) = (
             EmailAddress::parse(&mail.envelope_from),
             EmailAddress::parse(&mail.recipient),
@@ -396,7 +422,7 @@ impl Daemon {
             self.store
                 .outbox_failed(mail, "invalid address", None)
                 .await?;
-            return Ok(false);
+            return Ok(Delivery::NotSent);
         };
         match mailer
             .send(&from, std::slice::from_ref(&to), &mail.raw)
@@ -406,21 +432,22 @@ impl Daemon {
                 crash_point("after-send");
                 self.store.outbox_sent(mail, self.clock.now()).await?;
                 tracing::info!(key = %mail.mail_key, to = %to, "sent");
-                Ok(true)
+                Ok(Delivery::Sent)
             }
             Err(SendError::Permanent(e)) => {
                 tracing::error!(key = %mail.mail_key, to = %to, error = %e, "delivery failed for good");
                 self.store.outbox_failed(mail, &e, None).await?;
                 self.refused_for_good(mail, &e).await?;
-                Ok(false)
+                Ok(Delivery::NotSent)
             }
             Err(SendError::Transient(e)) => {
                 let retry = (mail.attempts < MAX_ATTEMPTS)
                     .then(|| self.clock.now() + backoff(mail.attempts));
                 tracing::warn!(key = %mail.mail_key, to = %to, error = %e, ?retry, "delivery failed; will retry");
                 self.store.outbox_failed(mail, &e, retry).await?;
-                Ok(false)
+                Ok(Delivery::NotSent)
             }
+            Err(SendError::Unavailable(e)) => Ok(Delivery::ServerUnavailable(e)),
         }
     }
 

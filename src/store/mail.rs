@@ -282,6 +282,35 @@ impl Store {
         tx.commit().await
     }
 
+    /// Gives a claimed mail back as it was before the claim, due again at
+    /// `now` and not counted as an attempt: the mail server was away, which
+    /// is no fault of this mail's. `error` (when the mail was tried) is kept
+    /// as its last error.
+    pub async fn outbox_unclaim(
+        &self,
+        mail: &OutboxMail,
+        error: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        const UNCLAIM: &str = "UPDATE outbox SET attempts = attempts - 1, next_attempt_at = $1, \
+             leased_by = NULL";
+        let query = match error {
+            Some(error) => sqlx::query(AssertSqlSafe(format!(
+                "{UNCLAIM}, last_error = $2 WHERE id = $3 AND status = 'pending'"
+            )))
+            .bind(to_millis(now))
+            .bind(db_text(error, 1000))
+            .bind(mail.id),
+            None => sqlx::query(AssertSqlSafe(format!(
+                "{UNCLAIM} WHERE id = $2 AND status = 'pending'"
+            )))
+            .bind(to_millis(now))
+            .bind(mail.id),
+        };
+        query.execute(self.pool()).await?;
+        Ok(())
+    }
+
     /// Records a failed attempt: retried at `retry_at`, or given up for good
     /// when `retry_at` is `None`.
     pub async fn outbox_failed(

@@ -492,7 +492,9 @@ async fn an_unknown_user_at_a_test_domain_is_a_permanent_smtp_failure() {
         .expect_err("unknown user");
     match err {
         SendError::Permanent(message) => assert!(message.contains("550"), "{message}"),
-        SendError::Transient(message) => panic!("should be permanent: {message}"),
+        SendError::Transient(message) | SendError::Unavailable(message) => {
+            panic!("should be permanent: {message}")
+        }
     }
 }
 
@@ -509,6 +511,8 @@ async fn a_refused_smtp_connection_is_a_transient_failure() {
         .await
         .expect_err("nothing listens there");
     assert!(err.is_transient(), "{err}");
+    // The server's fault, not the mail's: the outbox waits for the server.
+    assert!(matches!(err, SendError::Unavailable(_)), "{err:?}");
 }
 
 /// A loopback port nothing listens on (bound, then released).

@@ -33,12 +33,18 @@ pub enum SendError {
     /// recipient, refused content) or an address is unusable.
     #[error("{0}")]
     Permanent(String),
+    /// The server takes no mail from us now: it cannot be reached, does not
+    /// answer, or refuses our connection or login. Nothing is wrong with
+    /// this mail or the ones after it: stop sending, charge no mail an
+    /// attempt, and send them all as soon as the server is back.
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 impl SendError {
     /// Whether sending again later may succeed.
     pub fn is_transient(&self) -> bool {
-        matches!(self, SendError::Transient(_))
+        matches!(self, SendError::Transient(_) | SendError::Unavailable(_))
     }
 }
 

@@ -128,11 +128,24 @@ impl SmtpMailer {
         raw: &[u8],
     ) -> Result<(), SendError> {
         let envelope = envelope(from, to)?;
-        self.transport
-            .send_raw(&envelope, raw)
-            .await
-            .map(|_| ())
-            .map_err(|e| self.classify(&e))
+        let Err(e) = self.transport.send_raw(&envelope, raw).await else {
+            return Ok(());
+        };
+        match self.classify(&e) {
+            SendError::Transient(text) => {
+                // Whether the server takes mail from us at all: if it does
+                // not (stopped, unreachable, our login refused), the failure
+                // is not this mail's, and the outbox waits for the server
+                // instead of charging each mail a retry. Asked only after a
+                // failure; one NOOP on a pooled connection.
+                if self.transport.test_connection().await.unwrap_or(false) {
+                    Err(SendError::Transient(text))
+                } else {
+                    Err(SendError::Unavailable(text))
+                }
+            }
+            other => Err(other),
+        }
     }
 }
 

@@ -595,6 +595,8 @@ fn no_phrase_means_two_different_commands() {
 }
 
 proptest! {
+    // proptest's default: 256 cases, or `PROPTEST_CASES` for a deep run (the
+    // fault suite's long run sets it: scripts/faults.sh --long).
     #[test]
     fn any_text_is_read_without_panicking(text in "\\PC{0,400}", lang_index in 0usize..23) {
         let lang = Lang::ALL.get(lang_index).copied().unwrap_or_default();

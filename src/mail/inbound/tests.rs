@@ -565,7 +565,12 @@ fn no_text_of_a_mail_holds_a_nul_or_a_line_break_where_one_line_is_meant() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // 512 cases in the test command; `PROPTEST_CASES` for a deep run (the
+    // fault suite's long run sets it: scripts/faults.sh --long).
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn arbitrary_bytes_never_panic(raw in proptest::collection::vec(any::<u8>(), 0..2048)) {

@@ -56,6 +56,20 @@ fn position_of(message_id: &str) -> Option<(i64, usize)> {
     Some((game.parse().ok()?, plies.parse().ok()?))
 }
 
+/// Whether every game's plies 1..=length were told in a "your move" mail.
+fn told_all(
+    sent: &[crate::club::Sent],
+    mut games: impl Iterator<Item = i64>,
+    length: usize,
+) -> bool {
+    let told: HashSet<(i64, usize)> = sent
+        .iter()
+        .filter(|m| m.subject.contains("Your move"))
+        .filter_map(|m| position_of(&m.message_id))
+        .collect();
+    games.all(|g| (1..=length).all(|p| told.contains(&(g, p))))
+}
+
 async fn kill_9_at_random_moments_under_load_loses_no_move_and_doubles_none(db: &TestDb) {
     let scale = Scale::from_env();
     let games = scale.pick(3, 30);
@@ -98,10 +112,13 @@ async fn kill_9_at_random_moments_under_load_loses_no_move_and_doubles_none(db: 
             "the games did not finish within {limit:?}"
         );
         let done = plies(&store).await;
+        // Done when every move is played and its "your move" sent: the last
+        // moves' notices go out a moment after the moves are stored.
         if kills >= kills_wanted
             && players
                 .keys()
                 .all(|g| done.get(g).copied().unwrap_or(0) >= length)
+            && told_all(&club.sent_mails(), players.keys().copied(), length)
         {
             break;
         }

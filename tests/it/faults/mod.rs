@@ -9,6 +9,7 @@ mod forgery;
 mod hostile;
 mod loops;
 mod observe;
+mod outage;
 mod play;
 
 /// How big a fault test runs.
@@ -33,11 +34,12 @@ impl Scale {
 }
 
 /// Prints a figure of a fault test, in one greppable form:
-/// `fault-figure <test> <name> = <value>`, and adds it to the file
+/// `fault-figure <test> | <name> = <value>` (names may hold spaces: the
+/// scripts split at ` | ` and ` = ` to print a table), and adds it to the file
 /// `DOPIS_FAULT_FIGURES` names (the test command prints that file at the
 /// end, as cargo hides what passing tests print).
 pub fn figure(test: &str, name: &str, value: impl std::fmt::Display) {
-    let line = format!("fault-figure {test} {name} = {value}");
+    let line = format!("fault-figure {test} | {name} = {value}");
     eprintln!("{line}");
     if let Ok(path) = std::env::var("DOPIS_FAULT_FIGURES") {
         use std::io::Write;

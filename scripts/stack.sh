@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# The test stack, sourced by scripts/test.sh and scripts/faults.sh (not run
+# by itself): a throwaway PostgreSQL (scripts/pg.sh) and a throwaway mail
+# system, Postfix + Dovecot (scripts/mailstack.sh), each on free ports and in
+# directories of this run, so that runs from several checkouts on one machine
+# do not meet; plus the tools some tests call. Both are stopped when the
+# sourcing script exits.
+#
+# After `stack_up` these are exported for the tests:
+#   DOPIS_TEST_POSTGRES_URL       the cluster's admin URL (each test makes a database of its own)
+#   DOPIS_TEST_SMTP_PORT, DOPIS_TEST_IMAP_PORT                    plaintext on loopback
+#   DOPIS_TEST_IMAPS_PORT, DOPIS_TEST_SUBMISSION_PORT, DOPIS_TEST_SMTPS_PORT, DOPIS_TEST_CA_FILE
+#                                 TLS and AUTH, and the CA that signed the servers' certificate
+#   MAILSTACK_DIR, MAILSTACK_*_PORT
+# env in: DOPIS_PG_DIR, MAILSTACK_DIR (defaults: scripts/pg.sh's, a new temp dir)
+
+declare -F step >/dev/null || step() { printf '\n==> %s\n' "$*"; }
+
+stack_mail_dir_made=""
+stack_down() {
+    if [ -n "${MAILSTACK_DIR:-}" ]; then scripts/mailstack.sh stop >/dev/null || true; fi
+    if [ -n "$stack_mail_dir_made" ]; then rm -rf "$stack_mail_dir_made"; fi
+    scripts/pg.sh stop || true
+}
+
+stack_up() {
+    step "starting a throwaway PostgreSQL"
+    trap stack_down EXIT
+    DOPIS_TEST_POSTGRES_URL=$(scripts/pg.sh start)
+    export DOPIS_TEST_POSTGRES_URL
+    echo "PostgreSQL for the tests: $DOPIS_TEST_POSTGRES_URL"
+
+    step "starting a throwaway mail system (Postfix + Dovecot)"
+    # Its own directory and free ports, so runs from several checkouts on one
+    # machine do not meet (mailstack.sh would otherwise stop the other's daemons).
+    if [ -z "${MAILSTACK_DIR:-}" ]; then
+        MAILSTACK_DIR=$(mktemp -d /tmp/dopis-test-mail.XXXXXX); stack_mail_dir_made=$MAILSTACK_DIR
+    fi
+    local free_smtp free_imap free_lmtp free_imaps free_submission free_smtps
+    read -r free_smtp free_imap free_lmtp free_imaps free_submission free_smtps < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(6)]
+for s in socks: s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))')
+    export MAILSTACK_DIR
+    export MAILSTACK_SMTP_PORT=${MAILSTACK_SMTP_PORT:-$free_smtp}
+    export MAILSTACK_IMAP_PORT=${MAILSTACK_IMAP_PORT:-$free_imap}
+    export MAILSTACK_LMTP_PORT=${MAILSTACK_LMTP_PORT:-$free_lmtp}
+    export MAILSTACK_IMAPS_PORT=${MAILSTACK_IMAPS_PORT:-$free_imaps}
+    export MAILSTACK_SUBMISSION_PORT=${MAILSTACK_SUBMISSION_PORT:-$free_submission}
+    export MAILSTACK_SMTPS_PORT=${MAILSTACK_SMTPS_PORT:-$free_smtps}
+    scripts/mailstack.sh start
+    export DOPIS_TEST_SMTP_PORT=$MAILSTACK_SMTP_PORT DOPIS_TEST_IMAP_PORT=$MAILSTACK_IMAP_PORT
+    # TLS and AUTH: IMAPS, submission (STARTTLS), smtps (TLS), and the CA that signed their certificate
+    export DOPIS_TEST_IMAPS_PORT=$MAILSTACK_IMAPS_PORT DOPIS_TEST_SUBMISSION_PORT=$MAILSTACK_SUBMISSION_PORT \
+           DOPIS_TEST_SMTPS_PORT=$MAILSTACK_SMTPS_PORT DOPIS_TEST_CA_FILE=$MAILSTACK_DIR/tls/ca.crt
+
+    step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory)"
+    if ! command -v faketime >/dev/null || ! { command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ]; } || [ ! -x /usr/bin/time ]; then
+        { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract time; } \
+            >/tmp/dopis-apt-tools.log 2>&1 || { tail -n 20 /tmp/dopis-apt-tools.log >&2; return 1; }
+    fi
+    command -v faketime
+}
+
+# Prints the fault suite's figures (lines `fault-figure TEST | NAME = VALUE`
+# in the file $1) as a table, one block per test.
+print_fault_figures() {
+    awk '
+        /^fault-figure / {
+            line = substr($0, 14)
+            bar = index(line, " | "); eq = index(line, " = ")
+            if (bar == 0 || eq == 0) { print "  " line; next }
+            test = substr(line, 1, bar - 1)
+            name = substr(line, bar + 3, eq - bar - 3)
+            value = substr(line, eq + 3)
+            if (test != last) { printf "  %s\n", test; last = test }
+            printf "      %-52s %s\n", name, value
+        }' "$1"
+}
