@@ -372,6 +372,41 @@ mod tests {
                 "03.12.2026. 01:00 EET (02.12.2026. 23:00 UTC)",
             ),
             (at(2, 17), None, Lang::De, "02.12.2026 17:00 UTC"),
+            // No zone, or one at UTC's time: read once, in every language.
+            (at(2, 17), None, Lang::En, "2026-12-02 17:00 UTC"),
+            (at(2, 17), None, Lang::Sl, "2. 12. 2026 17:00 UTC"),
+            (at(2, 17), None, Lang::Pl, "02.12.2026 17:00 UTC"),
+            (at(2, 17), None, Lang::Lv, "02.12.2026. 17:00 UTC"),
+            (
+                at(2, 7),
+                Some(Europe::London),
+                Lang::En,
+                "2026-12-02 07:00 UTC",
+            ),
+            (
+                at(2, 7),
+                Some(Europe::London),
+                Lang::Sl,
+                "2. 12. 2026 07:00 UTC",
+            ),
+            (
+                at(2, 7),
+                Some(Europe::London),
+                Lang::Pl,
+                "02.12.2026 07:00 UTC",
+            ),
+            (
+                at(2, 7),
+                Some(Europe::London),
+                Lang::Lv,
+                "02.12.2026. 07:00 UTC",
+            ),
+            (
+                at(2, 7),
+                Some(Europe::Lisbon),
+                Lang::De,
+                "02.12.2026 07:00 UTC",
+            ),
             (
                 at(2, 17),
                 Some(Europe::Ljubljana),

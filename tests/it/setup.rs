@@ -244,3 +244,71 @@ fn init_with_a_new_config_file_writes_it_there() {
         &["--config", "club/new.toml", "player", "list"],
     ));
 }
+
+/// A command line as the demo prints it, split into words (double quotes
+/// keep spaces); the comment after `#` left off.
+fn words(line: &str) -> Vec<String> {
+    let line = line.split(" #").next().unwrap_or(line);
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.trim().chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn the_demo_ends_saying_what_to_do_next_and_those_steps_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let demo_dir = dir.path().join("demo");
+    let demo_arg = demo_dir.display().to_string();
+    let out = ok(&dopis_bare(dir.path(), &["demo", "--dir", &demo_arg]));
+    // Bob's deadline, in London in winter, reads once.
+    assert!(!out.contains(" GMT ("), "{out}");
+    let (_, next) = out
+        .split_once("What next")
+        .unwrap_or_else(|| panic!("the demo ends with what to do next: {out}"));
+    let steps: Vec<Vec<String>> = next
+        .lines()
+        .filter(|l| l.trim_start().starts_with("dopis "))
+        .map(words)
+        .collect();
+    let names: Vec<String> = steps.iter().map(|s| s[..2].join(" ")).collect();
+    assert_eq!(
+        names,
+        [
+            "dopis init",
+            "dopis player",
+            "dopis player",
+            "dopis game",
+            "dopis serve"
+        ],
+        "{next}"
+    );
+    // Followed in a fresh folder, they set up a club and start its game.
+    let club = dir.path().join("club");
+    std::fs::create_dir(&club).unwrap();
+    for step in &steps {
+        let mut args: Vec<&str> = step[1..].iter().map(String::as_str).collect();
+        if args == ["serve"] {
+            args.push("--once");
+        }
+        ok(&dopis_bare(&club, &args));
+    }
+    let sent = std::fs::read_dir(club.join("mail/sent/new"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert_eq!(sent, 2, "the game's first mails went out");
+}
