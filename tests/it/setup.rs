@@ -277,6 +277,15 @@ fn the_demo_ends_saying_what_to_do_next_and_those_steps_work() {
     let out = ok(&dopis_bare(dir.path(), &["demo", "--dir", &demo_arg]));
     // Bob's deadline, in London in winter, reads once.
     assert!(!out.contains(" GMT ("), "{out}");
+    // The clocks say the days left: all three at the start of Ana's move
+    // (in Slovenian), none for a move of a finished game.
+    assert!(out.contains("za to potezo preostalo: 3"), "{out}");
+    let (_, over) = out.split_once("Game over").unwrap_or_default();
+    let over = over.split("Final state").next().unwrap_or_default();
+    assert!(
+        over.contains("Clocks: White 0 days used;") && !over.contains("left for this move"),
+        "{over}"
+    );
     let (_, next) = out
         .split_once("What next")
         .unwrap_or_else(|| panic!("the demo ends with what to do next: {out}"));
