@@ -121,6 +121,8 @@ fn init(cli: &Cli, out: &mut dyn Write) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| PathBuf::from("dopis.toml"));
     if path.exists() {
+        // A config with a mistake is said so and left unchanged.
+        load_config_from(Some(&path), cli)?;
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
         match crate::config::with_secret_added(&text) {

@@ -225,6 +225,21 @@ fn init_adds_a_secret_to_a_config_without_a_mail_table_or_with_an_empty_one() {
 }
 
 #[test]
+fn init_leaves_a_config_with_a_mistake_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let written = "[mail]\nadress = \"chess@club.test\"\n";
+    std::fs::write(d.join("dopis.toml"), written).unwrap();
+    let err = fails(&dopis_bare(d, &["init"]));
+    assert!(err.contains("unknown field `adress`"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("dopis.toml")).unwrap(),
+        written
+    );
+    assert!(!d.join("dopis.db").exists());
+}
+
+#[test]
 fn init_with_a_new_config_file_writes_it_there() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
