@@ -39,7 +39,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write an example config (if absent) or add its missing [mail] secret, and create or update the database.
+    /// Write an example config (if absent) or add a missing mail secret to it, and create or update the database.
     Init,
     /// Register and look up players.
     #[command(subcommand)]
