@@ -57,9 +57,10 @@ pub struct App {
 }
 
 impl App {
-    /// Opens the store named in the config, with the real clock.
+    /// Opens the store named in the config, with the real clock; only a
+    /// database `dopis init` set up (see [`Store::open_existing`]).
     pub async fn open(config: Config) -> Result<App, StoreError> {
-        let store = Store::open(config.database.url.expose()).await?;
+        let store = Store::open_existing(config.database.url.expose()).await?;
         Ok(App {
             config,
             store,

@@ -235,7 +235,7 @@ fn default_poll_seconds() -> u64 {
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct DatabaseConfig {
-    /// `sqlite://FILE` (created if missing) or `postgres://…`.
+    /// `sqlite://FILE` (created by `dopis init` if missing) or `postgres://…`.
     pub url: Secret,
 }
 
@@ -400,7 +400,10 @@ impl Config {
                 };
                 // Check the file on its own first, so errors carry its line numbers.
                 toml::from_str::<Config>(&text).map_err(invalid)?;
-                text.parse::<toml::Table>().map_err(invalid)?
+                let mut table = text.parse::<toml::Table>().map_err(invalid)?;
+                let folder = path.parent().unwrap_or(Path::new(""));
+                resolve_paths(&mut table, folder);
+                table
             }
             None => toml::Table::new(),
         };
@@ -415,6 +418,94 @@ impl Config {
     pub fn env_var_names() -> Vec<String> {
         KEYS.iter().map(|(path, _)| env_name(path)).collect()
     }
+}
+
+/// Keys that name a file or folder.
+const PATH_KEYS: &[&[&str]] = &[
+    &["mail", "imap", "ca_file"],
+    &["mail", "smtp", "ca_file"],
+    &["mail", "maildir", "path"],
+];
+
+/// Makes the relative paths of a config file relative to the file's
+/// `folder` (the database's SQLite file included), so a config works
+/// whatever folder dopis is started in: `cd elsewhere && dopis --config
+/// ../club/dopis.toml game list` uses `../club/dopis.db`, never a new empty
+/// `elsewhere/dopis.db`. The default paths (`dopis.db`, `mail`) count as
+/// written in the file, so they too are the file's neighbours. Values from
+/// `DOPIS_…` variables and `--database` are applied afterwards and stay
+/// relative to the working folder, as paths on a command line are.
+fn resolve_paths(table: &mut toml::Table, folder: &Path) {
+    if folder.as_os_str().is_empty() {
+        return;
+    }
+    let defaults: [(&[&str], String); 2] = [
+        (&["database", "url"], DEFAULT_DATABASE_URL.to_string()),
+        (
+            &["mail", "maildir", "path"],
+            MaildirConfig::default().path.display().to_string(),
+        ),
+    ];
+    for (key, default) in defaults {
+        if lookup(table, key).is_none() {
+            // Cannot fail: the file was checked against `Config` and these
+            // keys are plain strings in plain tables.
+            let _ = set_path(table, key, toml::Value::String(default));
+        }
+    }
+    if let Some(toml::Value::String(url)) = lookup(table, &["database", "url"])
+        && let Some(resolved) = sqlite_url_from(url, folder)
+    {
+        *url = resolved;
+    }
+    for key in PATH_KEYS {
+        if let Some(toml::Value::String(value)) = lookup(table, key)
+            && let Some(resolved) = path_from(value, folder)
+        {
+            *value = resolved;
+        }
+    }
+}
+
+/// The value at a key path of a TOML table.
+fn lookup<'a>(table: &'a mut toml::Table, key: &[&str]) -> Option<&'a mut toml::Value> {
+    let (last, parents) = key.split_last()?;
+    let mut table = table;
+    for name in parents {
+        table = table.get_mut(*name)?.as_table_mut()?;
+    }
+    table.get_mut(*last)
+}
+
+/// A relative path made relative to `folder`; `None` for an absolute or
+/// empty one, or one that cannot be written back as text (then it is left
+/// as written).
+fn path_from(value: &str, folder: &Path) -> Option<String> {
+    let path = Path::new(value);
+    if value.is_empty() || path.is_absolute() {
+        return None;
+    }
+    folder.join(path).to_str().map(str::to_string)
+}
+
+/// A SQLite URL with a relative file (`sqlite://dopis.db`,
+/// `sqlite:dopis.db?mode=rwc`) made relative to `folder`; `None` for any
+/// other URL (PostgreSQL, an absolute file, an in-memory database).
+fn sqlite_url_from(url: &str, folder: &Path) -> Option<String> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let rest = rest.strip_prefix("//").unwrap_or(rest);
+    let (file, query) = match rest.split_once('?') {
+        Some((file, query)) => (file, Some(query)),
+        None => (rest, None),
+    };
+    if file.contains(":memory:") {
+        return None;
+    }
+    let file = path_from(file, folder)?;
+    Some(match query {
+        Some(query) => format!("sqlite://{file}?{query}"),
+        None => format!("sqlite://{file}"),
+    })
 }
 
 fn env_name(path: &[&str]) -> String {
@@ -509,13 +600,83 @@ fn describe_toml_error(text: &str, err: &toml::de::Error) -> String {
 /// A commented example config.
 pub const EXAMPLE: &str = include_str!("../dopis.example.toml");
 
+/// A fresh random server secret.
+fn fresh_secret() -> String {
+    (0..32)
+        .map(|_| char::from(b"abcdefghijklmnopqrstuvwxyz0123456789"[rand::random_range(0..36)]))
+        .collect()
+}
+
 /// The example config with a fresh random `[mail] secret`, as `dopis init`
 /// writes it.
 pub fn example_with_secret() -> String {
-    let secret: String = (0..32)
-        .map(|_| char::from(b"abcdefghijklmnopqrstuvwxyz0123456789"[rand::random_range(0..36)]))
-        .collect();
-    EXAMPLE.replacen("secret = \"\"", &format!("secret = \"{secret}\""), 1)
+    EXAMPLE.replacen(
+        "secret = \"\"",
+        &format!("secret = \"{}\"", fresh_secret()),
+        1,
+    )
+}
+
+/// A config file's text with a fresh random `[mail] secret` where it has
+/// none (no key, or an empty one), as `dopis init` adds it: every other
+/// line, comment and the order of keys are kept. `None` when the file has
+/// a secret already; an error when it is not TOML (the message has the
+/// line).
+pub fn with_secret_added(text: &str) -> Result<Option<String>, String> {
+    use toml_edit::{DocumentMut, Item, Table, Value};
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e: toml_edit::TomlError| describe_edit_error(text, &e))?;
+    let secret = fresh_secret();
+    match doc.get_mut("mail") {
+        None => {
+            let mut mail = Table::new();
+            mail.insert("secret", toml_edit::value(secret));
+            doc.insert("mail", Item::Table(mail));
+        }
+        Some(Item::Table(mail)) => match mail.get_mut("secret") {
+            Some(Item::Value(value)) if value.as_str() == Some("") => {
+                let decor = value.decor().clone();
+                *value = Value::from(secret);
+                *value.decor_mut() = decor;
+            }
+            Some(_) => return Ok(None),
+            None => {
+                // `[mail.maildir]` alone makes `mail` an implicit table,
+                // which has no header of its own to put the key under.
+                if mail.is_implicit() {
+                    mail.set_implicit(false);
+                }
+                mail.insert("secret", toml_edit::value(secret));
+            }
+        },
+        Some(Item::Value(Value::InlineTable(mail))) => match mail.get_mut("secret") {
+            Some(value) if value.as_str() == Some("") => {
+                let decor = value.decor().clone();
+                *value = Value::from(secret);
+                *value.decor_mut() = decor;
+            }
+            Some(_) => return Ok(None),
+            None => {
+                mail.insert("secret", Value::from(secret));
+            }
+        },
+        // Not a table: `Config::load` says what is wrong with it.
+        Some(_) => return Ok(None),
+    }
+    Ok(Some(doc.to_string()))
+}
+
+/// A toml_edit error in one line, with its line number.
+fn describe_edit_error(text: &str, err: &toml_edit::TomlError) -> String {
+    let message = err.message().trim().replace('\n', " ");
+    match err.span() {
+        Some(span) => {
+            let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+            format!("line {line}: {message}")
+        }
+        None => message,
+    }
 }
 
 #[cfg(test)]
@@ -540,7 +701,17 @@ mod tests {
 
     #[test]
     fn the_example_config_loads_and_matches_the_defaults() {
-        assert_eq!(load_text(EXAMPLE, &[]).unwrap(), Config::default());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dopis.toml");
+        std::fs::write(&path, EXAMPLE).unwrap();
+        let mut want = Config::default();
+        // Its paths are read from its folder.
+        want.database.url = Secret::new(format!(
+            "sqlite://{}",
+            dir.path().join("dopis.db").display()
+        ));
+        want.mail.maildir.path = dir.path().join("mail");
+        assert_eq!(Config::load(Some(&path), Vec::new()).unwrap(), want);
     }
 
     #[test]
@@ -549,6 +720,44 @@ mod tests {
         let b = load_text(&example_with_secret(), &[]).unwrap();
         assert_eq!(a.mail.secret.expose().len(), 32);
         assert_ne!(a.mail.secret, b.mail.secret);
+    }
+
+    #[test]
+    fn a_missing_or_empty_secret_is_added_and_the_rest_kept_as_written() {
+        // (the file, the file after with SECRET for the secret)
+        let table = [
+            (
+                "# club\n[mail]\n# who we are\naddress = \"a@b\" # ours\n\n[clock]\nleave_days = 30\n",
+                "# club\n[mail]\n# who we are\naddress = \"a@b\" # ours\nsecret = \"SECRET\"\n\n[clock]\nleave_days = 30\n",
+            ),
+            (
+                "[mail]\nsecret = \"\"   # none yet\nname = \"x\"\n",
+                "[mail]\nsecret = \"SECRET\"   # none yet\nname = \"x\"\n",
+            ),
+            (
+                "[database]\nurl = \"sqlite://a.db\"\n",
+                "[database]\nurl = \"sqlite://a.db\"\n\n[mail]\nsecret = \"SECRET\"\n",
+            ),
+            (
+                "[mail.maildir]\npath = \"box\"\n",
+                "[mail]\nsecret = \"SECRET\"\n[mail.maildir]\npath = \"box\"\n",
+            ),
+            (
+                "mail = { address = \"a@b\" }\n",
+                "mail = { address = \"a@b\" , secret = \"SECRET\" }\n",
+            ),
+            ("", "[mail]\nsecret = \"SECRET\"\n"),
+        ];
+        for (text, want) in table {
+            let added = with_secret_added(text).unwrap().unwrap();
+            let config: Config = toml::from_str(&added).unwrap();
+            let secret = config.mail.secret.expose();
+            assert_eq!(secret.len(), 32, "{added}");
+            assert_eq!(added.replace(secret, "SECRET"), want, "{text}");
+        }
+        assert_eq!(with_secret_added("[mail]\nsecret = \"s3cret\"\n"), Ok(None));
+        let err = with_secret_added("[mail]\nsecret = \n").unwrap_err();
+        assert!(err.starts_with("line 2:"), "{err}");
     }
 
     #[test]
@@ -643,6 +852,73 @@ mod tests {
             err.contains("DOPIS_MAIL_IMAP_PORT: 'imap' is not a whole number"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn relative_paths_in_a_config_file_are_read_from_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let club = dir.path().join("club");
+        std::fs::create_dir(&club).unwrap();
+        let file = club.join("dopis.toml");
+        let load = |text: &str, env: &[(&str, &str)]| {
+            std::fs::write(&file, text).unwrap();
+            Config::load(
+                Some(&file),
+                env.iter().map(|(k, v)| (k.to_string(), v.to_string())),
+            )
+            .unwrap()
+        };
+        let at = |name: &str| club.join(name).display().to_string();
+        let text = "[database]\nurl = \"sqlite://games/dopis.db?mode=rwc\"\n\
+                    [mail.maildir]\npath = \"box\"\n\
+                    [mail.imap]\nhost = \"h\"\nuser = \"u\"\npassword = \"p\"\nca_file = \"ca.pem\"\n\
+                    [mail.smtp]\nhost = \"h\"\nca_file = \"/etc/ca.pem\"\n";
+        let config = load(text, &[]);
+        assert_eq!(
+            config.database.url.expose(),
+            format!("sqlite://{}?mode=rwc", at("games/dopis.db"))
+        );
+        assert_eq!(config.mail.maildir.path, club.join("box"));
+        let imap_ca = config.mail.imap.and_then(|i| i.ca_file);
+        assert_eq!(imap_ca, Some(club.join("ca.pem")));
+        let smtp_ca = config.mail.smtp.and_then(|s| s.ca_file);
+        assert_eq!(smtp_ca, Some(PathBuf::from("/etc/ca.pem")));
+
+        // The defaults are the file's neighbours too.
+        let config = load("[mail]\nname = \"x\"\n", &[]);
+        assert_eq!(
+            config.database.url.expose(),
+            format!("sqlite://{}", at("dopis.db"))
+        );
+        assert_eq!(config.mail.maildir.path, club.join("mail"));
+
+        // Other databases, and values from the environment, are as written.
+        for url in [
+            "sqlite:///srv/dopis.db",
+            "sqlite::memory:",
+            "postgres://h/db",
+        ] {
+            let config = load(&format!("[database]\nurl = \"{url}\"\n"), &[]);
+            assert_eq!(config.database.url.expose(), url);
+        }
+        let config = load(
+            "",
+            &[
+                ("DOPIS_DATABASE_URL", "sqlite://here.db"),
+                ("DOPIS_MAIL_MAILDIR_PATH", "here"),
+            ],
+        );
+        assert_eq!(config.database.url.expose(), "sqlite://here.db");
+        assert_eq!(config.mail.maildir.path, PathBuf::from("here"));
+    }
+
+    #[test]
+    fn a_config_file_in_the_working_folder_keeps_its_paths_as_written() {
+        // `./dopis.toml`, the file found without --config: its folder is "".
+        let mut table: toml::Table = "[database]\nurl = \"sqlite://dopis.db\"\n".parse().unwrap();
+        let before = table.clone();
+        resolve_paths(&mut table, Path::new("dopis.toml").parent().unwrap());
+        assert_eq!(table, before);
     }
 
     #[test]

@@ -204,6 +204,26 @@ async fn play(
     )?;
     let table = crate::daemon::start::table(store, game).await?;
     writeln!(out, "{}", table.pgn())?;
+    what_next(out, dir)
+}
+
+/// How to go on from the demo to a club of one's own: the steps of the
+/// README's "Using it", each a command to copy (a test runs them).
+fn what_next(out: &mut dyn Write, dir: &Path) -> Result<()> {
+    writeln!(
+        out,
+        "What next: your own club, in a folder of its own.
+
+  dopis init        # writes dopis.toml (set [mail] address, and [mail.imap]
+                    # and [mail.smtp] for a real mailbox) and creates dopis.db
+  dopis player add --email ana@example.org --name \"Ana Novak\" --lang sl --tz Europe/Ljubljana
+  dopis player add --email bob@example.org --name \"Bob Smith\" --tz Europe/London
+  dopis game new --white ana@example.org --black bob@example.org --control 3d
+  dopis serve       # plays the games by mail until stopped (--once: one pass)
+
+The demo's mails stay in {}; `dopis --help` lists every command.",
+        dir.join("mail/sent/new").display()
+    )?;
     Ok(())
 }
 

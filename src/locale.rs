@@ -79,78 +79,142 @@ fn count(lang: Lang, n: u32) -> Count {
     }
 }
 
-/// Both clocks on one line in the reader's language, e.g. `White 12 days
-/// used, 38 left; Black 9 days used, 41 left, on leave` (days per move has
-/// no bank: days used only). The other languages write the numbers after a
+/// Both clocks in the reader's language, a line each (the first ends in
+/// `;`, so the two read as one sentence where lines are joined), with the
+/// days left
+/// under every control, e.g. `White 12 days used, 38 left until move 20;
+/// Black 9 days used, 41 left until move 20, on leave` (cumulative: left in
+/// the current control period), `White 2 days used, 1 left for this move;
+/// Black 1 day used` (days per move: left before the deadline, for the side
+/// to move; the other side has no bank), `White 12 days used, 38 left`
+/// (Fischer: the bank). The other languages write the numbers after a
 /// colon, which needs no plural agreement.
 pub fn describe_clocks(clocks: &Clocks, control: TimeControl, lang: Lang) -> String {
-    let words = match lang {
-        Lang::Sl => [
-            "beli",
-            "črni",
-            "porabljeno dni: ",
-            ", preostalo: ",
-            ", na dopustu",
-            ", čas je potekel",
-        ],
-        Lang::Pl => [
-            "białe",
-            "czarne",
-            "zużyte dni: ",
-            ", pozostało: ",
-            ", na urlopie",
-            ", czas minął",
-        ],
-        Lang::Lv => [
-            "baltie",
-            "melnie",
-            "izlietotas dienas: ",
-            ", atlikušas: ",
-            ", atvaļinājumā",
-            ", laiks beidzies",
-        ],
-        Lang::De => [
-            "Weiß",
-            "Schwarz",
-            "verbrauchte Tage: ",
-            ", übrig: ",
-            ", im Urlaub",
-            ", Zeit abgelaufen",
-        ],
-        _ => ["White", "Black", "", " left", ", on leave", ", out of time"],
-    };
     [Color::White, Color::Black]
         .into_iter()
         .map(|side| {
             let state = clocks.players.get(side);
-            let name = if side.is_white() { words[0] } else { words[1] };
+            let words = clock_words(lang);
+            let name = if side.is_white() {
+                words.white
+            } else {
+                words.black
+            };
             let mut text = match lang {
                 Lang::Sl | Lang::Pl | Lang::Lv | Lang::De => {
-                    format!("{name}: {}{}", words[2], state.days_used)
+                    format!("{name}: {}{}", words.used, state.days_used)
                 }
                 _ => {
                     let days = if state.days_used == 1 { "day" } else { "days" };
                     format!("{name} {} {days} used", state.days_used)
                 }
             };
-            match (control, state.days_left) {
-                (TimeControl::DaysPerMove { .. }, _) | (_, None) => {}
-                (_, Some(left)) => match lang {
-                    Lang::Sl | Lang::Pl | Lang::Lv | Lang::De => {
-                        text.push_str(&format!("{}{left}", words[3]))
+            if let Some(left) = state.days_left {
+                let period_end = match control {
+                    TimeControl::Cumulative { moves, .. } => {
+                        let moves = moves.max(1);
+                        Some(
+                            state
+                                .moves
+                                .saturating_add(1)
+                                .div_ceil(moves)
+                                .saturating_mul(moves),
+                        )
                     }
-                    _ => text.push_str(&format!(", {left}{}", words[3])),
-                },
+                    _ => None,
+                };
+                let what = match (control, period_end) {
+                    (TimeControl::DaysPerMove { .. }, _) => words.left_for_move.to_string(),
+                    (_, Some(end)) => (words.left_until_move)(end),
+                    (_, None) => words.left.to_string(),
+                };
+                match lang {
+                    Lang::Sl | Lang::Pl | Lang::Lv | Lang::De => {
+                        text.push_str(&format!(", {what}: {left}"))
+                    }
+                    _ => text.push_str(&format!(", {left} {what}")),
+                }
             }
             if state.flagged.is_some() {
-                text.push_str(words[5]);
+                text.push_str(words.flagged);
             } else if state.on_leave {
-                text.push_str(words[4]);
+                text.push_str(words.on_leave);
             }
             text
         })
         .collect::<Vec<_>>()
-        .join("; ")
+        .join(";\n")
+}
+
+/// The words of the clocks line in one language.
+struct ClockWords {
+    white: &'static str,
+    black: &'static str,
+    /// Before the days used.
+    used: &'static str,
+    /// Days left of a bank (Fischer).
+    left: &'static str,
+    /// Days left before this move's deadline (days per move).
+    left_for_move: &'static str,
+    /// Days left before the control at move N (cumulative).
+    left_until_move: fn(u32) -> String,
+    on_leave: &'static str,
+    flagged: &'static str,
+}
+
+fn clock_words(lang: Lang) -> ClockWords {
+    match lang {
+        Lang::Sl => ClockWords {
+            white: "beli",
+            black: "črni",
+            used: "porabljeno dni: ",
+            left: "preostalo",
+            left_for_move: "za to potezo preostalo",
+            left_until_move: |n| format!("do {n}. poteze preostalo"),
+            on_leave: ", na dopustu",
+            flagged: ", čas je potekel",
+        },
+        Lang::Pl => ClockWords {
+            white: "białe",
+            black: "czarne",
+            used: "zużyte dni: ",
+            left: "pozostało",
+            left_for_move: "na ten ruch pozostało",
+            left_until_move: |n| format!("do {n}. ruchu pozostało"),
+            on_leave: ", na urlopie",
+            flagged: ", czas minął",
+        },
+        Lang::Lv => ClockWords {
+            white: "baltie",
+            black: "melnie",
+            used: "izlietotas dienas: ",
+            left: "atlikušas",
+            left_for_move: "šim gājienam atlikušas",
+            left_until_move: |n| format!("līdz {n}. gājienam atlikušas"),
+            on_leave: ", atvaļinājumā",
+            flagged: ", laiks beidzies",
+        },
+        Lang::De => ClockWords {
+            white: "Weiß",
+            black: "Schwarz",
+            used: "verbrauchte Tage: ",
+            left: "übrig",
+            left_for_move: "für diesen Zug übrig",
+            left_until_move: |n| format!("bis zum {n}. Zug übrig"),
+            on_leave: ", im Urlaub",
+            flagged: ", Zeit abgelaufen",
+        },
+        _ => ClockWords {
+            white: "White",
+            black: "Black",
+            used: "",
+            left: "left",
+            left_for_move: "left for this move",
+            left_until_move: |n| format!("left until move {n}"),
+            on_leave: ", on leave",
+            flagged: ", out of time",
+        },
+    }
 }
 
 fn days_per_move(lang: Lang, days: u32) -> String {
@@ -333,6 +397,128 @@ mod tests {
     }
 
     #[test]
+    fn the_clocks_line_says_days_left_for_every_control_in_every_language() {
+        use crate::clock::{GameClock, Timeline};
+        let at = |d, h| {
+            Utc.with_ymd_and_hms(2026, 3, d, h, 0, 0)
+                .single()
+                .expect("a real instant")
+        };
+        // White took 1 day 2 h for the first move, Black 1 day 23 h; White's
+        // clock has run 1 day 6 h since.
+        let timeline = Timeline::new(at(1, 12))
+            .with_move(at(2, 14), None)
+            .with_move(at(4, 13), None);
+        let now = at(5, 19);
+        for (control, lang, want) in [
+            (
+                "3d",
+                Lang::En,
+                "White 2 days used, 1 left for this move;\nBlack 1 day used",
+            ),
+            (
+                "10/50d",
+                Lang::En,
+                "White 2 days used, 48 left until move 10;\nBlack 1 day used, 49 left until move 10",
+            ),
+            (
+                "30d+1d",
+                Lang::En,
+                "White 2 days used, 29 left;\nBlack 1 day used, 30 left",
+            ),
+            (
+                "3d",
+                Lang::Sl,
+                "beli: porabljeno dni: 2, za to potezo preostalo: 1;\nčrni: porabljeno dni: 1",
+            ),
+            (
+                "10/50d",
+                Lang::Sl,
+                "beli: porabljeno dni: 2, do 10. poteze preostalo: 48;\nčrni: porabljeno dni: 1, do 10. poteze preostalo: 49",
+            ),
+            (
+                "30d+1d",
+                Lang::Sl,
+                "beli: porabljeno dni: 2, preostalo: 29;\nčrni: porabljeno dni: 1, preostalo: 30",
+            ),
+            (
+                "3d",
+                Lang::Pl,
+                "białe: zużyte dni: 2, na ten ruch pozostało: 1;\nczarne: zużyte dni: 1",
+            ),
+            (
+                "10/50d",
+                Lang::Pl,
+                "białe: zużyte dni: 2, do 10. ruchu pozostało: 48;\nczarne: zużyte dni: 1, do 10. ruchu pozostało: 49",
+            ),
+            (
+                "30d+1d",
+                Lang::Pl,
+                "białe: zużyte dni: 2, pozostało: 29;\nczarne: zużyte dni: 1, pozostało: 30",
+            ),
+            (
+                "3d",
+                Lang::Lv,
+                "baltie: izlietotas dienas: 2, šim gājienam atlikušas: 1;\nmelnie: izlietotas dienas: 1",
+            ),
+            (
+                "10/50d",
+                Lang::Lv,
+                "baltie: izlietotas dienas: 2, līdz 10. gājienam atlikušas: 48;\nmelnie: izlietotas dienas: 1, līdz 10. gājienam atlikušas: 49",
+            ),
+            (
+                "30d+1d",
+                Lang::Lv,
+                "baltie: izlietotas dienas: 2, atlikušas: 29;\nmelnie: izlietotas dienas: 1, atlikušas: 30",
+            ),
+            (
+                "3d",
+                Lang::De,
+                "Weiß: verbrauchte Tage: 2, für diesen Zug übrig: 1;\nSchwarz: verbrauchte Tage: 1",
+            ),
+            (
+                "10/50d",
+                Lang::De,
+                "Weiß: verbrauchte Tage: 2, bis zum 10. Zug übrig: 48;\nSchwarz: verbrauchte Tage: 1, bis zum 10. Zug übrig: 49",
+            ),
+            (
+                "30d+1d",
+                Lang::De,
+                "Weiß: verbrauchte Tage: 2, übrig: 29;\nSchwarz: verbrauchte Tage: 1, übrig: 30",
+            ),
+        ] {
+            let control: TimeControl = control.parse().expect("a control");
+            let clocks = GameClock::new(control, timeline.clone()).clocks(now);
+            assert_eq!(
+                describe_clocks(&clocks, control, lang),
+                want,
+                "{control} {lang}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_second_period_of_a_cumulative_control_ends_at_its_own_move() {
+        use crate::clock::{GameClock, Timeline};
+        let start = Utc
+            .with_ymd_and_hms(2026, 3, 1, 12, 0, 0)
+            .single()
+            .expect("a real instant");
+        // Two moves a side in a 2/10d control, a day each: the third move
+        // of each is in the second period, which ends at move 4.
+        let mut timeline = Timeline::new(start);
+        for day in 1..=4 {
+            timeline = timeline.with_move(start + chrono::TimeDelta::days(day), None);
+        }
+        let control: TimeControl = "2/10d".parse().expect("a control");
+        let clocks = GameClock::new(control, timeline).clocks(start + chrono::TimeDelta::days(4));
+        assert_eq!(
+            describe_clocks(&clocks, control, Lang::En),
+            "White 2 days used, 18 left until move 4;\nBlack 2 days used, 18 left until move 4"
+        );
+    }
+
+    #[test]
     fn a_deadline_shows_local_and_utc_time_with_local_dates() {
         let at = |d, h| {
             Utc.with_ymd_and_hms(2026, 12, d, h, 0, 0)
@@ -372,6 +558,41 @@ mod tests {
                 "03.12.2026. 01:00 EET (02.12.2026. 23:00 UTC)",
             ),
             (at(2, 17), None, Lang::De, "02.12.2026 17:00 UTC"),
+            // No zone, or one at UTC's time: read once, in every language.
+            (at(2, 17), None, Lang::En, "2026-12-02 17:00 UTC"),
+            (at(2, 17), None, Lang::Sl, "2. 12. 2026 17:00 UTC"),
+            (at(2, 17), None, Lang::Pl, "02.12.2026 17:00 UTC"),
+            (at(2, 17), None, Lang::Lv, "02.12.2026. 17:00 UTC"),
+            (
+                at(2, 7),
+                Some(Europe::London),
+                Lang::En,
+                "2026-12-02 07:00 UTC",
+            ),
+            (
+                at(2, 7),
+                Some(Europe::London),
+                Lang::Sl,
+                "2. 12. 2026 07:00 UTC",
+            ),
+            (
+                at(2, 7),
+                Some(Europe::London),
+                Lang::Pl,
+                "02.12.2026 07:00 UTC",
+            ),
+            (
+                at(2, 7),
+                Some(Europe::London),
+                Lang::Lv,
+                "02.12.2026. 07:00 UTC",
+            ),
+            (
+                at(2, 7),
+                Some(Europe::Lisbon),
+                Lang::De,
+                "02.12.2026 07:00 UTC",
+            ),
             (
                 at(2, 17),
                 Some(Europe::Ljubljana),

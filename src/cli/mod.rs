@@ -39,7 +39,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Write an example config (if absent) and create or update the database.
+    /// Write an example config (if absent) or add a missing mail secret to it, and create or update the database.
     Init,
     /// Register and look up players.
     #[command(subcommand)]
@@ -100,11 +100,60 @@ fn config_path(cli: &Cli) -> Option<PathBuf> {
 }
 
 fn load_config(cli: &Cli) -> Result<Config> {
-    let mut config = Config::load(config_path(cli).as_deref(), std::env::vars())?;
+    load_config_from(config_path(cli).as_deref(), cli)
+}
+
+/// The config from `file` (or none), the environment and `--database`.
+fn load_config_from(file: Option<&Path>, cli: &Cli) -> Result<Config> {
+    let mut config = Config::load(file, std::env::vars())?;
     if let Some(url) = &cli.database {
         config.database.url = Secret::new(url.clone());
     }
     Ok(config)
+}
+
+/// `dopis init`: writes the config file (named with --config, else
+/// ./dopis.toml) where it is missing, adds a `[mail] secret` to one that
+/// has none, then creates or updates the database it names.
+fn init(cli: &Cli, out: &mut dyn Write) -> Result<ExitCode> {
+    let path = cli
+        .config
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("dopis.toml"));
+    if path.exists() {
+        // A config with a mistake is said so and left unchanged.
+        load_config_from(Some(&path), cli)?;
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read config file {}", path.display()))?;
+        match crate::config::with_secret_added(&text) {
+            Ok(Some(added)) => {
+                std::fs::write(&path, added)
+                    .with_context(|| format!("cannot write config file {}", path.display()))?;
+                writeln!(
+                    out,
+                    "added a [mail] secret to config {} (it had none)",
+                    path.display()
+                )?;
+            }
+            Ok(None) => writeln!(out, "config {} exists, left as it is", path.display())?,
+            Err(message) => anyhow::bail!("config file {}: {message}", path.display()),
+        }
+    } else {
+        std::fs::write(&path, crate::config::example_with_secret())
+            .with_context(|| format!("cannot write config file {}", path.display()))?;
+        writeln!(out, "wrote example config {}", path.display())?;
+    }
+    // Loaded after writing, so that a config named with --config that did
+    // not exist yet is the one read.
+    let config = load_config_from(Some(&path), cli)?;
+    let url = crate::store::redact_url(config.database.url.expose());
+    runtime()?.block_on(async {
+        let store = crate::store::Store::open(config.database.url.expose()).await?;
+        store.close().await;
+        anyhow::Ok(())
+    })?;
+    writeln!(out, "database {url} is ready")?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Entry point of the `dopis` binary.
@@ -153,6 +202,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             &mut std::io::stderr(),
         ));
     }
+    if let Command::Init = &cli.command {
+        return init(&cli, out);
+    }
     let config = load_config(&cli)?;
     match cli.command {
         Command::Move(_) | Command::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
@@ -161,27 +213,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             runtime()?.block_on(crate::daemon::serve(config, once))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Init => {
-            let path = cli
-                .config
-                .clone()
-                .unwrap_or_else(|| PathBuf::from("dopis.toml"));
-            if path.exists() {
-                writeln!(out, "config {} exists, left as it is", path.display())?;
-            } else {
-                std::fs::write(&path, crate::config::example_with_secret())
-                    .with_context(|| format!("cannot write config file {}", path.display()))?;
-                writeln!(out, "wrote example config {}", path.display())?;
-            }
-            let url = crate::store::redact_url(config.database.url.expose());
-            runtime()?.block_on(async {
-                let app = App::open(config).await?;
-                app.store.close().await;
-                anyhow::Ok(())
-            })?;
-            writeln!(out, "database {url} is ready")?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Init => Ok(ExitCode::SUCCESS), // answered above
         Command::Player(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = player::run(&app, cmd, out).await;

@@ -6,7 +6,7 @@ use chrono_tz::Tz;
 /// A deadline for a mail, e.g. `2026-12-02 18:00 CET (17:00 UTC)`.
 ///
 /// The UTC date is repeated only when it differs from the local one. Without
-/// a time zone, UTC alone. Seconds are cut, never rounded up, so the time a
+/// a time zone, or where the local time is UTC's, UTC alone. Seconds are cut, never rounded up, so the time a
 /// player reads is never later than the real deadline.
 pub fn describe_deadline(instant: DateTime<Utc>, tz: Option<Tz>) -> String {
     describe_deadline_dated(instant, tz, iso_date)
@@ -29,10 +29,13 @@ pub fn describe_deadline_dated(
         return utc;
     };
     let local = instant.with_timezone(&tz);
-    let zone = local.format("%Z").to_string();
-    if zone == "UTC" {
+    // At UTC's own time (London, Lisbon and Reykjavik in winter, Etc/GMT)
+    // "17:00 GMT (17:00 UTC)" says one time twice: UTC alone, as for a
+    // player without a time zone.
+    if local.naive_local() == instant.naive_utc() {
         return utc;
     }
+    let zone = local.format("%Z").to_string();
     // Zones without a common abbreviation show an offset such as "-03".
     let zone = if zone.starts_with(['+', '-']) {
         format!("UTC{zone}")
@@ -103,10 +106,31 @@ mod tests {
                 Some(America::Sao_Paulo),
                 "2026-12-02 14:00 UTC-03 (17:00 UTC)",
             ),
+            // Where local time is UTC, it is written once.
             (
                 "2026-12-02 17:00:00",
                 Some(Europe::London),
-                "2026-12-02 17:00 GMT (17:00 UTC)",
+                "2026-12-02 17:00 UTC",
+            ),
+            (
+                "2026-07-01 16:00:00",
+                Some(Europe::London),
+                "2026-07-01 17:00 BST (16:00 UTC)",
+            ),
+            (
+                "2026-12-02 17:00:00",
+                Some(chrono_tz::Atlantic::Reykjavik),
+                "2026-12-02 17:00 UTC",
+            ),
+            (
+                "2026-12-02 17:00:00",
+                Some(chrono_tz::Africa::Abidjan),
+                "2026-12-02 17:00 UTC",
+            ),
+            (
+                "2026-12-02 17:00:00",
+                Some(chrono_tz::Etc::GMT),
+                "2026-12-02 17:00 UTC",
             ),
             (
                 "2026-12-02 17:00:00",

@@ -101,8 +101,9 @@ impl Timeline {
 pub struct ClockState {
     /// Whole days charged so far, the running move included (doubling applied).
     pub days_used: u32,
-    /// Days left before the next time control; `None` under days-per-move,
-    /// which has no bank of days.
+    /// Whole days left: before the next time control (cumulative), in the
+    /// bank (Fischer), or before this move's deadline (days per move, for
+    /// the side to move; `None` for the other side, which has no bank).
     pub days_left: Option<u32>,
     /// When the move this player owes becomes late; `None` when it is not
     /// their move or the game was already lost on time.
@@ -170,6 +171,18 @@ fn days_delta(days: u64) -> TimeDelta {
 /// Whole days in `running` (which is never negative here).
 fn whole_days(running: TimeDelta) -> u64 {
     u64::try_from(running.num_days()).unwrap_or(0)
+}
+
+/// Whole days in the time left before a deadline, under days per move
+/// (no bank: what is left is the time to this move's deadline). Counted to
+/// the minute, as deadlines are shown: the mail that starts a move, sent
+/// seconds after its clock started, says all of its days are left; past
+/// that, days are cut, never rounded up.
+fn days_before(left: TimeDelta) -> u32 {
+    const MINUTE_MS: u64 = 60_000;
+    const DAY_MINUTES: u64 = 24 * 60;
+    let ms = u64::try_from(left.num_milliseconds()).unwrap_or(0);
+    saturate(ms.div_ceil(MINUTE_MS) / DAY_MINUTES)
 }
 
 fn saturate(n: u64) -> u32 {
@@ -280,6 +293,20 @@ impl GameClock {
 
     /// Both clocks as they stand at `now`.
     pub fn clocks(&self, now: DateTime<Utc>) -> Clocks {
+        self.clocks_running(now, true)
+    }
+
+    /// Both clocks of a game that ended at `end` (mate, resignation, a
+    /// draw): the move that was never made charges nothing and has no
+    /// deadline, so no days are left for it under days per move. A game
+    /// lost on time still shows the side whose time ran out.
+    pub fn final_clocks(&self, end: DateTime<Utc>) -> Clocks {
+        self.clocks_running(end, false)
+    }
+
+    /// The clocks at `now`; with `running` false, the side to move's clock
+    /// stands still unless its time had run out.
+    fn clocks_running(&self, now: DateTime<Utc>, running: bool) -> Clocks {
         let timeline = &self.timeline;
         let mut accounts = ByColor::new_with(|_| self.opening_account());
         let mut plies = Vec::with_capacity(timeline.moves.len());
@@ -325,9 +352,20 @@ impl GameClock {
                 None if color == to_move => {
                     let started = timeline.clock_start(timeline.moves.len());
                     let deadline = pauses.advance(started, self.budget(account));
-                    let raw = whole_days(pauses.running_time(started, now.min(deadline)));
+                    if !running && now < deadline {
+                        return state;
+                    }
+                    let running = pauses.running_time(started, now.min(deadline));
+                    let raw = whole_days(running);
                     state.days_used = saturate(account.used.saturating_add(self.charge(raw)));
-                    state.days_left = self.days_left(account, raw);
+                    state.days_left = match self.control {
+                        TimeControl::DaysPerMove { days } => Some(days_before(
+                            days_delta(u64::from(days))
+                                .checked_sub(&running)
+                                .unwrap_or_default(),
+                        )),
+                        _ => self.days_left(account, raw),
+                    };
                     state.next_deadline = Some(deadline);
                     if now >= deadline {
                         state.flagged = Some(deadline);
@@ -387,25 +425,55 @@ mod tests {
     }
 
     #[test]
+    fn a_finished_game_has_no_running_move() {
+        use Color::{Black, White};
+        // 3d: after e4 (arrived 3 Mar 08:00) Black resigned on 4 Mar 20:00.
+        let clock = game("3d", "2026-03-01 12:00", &["2026-03-03 08:00"]);
+        let end = clock.final_clocks(at("2026-03-04 20:00"));
+        let black = end.players.get(Black);
+        assert_eq!(
+            (black.days_used, black.days_left, black.next_deadline),
+            (0, None, None)
+        );
+        assert_eq!(end.players.get(White).days_used, 1);
+        // 10/50d: the days left stand as they were after the last move.
+        let clock = game("10/50d", "2026-03-01 12:00", &["2026-03-03 08:00"]);
+        let end = clock.final_clocks(at("2026-03-09 20:00"));
+        assert_eq!(end.players.get(Black).days_left, Some(50));
+        // Lost on time: the side whose time ran out shows it.
+        let clock = game("3d", "2026-03-01 12:00", &[]);
+        let end = clock.final_clocks(at("2026-03-04 12:00"));
+        assert_eq!(end.players.get(White).flagged, Some(at("2026-03-04 12:00")));
+    }
+
+    #[test]
     fn days_per_move_gives_each_reply_n_times_24_hours() {
         use Color::{Black, White};
-        // Start Sunday 1 March 2026 12:00 UTC, 3d.
-        let cases: [(&str, &[&str], &str, Color, Expect); 6] = [
+        // Start Sunday 1 March 2026 12:00 UTC, 3d. Days left are the whole
+        // days before the deadline, for the side to move only.
+        let cases: [(&str, &[&str], &str, Color, Expect); 7] = [
             // White's first move counts from the start: due 1 Mar 12:00 + 72 h = 4 Mar 12:00.
             (
                 "fresh game",
                 &[],
                 "2026-03-02 12:00",
                 White,
-                (1, None, Some("2026-03-04 12:00"), None),
+                (1, Some(2), Some("2026-03-04 12:00"), None),
             ),
             // Black's clock starts when White's move arrived (3 Mar 08:00): due 6 Mar 08:00.
+            (
+                "e4 arrives",
+                &["2026-03-03 08:00"],
+                "2026-03-03 08:00",
+                Black,
+                (0, Some(3), Some("2026-03-06 08:00"), None),
+            ),
             (
                 "after e4",
                 &["2026-03-03 08:00"],
                 "2026-03-03 09:00",
                 Black,
-                (0, None, Some("2026-03-06 08:00"), None),
+                (0, Some(2), Some("2026-03-06 08:00"), None),
             ),
             // ... and White's used days remember the 1 day 20 h taken: 1 whole day.
             (
@@ -421,7 +489,7 @@ mod tests {
                 &["2026-03-04 11:59"],
                 "2026-03-04 12:00",
                 Black,
-                (0, None, Some("2026-03-07 11:59"), None),
+                (0, Some(2), Some("2026-03-07 11:59"), None),
             ),
             // At the deadline itself the game is lost.
             (
@@ -429,7 +497,12 @@ mod tests {
                 &[],
                 "2026-03-04 12:00",
                 White,
-                (3, None, Some("2026-03-04 12:00"), Some("2026-03-04 12:00")),
+                (
+                    3,
+                    Some(0),
+                    Some("2026-03-04 12:00"),
+                    Some("2026-03-04 12:00"),
+                ),
             ),
             // A move that arrives late (daemon was down) loses at the deadline, not on arrival.
             (

@@ -597,18 +597,27 @@ fn help_examples(table: &Table, side: Color) -> Vec<String> {
     examples
 }
 
-/// Both clocks on one line, e.g. `White 12 days used, 38 left; Black 9
-/// days used, 41 left, on leave`. Days per move has no bank: days used only.
-/// English; see [`locale::describe_clocks`] for the player's language.
+/// Both clocks on one line, e.g. `White 12 days used, 38 left until move
+/// 20; Black 9 days used, 41 left until move 20, on leave`, as `dopis game
+/// show` prints them. English; see [`locale::describe_clocks`] for the
+/// player's language and the days left under each control.
 pub fn clocks_text(clocks: &Clocks, control: TimeControl) -> String {
-    locale::describe_clocks(clocks, control, crate::lang::Lang::En)
+    locale::describe_clocks(clocks, control, crate::lang::Lang::En).replace('\n', " ")
 }
 
 fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime<Utc>) -> GameView {
-    let clocks = table.clock.as_ref().map(|c| c.clocks(now));
+    let over = table.game.is_over();
+    let clocks = table.clock.as_ref().map(|c| {
+        if over {
+            // A finished game's clocks stand where it ended: no move runs.
+            c.final_clocks(table.record.finished_at.unwrap_or(now))
+        } else {
+            c.clocks(now)
+        }
+    });
     let deadline = clocks
         .as_ref()
-        .filter(|_| !table.game.is_over())
+        .filter(|_| !over)
         .and_then(|c| c.players.get(c.to_move).next_deadline)
         .map(|d| locale::describe_deadline(d, to.tz, to.lang));
     GameView {

@@ -779,7 +779,7 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
     let plan = config.clock.plan()?;
     // Opened last, so that every way out from here closes it.
-    let store = Store::open(config.database.url.expose()).await?;
+    let store = Store::open_existing(config.database.url.expose()).await?;
     let daemon = Daemon::new(
         store.clone(),
         Arc::new(crate::app::SystemClock),

@@ -76,6 +76,20 @@ pub enum StoreError {
         /// What the driver said.
         reason: String,
     },
+    /// The database exists, or could, but `dopis init` never set it up:
+    /// refused rather than made into an empty one, which would look like a
+    /// club without players or games.
+    #[error(
+        "database {url} has not been set up for dopis ({reason}): run `dopis init` to set it up, \
+         or name the right database (--database URL, --config FILE, [database] url in the \
+         config file, or DOPIS_DATABASE_URL)"
+    )]
+    NotSetUp {
+        /// The URL, password hidden.
+        url: String,
+        /// What was found instead: no file, or no dopis tables.
+        reason: String,
+    },
     /// The schema could not be brought up to date.
     #[error("cannot update the database schema of {url}: {reason}")]
     Migrate {
@@ -128,7 +142,9 @@ impl StoreError {
         match self {
             StoreError::Database(e) => blame_sqlx(e),
             StoreError::Open { .. } => Blame::Outage,
-            StoreError::Migrate { .. } | StoreError::UnsupportedUrl { .. } => Blame::Outage,
+            StoreError::Migrate { .. }
+            | StoreError::UnsupportedUrl { .. }
+            | StoreError::NotSetUp { .. } => Blame::Outage,
             StoreError::Corrupt(_)
             | StoreError::UnknownGame(_)
             | StoreError::UnknownPlayer(_)
@@ -215,11 +231,53 @@ pub fn redact_url(url: &str) -> String {
     }
 }
 
+/// The file of a SQLite URL (`sqlite://FILE?…` or `sqlite:FILE`); `None`
+/// for another database or an in-memory one.
+fn sqlite_path(url: &str) -> Option<std::path::PathBuf> {
+    let rest = url.strip_prefix("sqlite:")?;
+    let path = rest.strip_prefix("//").unwrap_or(rest);
+    let path = path.split('?').next().unwrap_or(path);
+    (!path.is_empty() && !path.contains(":memory:")).then(|| path.into())
+}
+
+/// What opening a database may do to it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Setup {
+    /// Create it (a SQLite file) and its tables where missing: `dopis init`,
+    /// the demo, tests.
+    Create,
+    /// Only a database dopis set up before; its schema is still updated.
+    Existing,
+}
+
 impl Store {
-    /// Opens (creating a SQLite file if missing) and migrates a database.
+    /// Opens (creating a SQLite file if missing) and migrates a database:
+    /// for `dopis init`, the demo and tests.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_as(url, Setup::Create).await
+    }
+
+    /// Opens and migrates a database that `dopis init` set up before, and
+    /// refuses any other ([`StoreError::NotSetUp`]): a SQLite file that
+    /// does not exist is not created, a database without dopis's tables is
+    /// left as it is. Every command but `init` opens its database so, so a
+    /// wrong path or URL is an error, not an empty club.
+    pub async fn open_existing(url: &str) -> Result<Store, StoreError> {
+        Store::open_as(url, Setup::Existing).await
+    }
+
+    async fn open_as(url: &str, setup: Setup) -> Result<Store, StoreError> {
         install_default_drivers();
         let shown = redact_url(url);
+        if setup == Setup::Existing
+            && let Some(file) = sqlite_path(url)
+            && !file.exists()
+        {
+            return Err(StoreError::NotSetUp {
+                url: shown,
+                reason: format!("there is no file {}", file.display()),
+            });
+        }
         let (backend, connect_url) = if let Some(rest) = url.strip_prefix("sqlite:") {
             // sqlx opens SQLite read-write without creating the file unless told.
             let connect = if rest.contains("mode=") || rest.contains(":memory:") {
@@ -257,7 +315,7 @@ impl Store {
             backend,
             connect_url: connect_url.into(),
         };
-        if let Err(e) = store.prepare(&shown).await {
+        if let Err(e) = store.prepare(&shown, setup).await {
             // Closed like every store a command opens (see [`Store::close`]).
             store.close().await;
             return Err(e);
@@ -265,8 +323,16 @@ impl Store {
         Ok(store)
     }
 
-    /// Switches SQLite to WAL and brings the schema up to date.
-    async fn prepare(&self, shown: &str) -> Result<(), StoreError> {
+    /// Switches SQLite to WAL and brings the schema up to date; with
+    /// `Setup::Existing`, only where dopis's tables are there (checked
+    /// first: WAL mode would change another program's SQLite file).
+    async fn prepare(&self, shown: &str, setup: Setup) -> Result<(), StoreError> {
+        if setup == Setup::Existing && !self.has_dopis_tables().await? {
+            return Err(StoreError::NotSetUp {
+                url: shown.to_string(),
+                reason: "it has no dopis tables".to_string(),
+            });
+        }
         if self.backend == Backend::Sqlite {
             // WAL lets the daemon and CLI commands read while one writes.
             self.pool
@@ -290,6 +356,24 @@ impl Store {
             })
     }
 
+    /// Whether the database has dopis's tables: the migrations sqlx
+    /// recorded and the games (another sqlx program's database has the
+    /// first only).
+    async fn has_dopis_tables(&self) -> Result<bool, StoreError> {
+        let sql = match self.backend {
+            Backend::Sqlite => {
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' \
+                 AND name IN ('_sqlx_migrations', 'games')"
+            }
+            Backend::Postgres => {
+                "SELECT COUNT(*) FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_name IN ('_sqlx_migrations', 'games')"
+            }
+        };
+        let found: i64 = sqlx::query_scalar(sql).fetch_one(&self.pool).await?;
+        Ok(found == 2)
+    }
+
     /// A connection of its own, outside the pool: for a session whose
     /// locks must live exactly as long as one daemon (see
     /// [`crate::daemon::lease`]).
@@ -302,10 +386,7 @@ impl Store {
         if self.backend != Backend::Sqlite {
             return None;
         }
-        let rest = self.connect_url.strip_prefix("sqlite:")?;
-        let path = rest.strip_prefix("//").unwrap_or(rest);
-        let path = path.split('?').next().unwrap_or(path);
-        (!path.is_empty() && !path.contains(":memory:")).then(|| path.into())
+        sqlite_path(&self.connect_url)
     }
 
     /// The database engine.

@@ -54,6 +54,7 @@ impl Club {
             ),
         )
         .unwrap();
+        ok(&dopis(d, db, &["init"]));
         ok(&dopis(
             d,
             db,

@@ -77,6 +77,7 @@ async fn players_and_games_from_the_command_line(db: &TestDb) {
 async fn bad_input_gets_a_one_line_error_naming_the_fix(db: &TestDb) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    ok(&dopis(d, db, &["init"]));
     ok(&dopis(
         d,
         db,
@@ -259,24 +260,37 @@ mod config {
     fn databases_that_cannot_be_opened_say_why_and_hide_passwords() {
         let dir = tempfile::tempdir().unwrap();
         let db = sqlite();
-        for (url, expected) in [
+        for (url, command, expected) in [
             (
                 "mysql://u:pw@h/d",
+                "player",
                 "database URL 'mysql://u:***@h/d' is not supported",
             ),
             (
                 "sqlite:///nonexistent/dir/x.db",
+                "player",
+                "database sqlite:///nonexistent/dir/x.db has not been set up for dopis \
+                 (there is no file /nonexistent/dir/x.db): run `dopis init`",
+            ),
+            (
+                "sqlite:///nonexistent/dir/x.db",
+                "init",
                 "cannot open database sqlite:///nonexistent/dir/x.db: unable to open database file",
             ),
             (
                 "postgres://u:hunter2@127.0.0.1:1/x",
+                "player",
                 "cannot open database postgres://u:***@127.0.0.1:1/x: Connection refused",
             ),
         ] {
+            let args: &[&str] = match command {
+                "init" => &["init"],
+                _ => &["player", "list"],
+            };
             let err = fails(&dopis(
                 dir.path(),
                 &db,
-                &["--database", url, "player", "list"],
+                &[&["--database", url][..], args].concat(),
             ));
             assert!(err.contains(expected), "{url}: {err}");
             assert!(!err.contains("hunter2") && !err.contains(":pw@"), "{err}");

@@ -46,6 +46,7 @@ impl Club {
         )
         .unwrap();
         let club = Club { dir };
+        ok(&dopis(club.path(), db, &["init"]));
         club.add_player(db, "alice@players.test", "Alice");
         club.add_player(db, "bob@players.test", "Bob");
         club.new_game(db, "alice@players.test", "bob@players.test");

@@ -270,6 +270,7 @@ async fn start_match(db: &TestDb, wire: Wire) -> Match {
         ),
     )
     .unwrap();
+    ok(&dopis(d, db, &["init"]));
     ok(&dopis(
         d,
         db,

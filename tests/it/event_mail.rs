@@ -186,6 +186,7 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
         format!("[mail]\naddress = \"{server}\"\nsecret = \"{SECRET}\"\n"),
     )
     .unwrap();
+    ok(&dopis(d, &db, &["init"]));
     // Three players: round 1 Bor-Cene, round 2 Ana-Bor, round 3 Cene-Ana
     // (games 1, 2, 3; the fourth number is the bye).
     std::fs::write(

@@ -83,6 +83,7 @@ fn setup(dir: &Path, db: &TestDb) {
          [mail.maildir]\npath = \"mail\"\n",
     )
     .unwrap();
+    ok(&dopis(dir, db, &["init"]));
     for (email, name) in [("alice@players.test", "Alice"), ("bob@players.test", "Bob")] {
         ok(&dopis(
             dir,

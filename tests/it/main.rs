@@ -23,6 +23,7 @@ mod outbound;
 mod outbound_lang;
 mod pgn_files;
 mod quarantine;
+mod setup;
 mod stale;
 mod store;
 mod td_reports;

@@ -41,8 +41,25 @@ fn move_command_prints_uci_and_san_or_explains_why_not() {
     let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     let pinned = "4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1";
     // (arguments, exit code, stdout, words on stderr)
-    let table: [(&[&str], i32, &str, &str); 9] = [
+    // Pawn b3 and bishop f1 can both take on c4; pawn h4 and queen g4 on g5.
+    let bc4 = "4k3/8/8/8/2p5/1P6/8/4KB2 w - - 0 1";
+    let hg5 = "4k3/8/8/6p1/6QP/8/8/4K3 w - - 0 1";
+    let table: [(&[&str], i32, &str, &str); 12] = [
         (&["Nf3"], 0, "g1f3 Nf3\n", ""),
+        // In SAN a lower-case file letter is the pawn's file.
+        (&["--fen", bc4, "bxc4"], 0, "b3c4 bxc4\n", ""),
+        (
+            &["--fen", hg5, "--lang", "pl", "hxg5"],
+            0,
+            "h4g5 hxg5\n",
+            "",
+        ),
+        (
+            &["--fen", hg5, "--lang", "pl", "Hxg5"],
+            0,
+            "g4g5 Qxg5\n",
+            "",
+        ),
         (&["--fen", START, "e2-e4"], 0, "e2e4 e4\n", ""),
         (
             &["--fen", after_e4, "--lang", "sl", "1...", "Sf6"],

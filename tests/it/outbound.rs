@@ -68,7 +68,37 @@ fn opera_after(plies: usize) -> Game {
     Game::replay(StartPosition::Standard, &ucis).expect("prefix replays")
 }
 
+/// The clocks line as the daemon writes it for a reader of `lang`, under
+/// 3 days per move: each half-move of `game` took a day and 3 hours, the
+/// last arrived on 29 November 17:05 UTC (so the move due is due on 2
+/// December 17:05 UTC, the deadline the mails show), and the side to move
+/// has thought for a day and 6 hours; a finished game ended with its last
+/// move.
+fn clocks_in(lang: Lang, game: &Game) -> String {
+    use chrono::TimeDelta;
+    use dopis::clock::{GameClock, Timeline};
+    let last = Utc
+        .with_ymd_and_hms(2026, 11, 29, 17, 5, 0)
+        .single()
+        .expect("fixed instant");
+    let each = TimeDelta::hours(27);
+    let plies = game.plies().len();
+    let start = last - each * i32::try_from(plies).expect("a short game");
+    let timeline = (1..=plies).fold(Timeline::new(start), |t, n| {
+        t.with_move(start + each * i32::try_from(n).expect("a short game"), None)
+    });
+    let control = TimeControl::default();
+    let clock = GameClock::new(control, timeline);
+    let clocks = if game.is_over() {
+        clock.final_clocks(last)
+    } else {
+        clock.clocks(last + TimeDelta::hours(30))
+    };
+    dopis::locale::describe_clocks(&clocks, control, lang)
+}
+
 fn view(game: Game, recipient: Option<Color>) -> GameView {
+    let clocks = clocks_in(Lang::En, &game);
     GameView {
         id: 42,
         white: "Alice Novak".to_owned(),
@@ -78,7 +108,7 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         game,
         time_control: "3d".to_owned(),
         deadline: Some("2026-12-02 18:05 CET (17:05 UTC)".to_owned()),
-        clocks: Some("White 2 of 3 days used, Black 1 of 3 days used".to_owned()),
+        clocks: Some(clocks),
         draw_offer_from: None,
     }
 }
@@ -245,7 +275,7 @@ fn english(name: &str) -> Vec<&'static str> {
         "reminder" => vec![
             "your deadline is 24 hours away",
             "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
-            "Clocks: White 2 of 3 days used",
+            "Clocks: White 4 days used, 1 left for this move;",
         ],
         "silence" => vec!["has run for 14 days", "Deadline: 2026-12-30 18:05 CET"],
         "leave_notice" => vec![
@@ -322,6 +352,9 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
         }
         if let Some(game) = letter.game.as_mut() {
             game.time_control = describe_control(&TimeControl::default(), lang);
+            if game.clocks.is_some() {
+                game.clocks = Some(clocks_in(lang, &game.game));
+            }
         }
         cases.push(Case {
             name,
@@ -884,6 +917,9 @@ pub(crate) fn event_and_time_cases_in(
                 game.deadline = Some(deadline_in(lang, 2026, 12, 2, 17, 5));
             }
             game.time_control = describe_control(&TimeControl::default(), lang);
+            if game.clocks.is_some() {
+                game.clocks = Some(clocks_in(lang, &game.game));
+            }
         }
         cases.push(Case {
             name,
@@ -1270,6 +1306,7 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
         let (d, h, mi) = deadline;
         v.deadline = Some(deadline_in(lang, 2026, 12, d, h, mi));
         v.time_control = describe_control(&TimeControl::default(), lang);
+        v.clocks = Some(clocks_in(lang, &v.game));
         v
     };
     // Alice is White in game 42 (after 3... Bg4) and Black in game 45
@@ -1279,7 +1316,6 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
     second.id = 45;
     second.white = "Cecilija Zorman".to_owned();
     second.black = "Alice Novak".to_owned();
-    second.clocks = Some("White 1 of 3 days used, Black 0 of 3 days used".to_owned());
     let second = in_lang(second, (3, 9, 0));
     // The scheduler sends it unasked, and the mail as a whole names no game:
     // each game gives its own address.

@@ -29,6 +29,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "»sprejmem remi«",
             "1. e4 e5 2. Sf3 d6 3. d4 Lg4",
             "Rok: 2. 12. 2026 18:05 CET (17:05 UTC)",
+            "Ure: beli: porabljeno dni: 4, za to potezo preostalo: 1;",
             "»remi«",
         ],
         "move_accepted" => vec!["Vaša poteza 10. Sxb5 v partiji #42 je odigrana."],
@@ -120,6 +121,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         "reminder" => vec![
             "Opomnik: v partiji #42 proti Bojan Kralj ste na potezi",
             "Rok: 2. 12. 2026 18:05 CET (17:05 UTC)",
+            "Ure: beli: porabljeno dni: 4, za to potezo preostalo: 1;",
             "Bojan Kralj igra 3... Lg4. Na potezi ste: 4. ?",
             "»dopust 24.12.2026 do 2.1.2027«",
         ],
@@ -187,6 +189,7 @@ fn polish(name: &str) -> Vec<&'static str> {
             "„przyjmuję remis”",
             "1. e4 e5 2. Sf3 d6 3. d4 Gg4",
             "Termin: 02.12.2026 18:05 CET (17:05 UTC)",
+            "Zegary: białe: zużyte dni: 4, na ten ruch pozostało: 1;",
             "„poddaję się”",
         ],
         "move_accepted" => vec!["Twój ruch 10. Sxb5 w partii #42 został wykonany."],
@@ -267,6 +270,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         "reminder" => vec![
             "Przypomnienie: w partii #42 przeciwko Bojan Kralj masz ruch, a termin się",
             "Termin: 02.12.2026 18:05 CET (17:05 UTC)",
+            "Zegary: białe: zużyte dni: 4, na ten ruch pozostało: 1;",
             "Bojan Kralj gra 3... Gg4. Twój ruch: 4. ?",
         ],
         "silence" => vec!["biegnie już 14 dni", "Termin: 30.12.2026 18:05 CET"],
@@ -324,6 +328,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "„pieņemu neizšķirtu“",
             "1. e4 e5 2. Zf3 d6 3. d4 Lg4",
             "Termiņš: 02.12.2026. 18:05 CET (17:05 UTC)",
+            "Pulksteņi: baltie: izlietotas dienas: 4, šim gājienam atlikušas: 1;",
             "„padodos“",
         ],
         "move_accepted" => vec!["Jūsu gājiens 10. Zxb5 partijā #42 ir izdarīts."],
@@ -409,6 +414,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
         "reminder" => vec![
             "Atgādinājums: partijā #42 pret Bojan Kralj ir Jūsu gājiens, un termiņš",
             "Termiņš: 02.12.2026. 18:05 CET (17:05 UTC)",
+            "Pulksteņi: baltie: izlietotas dienas: 4, šim gājienam atlikušas: 1;",
             "Bojan Kralj spēlēja 3... Lg4. Jūsu gājiens: 4. ?",
         ],
         "silence" => vec!["iet jau 14 dienas", "Termiņš: 30.12.2026. 18:05 CET"],
@@ -469,6 +475,7 @@ fn german(name: &str) -> Vec<&'static str> {
             "„Remis angenommen“",
             "1. e4 e5 2. Sf3 d6 3. d4 Lg4",
             "Frist: 02.12.2026 18:05 CET (17:05 UTC)",
+            "Uhren: Weiß: verbrauchte Tage: 4, für diesen Zug übrig: 1;",
             "„aufgeben“",
         ],
         "move_accepted" => vec!["Ihr Zug 10. Sxb5 in Partie #42 ist ausgeführt."],
@@ -552,6 +559,7 @@ fn german(name: &str) -> Vec<&'static str> {
         "reminder" => vec![
             "Zur Erinnerung: In Partie #42 gegen Bojan Kralj sind Sie am Zug, und Ihre",
             "Frist: 02.12.2026 18:05 CET (17:05 UTC)",
+            "Uhren: Weiß: verbrauchte Tage: 4, für diesen Zug übrig: 1;",
             "Bojan Kralj spielte 3... Lg4. Sie sind am Zug: 4. ?",
         ],
         "silence" => vec![

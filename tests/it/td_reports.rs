@@ -54,6 +54,7 @@ impl Setup {
             ),
         )
         .unwrap();
+        ok(&dopis(d, db, &["init"]));
         let started = SystemClock.now();
         std::fs::write(
             d.join("spring.toml"),

@@ -158,7 +158,10 @@ async fn the_deadline_report_lists_late_games_silence_and_leave_as_text_and_json
     assert!(shown["clocks"]["next_deadline"].is_string(), "{shown}");
     let text = ok(&dopis(d, db, &["game", "show", &id]));
     assert!(
-        text.contains("clocks:       White 0 days used, 50 left; Black 0 days used, 50 left"),
+        text.contains(
+            "clocks:       White 0 days used, 50 left until move 10; \
+             Black 0 days used, 50 left until move 10"
+        ),
         "{text}"
     );
     assert!(text.contains("(Ana to move)"), "{text}");

@@ -195,6 +195,7 @@ async fn setup<'a>(db: &'a TestDb, stack: MailStack) -> Server<'a> {
         ),
     )
     .unwrap();
+    ok(&dopis(dir.path(), db, &["init"]));
     let smtp = Mailer::open(&MailConfig {
         smtp: Some(SmtpConfig {
             host: "127.0.0.1".into(),

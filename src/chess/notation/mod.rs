@@ -7,9 +7,10 @@
 //! Reading is by trying every reading a text allows (player's language and
 //! English letters, a lower-case letter as file or as piece, a whole starting
 //! square as "whatever stands there") and collecting the legal moves they
-//! give. One move: that is the move. Several: the text is ambiguous and the
-//! player is asked, never guessed for. None: the most telling reason why
-//! not is reported.
+//! give. A lower-case file letter is a pawn's file, as in standard SAN; read
+//! as a piece letter only where no standard reading is legal. One move: that
+//! is the move. Several: the text is ambiguous and the player is asked, never
+//! guessed for. None: the most telling reason why not is reported.
 
 mod explain;
 pub mod letters;
@@ -244,39 +245,47 @@ fn read(pos: &Chess, text: &str, lang: Lang) -> Result<Vec<Move>, MoveTextError>
     let mut readings = readings_of(&written.body, lang);
     if readings.is_empty() && written.body.iter().any(|c| c.is_uppercase()) {
         // "E4", "NF3": caps lock or a phone; try the text in lower case.
+        // Such text is no SAN, so "BXC4" may be the bishop as well as the
+        // pawn: both readings count alike and the player is asked.
         let lower: Vec<char> = written.body.iter().flat_map(|c| c.to_lowercase()).collect();
-        readings = readings_of(&lower, lang);
+        readings = readings_of(&lower, lang)
+            .into_iter()
+            .map(|(reading, _)| (reading, Standing::Standard))
+            .collect();
     }
     if readings.is_empty() {
         return Err(unreadable(written.read()));
     }
 
     let legal = pos.legal_moves();
-    let mut found: Vec<Move> = Vec::new();
     let mut reason: Option<IllegalReason> = None;
-    for reading in &readings {
-        let matches: Vec<Move> = legal
-            .iter()
-            .filter(|m| fits(pos, &legal, reading, **m, written.capture))
-            .copied()
-            .collect();
-        if matches.is_empty() {
-            let why = match reading {
-                Reading::Castle(side) => explain::why_not_castle(pos, *side),
-                Reading::Coords(c) => explain::why_not(pos, c, written.capture),
-            };
-            if reason.as_ref().is_none_or(|r| why.weight() > r.weight()) {
-                reason = Some(why);
+    // The standard readings first; the kind ones only if those give no move.
+    for standing in [Standing::Standard, Standing::Kindness] {
+        let mut found: Vec<Move> = Vec::new();
+        for (reading, _) in readings.iter().filter(|(_, s)| *s == standing) {
+            let matches: Vec<Move> = legal
+                .iter()
+                .filter(|m| fits(pos, &legal, reading, **m, written.capture))
+                .copied()
+                .collect();
+            if matches.is_empty() {
+                let why = match reading {
+                    Reading::Castle(side) => explain::why_not_castle(pos, *side),
+                    Reading::Coords(c) => explain::why_not(pos, c, written.capture),
+                };
+                if reason.as_ref().is_none_or(|r| why.weight() > r.weight()) {
+                    reason = Some(why);
+                }
+            }
+            for m in matches {
+                if !found.contains(&m) {
+                    found.push(m);
+                }
             }
         }
-        for m in matches {
-            if !found.contains(&m) {
-                found.push(m);
-            }
+        if !found.is_empty() {
+            return Ok(found);
         }
-    }
-    if !found.is_empty() {
-        return Ok(found);
     }
     Err(match reason {
         Some(reason) => MoveTextError::Illegal {
@@ -298,16 +307,33 @@ fn examples(lang: Lang) -> Vec<String> {
     shown
 }
 
-/// Every way the body of a move text can be read.
-fn readings_of(body: &[char], lang: Lang) -> Vec<Reading> {
+/// How a reading stands beside the others of the same text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Standing {
+    /// What the text means in standard SAN (python-chess and every PGN
+    /// reader agree), or in the player's letters written as SAN writes them.
+    Standard,
+    /// A lower-case piece letter that is also a file letter (`bc4` for a
+    /// bishop, Polish `hg5` for the queen): a kindness to the player, used
+    /// only where no standard reading is a legal move, since in SAN a
+    /// lower-case file letter is a pawn's file.
+    Kindness,
+}
+
+/// Every way the body of a move text can be read, with how each stands.
+fn readings_of(body: &[char], lang: Lang) -> Vec<(Reading, Standing)> {
     let s: String = body.iter().collect();
+    let standard = |r: Reading| vec![(r, Standing::Standard)];
     match s.as_str() {
-        "OO" | "oo" | "00" => return vec![Reading::Castle(CastlingSide::KingSide)],
-        "OOO" | "ooo" | "000" => return vec![Reading::Castle(CastlingSide::QueenSide)],
+        "OO" | "oo" | "00" => return standard(Reading::Castle(CastlingSide::KingSide)),
+        "OOO" | "ooo" | "000" => return standard(Reading::Castle(CastlingSide::QueenSide)),
         _ => {}
     }
     if !body.is_empty() && body.iter().all(|c| c.is_ascii_digit()) {
-        return iccf(body).map(Reading::Coords).into_iter().collect();
+        return iccf(body)
+            .map(|c| (Reading::Coords(c), Standing::Standard))
+            .into_iter()
+            .collect();
     }
     let Some((&first, rest)) = body.split_first() else {
         return Vec::new();
@@ -318,33 +344,41 @@ fn readings_of(body: &[char], lang: Lang) -> Vec<Reading> {
         None if first.is_alphabetic() => letters::roles_for(lang, first),
         None => Vec::new(),
     };
-    // A lower-case letter that is also a file ("bc4") is read both ways;
-    // but "b1c3" is a square, never a bishop on the first rank.
+    // A lower-case letter that is also a file ("bc4") is read both ways,
+    // the file first (see `Standing`); but "b1c3" is a square, never a
+    // bishop on the first rank.
     let is_file = first.is_ascii_lowercase() && File::from_char(first).is_some();
     let rank_next = rest.first().is_some_and(|c| c.is_ascii_digit());
+    let piece_standing = if is_file {
+        Standing::Kindness
+    } else {
+        Standing::Standard
+    };
     if !(is_file && rank_next) {
         for role in piece_roles {
             for (from_file, from_rank, to, promotion) in coords(rest, lang) {
-                out.push(Reading::Coords(Coords {
+                let reading = Reading::Coords(Coords {
                     role: Some(role),
                     from_file,
                     from_rank,
                     to,
                     promotion,
-                }));
+                });
+                out.push((reading, piece_standing));
             }
         }
     }
     if is_file {
         for (from_file, from_rank, to, promotion) in coords(body, lang) {
             let whole = from_file.is_some() && from_rank.is_some();
-            out.push(Reading::Coords(Coords {
+            let reading = Reading::Coords(Coords {
                 role: if whole { None } else { Some(Role::Pawn) },
                 from_file,
                 from_rank,
                 to,
                 promotion,
-            }));
+            });
+            out.push((reading, Standing::Standard));
         }
     }
     out

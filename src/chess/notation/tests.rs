@@ -146,8 +146,18 @@ fn every_notation_and_language_reads_to_its_move() {
         // German B is the pawn, English B the bishop: the piece letter wins.
         ("4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1", "de", "Bc4", "f1c4"),
         ("4k3/8/8/8/8/2P5/8/4KB2 w - - 0 1", "de", "c4", "c3c4"),
-        // A lower-case h is the h-file in English.
+        // A lower-case h is the h-file in English ...
         ("4k3/8/3Q4/8/8/6n1/7P/4K3 w - - 0 1", "en", "hg3", "h2g3"),
+        // ... and for a Pole too, though H is the Polish queen (hetman):
+        // in SAN a lower-case file letter is a pawn.
+        ("4k3/8/3Q4/8/8/6n1/7P/4K3 w - - 0 1", "pl", "hg3", "h2g3"),
+        ("4k3/8/3Q4/8/8/6n1/7P/4K3 w - - 0 1", "pl", "hxg3", "h2g3"),
+        // The lower-case queen is read only where no pawn can mean it.
+        ("4k3/8/3Q4/8/8/6n1/8/4K3 w - - 0 1", "pl", "hg3", "d6g3"),
+        ("4k3/8/3Q4/8/8/6n1/8/4K3 w - - 0 1", "pl", "hxg3", "d6g3"),
+        // Issue 12: h4xg5 and Hg4xg5 are both legal; hxg5 is the pawn.
+        ("4k3/8/8/6p1/6QP/8/8/4K3 w - - 0 1", "pl", "hxg5", "h4g5"),
+        ("4k3/8/8/6p1/6QP/8/8/4K3 w - - 0 1", "pl", "Hxg5", "g4g5"),
         (PROMOTE, "en", "e8=Q", "e7e8q"),
         (PROMOTE, "en", "e8Q", "e7e8q"),
         (PROMOTE, "en", "e8q", "e7e8q"),
@@ -170,6 +180,14 @@ fn every_notation_and_language_reads_to_its_move() {
         (BC4, "en", "Bxc4", "f1c4"),
         (BC4, "en", "b3c4", "b3c4"),
         (BC4, "en", "b3xc4", "b3c4"),
+        // Issue 12: the standard SAN reading of a lower-case file letter.
+        (BC4, "en", "bxc4", "b3c4"),
+        (BC4, "en", "bc4", "b3c4"),
+        (BC4, "de", "bxc4", "b3c4"),
+        (BC4, "pl", "bxc4", "b3c4"),
+        // Without the pawn, a lower-case bishop is still a bishop.
+        ("4k3/8/8/8/2p5/8/8/4KB2 w - - 0 1", "en", "bxc4", "f1c4"),
+        ("4k3/8/8/8/2p5/8/8/4KB2 w - - 0 1", "en", "bc4", "f1c4"),
         (MATE_IN_ONE, "en", "Qxf7#", "h5f7"),
         (MATE_IN_ONE, "fr", "Dxf7#", "h5f7"),
         (C960, "en", "O-O", "b1h1"),
@@ -413,14 +431,6 @@ fn errors_say_what_is_wrong_in_words() {
             "illegal",
             "g1 is taken by your own rook",
         ),
-        // ... but the Polish queen (hetman) for a Pole.
-        (
-            "4k3/8/3Q4/8/8/6n1/7P/4K3 w - - 0 1",
-            "pl",
-            "hg3",
-            "ambiguous",
-            "Hxg3 (queen d6 to g3) or h2xg3 (pawn h2 to g3)",
-        ),
         (
             "r3k2r/8/8/8/8/8/6r1/R3K2R w KQkq - 0 1",
             "en",
@@ -435,19 +445,13 @@ fn errors_say_what_is_wrong_in_words() {
             "illegal",
             "the king or that rook has moved",
         ),
+        // In capitals the text is no SAN (caps lock, a phone): both readings are asked about.
         (
             BC4,
             "en",
-            "bc4",
+            "BXC4",
             "ambiguous",
-            "Bxc4 (bishop f1 to c4) or b3xc4 (pawn b3 to c4)",
-        ),
-        (
-            BC4,
-            "en",
-            "bxc4",
-            "ambiguous",
-            "Bxc4 (bishop f1 to c4) or b3xc4 (pawn b3 to c4)",
+            "Bxc4 (bishop f1 to c4) or bxc4 (pawn b3 to c4)",
         ),
         // Letters that mean one piece in the player's language and another in English.
         (
@@ -564,6 +568,207 @@ fn ambiguous_answers_list_every_candidate_in_a_form_the_player_can_send_back() {
             );
         }
     }
+}
+
+/// A position where a white pawn on `file` and a white `role` can both
+/// take a black knight on the next file's fourth rank, with the two moves;
+/// the first such position trying every square for the piece.
+fn pawn_and_piece_take(file: File, role: Role) -> Option<(Chess, Move, Move)> {
+    use shakmaty::{Color, Piece};
+    let x = file.to_u32();
+    let target_file = File::new(if x < 7 { x + 1 } else { x - 1 });
+    let target = Square::from_coords(target_file, Rank::Fourth);
+    let pawn_from = Square::from_coords(file, Rank::Third);
+    let piece = |role| Piece {
+        color: Color::White,
+        role,
+    };
+    for from in Square::ALL {
+        let kings: &[Square] = if role == Role::King {
+            &[from]
+        } else {
+            &[Square::A1, Square::H1]
+        };
+        for (&white_king, black_king) in kings
+            .iter()
+            .flat_map(|k| [(k, Square::A8), (k, Square::H8)])
+        {
+            let mut taken = vec![from, black_king, target, pawn_from];
+            if role != Role::King {
+                taken.push(white_king);
+            }
+            let distinct = taken
+                .iter()
+                .enumerate()
+                .all(|(i, a)| taken.iter().skip(i + 1).all(|b| a != b));
+            if !distinct {
+                continue;
+            }
+            let mut board = Board::empty();
+            board.set_piece_at(from, piece(role));
+            board.set_piece_at(white_king, piece(Role::King));
+            board.set_piece_at(pawn_from, piece(Role::Pawn));
+            board.set_piece_at(
+                black_king,
+                Piece {
+                    color: Color::Black,
+                    role: Role::King,
+                },
+            );
+            board.set_piece_at(
+                target,
+                Piece {
+                    color: Color::Black,
+                    role: Role::Knight,
+                },
+            );
+            let setup = Setup {
+                board,
+                ..Setup::empty()
+            };
+            let Ok(pos) = setup.position::<Chess>(CastlingMode::Standard) else {
+                continue;
+            };
+            let legal = pos.legal_moves();
+            let find = |r: Role, f: Square| {
+                legal
+                    .iter()
+                    .find(|m| m.role() == r && m.from() == Some(f) && m.to() == target)
+                    .copied()
+            };
+            if let (Some(pawn), Some(other)) = (find(Role::Pawn, pawn_from), find(role, from)) {
+                return Some((pos, pawn, other));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn a_lower_case_file_letter_is_a_pawn_and_a_piece_only_where_no_pawn_can_mean_it() {
+    // The lower-case letters that are both a file and a piece letter for a
+    // player of each language (their own letters or English ones).
+    let table = [
+        (Lang::En, "b"),
+        (Lang::Sl, "bd"),
+        (Lang::Pl, "bgh"),
+        (Lang::Lv, "bd"),
+        (Lang::De, "bd"),
+        (Lang::Cs, "bd"),
+        (Lang::Sk, "bd"),
+        (Lang::Hr, "bd"),
+        (Lang::Sr, "bd"),
+        (Lang::Nl, "bd"),
+        (Lang::Fr, "bcdf"),
+        (Lang::Es, "abcd"),
+        (Lang::It, "abcd"),
+        (Lang::Pt, "bcd"),
+        (Lang::Ro, "bcd"),
+        (Lang::Sv, "bd"),
+        (Lang::Da, "bd"),
+        (Lang::No, "bd"),
+        (Lang::Fi, "bd"),
+        (Lang::Et, "b"),
+        (Lang::Lt, "b"),
+        (Lang::Hu, "bfh"),
+        (Lang::Is, "bdh"),
+    ];
+    assert_eq!(table.len(), Lang::ALL.len());
+    for (lang, letters_clashing) in table {
+        let clashing: String = ('a'..='h')
+            .filter(|c| {
+                letters::roles_for(lang, *c)
+                    .iter()
+                    .any(|r| *r != Role::Pawn)
+            })
+            .collect();
+        assert_eq!(clashing, letters_clashing, "{lang}");
+        for c in clashing.chars() {
+            let Some(file) = File::from_char(c) else {
+                panic!("{c} is a file");
+            };
+            for role in letters::roles_for(lang, c) {
+                if role == Role::Pawn {
+                    continue;
+                }
+                let Some((pos, pawn, piece)) = pawn_and_piece_take(file, role) else {
+                    panic!("no position for {c} {role:?}");
+                };
+                let to = pawn.to();
+                for text in [format!("{c}x{to}"), format!("{c}{to}"), format!("{c}:{to}")] {
+                    let got = parse_move(&pos, &text, lang, CastlingMode::Standard);
+                    assert_eq!(got, Ok(pawn), "{lang} {text} in {}", fen(&pos));
+                }
+                // Without the pawn, the lower-case letter is the piece.
+                let mut setup = pos.to_setup(shakmaty::EnPassantMode::Legal);
+                setup.board.discard_piece_at(pawn_from(&pawn));
+                let Ok(alone) = setup.position::<Chess>(CastlingMode::Standard) else {
+                    panic!("{lang} {c}: position without the pawn");
+                };
+                for text in [format!("{c}x{to}"), format!("{c}{to}")] {
+                    let got = parse_move(&alone, &text, lang, CastlingMode::Standard);
+                    assert_eq!(got, Ok(piece), "{lang} {text} in {}", fen(&alone));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_san_python_chess_writes_reads_back_as_its_move_in_every_language() {
+    // Positions from random games with every legal move as python-chess
+    // writes it (tests/fixtures/san/generate.py): an independent SAN writer.
+    let fixture = include_str!("../../../tests/fixtures/san/python_chess.tsv");
+    let mut checked = 0;
+    let mut pawn_beside_piece = 0;
+    for line in fixture.lines().filter(|l| !l.starts_with('#')) {
+        let [fen, sans, ucis] = line.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("a fixture line has three fields: {line}");
+        };
+        let pos = position(fen);
+        for (san, uci) in sans.split(' ').zip(ucis.split(' ')) {
+            let want = uci_move(&pos, uci);
+            assert_eq!(
+                parse_move(&pos, san, Lang::En, CastlingMode::Standard),
+                Ok(want),
+                "{san} in {fen}"
+            );
+            for lang in Lang::ALL {
+                match parse_move(&pos, san, lang, CastlingMode::Standard) {
+                    Ok(got) => assert_eq!(got, want, "{lang} {san} in {fen}"),
+                    // Hungarian B (rook) beside the English bishop, and the like.
+                    Err(MoveTextError::Ambiguous { candidates, .. }) => {
+                        assert!(letter_clash(san, lang), "{lang} {san} in {fen}");
+                        assert!(candidates.iter().any(|c| c.uci == uci), "{lang} {san}");
+                    }
+                    Err(e) => panic!("{lang} {san} in {fen}: {e}"),
+                }
+            }
+            checked += 1;
+            // `bxc4` where a bishop can take on c4 too: English's own clash.
+            let bishop_too = pos
+                .legal_moves()
+                .iter()
+                .any(|m| m.role() == Role::Bishop && m.to() == want.to());
+            if want.role() == Role::Pawn && san.starts_with("bx") && bishop_too {
+                pawn_beside_piece += 1;
+            }
+        }
+    }
+    assert!(checked > 4000, "{checked} moves checked");
+    assert!(
+        pawn_beside_piece >= 10,
+        "{pawn_beside_piece} bxc4 beside Bxc4"
+    );
+}
+
+fn pawn_from(m: &Move) -> Square {
+    m.from()
+        .unwrap_or_else(|| panic!("{m:?} has a from square"))
+}
+
+fn fen(pos: &Chess) -> String {
+    Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }
 
 #[test]
@@ -733,15 +938,11 @@ fn play_out(mut pos: Chess, choices: &[u16]) -> Chess {
     pos
 }
 
-/// Whether some letter of a text has more than one meaning for a player of
-/// `lang` (with English, or as a file), so that "ambiguous" is a right answer.
+/// Whether some piece letter of a text means two pieces for a player of
+/// `lang` (their language's and English), so that "ambiguous" is a right
+/// answer. A lower-case file letter is no clash: it is the pawn's file.
 fn letter_clash(text: &str, lang: Lang) -> bool {
-    text.chars().any(|c| {
-        let as_file = c.is_ascii_lowercase() && File::from_char(c).is_some();
-        letters::roles_for(lang, c).len()
-            + usize::from(as_file && !letters::roles_for(lang, c).is_empty())
-            > 1
-    })
+    text.chars().any(|c| letters::roles_for(lang, c).len() > 1)
 }
 
 fn game() -> impl Strategy<Value = (Chess, CastlingMode)> {
@@ -763,13 +964,13 @@ proptest! {
     })]
 
     /// Every legal move written in every notation reads back as itself.
-    /// ICCF always, in every language; English forms for an English reader
-    /// always, except a pawn capture from the b-file (`bxc4`), which is also
-    /// a lower-case bishop move. Other readers may find a text ambiguous only
-    /// where one of its letters has two meanings for them (French `R` king
-    /// or rook, Finnish `R` knight or rook, a lower-case `b`): then the move
-    /// must be among the candidates, and each candidate's written form must
-    /// read back as that candidate alone.
+    /// ICCF always, in every language; English forms (standard SAN
+    /// included, `bxc4` beside a bishop that can take on c4 too) for an
+    /// English reader always. Other readers may find a text ambiguous only
+    /// where one of its piece letters has two meanings for them (French `R`
+    /// king or rook, Finnish `R` knight or rook): then the move must be
+    /// among the candidates, and each candidate's written form must read
+    /// back as that candidate alone.
     #[test]
     fn every_legal_move_reads_back_from_every_notation((pos, mode) in game()) {
         for mv in pos.legal_moves() {
@@ -779,10 +980,7 @@ proptest! {
             }
             for notation in [Notation::Long, Notation::Uci, Notation::Figurine, Notation::San(Lang::En)] {
                 let text = render(&pos, &mv, notation, mode);
-                let exact = !text.starts_with('b');
-                if exact {
-                    prop_assert_eq!(parse_move(&pos, &text, Lang::En, mode), Ok(mv), "{}", text);
-                }
+                prop_assert_eq!(parse_move(&pos, &text, Lang::En, mode), Ok(mv), "{}", text);
             }
             let uci = render(&pos, &mv, Notation::Uci, mode);
             let english = [Notation::Long, Notation::Uci, Notation::Figurine]

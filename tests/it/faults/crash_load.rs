@@ -151,6 +151,20 @@ async fn kill_9_at_random_moments_under_load_loses_no_move_and_doubles_none(db: 
         }
         std::thread::sleep(Duration::from_millis(50));
     }
+    // The last move is stored before its mail is sent: the running daemon
+    // is given time to send it (polled, with a deadline) before it stops.
+    let told_all = |club: &Club| {
+        let told: HashSet<(i64, usize)> = club
+            .sent_mails()
+            .iter()
+            .filter(|m| m.subject.contains("Your move"))
+            .filter_map(|m| position_of(&m.message_id))
+            .collect();
+        players.keys().all(|&g| told.contains(&(g, length)))
+    };
+    while !told_all(&club) && started.elapsed() < limit {
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let catch_up = last_restart.elapsed();
     let _ = daemon.kill();
     let _ = daemon.wait();
