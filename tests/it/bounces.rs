@@ -542,6 +542,7 @@ async fn an_address_our_smtp_server_refuses_at_once_pauses_its_player_and_tells_
         ),
     )
     .unwrap();
+    ok(&dopis(d, &db, &["init"]));
     ok(&dopis(
         d,
         &db,

@@ -434,6 +434,7 @@ async fn postfix_dovecot_and_postgresql_stopped_under_load_cost_no_spin_no_crash
         stop: AtomicBool::new(false),
         length,
     });
+    dopis(d, &stack.db_url, &["init"]);
     let mut pairs: BTreeMap<i64, (String, String)> = BTreeMap::new();
     for g in 0..games {
         let (white, black) = (scratch_user(), scratch_user());
