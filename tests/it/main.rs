@@ -13,6 +13,7 @@ mod dkim;
 mod e2e;
 mod event_mail;
 mod events;
+mod gender;
 mod exit;
 mod faults;
 mod inbound_fixtures;
