@@ -3,6 +3,7 @@
 mod support;
 
 mod bounces;
+mod calendar;
 mod cli;
 mod clocks;
 mod club;
@@ -13,9 +14,9 @@ mod dkim;
 mod e2e;
 mod event_mail;
 mod events;
-mod gender;
 mod exit;
 mod faults;
+mod gender;
 mod inbound_fixtures;
 mod languages;
 mod maildir;
