@@ -649,8 +649,11 @@ pub async fn start(
             start: StartPosition::Standard,
             time_control: ev.event.time_control,
         };
-        let id = crate::daemon::start::start_game_in(tx, post, &game, now).await?;
+        // Linked to the event before its first mails, which follow the
+        // event's settings.
+        let id = tx.add_game(&game, now).await?;
         tx.link_game(id, event, p.round, p.board).await?;
+        crate::daemon::start::first_mails(tx, post, id, now).await?;
         ids.push(id);
     }
     tx.set_event_started(event, now).await?;
