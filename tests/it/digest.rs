@@ -435,4 +435,81 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
 crate::on_both_backends!(
     a_digest_player_gets_one_mail_a_day_with_all_their_games,
     a_digest_player_plays_two_games_by_answering_only_digests,
+    a_digest_player_plays_two_games_by_mail_answering_only_digests,
 );
+
+/// The same story by mail through the real binary: `dopis serve --once`
+/// over the Maildir (mail files in, mail files out), its clock shifted
+/// with `faketime` to past the digest hour (07:00 UTC) today, and a day later.
+async fn a_digest_player_plays_two_games_by_mail_answering_only_digests(db: &TestDb) {
+    use crate::club::Club;
+    use chrono::Timelike;
+
+    let club = Club::new(db);
+    club.add_player(db, "cene@players.test", "Cene Kralj");
+    let second = club.new_game(db, "cene@players.test", "bob@players.test");
+    // Noon UTC of today (or tomorrow), whatever the hour the test runs at:
+    // the real binary runs on the wall clock, shifted by faketime, so the
+    // offset is worked out from the wall clock too.
+    #[allow(clippy::disallowed_methods)]
+    let hours = (36 - i64::from(Utc::now().hour())) % 24;
+    let today = format!("+{hours}h");
+    let tomorrow = format!("+{}h", hours + 24);
+    let serve = |offset: &str| {
+        let out = club.serve_once_at(db, None, Some(offset));
+        assert!(
+            out.status.success(),
+            "serve --once: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let bob = "bob@players.test";
+    let digests = || {
+        club.sent_mails()
+            .into_iter()
+            .filter(|m| m.to == bob && m.subject.contains("Your daily digest"))
+            .collect::<Vec<_>>()
+    };
+
+    club.deliver(
+        b"From: bob@players.test\r\nTo: chess@chess.test\r\nSubject: settings\r\n\
+          Message-ID: <notify.bob@players.test>\r\n\r\nnotify digest\r\n",
+    );
+    serve(&today);
+    club.reply("alice@players.test", "e4");
+    club.reply("cene@players.test", "e4");
+    serve(&today);
+    assert!(
+        !club
+            .sent_mails()
+            .iter()
+            .any(|m| m.to == bob && m.subject.contains("Your move")),
+        "no mail per move to a digest player"
+    );
+    let [digest] = digests().try_into().unwrap_or_else(|d: Vec<_>| {
+        panic!(
+            "one digest after the moves, got {}: {:?}",
+            d.len(),
+            club.sent()
+        )
+    });
+    assert!(
+        digest.subject.contains("your move in 2 games"),
+        "{}",
+        digest.subject
+    );
+    club.reply_to_mail(&digest, &format!("#1 e5\n{second}: c5"));
+    serve(&today);
+    assert_eq!(club.moves_of(db, 1), ["e4", "e5"]);
+    assert_eq!(club.moves_of(db, second), ["e4", "c5"]);
+
+    club.reply("alice@players.test", "Nf3");
+    club.reply("cene@players.test", "Nf3");
+    serve(&tomorrow);
+    let all = digests();
+    assert_eq!(all.len(), 2, "a digest the next day: {:?}", club.sent());
+    club.reply_to_mail(&all[1], "alice: Nc6\nCene Kralj - Nc6");
+    serve(&tomorrow);
+    assert_eq!(club.moves_of(db, 1), ["e4", "e5", "Nf3", "Nc6"]);
+    assert_eq!(club.moves_of(db, second), ["e4", "c5", "Nf3", "Nc6"]);
+}
