@@ -101,6 +101,12 @@ pub struct MailConfig {
     pub bounces_to_pause: u32,
     /// The days over which bounces are counted.
     pub bounce_days: u32,
+    /// The link under the board of a "your move" mail that opens the
+    /// position on an analysis board: `off` (the default: many events
+    /// forbid engines), `lichess`, or an address template with `{fen}`
+    /// (see [`crate::mail::analysis`]). An event's own `analysis_link`
+    /// wins for its games.
+    pub analysis_link: String,
     /// Inbound from IMAP.
     pub imap: Option<ImapConfig>,
     /// Outbound via SMTP.
@@ -121,6 +127,7 @@ impl Default for MailConfig {
             read_budget_ms: 10_000,
             bounces_to_pause: 3,
             bounce_days: 7,
+            analysis_link: "off".into(),
             imap: None,
             smtp: None,
             maildir: MaildirConfig::default(),
@@ -299,6 +306,7 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "read_budget_ms"], KeyKind::Number),
     (&["mail", "bounces_to_pause"], KeyKind::Number),
     (&["mail", "bounce_days"], KeyKind::Number),
+    (&["mail", "analysis_link"], KeyKind::Text),
     (&["mail", "imap", "host"], KeyKind::Text),
     (&["mail", "imap", "port"], KeyKind::Number),
     (&["mail", "imap", "tls"], KeyKind::Text),

@@ -79,6 +79,10 @@ struct Settings {
     /// The draw offer rules (absent in events stored before they existed).
     #[serde(default)]
     draws: crate::arbiter::DrawPolicy,
+    /// The analysis board link of the event's mails, as written (absent:
+    /// the server's setting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    analysis_link: Option<String>,
 }
 
 fn rule_key(rule: WithdrawalRule) -> &'static str {
@@ -145,6 +149,10 @@ impl Settings {
             boards,
             games_per_pairing,
             draws: event.draws,
+            analysis_link: event
+                .analysis_link
+                .as_ref()
+                .map(|a| a.as_setting().to_owned()),
         }
     }
 }
@@ -158,6 +166,27 @@ pub async fn draw_policy(
     let settings: Settings = serde_json::from_str(&record.settings)
         .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
     Ok(settings.draws)
+}
+
+fn stored_analysis_link(text: &str) -> Result<crate::mail::analysis::AnalysisLink, StoreError> {
+    crate::mail::analysis::AnalysisLink::parse(text)
+        .map_err(|e| StoreError::Corrupt(format!("event settings: analysis_link {e}")))
+}
+
+/// The analysis board link an event sets for its games' mails; `None`
+/// when it leaves it to the server's `[mail] analysis_link`.
+pub async fn analysis_link(
+    tx: &mut Tx,
+    event: EventId,
+) -> Result<Option<crate::mail::analysis::AnalysisLink>, StoreError> {
+    let record = tx.event(event).await?;
+    let settings: Settings = serde_json::from_str(&record.settings)
+        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
+    settings
+        .analysis_link
+        .as_deref()
+        .map(stored_analysis_link)
+        .transpose()
 }
 
 /// An event as stored, rebuilt as the pure [`Event`] with its seats.
@@ -273,6 +302,11 @@ impl StoredEvent {
                 .collect(),
             withdrawal,
             draws: s.draws,
+            analysis_link: s
+                .analysis_link
+                .as_deref()
+                .map(stored_analysis_link)
+                .transpose()?,
         };
         Ok(StoredEvent {
             record,
@@ -615,8 +649,11 @@ pub async fn start(
             start: StartPosition::Standard,
             time_control: ev.event.time_control,
         };
-        let id = crate::daemon::start::start_game_in(tx, post, &game, now).await?;
+        // Linked to the event before its first mails, which follow the
+        // event's settings.
+        let id = tx.add_game(&game, now).await?;
         tx.link_game(id, event, p.round, p.board).await?;
+        crate::daemon::start::first_mails(tx, post, id, now).await?;
         ids.push(id);
     }
     tx.set_event_started(event, now).await?;

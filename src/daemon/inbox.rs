@@ -3,6 +3,7 @@
 //! with the mails it causes — all in one transaction, keyed by the mail's
 //! Message-ID so that it acts at most once.
 
+mod digest;
 mod stale;
 mod too_large;
 
@@ -50,6 +51,8 @@ enum Route {
     Act { game: GameId, player: Player },
     /// A reply to a confirmation: apply the stored command.
     Confirm { id: i64, player: Player },
+    /// A reply to the player's daily digest: one line per game.
+    Digest { player: Player },
     /// The player wrote from their address but without the token.
     NeedsConfirmation { game: GameId, player: Player },
     /// A registered player wrote without naming a game.
@@ -186,10 +189,17 @@ impl Inbox {
         let route = self.route(tx, mail).await?;
         // A mail that authenticates shows the address works: a player paused
         // for bounces gets their held mail from now on.
-        if let Route::Act { player, .. } | Route::Confirm { player, .. } = &route {
+        if let Route::Act { player, .. }
+        | Route::Confirm { player, .. }
+        | Route::Digest { player } = &route
+        {
             super::bounces::resume_on_mail(tx, player, now).await?;
         }
         match route {
+            Route::Digest { player } => {
+                self.digest_reply(tx, mail, &player, answering, received_at, now)
+                    .await
+            }
             Route::Act { game, player } => {
                 if let Some(done) = self
                     .repeated(tx, mail, game, &player, answering, now)
@@ -570,6 +580,33 @@ impl Inbox {
                 },
             });
         }
+        // A daily digest's reply address.
+        if let Some((owner, token)) = tags.iter().find_map(|t| match t {
+            PlusTag::Digest { player, token } => Some((*player, token)),
+            _ => None,
+        }) {
+            let valid = self.post.tokens.digest(owner).matches(token);
+            return Ok(match sender {
+                Some(sender) if valid && sender.id.0 == owner => Route::Digest { player: sender },
+                _ if valid => Route::Refuse {
+                    player: Some(tx.player(crate::player::PlayerId(owner)).await?),
+                    game: None,
+                    why: format!(
+                        "a reply to your daily digest came from {}, which is not your registered \
+                         address, so nothing was done. If it was you, write from your registered \
+                         address.",
+                        mail.from
+                    ),
+                },
+                sender => Route::Refuse {
+                    player: sender,
+                    game: None,
+                    why: "your mail went to a digest address with a wrong token, so nothing was \
+                          done. Reply to your latest digest instead."
+                        .into(),
+                },
+            });
+        }
         // A game's reply address.
         if let Some((game, token)) = tags.iter().find_map(|t| match t {
             PlusTag::Game { game, token } => Some((GameId(*game), token)),
@@ -942,7 +979,13 @@ impl Inbox {
         // The changes stand even when an answer is held back by the rate limit.
         let answers = [
             chosen.map(|_| ("lang", LetterKind::LanguageChanged)),
-            notify.map(|digest| ("notify", LetterKind::NotifyChanged { digest })),
+            notify.map(|digest| {
+                let zone = player
+                    .tz
+                    .map_or_else(|| "UTC".to_owned(), |tz| tz.name().to_owned());
+                let at = format!("{:02}:00 ({zone})", super::run::DIGEST_HOUR);
+                ("notify", LetterKind::NotifyChanged { digest, at })
+            }),
         ];
         for (what, kind) in answers.into_iter().flatten() {
             if self.may_answer(tx, &player.email.to_string(), now).await? {

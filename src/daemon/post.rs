@@ -13,6 +13,7 @@ use crate::chess::pgn::{self, PgnTags};
 use crate::clock::{Clocks, GameClock, TimeControl};
 use crate::config::MailConfig;
 use crate::locale;
+use crate::mail::analysis::AnalysisLink;
 use crate::mail::compose::{self, DigestGame, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
 use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
@@ -37,6 +38,9 @@ pub struct Post {
     /// When a bouncing address pauses its player (`[mail] bounces_to_pause`,
     /// `bounce_days`).
     pub bounces: BouncePolicy,
+    /// The analysis board link of "your move" mails (`[mail]
+    /// analysis_link`), unless a game's event sets its own.
+    pub analysis: AnalysisLink,
 }
 
 /// When hard bounces pause a player's mail.
@@ -63,6 +67,9 @@ pub enum PostError {
     /// `[mail] dns_servers` holds something that is not a server address.
     #[error("[mail] dns_servers: {0}")]
     DnsServers(String),
+    /// `[mail] analysis_link` is not `off`, `lichess` or an address template.
+    #[error("[mail] analysis_link: {0}")]
+    AnalysisLink(crate::mail::analysis::BadAnalysisLink),
 }
 
 /// A game with its players, as a mail shows it.
@@ -152,6 +159,7 @@ impl Post {
                 to_pause: cfg.bounces_to_pause,
                 days: cfg.bounce_days,
             },
+            analysis: AnalysisLink::parse(&cfg.analysis_link).map_err(PostError::AnalysisLink)?,
         })
     }
 
@@ -169,6 +177,19 @@ impl Post {
             &self.ours,
             &PlusTag::Game {
                 game: game.0,
+                token: token.as_str().to_string(),
+            },
+        )
+    }
+
+    /// The reply address of a player's daily digest: a reply to it names
+    /// its games line by line (see `mail::digest_reply`).
+    pub fn digest_address(&self, player: &Player) -> EmailAddress {
+        let token = self.tokens.digest(player.id.0);
+        plus_address(
+            &self.ours,
+            &PlusTag::Digest {
+                player: player.id.0,
                 token: token.as_str().to_string(),
             },
         )
@@ -224,6 +245,15 @@ impl Post {
         MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
     }
 
+    /// The analysis board link of a game's mails: its event's setting, else ours.
+    async fn analysis_of(&self, tx: &mut Tx, table: &Table) -> Result<AnalysisLink, StoreError> {
+        let own = match tx.event_of_game(table.record.id).await? {
+            Some(event) => crate::td::analysis_link(tx, event).await?,
+            None => None,
+        };
+        Ok(own.unwrap_or_else(|| self.analysis.clone()))
+    }
+
     /// Composes a letter and queues it.
     #[allow(clippy::too_many_arguments)]
     pub async fn queue(
@@ -249,7 +279,11 @@ impl Post {
         let mut references: Vec<MessageId> = root.iter().cloned().collect();
         let in_reply_to = answering.and_then(|a| a.message_id).cloned();
         references.extend(in_reply_to.iter().cloned());
-        let game = table.map(|t| game_view(t, side, to, now));
+        let analysis = match table {
+            Some(t) if matches!(kind, LetterKind::YourMove) => self.analysis_of(tx, t).await?,
+            _ => AnalysisLink::Off,
+        };
+        let game = table.map(|t| game_view(t, side, to, now, &analysis));
         let letter = Letter {
             kind,
             lang: to.lang,
@@ -527,7 +561,11 @@ impl Post {
     }
 
     /// Queues a player's daily digest: every game in `tables` (where it is
-    /// their move), each with its board and its reply address.
+    /// their move), each with its board, with the digest's reply address
+    /// (one line per game) and each game's own. The digest is what tells the
+    /// player of the last move in each game, so their clock there starts
+    /// when it is sent (recorded in `digest_games`, applied on delivery),
+    /// and the clocks and deadlines it shows count from now.
     pub async fn digest(
         &self,
         tx: &mut Tx,
@@ -536,25 +574,36 @@ impl Post {
         day: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let games = tables
-            .iter()
-            .map(|t| {
-                let side = t.record.side_of(to.id);
-                DigestGame {
-                    view: game_view(t, side, to, now),
-                    reply_to: self.reply_to(t.record.id, to),
-                }
-            })
-            .collect();
+        let key = format!("digest.p{}.{day}", to.id.0);
+        let mut games = Vec::with_capacity(tables.len());
+        for t in tables {
+            let side = t.record.side_of(to.id);
+            let analysis = self.analysis_of(tx, t).await?;
+            let mut told = t.clone();
+            if let Some(last) = told
+                .clock
+                .as_mut()
+                .and_then(|c| c.timeline.moves.last_mut())
+                && last.sent.is_none()
+            {
+                last.sent = Some(now);
+            }
+            games.push(DigestGame {
+                view: game_view(&told, side, to, now, &analysis),
+                reply_to: self.reply_to(t.record.id, to),
+            });
+            let ply = i64::try_from(t.game.plies().len()).unwrap_or(i64::MAX);
+            tx.record_digest_game(&key, t.record.id, ply).await?;
+        }
         self.queue(
             tx,
-            format!("digest.p{}.{day}", to.id.0),
+            key,
             LetterKind::Digest { games },
             to,
             None,
             None,
             None,
-            None,
+            Some(self.digest_address(to)),
             None,
             now,
         )
@@ -605,7 +654,13 @@ pub fn clocks_text(clocks: &Clocks, control: TimeControl) -> String {
     locale::describe_clocks(clocks, control, crate::lang::Lang::En).replace('\n', " ")
 }
 
-fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime<Utc>) -> GameView {
+fn game_view(
+    table: &Table,
+    recipient: Option<Color>,
+    to: &Player,
+    now: DateTime<Utc>,
+    analysis: &AnalysisLink,
+) -> GameView {
     let over = table.game.is_over();
     let clocks = table.clock.as_ref().map(|c| {
         if over {
@@ -615,11 +670,18 @@ fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime
             c.clocks(now)
         }
     });
-    let deadline = clocks
+    let deadline_at = clocks
         .as_ref()
         .filter(|_| !over)
-        .and_then(|c| c.players.get(c.to_move).next_deadline)
-        .map(|d| locale::describe_deadline(d, to.tz, to.lang));
+        .and_then(|c| c.players.get(c.to_move).next_deadline);
+    let deadline = deadline_at.map(|d| locale::describe_deadline(d, to.tz, to.lang));
+    // The board is seen by the recipient, or by the side to move.
+    let seen_by = recipient.unwrap_or_else(|| table.game.turn());
+    let analysis_url = analysis.url(
+        table.game.position(),
+        seen_by,
+        table.game.start().is_chess960(),
+    );
     GameView {
         id: table.record.id.0,
         white: table.white.name.clone(),
@@ -628,6 +690,8 @@ fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime
         game: table.game.clone(),
         time_control: locale::describe_control(&table.record.time_control, to.lang),
         deadline,
+        deadline_at,
+        analysis_url,
         clocks: clocks.map(|c| locale::describe_clocks(&c, table.record.time_control, to.lang)),
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),
@@ -649,5 +713,35 @@ impl ColorName for Color {
             Color::White => "white",
             Color::Black => "black",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_analysis_link_is_off_by_default_and_a_bad_one_is_refused_plainly() {
+        let mut cfg = MailConfig {
+            secret: crate::config::Secret::new("s"),
+            ..MailConfig::default()
+        };
+        assert_eq!(
+            Post::new(&cfg).expect("defaults").analysis,
+            AnalysisLink::Off
+        );
+        cfg.analysis_link = "lichess".into();
+        assert_eq!(
+            Post::new(&cfg).expect("lichess").analysis,
+            AnalysisLink::Template(crate::mail::analysis::LICHESS.into())
+        );
+        cfg.analysis_link = "https://example.org/board".into();
+        let message = Post::new(&cfg).expect_err("no {fen}").to_string();
+        assert!(
+            message.starts_with("[mail] analysis_link: 'https://example.org/board'")
+                && message.contains("no {fen}")
+                && message.contains("\"lichess\""),
+            "{message}"
+        );
     }
 }

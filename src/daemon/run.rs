@@ -644,22 +644,23 @@ impl Daemon {
             return Ok(false);
         }
         let day = local.date().to_string();
-        if !tx.record_digest(id, &day, now).await? {
+        let games = tx.games_to_move(id).await?;
+        // A day with nothing to tell is not used up: a move that comes later
+        // that day goes out in that day's digest at the next pass, rather
+        // than waiting for tomorrow's.
+        if games.is_empty() || !tx.record_digest(id, &day, now).await? {
             return Ok(false);
         }
         let mut tables = Vec::new();
-        for game in tx.games_to_move(id).await? {
+        for game in games {
             tables.push(super::clocks::load_table(&mut tx, game).await?);
         }
-        let queued = !tables.is_empty();
-        if queued {
-            self.inbox
-                .post
-                .digest(&mut tx, &player, &tables, &day, now)
-                .await?;
-        }
+        self.inbox
+            .post
+            .digest(&mut tx, &player, &tables, &day, now)
+            .await?;
         tx.commit().await?;
-        Ok(queued)
+        Ok(true)
     }
 
     /// One pass: everything waiting in the mailbox, then the scheduler (so

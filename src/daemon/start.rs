@@ -43,10 +43,22 @@ pub async fn start_game_in(
     now: DateTime<Utc>,
 ) -> Result<GameId, StoreError> {
     let id = tx.add_game(game, now).await?;
+    first_mails(tx, post, id, now).await?;
+    Ok(id)
+}
+
+/// A stored game's first mails and its place in the scheduler. An event
+/// links its game before this: the mails follow the event's settings (its
+/// analysis board link).
+pub async fn first_mails(
+    tx: &mut Tx,
+    post: &Post,
+    id: GameId,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
     let table = super::clocks::load_table(tx, id).await?;
     post.game_started(tx, &table, now).await?;
-    super::clocks::reschedule(tx, &table, None, now).await?;
-    Ok(id)
+    super::clocks::reschedule(tx, &table, None, now).await
 }
 
 /// A game with its players.

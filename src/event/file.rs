@@ -11,6 +11,10 @@
 //! withdrawal = "annul-if-under-half" # or "forfeit-all" (the default is annul-if-under-half)
 //! tie_breaks = ["wins", "sonneborn-berger", "direct-encounter"]
 //!
+//! analysis_link = "off"             # optional: the board link in "your move" mails;
+//!                                   # "off", "lichess" or an address template (see
+//!                                   # mail::analysis); default: the server's [mail] setting
+//!
 //! [draws]                           # optional; 0 (the default) means no limit
 //! first_offer_move = 20             # no draw offers before move 20
 //! moves_between_offers = 10         # a player offers at most once per 10 moves
@@ -78,6 +82,8 @@ pub struct Event {
     pub withdrawal: WithdrawalRule,
     /// The rules for draw offers.
     pub draws: crate::arbiter::DrawPolicy,
+    /// The analysis board link of its mails; `None`: the server's setting.
+    pub analysis_link: Option<crate::mail::analysis::AnalysisLink>,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -234,6 +240,7 @@ struct RawEvent {
     tds: Option<Spanned<Vec<Spanned<String>>>>,
     withdrawal: Option<Spanned<String>>,
     draws: Option<RawDraws>,
+    analysis_link: Option<Spanned<String>>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
@@ -528,6 +535,11 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             ) as u32,
         },
     };
+    let analysis_link = raw.analysis_link.as_ref().and_then(|a| {
+        crate::mail::analysis::AnalysisLink::parse(a.get_ref())
+            .map_err(|e| c.at(a, "analysis_link", e.to_string()))
+            .ok()
+    });
     let scoring = match &raw.scoring {
         None => Scoring::default(),
         Some(s) => {
@@ -758,6 +770,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             tds,
             withdrawal,
             draws,
+            analysis_link,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));
@@ -804,6 +817,26 @@ mod tests {
         };
         assert_eq!(games.len(), 30);
         assert_eq!(event.rules().tie_breaks.len(), 4);
+    }
+
+    #[test]
+    fn an_event_may_set_its_own_analysis_link_or_leave_it_to_the_server() {
+        use crate::mail::analysis::AnalysisLink;
+        assert_eq!(parse(ROUND_ROBIN).unwrap().analysis_link, None);
+        for (value, want) in [
+            ("off", AnalysisLink::Off),
+            (
+                "lichess",
+                AnalysisLink::Template(crate::mail::analysis::LICHESS.into()),
+            ),
+        ] {
+            let text = ROUND_ROBIN.replacen(
+                "kind = ",
+                &format!("analysis_link = \"{value}\"\nkind = "),
+                1,
+            );
+            assert_eq!(parse(&text).unwrap().analysis_link, Some(want), "{value}");
+        }
     }
 
     #[test]
@@ -1044,6 +1077,12 @@ name = \"C\"
             "invalid basic string",
         ),
         ("name = 5\n", Some(1), "name", "invalid type"),
+        (
+            "kind = \"round-robin\"\nname = \"X\"\ntds = [\"t@example.org\"]\nanalysis_link = \"lichess.org\"\n",
+            Some(4),
+            "analysis_link",
+            "Write \"off\"",
+        ),
     ];
 
     #[test]

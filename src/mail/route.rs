@@ -11,6 +11,11 @@
 //! Confirmation mails carry `local+c17.TOKEN@domain`: a pending command's id
 //! and a token over that id, so a reply to the confirmation applies it.
 //!
+//! A daily digest carries `local+d7.TOKEN@domain`: the player and a token
+//! over the player's id. A reply to it names its games line by line (see
+//! [`crate::mail::digest_reply`]); it acts only from the player's registered
+//! address, as a game's reply does.
+//!
 //! Deadline reports to a tournament director carry `local+r3.TOKEN@domain`:
 //! the event and a token over the event and the TD's address. A TD need not
 //! play, so has no game token; this one lets a reply `report` prove, as a
@@ -100,6 +105,11 @@ impl Tokens {
         self.token(&format!("message {mail_key}"))
     }
 
+    /// The token of a player's daily digest.
+    pub fn digest(&self, player: i64) -> ReplyToken {
+        self.token(&format!("digest player {player}"))
+    }
+
     /// The token of a tournament director (by address, any case) in an event.
     pub fn director(&self, event: i64, address: &str) -> ReplyToken {
         self.token(&format!(
@@ -133,6 +143,13 @@ pub enum PlusTag {
         /// The token as written.
         token: String,
     },
+    /// `d7.TOKEN`: a player's daily digest.
+    Digest {
+        /// The player's id.
+        player: i64,
+        /// The token as written.
+        token: String,
+    },
 }
 
 /// Our plus-address for a tag: `local+TAG@domain`.
@@ -141,6 +158,7 @@ pub fn plus_address(ours: &EmailAddress, tag: &PlusTag) -> EmailAddress {
         PlusTag::Game { game, token } => format!("g{game}.{token}"),
         PlusTag::Confirmation { id, token } => format!("c{id}.{token}"),
         PlusTag::Report { event, token } => format!("r{event}.{token}"),
+        PlusTag::Digest { player, token } => format!("d{player}.{token}"),
     };
     let text = format!("{}+{tag}@{}", ours.local_part(), ours.domain());
     EmailAddress::parse(&text).unwrap_or_else(|_| ours.clone())
@@ -171,6 +189,10 @@ pub fn read_plus_address(ours: &EmailAddress, address: &EmailAddress) -> Option<
         }),
         b'r' => Some(PlusTag::Report {
             event: number,
+            token: token.to_string(),
+        }),
+        b'd' => Some(PlusTag::Digest {
+            player: number,
             token: token.to_string(),
         }),
         _ => None,

@@ -13,6 +13,7 @@
 //!
 //! - [`bounces`]: hard bounces per player, and players whose mail is held.
 //! - [`clocks`]: leave, the scheduler's due keys and schedules, deadline-report reads.
+//! - [`digest_games`]: the games each daily digest told of, and their positions.
 //! - [`players`]: registering and finding players.
 //! - [`games`]: games and their moves.
 //! - [`mail`]: inbound log, outbox, confirmations, mailbox cursor; transactions.
@@ -23,6 +24,7 @@
 
 pub mod bounces;
 pub mod clocks;
+pub mod digest_games;
 pub mod events;
 pub mod failures;
 pub mod games;

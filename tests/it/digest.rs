@@ -165,4 +165,351 @@ async fn a_digest_player_gets_one_mail_a_day_with_all_their_games(db: &TestDb) {
     assert!(digests[0].1.contains("your move in 1 game"), "{next:?}");
 }
 
-crate::on_both_backends!(a_digest_player_gets_one_mail_a_day_with_all_their_games);
+/// A mail from `from` to `to` answering the mail with Message-ID `answers`.
+async fn reply(
+    daemon: &Daemon,
+    from: &Player,
+    to: &str,
+    answers: &str,
+    text: &str,
+    at: DateTime<Utc>,
+) -> Handled {
+    let raw = format!(
+        "From: {}\r\nTo: {to}\r\nSubject: Re: digest\r\nMessage-ID: <{}@players.test>\r\n\
+         In-Reply-To: <{answers}>\r\nReferences: <{answers}>\r\n\r\n{text}\r\n\r\n> quoted digest\r\n",
+        from.email,
+        rand::random::<u64>()
+    );
+    daemon
+        .inbox
+        .handle(&daemon.store, "test", raw.as_bytes(), at, at)
+        .await
+        .unwrap()
+}
+
+/// Every mail in the outbox not yet sent, parsed: (recipient, subject,
+/// Message-ID, Reply-To, text); marks them sent at `at`.
+async fn deliver(
+    store: &Store,
+    at: DateTime<Utc>,
+) -> Vec<(String, String, String, String, String)> {
+    let all = store
+        .claim_outbox(at + Duration::days(30), Duration::hours(1), 1000)
+        .await
+        .unwrap();
+    let mut out = Vec::new();
+    for m in &all {
+        let msg = mail_parser::MessageParser::default().parse(&m.raw).unwrap();
+        out.push((
+            m.recipient.clone(),
+            msg.subject().unwrap_or("").to_string(),
+            msg.message_id().unwrap_or("").to_string(),
+            msg.reply_to()
+                .and_then(|a| a.first())
+                .and_then(|a| a.address())
+                .unwrap_or("")
+                .to_string(),
+            // Words as they read, whatever the wrapping.
+            msg.body_text(0)
+                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
+                .unwrap_or_default(),
+        ));
+        store.outbox_sent(m, at).await.unwrap();
+    }
+    out
+}
+
+async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) {
+    let store = Store::open(&db.url).await.unwrap();
+    let clock = Arc::new(FixedClock::new(start()));
+    let post = Post::new(&MailConfig {
+        address: "chess@chess.test".into(),
+        secret: Secret::new("digest replies"),
+        ..MailConfig::default()
+    })
+    .unwrap();
+    let add = |email: &str, name: &str| {
+        NewPlayer::new(
+            EmailAddress::parse(email).unwrap(),
+            name,
+            Lang::En,
+            Some("UTC"),
+        )
+        .unwrap()
+    };
+    let ana = store
+        .add_player(&add("ana@players.test", "Ana Novak"), start())
+        .await
+        .unwrap();
+    let bob = store
+        .add_player(&add("bob@players.test", "Bob"), start())
+        .await
+        .unwrap();
+    let cene = store
+        .add_player(&add("cene@players.test", "Cene Kralj"), start())
+        .await
+        .unwrap();
+    let daemon = Daemon::new(
+        store.clone(),
+        clock.clone(),
+        Inbox {
+            post: post.clone(),
+            answers_per_hour: 100,
+            allowance: Allowance::default(),
+        },
+        Scheduler {
+            post: post.clone(),
+            plan: ReminderPlan::default(),
+        },
+        "test".into(),
+    );
+    mail(&daemon, &bob, "chess@chess.test", "notify digest", start()).await;
+    let told = deliver(&store, start()).await;
+    assert!(
+        told[0].4.contains("soon after 07:00 (UTC)") && told[0].4.contains("\"#42 Nf3\""),
+        "the notify answer says when the digest comes and how to answer it: {}",
+        told[0].4
+    );
+    let mut games: Vec<GameId> = Vec::new();
+    for white in [&ana, &cene] {
+        let id = start_game(
+            &store,
+            &post,
+            white.id,
+            bob.id,
+            StartPosition::Standard,
+            TimeControl::default(),
+            start(),
+        )
+        .await
+        .unwrap();
+        games.push(id);
+        let to = post.reply_to(id, white).to_string();
+        mail(&daemon, white, &to, "e4", start() + Duration::minutes(5)).await;
+    }
+    deliver(&store, start() + Duration::minutes(5)).await;
+
+    // The digest goes out at 12:15; Bob's clocks start then, not at 12:05.
+    let sent = start() + Duration::minutes(15);
+    clock.advance(Duration::minutes(15));
+    assert_eq!(daemon.digests().await.unwrap(), 1);
+    let out = deliver(&store, sent).await;
+    let [(to, subject, first_digest, digest_address, text)] = out.as_slice() else {
+        panic!("one digest: {out:?}");
+    };
+    assert_eq!(to, "bob@players.test");
+    assert!(subject.contains("your move in 2 games"), "{subject}");
+    assert!(
+        digest_address.starts_with(&format!("chess+d{}.", bob.id.0)),
+        "the digest's own reply address: {digest_address}"
+    );
+    assert!(text.contains("one line per game"), "{text}");
+    assert!(
+        text.contains("Deadline: 2026-03-05 12:15"),
+        "the deadline counts from the digest: {text}"
+    );
+    for game in &games {
+        let record = store.game(*game).await.unwrap();
+        assert_eq!(
+            record.moves[0].sent_at,
+            Some(sent),
+            "game {game}: told by the digest"
+        );
+    }
+
+    // Pressing Reply on the digest: one line per game, by number.
+    let at = sent + Duration::hours(2);
+    let h = reply(
+        &daemon,
+        &bob,
+        digest_address,
+        first_digest,
+        &format!("#{} e5\n{}: c5", games[0].0, games[1].0),
+        at,
+    )
+    .await;
+    assert!(
+        matches!(&h, Handled::Done(t) if t.matches("played").count() == 2),
+        "{h:?}"
+    );
+    for game in &games {
+        assert_eq!(
+            store.game(*game).await.unwrap().moves.len(),
+            2,
+            "game {game}"
+        );
+    }
+    let out = deliver(&store, at).await;
+    assert!(
+        out.iter().filter(|m| m.0 == "bob@players.test").count() == 2
+            && out
+                .iter()
+                .any(|m| m.0 == "ana@players.test" && m.1.contains("Your move"))
+            && out
+                .iter()
+                .any(|m| m.0 == "cene@players.test" && m.1.contains("Your move")),
+        "each move confirmed to Bob and told to its opponent: {out:?}"
+    );
+
+    // Ana and Cene answer; the next morning's digest has both games again.
+    for (white, game) in [(&ana, games[0]), (&cene, games[1])] {
+        let to = post.reply_to(game, white).to_string();
+        mail(&daemon, white, &to, "Nf3", at + Duration::hours(1)).await;
+    }
+    deliver(&store, at + Duration::hours(1)).await;
+    clock.advance(Duration::hours(20));
+    assert_eq!(daemon.digests().await.unwrap(), 1);
+    let next = clock.now();
+    let out = deliver(&store, next).await;
+    let [(_, _, second_digest, address, _)] = out.as_slice() else {
+        panic!("one digest: {out:?}");
+    };
+    // By the opponents' names this time, in any case.
+    let h = reply(
+        &daemon,
+        &bob,
+        address,
+        second_digest,
+        "ana novak: Nc6\nCene Kralj - Nc6",
+        next + Duration::hours(1),
+    )
+    .await;
+    assert!(
+        matches!(&h, Handled::Done(t) if t.matches("played").count() == 2),
+        "{h:?}"
+    );
+    for game in &games {
+        assert_eq!(
+            store.game(*game).await.unwrap().moves.len(),
+            4,
+            "game {game}"
+        );
+    }
+    deliver(&store, next + Duration::hours(1)).await;
+    let to = post.reply_to(games[0], &ana).to_string();
+    mail(&daemon, &ana, &to, "Bb5", next + Duration::hours(1)).await;
+    deliver(&store, next + Duration::hours(1)).await;
+
+    // A reply to the first digest, written for a position long gone, is
+    // asked about, not played; a line naming no game gets the format.
+    let h = reply(
+        &daemon,
+        &bob,
+        address,
+        first_digest,
+        &format!("#{} a6\nd6", games[0].0),
+        next + Duration::hours(2),
+    )
+    .await;
+    assert_eq!(store.game(games[0]).await.unwrap().moves.len(), 5);
+    let out = deliver(&store, next + Duration::hours(2)).await;
+    assert!(
+        out.iter().any(|m| m.4.contains("has moved on")),
+        "the stale line is asked about: {h:?} {out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|m| m.4.contains("> d6") && m.4.contains("one line per game")),
+        "the unnamed line is quoted with the format: {out:?}"
+    );
+
+    // From another address, the digest's reply address does nothing.
+    let stranger = add("eve@players.test", "Eve");
+    let eve = store.add_player(&stranger, start()).await.unwrap();
+    let h = reply(
+        &daemon,
+        &eve,
+        address,
+        second_digest,
+        &format!("#{} a6", games[0].0),
+        next + Duration::hours(3),
+    )
+    .await;
+    assert!(
+        matches!(&h, Handled::Done(t) if t.starts_with("refused")),
+        "{h:?}"
+    );
+    assert_eq!(store.game(games[0]).await.unwrap().moves.len(), 5);
+}
+
+crate::on_both_backends!(
+    a_digest_player_gets_one_mail_a_day_with_all_their_games,
+    a_digest_player_plays_two_games_by_answering_only_digests,
+    a_digest_player_plays_two_games_by_mail_answering_only_digests,
+);
+
+/// The same story by mail through the real binary: `dopis serve --once`
+/// over the Maildir (mail files in, mail files out), its clock shifted
+/// with `faketime` to past the digest hour (07:00 UTC) today, and a day later.
+async fn a_digest_player_plays_two_games_by_mail_answering_only_digests(db: &TestDb) {
+    use crate::club::Club;
+    use chrono::Timelike;
+
+    let club = Club::new(db);
+    club.add_player(db, "cene@players.test", "Cene Kralj");
+    let second = club.new_game(db, "cene@players.test", "bob@players.test");
+    // Noon UTC of today (or tomorrow), whatever the hour the test runs at:
+    // the real binary runs on the wall clock, shifted by faketime, so the
+    // offset is worked out from the wall clock too.
+    #[allow(clippy::disallowed_methods)]
+    let hours = (36 - i64::from(Utc::now().hour())) % 24;
+    let today = format!("+{hours}h");
+    let tomorrow = format!("+{}h", hours + 24);
+    let serve = |offset: &str| {
+        let out = club.serve_once_at(db, None, Some(offset));
+        assert!(
+            out.status.success(),
+            "serve --once: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let bob = "bob@players.test";
+    let digests = || {
+        club.sent_mails()
+            .into_iter()
+            .filter(|m| m.to == bob && m.subject.contains("Your daily digest"))
+            .collect::<Vec<_>>()
+    };
+
+    club.deliver(
+        b"From: bob@players.test\r\nTo: chess@chess.test\r\nSubject: settings\r\n\
+          Message-ID: <notify.bob@players.test>\r\n\r\nnotify digest\r\n",
+    );
+    serve(&today);
+    club.reply("alice@players.test", "e4");
+    club.reply("cene@players.test", "e4");
+    serve(&today);
+    assert!(
+        !club
+            .sent_mails()
+            .iter()
+            .any(|m| m.to == bob && m.subject.contains("Your move")),
+        "no mail per move to a digest player"
+    );
+    let [digest] = digests().try_into().unwrap_or_else(|d: Vec<_>| {
+        panic!(
+            "one digest after the moves, got {}: {:?}",
+            d.len(),
+            club.sent()
+        )
+    });
+    assert!(
+        digest.subject.contains("your move in 2 games"),
+        "{}",
+        digest.subject
+    );
+    club.reply_to_mail(&digest, &format!("#1 e5\n{second}: c5"));
+    serve(&today);
+    assert_eq!(club.moves_of(db, 1), ["e4", "e5"]);
+    assert_eq!(club.moves_of(db, second), ["e4", "c5"]);
+
+    club.reply("alice@players.test", "Nf3");
+    club.reply("cene@players.test", "Nf3");
+    serve(&tomorrow);
+    let all = digests();
+    assert_eq!(all.len(), 2, "a digest the next day: {:?}", club.sent());
+    club.reply_to_mail(&all[1], "alice: Nc6\nCene Kralj - Nc6");
+    serve(&tomorrow);
+    assert_eq!(club.moves_of(db, 1), ["e4", "e5", "Nf3", "Nc6"]);
+    assert_eq!(club.moves_of(db, second), ["e4", "c5", "Nf3", "Nc6"]);
+}

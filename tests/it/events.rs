@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use mail_parser::MessageParser;
+use mail_parser::{MessageParser, MimeHeaders};
 use sqlx::Row;
 
 use crate::support::{TestDb, dopis, fails, ok};
@@ -439,7 +439,67 @@ async fn td_tools_change_games_are_logged_and_tell_the_players(db: &TestDb) {
     assert!(!mails.iter().any(|m| m.key.contains(".g2.substitute")));
 }
 
+/// The server turns the analysis board link on; an event that forbids
+/// engines turns it off for its games. Every first "your move" mail carries
+/// its deadline as a calendar file either way.
+async fn an_event_may_turn_off_the_analysis_link_the_server_turns_on(db: &TestDb) {
+    let dir = setup(db);
+    let d = dir.path();
+    let config = d.join("dopis.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert!(text.contains("analysis_link = \"off\""), "{text}");
+    std::fs::write(
+        &config,
+        text.replace("analysis_link = \"off\"", "analysis_link = \"lichess\""),
+    )
+    .unwrap();
+    // Event 1 forbids engines; event 2 (other players) leaves it to the server.
+    let no_engines = FOUR.replace(
+        "withdrawal = \"forfeit-all\"",
+        "withdrawal = \"forfeit-all\"\nanalysis_link = \"off\"",
+    );
+    let open = FOUR
+        .replace("Club cup", "Open cup")
+        .replace("@club.test\"\nname", "@open.test\"\nname");
+    std::fs::write(d.join("closed.toml"), no_engines).unwrap();
+    std::fs::write(d.join("open.toml"), open).unwrap();
+    for file in ["closed.toml", "open.toml"] {
+        let id = ok(&dopis(d, db, &["event", "create", file]));
+        ok(&dopis(d, db, &["event", "start", id.trim()]));
+    }
+    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let rows = sqlx::query("SELECT recipient, mail_key, raw FROM outbox ORDER BY id")
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+    store.close().await;
+    let mut checked = 0;
+    for row in &rows {
+        let key: String = row.get("mail_key");
+        if !key.ends_with(".start.white") {
+            continue;
+        }
+        let to: String = row.get("recipient");
+        let raw: Vec<u8> = row.get("raw");
+        let mail = MessageParser::default().parse(&raw).unwrap();
+        let text = mail.body_text(0).unwrap_or_default().into_owned();
+        let html = mail.body_html(0).unwrap_or_default().into_owned();
+        let linked = text.contains("https://lichess.org/analysis/standard/");
+        let open = to.ends_with("@open.test");
+        assert_eq!(linked, open, "{to}: link in text {linked}\n{text}");
+        assert_eq!(html.contains("lichess.org"), open, "{to}: link in HTML");
+        let calendars = mail
+            .attachments()
+            .filter(|p| p.attachment_name().is_some_and(|n| n.ends_with(".ics")))
+            .count();
+        assert_eq!(calendars, 1, "{to}: the deadline as a calendar");
+        checked += 1;
+    }
+    assert_eq!(checked, 12, "six games in each event");
+}
+
 crate::on_both_backends!(
+    an_event_may_turn_off_the_analysis_link_the_server_turns_on,
     an_event_file_becomes_an_event_whose_games_all_start_at_once,
     team_events_pair_board_against_board,
     a_bad_event_file_is_refused_with_its_line_and_key,

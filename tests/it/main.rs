@@ -3,6 +3,7 @@
 mod support;
 
 mod bounces;
+mod calendar;
 mod cli;
 mod clocks;
 mod club;
@@ -15,6 +16,7 @@ mod event_mail;
 mod events;
 mod exit;
 mod faults;
+mod gender;
 mod inbound_fixtures;
 mod languages;
 mod maildir;

@@ -108,6 +108,8 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         game,
         time_control: "3d".to_owned(),
         deadline: Some("2026-12-02 18:05 CET (17:05 UTC)".to_owned()),
+        deadline_at: Utc.with_ymd_and_hms(2026, 12, 2, 17, 5, 0).single(),
+        analysis_url: None,
         clocks: Some(clocks),
         draw_offer_from: None,
     }
@@ -198,6 +200,8 @@ fn english(name: &str) -> Vec<&'static str> {
             "Time control: 3 days per move",
         ],
         "your_move" => vec![
+            "Open the position on an analysis board:",
+            "https://lichess.org/analysis/standard/rn1qkbnr/ppp2ppp/3p4/4p3/3PP1b1/5N2/PPP2PPP/RNBQKB1R_w_KQkq_-_1_4?color=white",
             "Bojan Kralj played 3... Bg4.",
             "It is your move: 4.",
             "offers a draw",
@@ -300,9 +304,17 @@ fn english(name: &str) -> Vec<&'static str> {
             "write to: chess+g42.k7f3q9ab2c@chess.test",
             "write to: chess+g45.r5t2w8yz3e@chess.test",
             "Deadline: 2026-12-03 10:00 CET (09:00 UTC)",
+            "Open the position on an analysis board:",
+            "reply to this mail with one line per game",
+            "\"#42 Nc3\" or \"42: Nc3\"",
             "\"notify each\"",
         ],
-        "notify_digest" => vec!["one mail a day listing every game", "\"notify each\""],
+        "notify_digest" => vec![
+            "one mail a day listing every game",
+            "\"notify each\"",
+            "soon after 07:00 (Europe/Ljubljana)",
+            "Your clock in a game starts when the digest",
+        ],
         "notify_each" => vec!["as soon as it is your move", "\"notify digest\""],
         "deadline_report" => vec![
             "The deadline report of Club championship 2027:",
@@ -378,6 +390,10 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
     // Black's 3... Bg4 reaches White, who also sees Black's draw offer.
     let mut offered = view(opera_after(6), Some(Color::White));
     offered.draw_offer_from = Some(Color::Black);
+    // With the analysis board link on (`[mail] analysis_link = "lichess"`).
+    offered.analysis_url = dopis::mail::analysis::AnalysisLink::parse("lichess")
+        .expect("a known setting")
+        .url(offered.game.position(), Color::White, false);
     let mut your_move = letter(LetterKind::YourMove, lang, Color::White, Some(offered));
     your_move.in_reply_to = None;
     add("your_move", your_move, true, false);
@@ -737,7 +753,9 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
     // PGN keeps its own limit of 79 columns; everything else fits 78.
     let limit = if case.pgn { 79 } else { 78 };
     for line in text.lines() {
-        if line.chars().count() > limit || line.contains('\t') {
+        // A link stands whole on its own line: broken, it would not open.
+        let link = line.starts_with("https://") && !line.contains(' ');
+        if (line.chars().count() > limit && !link) || line.contains('\t') {
             fail(format!("text line too long or with a tab: {line:?}"));
         }
     }
@@ -814,6 +832,34 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
             "PGN wanted: {want}, attachments found: {}",
             found.len()
         )),
+    }
+
+    // A "your move" mail carries its deadline as a calendar event that a
+    // real parser reads back (see tests/it/calendar.rs for the rest).
+    let calendars: Vec<_> = mail
+        .attachments()
+        .filter(|p| {
+            p.content_type()
+                .is_some_and(|c| c.ctype() == "text" && c.subtype() == Some("calendar"))
+        })
+        .collect();
+    let wants_calendar = matches!(letter.kind, LetterKind::YourMove)
+        && letter.game.as_ref().is_some_and(|g| {
+            g.deadline_at.is_some() && !g.game.is_over() && g.recipient == Some(g.game.turn())
+        });
+    match (wants_calendar, calendars.as_slice()) {
+        (false, []) => {}
+        (true, [ics]) => {
+            let text = String::from_utf8_lossy(ics.contents()).into_owned();
+            let game = letter.game.as_ref().expect("a game");
+            if let Err(e) = crate::calendar::check_deadline_event(&text, game, &letter.from) {
+                fail(format!("calendar: {e}\n{text}"));
+            }
+            if ics.attachment_name() != Some(format!("dopis-{}.ics", game.id).as_str()) {
+                fail(format!("calendar named {:?}", ics.attachment_name()));
+            }
+        }
+        (want, found) => fail(format!("calendar wanted: {want}, found: {}", found.len())),
     }
     problems
 }
@@ -1311,14 +1357,18 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
     };
     // Alice is White in game 42 (after 3... Bg4) and Black in game 45
     // (after 3. d4), and has the move in both.
-    let first = in_lang(view(opera_after(6), Some(Color::White)), (2, 17, 5));
+    let mut first = in_lang(view(opera_after(6), Some(Color::White)), (2, 17, 5));
+    // Game 42's event allows the analysis board link.
+    first.analysis_url = dopis::mail::analysis::AnalysisLink::parse("lichess")
+        .expect("a known setting")
+        .url(first.game.position(), Color::White, false);
     let mut second = view(opera_after(5), Some(Color::Black));
     second.id = 45;
     second.white = "Cecilija Zorman".to_owned();
     second.black = "Alice Novak".to_owned();
     let second = in_lang(second, (3, 9, 0));
-    // The scheduler sends it unasked, and the mail as a whole names no game:
-    // each game gives its own address.
+    // The scheduler sends it unasked; a reply to it names each game on
+    // its line, and each game also gives its own address.
     let mut digest = letter(
         LetterKind::Digest {
             games: vec![
@@ -1336,7 +1386,7 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
         Color::White,
         None,
     );
-    digest.reply_to = None;
+    digest.reply_to = Some(addr("chess+d1.w3k8x2m9qa@chess.test"));
     digest.in_reply_to = None;
     digest.references = Vec::new();
 
@@ -1349,7 +1399,10 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
     }];
     for (name, chosen) in [("notify_digest", true), ("notify_each", false)] {
         let mut answer = letter(
-            LetterKind::NotifyChanged { digest: chosen },
+            LetterKind::NotifyChanged {
+                digest: chosen,
+                at: "07:00 (Europe/Ljubljana)".to_owned(),
+            },
             lang,
             Color::White,
             None,
@@ -1374,6 +1427,12 @@ pub(crate) fn digest_of(lang: Lang, n: usize) -> Letter {
         .map(|id| {
             let mut v = view(opera_after(6), Some(Color::White));
             v.id = id;
+            // The first game's event allows the analysis board link.
+            if id == 42 {
+                v.analysis_url = dopis::mail::analysis::AnalysisLink::parse("lichess")
+                    .expect("a known setting")
+                    .url(v.game.position(), Color::White, false);
+            }
             DigestGame {
                 view: v,
                 reply_to: addr(&format!("chess+g{id}.k7f3q9ab2c@chess.test")),

@@ -70,10 +70,16 @@ pub(crate) struct Context {
     pub digest_pngs: Vec<(String, Vec<u8>)>,
     /// `NotifyChanged`: whether the player now gets the daily digest.
     pub digest_chosen: Option<bool>,
+    /// `NotifyChanged`: when the digest comes, e.g. `07:00 (Europe/Ljubljana)`.
+    pub digest_at: Option<String>,
     /// `NotHandled` over a cap: which, what the mail had, the cap.
     pub excess: Option<ExcessContext>,
     /// `ConfirmStale`, `Repeated`: what the player's earlier mail answered.
     pub reply: Option<ReplyNote>,
+    /// `YourMove`: the deadline as an `.ics` file, name and text (not for
+    /// templates; set by `compose` after the body is rendered).
+    #[serde(skip)]
+    pub ics: Option<(String, String)>,
 }
 
 /// A cap a mail went over (see [`super::NotHandledCause::TooComplex`]).
@@ -259,6 +265,8 @@ pub(crate) struct GameContext {
     pub fen: String,
     /// Whether this is a Chess960 game.
     pub chess960: bool,
+    /// A link that opens the position on an analysis board, if allowed.
+    pub analysis_url: Option<String>,
 }
 
 /// How the game ended, in parts a template can put into words.
@@ -378,8 +386,10 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         digest: Vec::new(),
         digest_pngs: Vec::new(),
         digest_chosen: None,
+        digest_at: None,
         excess: None,
         reply: None,
+        ics: None,
     };
     match &letter.kind {
         LetterKind::MoveAccepted { san } | LetterKind::ConditionalPlayed { san } => {
@@ -457,7 +467,10 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 });
             }
         }
-        LetterKind::NotifyChanged { digest } => ctx.digest_chosen = Some(*digest),
+        LetterKind::NotifyChanged { digest, at } => {
+            ctx.digest_chosen = Some(*digest);
+            ctx.digest_at = Some(at.clone());
+        }
         LetterKind::Conditionals { note, lines } => {
             ctx.explanation = Some(note.clone());
             ctx.lines = lines.clone();
@@ -703,6 +716,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         board_lines: side_by_side(&diagram(view)),
         fen: fen(pos),
         chess960: game.start().is_chess960(),
+        analysis_url: view.analysis_url.clone(),
     }
 }
 

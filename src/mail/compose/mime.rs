@@ -64,11 +64,12 @@ pub(crate) fn assemble(
         None => alternative.singlepart(html),
     };
 
-    let attachment = match (
+    let mut attachments = Vec::new();
+    if let (Some(file), Some(pgn)) = (
         &ctx.pgn_file,
         letter.game.as_ref().and_then(|g| g.pgn.as_ref()),
     ) {
-        (Some(file), Some(pgn)) => Some(
+        attachments.push(
             SinglePart::builder()
                 .header(ContentTransferEncoding::QuotedPrintable)
                 .header(lettre::message::header::ContentDisposition::attachment(
@@ -76,15 +77,33 @@ pub(crate) fn assemble(
                 ))
                 .header(content_type(&format!("{PGN_TYPE}; charset=utf-8"))?)
                 .body(pgn.clone()),
-        ),
-        _ => None,
-    };
-    let body = match attachment {
-        Some(pgn) => MultiPart::mixed()
+        );
+    }
+    if let Some((file, ics)) = &ctx.ics {
+        // `method=PUBLISH` as in the file: clients offer "add to calendar"
+        // (no invitation to answer). Base64 keeps its CRLF line ends exact.
+        attachments.push(
+            SinglePart::builder()
+                .header(ContentTransferEncoding::Base64)
+                .header(lettre::message::header::ContentDisposition::attachment(
+                    file,
+                ))
+                .header(content_type(
+                    "text/calendar; charset=utf-8; method=PUBLISH",
+                )?)
+                .body(ics.clone()),
+        );
+    }
+    let body = if attachments.is_empty() {
+        alternative
+    } else {
+        let mut mixed = MultiPart::mixed()
             .boundary(boundary("mixed"))
-            .multipart(alternative)
-            .singlepart(pgn),
-        None => alternative,
+            .multipart(alternative);
+        for part in attachments {
+            mixed = mixed.singlepart(part);
+        }
+        mixed
     };
 
     let message = headers(letter, subject)?

@@ -7,13 +7,14 @@
 //! parts and assembles the MIME tree:
 //!
 //! ```text
-//! multipart/mixed                 only when a PGN is attached
+//! multipart/mixed                 only when a PGN or a calendar is attached
 //! ├── multipart/alternative
 //! │   ├── text/plain              ASCII and Unicode boards side by side
 //! │   └── multipart/related       only when there is a board
 //! │       ├── text/html           <img src="cid:…">
 //! │       └── image/png           the board, inline
-//! └── application/x-chess-pgn     game-42.pgn
+//! ├── application/x-chess-pgn     game-42.pgn
+//! └── text/calendar               dopis-42.ics: a "your move" mail's deadline
 //! ```
 //!
 //! Pure: the date, the Message-ID and everything shown come from the letter,
@@ -21,6 +22,7 @@
 //! derived from the Message-ID). lettre is used only as a message builder,
 //! never as a transport.
 
+mod calendar;
 mod context;
 mod mime;
 mod templates;
@@ -88,6 +90,12 @@ pub struct GameView {
     pub time_control: String,
     /// The deadline, already formatted by the caller.
     pub deadline: Option<String>,
+    /// The deadline of the side to move as an instant: a "your move" mail
+    /// carries it as a calendar event (see `calendar`); `None` for none.
+    pub deadline_at: Option<DateTime<Utc>>,
+    /// A link that opens the position on an analysis board, when the
+    /// server and the game's event allow one (see [`crate::mail::analysis`]).
+    pub analysis_url: Option<String>,
     /// The clocks, already formatted line(s).
     pub clocks: Option<String>,
     /// The side whose draw offer stands, if any.
@@ -187,6 +195,8 @@ pub enum LetterKind {
     NotifyChanged {
         /// Whether they now get the digest.
         digest: bool,
+        /// When the digest comes, e.g. `07:00 (Europe/Ljubljana)`.
+        at: String,
     },
     /// A conditional answer of the player's was played for them.
     ConditionalPlayed {
@@ -511,10 +521,45 @@ impl LetterKind {
 
 /// The mail as RFC 5322 bytes with CRLF line ends, ready for SMTP or a Maildir.
 pub fn compose(letter: &Letter) -> Result<Vec<u8>, ComposeError> {
-    let ctx = context::build(letter, true)?;
+    let mut ctx = context::build(letter, true)?;
     let rendered = templates::render(letter.lang, letter.kind.template_name(), &ctx)?;
     let subject = full_subject(letter, &rendered.subject);
+    ctx.ics = deadline_calendar(letter, &ctx)?;
     mime::assemble(letter, &ctx, &subject, &rendered)
+}
+
+/// The `.ics` file of a "your move" mail's deadline, with its name: one
+/// event per game and side, updated by each later mail (see `calendar`).
+fn deadline_calendar(
+    letter: &Letter,
+    ctx: &context::Context,
+) -> Result<Option<(String, String)>, ComposeError> {
+    let Some(view) = letter.game.as_ref() else {
+        return Ok(None);
+    };
+    let (LetterKind::YourMove, Some(at), Some(side)) =
+        (&letter.kind, view.deadline_at, view.recipient)
+    else {
+        return Ok(None);
+    };
+    if view.game.is_over() || view.game.turn() != side {
+        return Ok(None);
+    }
+    let (summary, description) = templates::render_calendar(letter.lang, ctx)?;
+    let side_name = if side.is_white() { "white" } else { "black" };
+    let text = calendar::ics(&calendar::Deadline {
+        uid: format!(
+            "dopis.g{}.{side_name}@{}",
+            view.id,
+            letter.from.address.domain()
+        ),
+        sequence: u32::try_from(view.game.plies().len()).unwrap_or(u32::MAX),
+        stamp: letter.date,
+        at,
+        summary: &summary,
+        description: &description,
+    });
+    Ok(Some((format!("dopis-{}.ics", view.id), text)))
 }
 
 /// The subject line, with the tag `[dopis #42]` when the mail is about a game.

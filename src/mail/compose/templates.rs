@@ -120,6 +120,16 @@ pub(crate) fn render(lang: Lang, kind: &str, ctx: &Context) -> Result<Rendered, 
     })
 }
 
+/// Renders `calendar.txt` in `lang`: the calendar event's summary (its
+/// first line) and description (the rest).
+pub(crate) fn render_calendar(lang: Lang, ctx: &Context) -> Result<(String, String), ComposeError> {
+    let value = Value::from(Serde(ctx));
+    let (_, text) = render_one(lang, "calendar.txt", &value, false)?;
+    let text = tidy_text(&text);
+    let (summary, description) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+    Ok((summary.trim().to_owned(), description.trim().to_owned()))
+}
+
 /// Renders only the subject block of `kind` in `lang`.
 pub(crate) fn render_subject(
     lang: Lang,

@@ -26,6 +26,8 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         game,
         time_control: "3d".to_owned(),
         deadline: None,
+        deadline_at: None,
+        analysis_url: None,
         clocks: None,
         draw_offer_from: None,
         pgn: None,
@@ -114,8 +116,14 @@ fn every_kind() -> Vec<LetterKind> {
             explanation: "no".into(),
         },
         LetterKind::LanguageChanged,
-        LetterKind::NotifyChanged { digest: true },
-        LetterKind::NotifyChanged { digest: false },
+        LetterKind::NotifyChanged {
+            digest: true,
+            at: "07:00 (UTC)".into(),
+        },
+        LetterKind::NotifyChanged {
+            digest: false,
+            at: "07:00 (UTC)".into(),
+        },
         LetterKind::Digest {
             games: vec![
                 DigestGame {

@@ -1,0 +1,166 @@
+//! The deadline of a "your move" mail as an iCalendar file (RFC 5545), so
+//! it lands in the player's calendar.
+//!
+//! One `VEVENT` per game and side: its `UID` names the game and the side
+//! (`dopis.g42.white@domain`), so the next "your move" mail of that game
+//! updates the same calendar entry instead of adding one. Which copy is
+//! newer is told by `SEQUENCE`, the half-moves played when the mail was
+//! written (each "your move" mail to a side comes two half-moves after its
+//! last, so it always grows, and stays a small integer: RFC 5545 makes it
+//! a 32-bit INTEGER, and clients refuse timestamps there), then by
+//! `DTSTAMP`, the mail's date (RFC 5546 §2.1.5).
+//!
+//! Written by hand, not with the `icalendar` crate: one event of a handful
+//! of properties is a few lines, and the two things that go wrong in
+//! generators — folding long lines (at 75 octets, never inside a UTF-8
+//! character; the crate's fold let lines reach 76 octets until its
+//! pull request 107 of 2024) and escaping
+//! text (`\` `;` `,` and line breaks) — are done here and tested with the
+//! crate's parser and with python's `icalendar` (tests/it/calendar.rs).
+//!
+//! The event starts at the deadline and has no end (RFC 5545 §3.6.1: it
+//! then ends when it starts): the first instant the move is late, with an
+//! alarm a day before it.
+
+use chrono::{DateTime, Utc};
+
+/// One deadline as a calendar event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Deadline<'a> {
+    /// Stable per game and side: `dopis.g42.white@chess.example`.
+    pub uid: String,
+    /// Half-moves played: grows with every mail that moves the deadline.
+    pub sequence: u32,
+    /// When this copy was written (the mail's date).
+    pub stamp: DateTime<Utc>,
+    /// The deadline.
+    pub at: DateTime<Utc>,
+    /// One line: what is due.
+    pub summary: &'a str,
+    /// Any number of lines: how to answer.
+    pub description: &'a str,
+}
+
+/// The longest content line, in octets, without its CRLF (RFC 5545 §3.1).
+const LINE_OCTETS: usize = 75;
+
+/// The `.ics` text, CRLF line ends, lines folded.
+pub(crate) fn ics(d: &Deadline<'_>) -> String {
+    let stamp = utc(d.stamp);
+    let at = utc(d.at);
+    let summary = escape(d.summary);
+    let description = escape(d.description);
+    let lines = [
+        "BEGIN:VCALENDAR".to_owned(),
+        "VERSION:2.0".to_owned(),
+        "PRODID:-//dopis//correspondence chess by e-mail//EN".to_owned(),
+        "CALSCALE:GREGORIAN".to_owned(),
+        "METHOD:PUBLISH".to_owned(),
+        "BEGIN:VEVENT".to_owned(),
+        format!("UID:{}", escape(&d.uid)),
+        format!("SEQUENCE:{}", d.sequence.min(i32::MAX as u32)),
+        format!("DTSTAMP:{stamp}"),
+        format!("LAST-MODIFIED:{stamp}"),
+        format!("DTSTART:{at}"),
+        format!("SUMMARY:{summary}"),
+        format!("DESCRIPTION:{description}"),
+        "STATUS:CONFIRMED".to_owned(),
+        // A deadline takes no time: it does not make the player look busy.
+        "TRANSP:TRANSPARENT".to_owned(),
+        "BEGIN:VALARM".to_owned(),
+        "ACTION:DISPLAY".to_owned(),
+        format!("DESCRIPTION:{summary}"),
+        "TRIGGER:-PT24H".to_owned(),
+        "END:VALARM".to_owned(),
+        "END:VEVENT".to_owned(),
+        "END:VCALENDAR".to_owned(),
+    ];
+    let mut out = String::new();
+    for line in &lines {
+        fold_into(line, &mut out);
+    }
+    out
+}
+
+/// A UTC DATE-TIME: `20261202T170500Z`.
+fn utc(t: DateTime<Utc>) -> String {
+    t.format("%Y%m%dT%H%M%SZ").to_string()
+}
+
+/// A TEXT value (RFC 5545 §3.3.11): backslash, semicolon and comma escaped,
+/// line breaks as `\n`, other control characters dropped.
+pub(crate) fn escape(text: &str) -> String {
+    let text = text.replace("\r\n", "\n");
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            ';' => out.push_str("\\;"),
+            ',' => out.push_str("\\,"),
+            '\n' => out.push_str("\\n"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Appends `line` folded to lines of at most 75 octets (a continuation's
+/// leading space counts), each cut on a character boundary, CRLF after each.
+fn fold_into(line: &str, out: &mut String) {
+    let mut room = LINE_OCTETS;
+    let mut used = 0;
+    for c in line.chars() {
+        let len = c.len_utf8();
+        if used + len > room {
+            out.push_str("\r\n ");
+            room = LINE_OCTETS - 1;
+            used = 0;
+        }
+        out.push(c);
+        used += len;
+    }
+    out.push_str("\r\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+
+    fn at(h: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 12, 2, h, 5, 0)
+            .single()
+            .expect("fixed")
+    }
+
+    #[test]
+    fn text_is_escaped_as_rfc_5545_says() {
+        assert_eq!(
+            escape("a\\b; c, d\r\ne\u{7}"),
+            "a\\\\b\\; c\\, d\\ne".to_owned()
+        );
+    }
+
+    #[test]
+    fn long_lines_fold_at_75_octets_never_inside_a_character() {
+        let summary = "Rok: tvoja poteza v partiji #42 proti Čedomirju Žužku, šah ".repeat(4);
+        let text = ics(&Deadline {
+            uid: "dopis.g42.white@chess.test".into(),
+            sequence: 6,
+            stamp: at(10),
+            at: at(17),
+            summary: &summary,
+            description: "ž".repeat(100).as_str(),
+        });
+        for line in text.split("\r\n") {
+            assert!(line.len() <= LINE_OCTETS, "{} octets: {line}", line.len());
+        }
+        assert!(text.ends_with("END:VCALENDAR\r\n"));
+        assert!(!text.replace("\r\n", "").contains('\n'));
+        // Unfolding gives the summary back.
+        let unfolded = text.replace("\r\n ", "");
+        assert!(unfolded.contains(&format!("SUMMARY:{}", escape(&summary))));
+        assert!(unfolded.contains(&format!("DESCRIPTION:{}", "ž".repeat(100))));
+    }
+}

@@ -1,0 +1,254 @@
+//! The deadline of a "your move" mail as an iCalendar attachment, read back
+//! by real parsers: the `icalendar` crate's (in every golden mail's check,
+//! see `outbound.rs`) and python's `icalendar` package (where installed:
+//! `scripts/stack.sh` installs Debian's). A later mail about the same game
+//! and side updates the same calendar entry: same UID, higher SEQUENCE,
+//! later DTSTAMP.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use chrono::{DateTime, TimeZone, Utc};
+use icalendar::{Calendar, CalendarComponent, CalendarDateTime, Component, DatePerhapsTime};
+use mail_parser::{MessageParser, MimeHeaders};
+use shakmaty::Color;
+
+use dopis::address::EmailAddress;
+use dopis::chess::game::{Game, StartPosition};
+use dopis::lang::Lang;
+use dopis::mail::compose::{GameView, Letter, LetterKind, Party, compose};
+use dopis::mail::inbound::MessageId;
+
+/// Checks the `.ics` of a "your move" mail about `game` from `from`: one
+/// event whose UID names the game and side, SEQUENCE the half-moves
+/// played, DTSTART the deadline; lines folded to 75 octets with CRLF.
+pub(crate) fn check_deadline_event(
+    text: &str,
+    game: &GameView,
+    from: &Party,
+) -> Result<(), String> {
+    for line in text.split_inclusive('\n') {
+        if !line.ends_with("\r\n") {
+            return Err(format!("a line without CRLF: {line:?}"));
+        }
+        if line.len() > 77 {
+            return Err(format!("a line of {} octets: {line:?}", line.len() - 2));
+        }
+    }
+    let calendar: Calendar = text.parse().map_err(|e| format!("does not parse: {e}"))?;
+    let events: Vec<_> = calendar
+        .components
+        .iter()
+        .filter_map(|c| match c {
+            CalendarComponent::Event(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    let [event] = events.as_slice() else {
+        return Err(format!("{} events, want one", events.len()));
+    };
+    let side = game.recipient.ok_or("a mail to no player")?;
+    let uid = format!(
+        "dopis.g{}.{}@{}",
+        game.id,
+        if side.is_white() { "white" } else { "black" },
+        from.address.domain()
+    );
+    if event.get_uid() != Some(uid.as_str()) {
+        return Err(format!("UID {:?}, want {uid}", event.get_uid()));
+    }
+    let plies = u32::try_from(game.game.plies().len()).map_err(|e| e.to_string())?;
+    if event.get_sequence() != Some(plies) {
+        return Err(format!("SEQUENCE {:?}, want {plies}", event.get_sequence()));
+    }
+    let want = game.deadline_at.ok_or("no deadline")?;
+    match event.get_start() {
+        Some(DatePerhapsTime::DateTime(CalendarDateTime::Utc(t))) if t == want => {}
+        other => return Err(format!("DTSTART {other:?}, want {want}")),
+    }
+    if event.get_timestamp().is_none() {
+        return Err("no DTSTAMP".into());
+    }
+    let summary = event.get_summary().unwrap_or("");
+    if !summary.contains(&format!("#{}", game.id)) {
+        return Err(format!("SUMMARY {summary:?} does not name the game"));
+    }
+    Ok(())
+}
+
+fn at(day: u32, hour: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 12, day, hour, 5, 0)
+        .single()
+        .expect("a fixed instant")
+}
+
+fn addr(text: &str) -> EmailAddress {
+    EmailAddress::parse(text).expect("a test address")
+}
+
+/// A "your move" mail to Black after `moves`, due at `deadline`, written at
+/// `date`; the players' names are hard on an iCalendar writer.
+fn your_move(moves: &[&str], date: DateTime<Utc>, deadline: DateTime<Utc>, lang: Lang) -> Letter {
+    let game = Game::replay(StartPosition::Standard, moves).expect("legal moves");
+    Letter {
+        kind: LetterKind::YourMove,
+        lang,
+        from: Party {
+            name: "dopis".into(),
+            address: addr("chess@chess.test"),
+        },
+        to: Party {
+            name: "Żaneta Wróblewska".into(),
+            address: addr("zaneta@players.test"),
+        },
+        reply_to: Some(addr("chess+g9.abcdefgh23@chess.test")),
+        message_id: MessageId::parse(&format!("dopis.g9.p{}.x@chess.test", moves.len()))
+            .expect("an id"),
+        in_reply_to: None,
+        references: Vec::new(),
+        date,
+        game: Some(GameView {
+            id: 9,
+            white: "Jan \"Fritz\" Müller, Jr.; the 3rd \\ Bayern-München-Süd".into(),
+            black: "Żaneta Wróblewska".into(),
+            recipient: Some(Color::Black),
+            game,
+            time_control: "3d".into(),
+            deadline: Some(format!("{} UTC", deadline.format("%Y-%m-%d %H:%M"))),
+            deadline_at: Some(deadline),
+            analysis_url: None,
+            clocks: None,
+            draw_offer_from: None,
+            pgn: None,
+        }),
+    }
+}
+
+/// The `.ics` attached to a composed mail.
+fn ics_of(letter: &Letter) -> String {
+    let bytes = compose(letter).expect("composes");
+    let mail = MessageParser::default().parse(&bytes).expect("parses");
+    let part = mail
+        .attachments()
+        .find(|p| p.attachment_name().is_some_and(|n| n.ends_with(".ics")))
+        .expect("a calendar attachment");
+    String::from_utf8(part.contents().to_vec()).expect("UTF-8")
+}
+
+#[test]
+fn a_later_your_move_mail_updates_the_same_calendar_entry() {
+    let first = your_move(&["e2e4"], at(1, 10), at(4, 10), Lang::Pl);
+    let later = your_move(&["e2e4", "e7e5", "g1f3"], at(2, 9), at(5, 9), Lang::Pl);
+    let (a, b) = (ics_of(&first), ics_of(&later));
+    for (letter, text) in [(&first, &a), (&later, &b)] {
+        check_deadline_event(text, letter.game.as_ref().expect("a game"), &letter.from)
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+    let event = |text: &str| {
+        let calendar: Calendar = text.parse().expect("parses");
+        match calendar.components.into_iter().next() {
+            Some(CalendarComponent::Event(e)) => e,
+            other => panic!("not an event: {other:?}"),
+        }
+    };
+    let (a, b) = (event(&a), event(&b));
+    assert_eq!(
+        a.get_uid(),
+        b.get_uid(),
+        "one calendar entry per game and side"
+    );
+    assert!(b.get_sequence() > a.get_sequence(), "the later copy wins");
+    assert!(b.get_timestamp() > a.get_timestamp());
+    assert_ne!(a.get_start(), b.get_start(), "the deadline moved");
+}
+
+#[test]
+fn only_your_move_mails_with_a_deadline_carry_a_calendar() {
+    let mut letter = your_move(&["e2e4"], at(1, 10), at(4, 10), Lang::En);
+    letter.kind = LetterKind::Status;
+    let bytes = compose(&letter).expect("composes");
+    assert!(!String::from_utf8_lossy(&bytes).contains("text/calendar"));
+    let mut letter = your_move(&["e2e4"], at(1, 10), at(4, 10), Lang::En);
+    if let Some(g) = letter.game.as_mut() {
+        g.deadline_at = None;
+    }
+    let bytes = compose(&letter).expect("composes");
+    assert!(!String::from_utf8_lossy(&bytes).contains("text/calendar"));
+}
+
+/// The first python with the `icalendar` package, if any.
+fn python_with_icalendar() -> Option<&'static str> {
+    ["/usr/bin/python3", "python3"].into_iter().find(|python| {
+        Command::new(python)
+            .args(["-c", "import icalendar"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+const PYTHON_CHECK: &str = r#"
+import sys, icalendar
+data = sys.stdin.buffer.read()
+cal = icalendar.Calendar.from_ical(data)
+events = [c for c in cal.walk() if c.name == "VEVENT"]
+assert len(events) == 1, len(events)
+e = events[0]
+alarms = [c for c in e.walk() if c.name == "VALARM"]
+assert len(alarms) == 1, alarms
+print(str(e["UID"]))
+print(int(e["SEQUENCE"]))
+print(e.decoded("DTSTART").strftime("%Y-%m-%dT%H:%M:%S%z"))
+print(str(e["SUMMARY"]))
+print(str(e["DESCRIPTION"]).replace("\n", "|"))
+"#;
+
+#[test]
+fn python_icalendar_reads_the_deadline_names_and_all() {
+    let Some(python) = python_with_icalendar() else {
+        eprintln!("no python with the icalendar package: checked with the crate's parser only");
+        return;
+    };
+    for lang in [Lang::En, Lang::Sl, Lang::Pl, Lang::Lv, Lang::De] {
+        // White's mail after two half-moves.
+        let mut letter = your_move(&["e2e4", "e7e5", "g1f3"], at(2, 9), at(5, 9), lang);
+        if let Some(g) = letter.game.as_mut() {
+            g.recipient = Some(Color::White);
+            g.game = Game::replay(StartPosition::Standard, &["e2e4", "e7e5"]).expect("legal");
+        }
+        let text = ics_of(&letter);
+        let mut child = Command::new(python)
+            .args(["-c", PYTHON_CHECK])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("python starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(text.as_bytes())
+            .expect("write");
+        let out = child.wait_with_output().expect("python ends");
+        assert!(
+            out.status.success(),
+            "{lang:?}: python's icalendar refused it: {}\n{text}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines[0], "dopis.g9.white@chess.test", "{lang:?}");
+        assert_eq!(lines[1], "2", "{lang:?}");
+        assert_eq!(lines[2], "2026-12-05T09:05:00+0000", "{lang:?}");
+        // The names come back exactly, escapes and folds undone.
+        let names = "Jan \"Fritz\" Müller, Jr.; the 3rd \\ Bayern-München-Süd – Żaneta Wróblewska";
+        assert!(lines[3].contains(names), "{lang:?}: {}", lines[3]);
+        assert!(lines[3].contains("#9"), "{lang:?}: {}", lines[3]);
+        assert!(
+            lines[4].contains("chess+g9.abcdefgh23@chess.test"),
+            "{lang:?}: {}",
+            lines[4]
+        );
+    }
+}
