@@ -18,6 +18,7 @@ mod faults;
 mod inbound_fixtures;
 mod languages;
 mod maildir;
+mod migrations;
 mod move_cli;
 mod outbound;
 mod outbound_lang;
