@@ -17,6 +17,7 @@ mod exit;
 mod faults;
 mod inbound_fixtures;
 mod languages;
+mod layers;
 mod maildir;
 mod migrations;
 mod move_cli;
