@@ -17,7 +17,6 @@ use crate::app::{Clock, SystemClock};
 use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
 use crate::config::{Config, MailConfig, MaildirConfig, Secret};
-use crate::daemon::inbox::Inbox;
 use crate::daemon::mailbox::Mailbox;
 use crate::daemon::mailer::Mailer;
 use crate::daemon::post::Post;
@@ -146,13 +145,10 @@ async fn play(
     let daemon = Daemon::new(
         store.clone(),
         clock.clone(),
-        Inbox {
-            post: post.clone(),
+        post,
+        &crate::daemon::run::Settings {
             answers_per_hour: 100,
             allowance: crate::clock::Allowance::default(),
-        },
-        crate::daemon::clocks::Scheduler {
-            post,
             plan: crate::clock::ReminderPlan::default(),
         },
         "demo".into(),

@@ -269,6 +269,14 @@ pub struct Scheduler {
 }
 
 impl Scheduler {
+    /// The scheduler with the daemon's settings.
+    pub fn new(post: Post, settings: &super::run::Settings) -> Scheduler {
+        Scheduler {
+            post,
+            plan: settings.plan.clone(),
+        }
+    }
+
     /// Handles one game whose schedule has come, in one transaction;
     /// returns it and what was done — or why it could not be handled, in
     /// which case nothing of it was kept — or `None` when no game is due.

@@ -43,6 +43,17 @@ pub struct Inbox {
     pub allowance: Allowance,
 }
 
+impl Inbox {
+    /// Inbound handling with the daemon's settings.
+    pub fn new(post: Post, settings: &super::run::Settings) -> Inbox {
+        Inbox {
+            post,
+            answers_per_hour: settings.answers_per_hour,
+            allowance: settings.allowance,
+        }
+    }
+}
+
 /// Whom a mail is from and what it is for.
 enum Route {
     /// The player may act in the game.

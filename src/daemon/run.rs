@@ -14,6 +14,7 @@ use super::inbox::{Handled, Inbox};
 use super::lease::Lease;
 use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
+use super::post::Post;
 use super::quarantine::{self, MailFault};
 use crate::address::EmailAddress;
 use crate::app::Clock;
@@ -41,6 +42,31 @@ pub(crate) fn crash_point(name: &str) {
     if std::env::var("DOPIS_CRASH_AT").is_ok_and(|v| v == name) {
         eprintln!("DOPIS_CRASH_AT={name}: aborting");
         std::process::abort();
+    }
+}
+
+/// How the daemon's parts behave, from the config: the same for the
+/// daemon, the demo and the tests.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Answers per hour to one address.
+    pub answers_per_hour: u32,
+    /// Regular leave days per player and calendar year.
+    pub allowance: crate::clock::Allowance,
+    /// When reminders go out.
+    pub plan: crate::clock::ReminderPlan,
+}
+
+impl Settings {
+    /// The settings a config names.
+    pub fn from_config(
+        config: &crate::config::Config,
+    ) -> Result<Settings, crate::config::ConfigError> {
+        Ok(Settings {
+            answers_per_hour: config.mail.answers_per_hour,
+            allowance: crate::clock::Allowance::days(config.clock.leave_days),
+            plan: config.clock.plan()?,
+        })
     }
 }
 
@@ -99,16 +125,16 @@ impl Daemon {
     pub fn new(
         store: Store,
         clock: Arc<dyn Clock>,
-        inbox: Inbox,
-        scheduler: Scheduler,
+        post: Post,
+        settings: &Settings,
         mailbox_name: String,
     ) -> Daemon {
         Daemon {
             store,
             clock,
-            inbox,
+            inbox: Inbox::new(post.clone(), settings),
             mailbox_name,
-            scheduler,
+            scheduler: Scheduler::new(post, settings),
             read_budget: std::time::Duration::from_millis(
                 crate::config::MailConfig::default().read_budget_ms,
             ),
@@ -694,23 +720,19 @@ impl Daemon {
 /// runs until SIGINT/SIGTERM (or, with `once`, one pass).
 pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<()> {
     use anyhow::Context;
-    let post = super::post::Post::new(&config.mail)?;
+    let post = Post::new(&config.mail)?;
+    let settings = Settings::from_config(&config)?;
     let mut mailbox = Mailbox::open(&config.mail)
         .await
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
-    let plan = config.clock.plan()?;
     // Opened last, so that every way out from here closes it.
     let store = Store::open(config.database.url.expose()).await?;
     let daemon = Daemon::new(
         store.clone(),
         Arc::new(crate::app::SystemClock),
-        Inbox {
-            post: post.clone(),
-            answers_per_hour: config.mail.answers_per_hour,
-            allowance: crate::clock::Allowance::days(config.clock.leave_days),
-        },
-        super::clocks::Scheduler { post, plan },
+        post,
+        &settings,
         match &config.mail.imap {
             Some(imap) => format!("imap:{}@{}/{}", imap.user, imap.host, imap.mailbox),
             None => format!("maildir:{}", config.mail.maildir.path.display()),

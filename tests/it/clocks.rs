@@ -15,8 +15,7 @@ use dopis::app::{Clock, FixedClock};
 use dopis::chess::game::StartPosition;
 use dopis::clock::{Allowance, ReminderPlan, TimeControl};
 use dopis::config::{MailConfig, Secret};
-use dopis::daemon::clocks::Scheduler;
-use dopis::daemon::inbox::{Handled, Inbox};
+use dopis::daemon::inbox::Handled;
 use dopis::daemon::post::Post;
 use dopis::daemon::run::Daemon;
 use dopis::daemon::start::start_game;
@@ -84,13 +83,10 @@ impl World {
         let daemon = Daemon::new(
             store.clone(),
             clock.clone(),
-            Inbox {
-                post: post.clone(),
+            post.clone(),
+            &dopis::daemon::Settings {
                 answers_per_hour: 100,
                 allowance: Allowance::default(),
-            },
-            Scheduler {
-                post,
                 plan: ReminderPlan::default(),
             },
             "test".into(),
@@ -493,13 +489,10 @@ name = "Cene"
     let daemon = Daemon::new(
         store.clone(),
         clock.clone(),
-        Inbox {
-            post: post.clone(),
+        post.clone(),
+        &dopis::daemon::Settings {
             answers_per_hour: 100,
             allowance: Allowance::default(),
-        },
-        Scheduler {
-            post,
             plan: ReminderPlan::default(),
         },
         "test".into(),

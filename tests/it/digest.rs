@@ -10,8 +10,7 @@ use dopis::app::{Clock, FixedClock};
 use dopis::chess::game::StartPosition;
 use dopis::clock::{Allowance, ReminderPlan, TimeControl};
 use dopis::config::{MailConfig, Secret};
-use dopis::daemon::clocks::Scheduler;
-use dopis::daemon::inbox::{Handled, Inbox};
+use dopis::daemon::inbox::Handled;
 use dopis::daemon::post::Post;
 use dopis::daemon::run::Daemon;
 use dopis::daemon::start::start_game;
@@ -90,13 +89,10 @@ async fn a_digest_player_gets_one_mail_a_day_with_all_their_games(db: &TestDb) {
     let daemon = Daemon::new(
         store.clone(),
         clock.clone(),
-        Inbox {
-            post: post.clone(),
+        post.clone(),
+        &dopis::daemon::Settings {
             answers_per_hour: 100,
             allowance: Allowance::default(),
-        },
-        Scheduler {
-            post: post.clone(),
             plan: ReminderPlan::default(),
         },
         "test".into(),

@@ -15,7 +15,6 @@ use tokio::sync::watch;
 
 use dopis::address::EmailAddress;
 use dopis::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
-use dopis::daemon::inbox::Inbox;
 use dopis::daemon::mailbox::Mailbox;
 use dopis::daemon::mailer::{Mailer, SmtpMailer};
 use dopis::daemon::post::Post;
@@ -207,13 +206,10 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
     let daemon = Daemon::new(
         store.clone(),
         Arc::new(dopis::app::SystemClock),
-        Inbox {
-            post: Post::new(&config).expect("post"),
+        Post::new(&config).expect("post"),
+        &dopis::daemon::Settings {
             answers_per_hour: 100,
             allowance: dopis::clock::Allowance::default(),
-        },
-        dopis::daemon::clocks::Scheduler {
-            post: Post::new(&config).expect("post"),
             plan: dopis::clock::ReminderPlan::default(),
         },
         "event-mail-test".into(),

@@ -14,8 +14,6 @@ use dopis::app::{Clock, FixedClock};
 use dopis::chess::game::StartPosition;
 use dopis::clock::{Allowance, ReminderPlan, TimeControl};
 use dopis::config::{MailConfig, Secret};
-use dopis::daemon::clocks::Scheduler;
-use dopis::daemon::inbox::Inbox;
 use dopis::daemon::mailbox::{Mailbox, MaildirMailbox};
 use dopis::daemon::post::Post;
 use dopis::daemon::run::Daemon;
@@ -86,13 +84,10 @@ impl World {
         let daemon = Daemon::new(
             store.clone(),
             clock.clone(),
-            Inbox {
-                post: post.clone(),
+            post.clone(),
+            &dopis::daemon::Settings {
                 answers_per_hour: 100,
                 allowance: Allowance::default(),
-            },
-            Scheduler {
-                post,
                 plan: ReminderPlan::default(),
             },
             "maildir:test".into(),
