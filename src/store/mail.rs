@@ -116,6 +116,8 @@ pub struct OutboxStatus {
     pub attempts: i64,
     /// Last error.
     pub last_error: Option<String>,
+    /// The whole mail.
+    pub raw: Vec<u8>,
 }
 
 impl Store {
@@ -317,7 +319,7 @@ impl Store {
     /// Every outbox mail, oldest first.
     pub async fn outbox(&self) -> Result<Vec<OutboxStatus>, StoreError> {
         sqlx::query(
-            "SELECT mail_key, recipient, status, attempts, last_error FROM outbox ORDER BY id",
+            "SELECT mail_key, recipient, status, attempts, last_error, raw FROM outbox ORDER BY id",
         )
         .fetch_all(self.pool())
         .await?
@@ -329,6 +331,7 @@ impl Store {
                 status: r.try_get("status")?,
                 attempts: r.try_get("attempts")?,
                 last_error: r.try_get("last_error")?,
+                raw: r.try_get("raw")?,
             })
         })
         .collect()

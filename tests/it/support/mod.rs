@@ -206,3 +206,6 @@ pub fn scratch_user() -> String {
 
 /// The password of every user of the test mail system.
 pub const MAIL_PASSWORD: &str = "secret";
+
+pub mod app;
+pub mod mail;
