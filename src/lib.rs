@@ -8,6 +8,7 @@
 //! - [`locale`]: dates and deadlines as each language writes them (pure).
 //! - [`chess`]: rules core on shakmaty — move text in every notation, games and
 //!   their endings, PGN, board diagrams (pure).
+//! - [`ids`]: the numbers of games and events (`#42`).
 //! - [`player`]: players and their details.
 //! - [`clock`]: time controls, clocks, leave, deadlines, what is due (pure).
 //! - [`event`]: round robins and team olympiads — pairings, standings,
@@ -39,6 +40,7 @@ pub mod config;
 pub mod daemon;
 pub mod demo;
 pub mod event;
+pub mod ids;
 pub mod lang;
 pub mod locale;
 pub mod mail;

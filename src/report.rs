@@ -18,9 +18,9 @@ use serde::Serialize;
 use sqlx::Row;
 
 use crate::chess::game::{EndReason, GameResult, Outcome};
+use crate::ids::EventId;
 use crate::player::{Player, PlayerId};
 use crate::store::clocks::WaitingGame;
-use crate::store::events::EventId;
 use crate::store::{Store, StoreError};
 
 /// Why a game is in the report, most urgent first.

@@ -31,14 +31,15 @@ use crate::event::olympiad::GamesPerPairing;
 use crate::event::standings::{self, Counted};
 use crate::event::tiebreak::{TeamCriterion, TieBreak};
 use crate::event::{Decision, GameState, Outcome, Points, Scoring, WithdrawalRule};
+use crate::ids::EventId;
+use crate::ids::GameId;
 use crate::mail::compose::{LetterKind, ReplacementRole};
 use crate::player::{NewPlayer, Player, PlayerId};
 use crate::store::StoreError;
 use crate::store::events::{
-    DeadlineExtension, EntrantRecord, EventGame, EventId, EventRecord, EventStatus, NewTdAction,
-    TeamRecord,
+    DeadlineExtension, EntrantRecord, EventGame, EventRecord, EventStatus, NewTdAction, TeamRecord,
 };
-use crate::store::games::{GameId, GameRecord, GameStatus, NewGame};
+use crate::store::games::{GameRecord, GameStatus, NewGame};
 use crate::store::mail::Tx;
 
 /// Why a TD command was not carried out, by what the TD does next.

@@ -14,10 +14,11 @@ use crate::address::EmailAddress;
 use crate::app::App;
 use crate::chess::game::GameResult;
 use crate::daemon::post::Post;
+use crate::ids::EventId;
+use crate::ids::GameId;
 use crate::lang::Lang;
 use crate::player::NewPlayer;
-use crate::store::events::{EventId, EventRecord, TdAction};
-use crate::store::games::GameId;
+use crate::store::events::{EventRecord, TdAction};
 use crate::td::{self, PairedGame, StoredEvent};
 
 /// Event subcommands.

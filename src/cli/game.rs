@@ -14,8 +14,9 @@ use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
 use crate::daemon::post::Post;
 use crate::daemon::start::start_game;
+use crate::ids::GameId;
 use crate::player::Player;
-use crate::store::games::{GameId, GameRecord, StoredMove, Variant};
+use crate::store::games::{GameRecord, StoredMove, Variant};
 
 /// Game subcommands.
 #[derive(Debug, Subcommand)]

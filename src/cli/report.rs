@@ -8,8 +8,8 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, Utc};
 use clap::{Subcommand, ValueEnum};
 
 use crate::app::App;
+use crate::ids::EventId;
 use crate::report::{ReportAsk, SILENCE_DAYS, deadlines_in, event_exists};
-use crate::store::events::EventId;
 
 /// Report subcommands.
 #[derive(Debug, Subcommand)]

@@ -28,10 +28,11 @@ use crate::chess::game::Game;
 use crate::clock::describe_deadline;
 use crate::clock::leave::{self, regular_days_in_year};
 use crate::clock::{Allowance, Due, GameClock, Leave, LeaveError, Pauses, ReminderPlan, Timeline};
+use crate::ids::GameId;
 use crate::mail::compose::LetterKind;
 use crate::player::Player;
 use crate::store::clocks::NewLeave;
-use crate::store::games::{GameId, GameRecord, GameStatus};
+use crate::store::games::{GameRecord, GameStatus};
 use crate::store::mail::Tx;
 use crate::store::{Store, StoreError};
 
@@ -160,7 +161,7 @@ pub async fn directors_of(tx: &mut Tx, game: GameId) -> Result<Vec<Player>, Stor
 /// The tournament directors of an event, as mail recipients.
 pub async fn directors_of_event(
     tx: &mut Tx,
-    event: crate::store::events::EventId,
+    event: crate::ids::EventId,
 ) -> Result<Vec<Player>, StoreError> {
     let mut directors = Vec::new();
     for address in tx.event_tds(event).await? {

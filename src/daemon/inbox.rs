@@ -12,12 +12,13 @@ use super::clocks;
 use super::post::{Answering, Post};
 use crate::arbiter::{self, Notice, RejectionKind, Seat};
 use crate::clock::{Allowance, Leave};
+use crate::ids::GameId;
 use crate::mail::command;
 use crate::mail::compose::{LetterKind, NotHandledCause};
 use crate::mail::inbound::{self, InboundMail};
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
-use crate::store::games::{GameId, GameStatus};
+use crate::store::games::GameStatus;
 use crate::store::mail::{InboundRecord, Tx};
 use crate::store::{Store, StoreError};
 
@@ -893,10 +894,7 @@ impl Inbox {
 
 /// The standings letter of an event, with event errors as store errors (a
 /// stored event that cannot be read back is corrupt).
-async fn standings_kind(
-    tx: &mut Tx,
-    event: crate::store::events::EventId,
-) -> Result<LetterKind, StoreError> {
+async fn standings_kind(tx: &mut Tx, event: crate::ids::EventId) -> Result<LetterKind, StoreError> {
     crate::td::standings_letter(tx, event)
         .await
         .map_err(|e| match e {

@@ -12,13 +12,14 @@ use crate::chess::game::Game;
 use crate::chess::pgn::{self, PgnTags};
 use crate::clock::{Clocks, GameClock, TimeControl};
 use crate::config::MailConfig;
+use crate::ids::GameId;
 use crate::locale;
 use crate::mail::compose::{self, DigestGame, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
 use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
 use crate::player::Player;
 use crate::store::StoreError;
-use crate::store::games::{GameId, GameRecord};
+use crate::store::games::GameRecord;
 use crate::store::mail::{NewOutboxMail, OutboxKind, Tx};
 
 /// Everything needed to address and compose our mails.

@@ -26,13 +26,13 @@ use sha2::{Digest, Sha256};
 use super::clocks::{director, directors_of_event};
 use super::inbox::{Handled, Inbox};
 use super::post::{Answering, Post};
+use crate::ids::EventId;
 use crate::mail::command::{self, Command};
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
 use crate::report::{self, ReportAsk, SILENCE_DAYS};
-use crate::store::events::EventId;
 use crate::store::mail::Tx;
 use crate::store::{Store, StoreError};
 

@@ -7,8 +7,9 @@ use chrono::{DateTime, Utc};
 use super::post::{Post, Table};
 use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
+use crate::ids::GameId;
 use crate::player::PlayerId;
-use crate::store::games::{GameId, NewGame};
+use crate::store::games::NewGame;
 use crate::store::mail::Tx;
 use crate::store::{Store, StoreError};
 

@@ -145,13 +145,13 @@ impl Tx {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameLine {
     /// The game.
-    pub game: crate::store::games::GameId,
+    pub game: crate::ids::GameId,
     /// White's name.
     pub white: String,
     /// Black's name.
     pub black: String,
     /// Its event and the event's name, if it is one's.
-    pub event: Option<(crate::store::events::EventId, String)>,
+    pub event: Option<(crate::ids::EventId, String)>,
 }
 
 impl Tx {
@@ -172,12 +172,12 @@ impl Tx {
                 let event_id: Option<i64> = r.try_get("event_id")?;
                 let event: Option<String> = r.try_get("event")?;
                 Ok(GameLine {
-                    game: crate::store::games::GameId(r.try_get("id")?),
+                    game: crate::ids::GameId(r.try_get("id")?),
                     white: r.try_get("white")?,
                     black: r.try_get("black")?,
                     event: event_id
                         .zip(event)
-                        .map(|(id, name)| (crate::store::events::EventId(id), name)),
+                        .map(|(id, name)| (crate::ids::EventId(id), name)),
                 })
             })
             .collect()

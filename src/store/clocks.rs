@@ -13,10 +13,11 @@ use shakmaty::Color;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use super::games::{GameId, color_name};
+use super::games::color_name;
 use super::mail::Tx;
 use super::{Backend, Store, StoreError, from_millis, to_millis};
 use crate::clock::{DueKey, Leave, LeaveKind, Schedule};
+use crate::ids::GameId;
 use crate::player::PlayerId;
 
 /// A leave as booked.

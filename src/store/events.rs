@@ -8,21 +8,11 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use super::games::{GameId, GameRecord};
+use super::games::GameRecord;
 use super::mail::Tx;
 use super::{StoreError, from_millis, to_millis};
+use crate::ids::{EventId, GameId};
 use crate::player::{NewPlayer, Player, PlayerId};
-
-/// An event's number, shown as `#3`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(transparent)]
-pub struct EventId(pub i64);
-
-impl std::fmt::Display for EventId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
 
 /// Where an event is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -11,18 +11,8 @@ use shakmaty::Color;
 use crate::arbiter::{Conditionals, LastOffers};
 use crate::chess::game::{Game, GameResult, Outcome, StartPosition};
 use crate::clock::TimeControl;
+use crate::ids::GameId;
 use crate::player::PlayerId;
-
-/// A game's number, shown to players as `#42`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(transparent)]
-pub struct GameId(pub i64);
-
-impl std::fmt::Display for GameId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{}", self.0)
-    }
-}
 
 /// Where a game is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -8,9 +8,10 @@ use shakmaty::Color;
 use sqlx::any::AnyRow;
 use sqlx::{Any, AssertSqlSafe, Row, Transaction};
 
-use super::games::{GameId, GameRecord, NewGame, color_name};
+use super::games::{GameRecord, NewGame, color_name};
 use super::{Backend, Store, StoreError, db_text, from_millis, to_millis};
 use crate::chess::game::Game;
+use crate::ids::GameId;
 use crate::player::PlayerId;
 
 /// An open transaction.

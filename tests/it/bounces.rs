@@ -10,7 +10,7 @@ use chrono::Duration;
 use dopis::address::EmailAddress;
 use dopis::app::{Clock, SystemClock};
 use dopis::daemon::inbox::Handled;
-use dopis::store::games::GameId;
+use dopis::ids::GameId;
 
 use crate::support::app::TestApp;
 use crate::support::{TestDb, dopis, ok};

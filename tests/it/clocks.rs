@@ -10,9 +10,10 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use dopis::address::EmailAddress;
 use dopis::clock::TimeControl;
 use dopis::daemon::inbox::Handled;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
-use dopis::store::games::{GameId, GameStatus};
+use dopis::store::games::GameStatus;
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;

@@ -5,9 +5,9 @@
 use chrono::Duration;
 use dopis::clock::TimeControl;
 use dopis::daemon::inbox::Handled;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
-use dopis::store::games::GameId;
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;

@@ -350,10 +350,7 @@ async fn td_tools_change_games_are_logged_and_tell_the_players(db: &TestDb) {
 
     let store = dopis::store::Store::open(&db.url).await.unwrap();
     let mut tx = store.begin().await.unwrap();
-    let ext = tx
-        .deadline_extensions(dopis::store::games::GameId(6))
-        .await
-        .unwrap();
+    let ext = tx.deadline_extensions(dopis::ids::GameId(6)).await.unwrap();
     tx.commit().await.unwrap();
     store.close().await;
     assert_eq!(ext.len(), 1);

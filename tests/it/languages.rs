@@ -9,9 +9,9 @@ use chrono::{Duration, TimeZone, Utc};
 
 use dopis::clock::TimeControl;
 use dopis::daemon::inbox::Handled;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
-use dopis::store::games::GameId;
 
 use crate::on_both_backends;
 use crate::support::TestDb;

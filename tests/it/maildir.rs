@@ -10,9 +10,10 @@ use tokio::sync::watch;
 
 use dopis::clock::TimeControl;
 use dopis::daemon::mailbox::{Mailbox, MaildirMailbox};
+use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
-use dopis::store::games::{GameId, GameStatus};
+use dopis::store::games::GameStatus;
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;

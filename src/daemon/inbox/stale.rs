@@ -18,6 +18,7 @@ use super::{Handled, Inbox, first_line, hex_sha256};
 use crate::arbiter::{self, Seat};
 use crate::daemon::clocks;
 use crate::daemon::post::{Answering, Table};
+use crate::ids::GameId;
 use crate::locale;
 use crate::mail::command::{self, Command};
 use crate::mail::compose::LetterKind;
@@ -25,7 +26,7 @@ use crate::mail::inbound::InboundMail;
 use crate::mail::stale::{self, Freshness, MovePoint};
 use crate::player::Player;
 use crate::store::StoreError;
-use crate::store::games::{GameId, GameStatus};
+use crate::store::games::GameStatus;
 use crate::store::mail::Tx;
 
 /// A player's words for a game, and the position they were written for.

@@ -16,11 +16,12 @@ use dopis::daemon::Settings;
 use dopis::daemon::inbox::{Handled, Inbox};
 use dopis::daemon::post::Post;
 use dopis::daemon::run::Daemon;
+use dopis::ids::EventId;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::{NewPlayer, Player, PlayerId};
 use dopis::store::Store;
-use dopis::store::events::EventId;
-use dopis::store::games::{GameId, GameRecord};
+use dopis::store::games::GameRecord;
 use dopis::store::mail::OutboxStatus;
 
 use super::TestDb;
