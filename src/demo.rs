@@ -146,7 +146,7 @@ async fn play(
         store.clone(),
         clock.clone(),
         post,
-        &crate::daemon::run::Settings {
+        &crate::app::Settings {
             answers_per_hour: 100,
             allowance: crate::clock::Allowance::default(),
             plan: crate::clock::ReminderPlan::default(),

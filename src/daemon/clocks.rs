@@ -271,7 +271,7 @@ pub struct Scheduler {
 
 impl Scheduler {
     /// The scheduler with the daemon's settings.
-    pub fn new(post: Post, settings: &super::run::Settings) -> Scheduler {
+    pub fn new(post: Post, settings: &crate::app::Settings) -> Scheduler {
         Scheduler {
             post,
             plan: settings.plan.clone(),

@@ -46,7 +46,7 @@ pub struct Inbox {
 
 impl Inbox {
     /// Inbound handling with the daemon's settings.
-    pub fn new(post: Post, settings: &super::run::Settings) -> Inbox {
+    pub fn new(post: Post, settings: &crate::app::Settings) -> Inbox {
         Inbox {
             post,
             answers_per_hour: settings.answers_per_hour,

@@ -30,4 +30,4 @@ pub mod reports;
 pub mod run;
 pub mod start;
 
-pub use run::{Settings, serve};
+pub use run::serve;

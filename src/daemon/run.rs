@@ -17,7 +17,7 @@ use super::mailer::{Mailer, SendError};
 use super::post::Post;
 use super::quarantine::{self, MailFault};
 use crate::address::EmailAddress;
-use crate::app::Clock;
+use crate::app::{Clock, Settings};
 use crate::mail::inbound::InboundMail;
 use crate::player::PlayerId;
 use crate::store::failures::MailFailure;
@@ -42,31 +42,6 @@ pub(crate) fn crash_point(name: &str) {
     if std::env::var("DOPIS_CRASH_AT").is_ok_and(|v| v == name) {
         eprintln!("DOPIS_CRASH_AT={name}: aborting");
         std::process::abort();
-    }
-}
-
-/// How the daemon's parts behave, from the config: the same for the
-/// daemon, the demo and the tests.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// Answers per hour to one address.
-    pub answers_per_hour: u32,
-    /// Regular leave days per player and calendar year.
-    pub allowance: crate::clock::Allowance,
-    /// When reminders go out.
-    pub plan: crate::clock::ReminderPlan,
-}
-
-impl Settings {
-    /// The settings a config names.
-    pub fn from_config(
-        config: &crate::config::Config,
-    ) -> Result<Settings, crate::config::ConfigError> {
-        Ok(Settings {
-            answers_per_hour: config.mail.answers_per_hour,
-            allowance: crate::clock::Allowance::days(config.clock.leave_days),
-            plan: config.clock.plan()?,
-        })
     }
 }
 

@@ -8,11 +8,11 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use tokio::sync::watch;
 
 use dopis::address::EmailAddress;
+use dopis::app::Settings;
 use dopis::app::{Clock, FixedClock, SystemClock};
 use dopis::chess::game::StartPosition;
 use dopis::clock::{Allowance, ReminderPlan, TimeControl};
 use dopis::config::{MailConfig, Secret};
-use dopis::daemon::Settings;
 use dopis::daemon::inbox::{Handled, Inbox};
 use dopis::daemon::post::Post;
 use dopis::daemon::run::Daemon;
