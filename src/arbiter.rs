@@ -12,6 +12,7 @@ use shakmaty::{Color, Position};
 
 use crate::chess::game::Game;
 use crate::chess::notation::{self, MoveTextError, Notation};
+use crate::event::DrawPolicy;
 use crate::lang::Lang;
 use crate::mail::command::Command;
 
@@ -163,15 +164,6 @@ impl Conditionals {
     pub fn is_empty(&self) -> bool {
         self.white.is_empty() && self.black.is_empty()
     }
-}
-
-/// An event's rules for draw offers (none outside events).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct DrawPolicy {
-    /// No offer before this move number (0: no limit).
-    pub first_offer_move: u32,
-    /// A player offers at most once per this many of their moves (0: no limit).
-    pub moves_between_offers: u32,
 }
 
 /// The half-move (ply count before it) at which each side last offered a draw.

@@ -79,7 +79,7 @@ struct Settings {
     games_per_pairing: u32,
     /// The draw offer rules (absent in events stored before they existed).
     #[serde(default)]
-    draws: crate::arbiter::DrawPolicy,
+    draws: crate::event::DrawPolicy,
 }
 
 fn rule_key(rule: WithdrawalRule) -> &'static str {
@@ -154,7 +154,7 @@ impl Settings {
 pub async fn draw_policy(
     tx: &mut Tx,
     event: EventId,
-) -> Result<crate::arbiter::DrawPolicy, StoreError> {
+) -> Result<crate::event::DrawPolicy, StoreError> {
     let record = tx.event(event).await?;
     let settings: Settings = serde_json::from_str(&record.settings)
         .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;

@@ -77,7 +77,7 @@ pub struct Event {
     /// What a withdrawal does to a player's games.
     pub withdrawal: WithdrawalRule,
     /// The rules for draw offers.
-    pub draws: crate::arbiter::DrawPolicy,
+    pub draws: super::DrawPolicy,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -510,8 +510,8 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         "must be a number of days from 0 to 365; ICCF grants 45",
     ) as u32;
     let draws = match &raw.draws {
-        None => crate::arbiter::DrawPolicy::default(),
-        Some(d) => crate::arbiter::DrawPolicy {
+        None => super::DrawPolicy::default(),
+        Some(d) => super::DrawPolicy {
             first_offer_move: c.count(
                 &d.first_offer_move,
                 "draws.first_offer_move",

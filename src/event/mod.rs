@@ -28,6 +28,15 @@ use std::fmt;
 
 use serde::Serialize;
 
+/// An event's rules for draw offers (none outside events).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DrawPolicy {
+    /// No offer before this move number (0: no limit).
+    pub first_offer_move: u32,
+    /// A player offers at most once per this many of their moves (0: no limit).
+    pub moves_between_offers: u32,
+}
+
 /// A score, a tie-break value or a sum of them, held exactly in quarter points.
 ///
 /// Scores are whole or half points; Sonneborn-Berger takes half of a half

@@ -88,7 +88,6 @@ const KNOWN: &[&str] = &[
     "daemon -> mail",
     "daemon -> store",
     "demo -> store",
-    "event -> arbiter",
     "sql: src/cli/bench.rs",
     "sql: src/daemon/lease.rs",
     "sql: src/report.rs",

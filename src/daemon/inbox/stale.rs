@@ -216,7 +216,7 @@ impl Inbox {
         let record = &table.record;
         let draw_policy = match tx.event_of_game(record.id).await? {
             Some(event) => crate::td::draw_policy(tx, event).await?,
-            None => arbiter::DrawPolicy::default(),
+            None => crate::event::DrawPolicy::default(),
         };
         Ok(arbiter::Board {
             game: table.game.clone(),
