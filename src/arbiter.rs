@@ -12,9 +12,9 @@ use shakmaty::{Color, Position};
 
 use crate::chess::game::Game;
 use crate::chess::notation::{self, MoveTextError, Notation};
+use crate::command::Command;
 use crate::event::DrawPolicy;
 use crate::lang::Lang;
-use crate::mail::command::Command;
 
 /// Why a mail was turned down, as the refusal mail names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -706,7 +706,7 @@ fn step(
 /// with the owner's answer. Returns the moves in UCI.
 fn read_line(
     game: &Game,
-    line: &[crate::mail::command::MoveText],
+    line: &[crate::command::MoveText],
     seat: Seat,
 ) -> Result<Vec<String>, Rejection> {
     let written: Vec<&str> = line.iter().map(|m| m.as_str()).collect();
@@ -864,7 +864,7 @@ fn not_yet_supported(command: &Command) -> String {
 mod tests {
     use super::*;
     use crate::chess::game::{EndReason, GameResult, StartPosition};
-    use crate::mail::command::{self, MoveText};
+    use crate::command::{self, MoveText};
     use chrono::TimeZone;
 
     fn at() -> DateTime<Utc> {

@@ -13,8 +13,10 @@
 //! - [`clock`]: time controls, clocks, leave, deadlines, what is due (pure).
 //! - [`event`]: round robins and team olympiads — pairings, standings,
 //!   tie-breaks, crosstables, the event file (pure).
-//! - [`mail`]: inbound mail parsing, the commands players write, routing and
-//!   reply tokens (pure), and composing the mails we send.
+//! - [`command`]: what a player can say: one enum, one parser, every
+//!   language (pure).
+//! - [`mail`]: inbound mail parsing, routing and reply tokens (pure), and
+//!   composing the mails we send.
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
@@ -36,6 +38,7 @@ pub mod arbiter;
 pub mod chess;
 pub mod cli;
 pub mod clock;
+pub mod command;
 pub mod config;
 pub mod daemon;
 pub mod demo;

@@ -25,7 +25,7 @@ use shakmaty::Position;
 
 use crate::chess::game::Game;
 use crate::chess::notation;
-use crate::mail::command::{Command, MoveText};
+use crate::command::{Command, MoveText};
 use crate::mail::inbound::{InboundMail, MessageId};
 use crate::mail::route;
 
@@ -169,8 +169,8 @@ pub fn fingerprint(mail: &InboundMail) -> Option<String> {
 mod tests {
     use super::*;
     use crate::chess::game::StartPosition;
+    use crate::command::parse;
     use crate::lang::Lang;
-    use crate::mail::command::parse;
 
     fn id(text: &str) -> MessageId {
         MessageId::parse(text).unwrap()

@@ -16,11 +16,11 @@ use chrono::{DateTime, Utc};
 
 use super::{Handled, Inbox, first_line, hex_sha256};
 use crate::arbiter::{self, Seat};
+use crate::command::{self, Command};
 use crate::daemon::clocks;
 use crate::daemon::post::{Answering, Table};
 use crate::ids::GameId;
 use crate::locale;
-use crate::mail::command::{self, Command};
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
 use crate::mail::stale::{self, Freshness, MovePoint};
@@ -230,8 +230,8 @@ impl Inbox {
 
 #[cfg(test)]
 mod tests {
+    use crate::command::parse;
     use crate::lang::Lang;
-    use crate::mail::command::parse;
 
     #[test]
     fn a_confirmation_quotes_commands_in_words_that_read_back_as_the_same_commands() {

@@ -5,7 +5,7 @@
 //! becoming `>` lines). Top-posted replies are cut at the first sign of
 //! history; bottom-posted ones skip the quoted part and keep what follows it.
 
-use crate::mail::command::fold;
+use crate::command::fold;
 
 /// Verbs that end an attribution line (`On … wrote:`), folded, in the languages
 /// players' mail clients speak.
