@@ -195,7 +195,7 @@ impl LastOffers {
 /// The state of a game the arbiter works on: the game, the standing draw
 /// offer, the conditional moves, and the event's draw rules.
 #[derive(Debug, Clone)]
-pub struct Board {
+pub struct StateOfPlay {
     /// The game.
     pub game: Game,
     /// The side with a standing draw offer.
@@ -273,7 +273,7 @@ fn reject(
 
 /// Applies the commands of one mail from the player in `seat`, which
 /// arrived at `at`.
-pub fn apply(board: &Board, seat: Seat, commands: &[Command], at: DateTime<Utc>) -> Verdict {
+pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime<Utc>) -> Verdict {
     let game = &board.game;
     let draw_offer_by = board.draw_offer_by;
     let mut next = game.clone();
@@ -871,8 +871,8 @@ mod tests {
         Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
     }
 
-    fn board(game: &Game, draw_offer_by: Option<Color>) -> Board {
-        Board {
+    fn board(game: &Game, draw_offer_by: Option<Color>) -> StateOfPlay {
+        StateOfPlay {
             game: game.clone(),
             draw_offer_by,
             conditionals: Conditionals::default(),
@@ -1135,7 +1135,7 @@ mod tests {
         assert!(v.changed, "{:?}", v.notices);
         assert_eq!(v.conditionals.white.len(), 2, "{:?}", v.notices);
         // Black answers e5: Nf3 is played at once, at the same instant.
-        let b = Board {
+        let b = StateOfPlay {
             game: v.game.clone(),
             draw_offer_by: None,
             conditionals: v.conditionals.clone(),
@@ -1157,7 +1157,7 @@ mod tests {
             vec![vec!["b8c6".to_string(), "f1b5".to_string()]]
         );
         // Black plays d6 instead of Nc6: White's remaining line is cancelled.
-        let b2 = Board {
+        let b2 = StateOfPlay {
             game: v2.game.clone(),
             draw_offer_by: None,
             conditionals: v2.conditionals.clone(),
@@ -1202,7 +1202,7 @@ mod tests {
             first_offer_move: 3,
             moves_between_offers: 2,
         };
-        let mut b = Board {
+        let mut b = StateOfPlay {
             game: Game::new(StartPosition::Standard).unwrap(),
             draw_offer_by: None,
             conditionals: Conditionals::default(),
@@ -1235,7 +1235,7 @@ mod tests {
         let v = apply(&b, seat(Color::White), &said("Bc4 draw", Lang::En), at());
         assert_eq!(v.draw_offer_by, Some(Color::White), "{:?}", v.notices);
         assert_eq!(v.last_offers.white, Some(4));
-        b = Board {
+        b = StateOfPlay {
             game: v.game,
             draw_offer_by: v.draw_offer_by,
             conditionals: v.conditionals,

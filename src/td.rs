@@ -21,16 +21,16 @@ use serde::{Deserialize, Serialize};
 use shakmaty::Color;
 
 use crate::address::EmailAddress;
-use crate::chess::game::{EndReason, GameResult, Outcome as ChessOutcome, StartPosition};
+use crate::chess::game::{EndReason, GameResult, Outcome, StartPosition};
 use crate::clock::TimeControl;
-use crate::daemon::post::{Post, Table};
+use crate::daemon::post::{LoadedGame, Post};
 use crate::event::berger::Cycles;
 use crate::event::crosstable::{self, Crosstable};
-use crate::event::file::{self, BadEventFile, Entrant, Event, Kind, Pairings, Team};
+use crate::event::file::{self, BadEventFile, Entrant, Event, EventKind, Pairings, Team};
 use crate::event::olympiad::GamesPerPairing;
 use crate::event::standings::{self, Counted};
 use crate::event::tiebreak::{TeamCriterion, TieBreak};
-use crate::event::{Decision, GameState, Outcome, Points, Scoring, WithdrawalRule};
+use crate::event::{Decision, GameState, Points, Scoring, WithdrawalRule};
 use crate::ids::EventId;
 use crate::ids::GameId;
 use crate::mail::compose::{LetterKind, ReplacementRole};
@@ -89,11 +89,11 @@ fn rule_key(rule: WithdrawalRule) -> &'static str {
     }
 }
 
-fn kind_key(kind: &Kind) -> &'static str {
+fn kind_key(kind: &EventKind) -> &'static str {
     match kind {
-        Kind::RoundRobin { .. } => "round-robin",
-        Kind::Olympiad { .. } => "olympiad",
-        Kind::TeamMatch { .. } => "team-match",
+        EventKind::RoundRobin { .. } => "round-robin",
+        EventKind::Olympiad { .. } => "olympiad",
+        EventKind::TeamMatch { .. } => "team-match",
     }
 }
 
@@ -104,7 +104,7 @@ fn points(p: f64) -> Points {
 impl Settings {
     fn of(event: &Event) -> Settings {
         let (tie_breaks, cycles, boards, games_per_pairing) = match &event.kind {
-            Kind::RoundRobin {
+            EventKind::RoundRobin {
                 cycles, tie_breaks, ..
             } => (
                 tie_breaks.iter().map(|t| t.key().to_string()).collect(),
@@ -112,7 +112,7 @@ impl Settings {
                 0,
                 0,
             ),
-            Kind::Olympiad {
+            EventKind::Olympiad {
                 games_per_pairing,
                 boards,
                 order,
@@ -127,7 +127,7 @@ impl Settings {
                     1
                 },
             ),
-            Kind::TeamMatch { boards, order, .. } => (
+            EventKind::TeamMatch { boards, order, .. } => (
                 order.iter().map(|t| t.key().to_string()).collect(),
                 0,
                 *boards,
@@ -228,7 +228,7 @@ impl StoredEvent {
             s.tie_breaks.iter().filter_map(|t| t.parse().ok()).collect()
         };
         let kind = match record.kind.as_str() {
-            "round-robin" => Kind::RoundRobin {
+            "round-robin" => EventKind::RoundRobin {
                 cycles: if s.cycles == 2 {
                     Cycles::Double
                 } else {
@@ -241,7 +241,7 @@ impl StoredEvent {
                     .filter_map(|t| t.parse::<TieBreak>().ok())
                     .collect(),
             },
-            "olympiad" => Kind::Olympiad {
+            "olympiad" => EventKind::Olympiad {
                 games_per_pairing: if s.games_per_pairing == 2 {
                     GamesPerPairing::Two
                 } else {
@@ -251,7 +251,7 @@ impl StoredEvent {
                 teams: team_list,
                 order: order(),
             },
-            "team-match" => Kind::TeamMatch {
+            "team-match" => EventKind::TeamMatch {
                 boards: s.boards,
                 teams: team_list,
                 order: order(),
@@ -286,7 +286,7 @@ impl StoredEvent {
 
     /// Whether this is a team event.
     pub fn is_team_event(&self) -> bool {
-        !matches!(self.event.kind, Kind::RoundRobin { .. })
+        !matches!(self.event.kind, EventKind::RoundRobin { .. })
     }
 
     /// The entrant holding a seat: `(team, seat)`; team `None` in a round robin.
@@ -347,13 +347,13 @@ pub async fn create(tx: &mut Tx, text: &str, now: DateTime<Utc>) -> Result<Event
         .add_event(&event.name, kind_key(&event.kind), &settings, &tds, now)
         .await?;
     match &event.kind {
-        Kind::RoundRobin { players, .. } => {
+        EventKind::RoundRobin { players, .. } => {
             for (i, e) in players.iter().enumerate() {
                 let p = player_for(tx, e, now).await?;
                 tx.add_entrant(id, p.id, None, Some(i as u32 + 1)).await?;
             }
         }
-        Kind::Olympiad { teams, .. } | Kind::TeamMatch { teams, .. } => {
+        EventKind::Olympiad { teams, .. } | EventKind::TeamMatch { teams, .. } => {
             for (t, team) in teams.iter().enumerate() {
                 let number = t as u32 + 1;
                 tx.add_team(id, number, &team.name).await?;
@@ -397,7 +397,7 @@ async fn check_not_entered(tx: &mut Tx, event: EventId, player: &Player) -> Resu
 pub async fn add_player(tx: &mut Tx, event: EventId, player: &Player) -> Result<u32, TdError> {
     let ev = StoredEvent::load(tx, event).await?;
     check_open(&ev)?;
-    let Kind::RoundRobin { players, .. } = &ev.event.kind else {
+    let EventKind::RoundRobin { players, .. } = &ev.event.kind else {
         return refused(format!(
             "event {event} is a team event: add a whole team with `dopis event add-team`"
         ));
@@ -422,18 +422,18 @@ pub async fn add_team(
     let ev = StoredEvent::load(tx, event).await?;
     check_open(&ev)?;
     let (want, teams) = match &ev.event.kind {
-        Kind::RoundRobin { .. } => {
+        EventKind::RoundRobin { .. } => {
             return refused(format!(
                 "event {event} is a round robin: add players with `dopis event add-player`"
             ));
         }
-        Kind::TeamMatch { boards, teams, .. } if teams.len() >= 2 => {
+        EventKind::TeamMatch { boards, teams, .. } if teams.len() >= 2 => {
             let _ = boards;
             return refused(format!(
                 "event {event} is a team match, which is between exactly 2 teams"
             ));
         }
-        Kind::Olympiad { boards, teams, .. } | Kind::TeamMatch { boards, teams, .. } => {
+        EventKind::Olympiad { boards, teams, .. } | EventKind::TeamMatch { boards, teams, .. } => {
             (*boards as usize, teams)
         }
     };
@@ -572,7 +572,7 @@ pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<Paire
 }
 
 /// Loads a game with its players and clock, as mails show it.
-async fn table(tx: &mut Tx, id: GameId) -> Result<Table, StoreError> {
+async fn table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
     crate::daemon::clocks::load_table(tx, id).await
 }
 
@@ -590,12 +590,12 @@ pub async fn start(
         return refused(format!("event {event} has started already"));
     }
     let count = match &ev.event.kind {
-        Kind::RoundRobin { players, .. } => players.len(),
-        Kind::Olympiad { teams, .. } => teams.len(),
-        Kind::TeamMatch { teams, .. } => teams.len().max(1) + 1,
+        EventKind::RoundRobin { players, .. } => players.len(),
+        EventKind::Olympiad { teams, .. } => teams.len(),
+        EventKind::TeamMatch { teams, .. } => teams.len().max(1) + 1,
     };
     let needed = match &ev.event.kind {
-        Kind::TeamMatch { teams, .. } if teams.len() != 2 => {
+        EventKind::TeamMatch { teams, .. } if teams.len() != 2 => {
             return refused(format!(
                 "event {event} is a team match and has {} teams; it needs 2",
                 teams.len()
@@ -635,21 +635,19 @@ fn state_of(g: &EventGame) -> GameState {
     let Some(result) = GameResult::from_pgn(result) else {
         return GameState::Unfinished;
     };
-    let outcome = match result {
-        GameResult::WhiteWins => Outcome::WhiteWins,
-        GameResult::BlackWins => Outcome::BlackWins,
-        GameResult::Draw => Outcome::Draw,
-    };
-    let decision = match ChessOutcome::from_description(result, reason) {
+    let decision = match Outcome::from_description(result, reason) {
         Some(o) if matches!(o.reason, EndReason::Adjudication(_)) => Decision::Adjudicated,
         _ => Decision::Played,
     };
-    GameState::Finished { outcome, decision }
+    GameState::Finished {
+        outcome: result,
+        decision,
+    }
 }
 
 /// The standings of a stored event as a crosstable, and how each of its
 /// games counts (by game id).
-pub struct EventTable {
+pub struct EventStandings {
     /// The crosstable, ready to render.
     pub crosstable: Crosstable,
     /// How each game counts after withdrawals.
@@ -657,7 +655,7 @@ pub struct EventTable {
 }
 
 /// Computes the standings of an event from its stored games.
-pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventTable, TdError> {
+pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, TdError> {
     let games = tx.event_games(ev.record.id).await?;
     let withdrawn_mark = |e: &EntrantRecord| {
         if e.withdrawn_at.is_some() {
@@ -667,7 +665,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventTable, TdEr
         }
     };
     let mut counted = HashMap::new();
-    if let Kind::RoundRobin { players, .. } = &ev.event.kind {
+    if let EventKind::RoundRobin { players, .. } = &ev.event.kind {
         let index: HashMap<PlayerId, usize> = ev
             .entrants
             .iter()
@@ -677,7 +675,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventTable, TdEr
         let mut list = Vec::new();
         for g in &games {
             if let (Some(&w), Some(&b)) = (index.get(&g.game.white), index.get(&g.game.black)) {
-                list.push(standings::Game {
+                list.push(standings::ScoredGame {
                     round: g.round,
                     white: w,
                     black: b,
@@ -700,7 +698,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventTable, TdEr
             }
         }
         counted.extend(kept.into_iter().zip(table.counted.iter().copied()));
-        return Ok(EventTable {
+        return Ok(EventStandings {
             crosstable: crosstable::individual(&ev.event.name, &names, &table),
             counted,
         });
@@ -718,7 +716,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventTable, TdEr
         if let (Some(&(wt, _)), Some(&(bt, _))) =
             (index.get(&g.game.white), index.get(&g.game.black))
         {
-            list.push(standings::TeamGame {
+            list.push(standings::ScoredTeamGame {
                 round: g.round,
                 board: g.board,
                 white_team: wt,
@@ -737,7 +735,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventTable, TdEr
     // Team standings do not list how each game counts; a withdrawn board's
     // closed games are forfeits or annulled as individual standings say.
     let names: Vec<String> = ev.teams.iter().map(|t| t.name.clone()).collect();
-    Ok(EventTable {
+    Ok(EventStandings {
         crosstable: crosstable::team(&ev.event.name, &names, &table),
         counted,
     })
@@ -1024,7 +1022,7 @@ pub async fn withdraw(
                 Color::Black => GameResult::WhiteWins,
             };
             let why = format!("forfeit: {} withdrew from {}", player.name, ev.event.name);
-            let text = ChessOutcome::new(result, EndReason::Adjudication(why)).to_string();
+            let text = Outcome::new(result, EndReason::Adjudication(why)).to_string();
             tx.close_by_withdrawal(id, Some((result.as_pgn(), &text)), now)
                 .await?;
         } else {

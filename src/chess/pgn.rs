@@ -305,7 +305,7 @@ pub enum PgnError {
 
 /// One piece of the text, with the line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Token {
+enum PgnToken {
     Tag(String, String),
     Comment(String),
     Word(String),
@@ -366,7 +366,7 @@ impl Scanner<'_> {
         }
     }
 
-    fn tag(&mut self, line: usize) -> Result<Token, PgnError> {
+    fn tag(&mut self, line: usize) -> Result<PgnToken, PgnError> {
         let mut name = String::new();
         while let Some(c) = self.chars.peek().copied() {
             if c.is_whitespace() || c == '"' || c == ']' {
@@ -407,7 +407,7 @@ impl Scanner<'_> {
         if self.bump() != Some(']') {
             return Err(self.syntax(line, format!("tag {name:?} is not closed with ']'")));
         }
-        Ok(Token::Tag(name, value))
+        Ok(PgnToken::Tag(name, value))
     }
 
     /// Skips a variation whose `(` was just read, nested ones included.
@@ -431,7 +431,7 @@ impl Scanner<'_> {
     }
 
     /// The next token and its line, skipping NAGs, variations and escapes.
-    fn next_token(&mut self) -> Result<Option<(usize, Token)>, PgnError> {
+    fn next_token(&mut self) -> Result<Option<(usize, PgnToken)>, PgnError> {
         loop {
             if self.at_line_start && self.chars.peek() == Some(&'%') {
                 self.skip_line();
@@ -453,12 +453,12 @@ impl Scanner<'_> {
                     self.bump();
                     return self
                         .brace_comment(line)
-                        .map(|text| Some((line, Token::Comment(text))));
+                        .map(|text| Some((line, PgnToken::Comment(text))));
                 }
                 ';' => {
                     self.bump();
                     let text = self.skip_line();
-                    return Ok(Some((line, Token::Comment(text))));
+                    return Ok(Some((line, PgnToken::Comment(text))));
                 }
                 '(' => {
                     self.bump();
@@ -487,7 +487,7 @@ impl Scanner<'_> {
                         self.bump();
                         return Err(self.syntax(line, format!("{c:?} without an opening '{{'")));
                     }
-                    return Ok(Some((line, Token::Word(word))));
+                    return Ok(Some((line, PgnToken::Word(word))));
                 }
             }
         }
@@ -610,7 +610,7 @@ pub fn import(text: &str) -> Result<PgnGame, PgnError> {
     let mut pending = None;
     while let Some((line, token)) = scanner.next_token()? {
         match token {
-            Token::Tag(name, value) => raw_tags.push((name, value)),
+            PgnToken::Tag(name, value) => raw_tags.push((name, value)),
             other => {
                 pending = Some((line, other));
                 break;
@@ -642,8 +642,8 @@ pub fn import(text: &str) -> Result<PgnGame, PgnError> {
         };
         match token {
             // A tag after moves: the next game begins without a result token.
-            Token::Tag(..) => break,
-            Token::Comment(text) => {
+            PgnToken::Tag(..) => break,
+            PgnToken::Comment(text) => {
                 let (received, sent, rest) = read_times(&text);
                 if let Some(index) = game.plies().len().checked_sub(1) {
                     if let Some(at) = received {
@@ -655,7 +655,7 @@ pub fn import(text: &str) -> Result<PgnGame, PgnError> {
                 }
                 last_comment = rest;
             }
-            Token::Word(word) => {
+            PgnToken::Word(word) => {
                 if is_result(&word) {
                     result = result_of(&word);
                     break;

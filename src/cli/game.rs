@@ -113,7 +113,7 @@ impl std::str::FromStr for Chess960Choice {
 
 /// A game as `game show` and `game list` print it, with the players' details.
 #[derive(Debug, Serialize)]
-struct GameView<'a> {
+struct GameListing<'a> {
     #[serde(flatten)]
     game: &'a GameRecord,
     white_player: PlayerSummary<'a>,
@@ -236,9 +236,9 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             }
             match format {
                 Format::Json => {
-                    let list: Vec<GameView> = views
+                    let list: Vec<GameListing> = views
                         .iter()
-                        .map(|(g, w, b)| GameView {
+                        .map(|(g, w, b)| GameListing {
                             game: g,
                             white_player: w.into(),
                             black_player: b.into(),
@@ -271,7 +271,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             let clocks = table.clock.as_ref().map(|c| c.clocks(now));
             match format {
                 Format::Json => {
-                    let view = GameView {
+                    let view = GameListing {
                         game: &g,
                         white_player: (&w).into(),
                         black_player: (&b).into(),

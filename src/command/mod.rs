@@ -263,7 +263,7 @@ fn shorten(text: &str) -> String {
 }
 
 /// Picks one phrase list out of a vocabulary.
-type Table = fn(&Words) -> &'static [&'static str];
+type PhraseList = fn(&Words) -> &'static [&'static str];
 
 /// What one line says.
 #[derive(Debug)]
@@ -349,7 +349,7 @@ fn normalize<'a>(words: impl Iterator<Item = &'a str>, vocab: &[&Words]) -> Stri
         .join(" ")
 }
 
-fn phrase_in(phrase: &str, table: Table, vocab: &[&Words]) -> bool {
+fn phrase_in(phrase: &str, table: PhraseList, vocab: &[&Words]) -> bool {
     !phrase.is_empty()
         && vocab.iter().any(|w| {
             table(w)
@@ -358,7 +358,7 @@ fn phrase_in(phrase: &str, table: Table, vocab: &[&Words]) -> bool {
         })
 }
 
-fn word_in(word: &str, table: Table, vocab: &[&Words]) -> bool {
+fn word_in(word: &str, table: PhraseList, vocab: &[&Words]) -> bool {
     vocab
         .iter()
         .any(|w| table(w).iter().any(|entry| fold(entry) == word))
@@ -414,7 +414,7 @@ fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
         }
     }
     let phrase = normalize(words.iter().map(String::as_str), vocab);
-    let is = |table: Table| phrase_in(&phrase, table, vocab);
+    let is = |table: PhraseList| phrase_in(&phrase, table, vocab);
     let mv = match moves.as_slice() {
         [] => None,
         [m] => Some(m.clone()),
@@ -455,7 +455,7 @@ fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
 
 /// Commands that are a phrase alone.
 fn simple_command(phrase: &str, vocab: &[&Words]) -> Option<Command> {
-    let table: [(Table, Command); 12] = [
+    let table: [(PhraseList, Command); 12] = [
         (|w| w.offer_draw, Command::OfferDraw),
         (|w| w.accept_draw, Command::AcceptDraw),
         (|w| w.decline_draw, Command::DeclineDraw),

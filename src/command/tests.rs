@@ -517,7 +517,7 @@ fn move_text_is_trimmed_and_bounded() {
     assert!(MoveText::new(&"a".repeat(MAX_MOVE_TEXT)).is_some());
 }
 
-const CATEGORIES: [(&str, Table, Option<Command>); 12] = [
+const CATEGORIES: [(&str, PhraseList, Option<Command>); 12] = [
     ("offer_draw", |w| w.offer_draw, Some(Command::OfferDraw)),
     ("accept_draw", |w| w.accept_draw, Some(Command::AcceptDraw)),
     (
@@ -576,7 +576,8 @@ fn no_phrase_means_two_different_commands() {
         let lang: Lang = code.parse().unwrap_or_default();
         let active = words::for_lang(lang);
         let mut seen: Vec<(String, &str)> = Vec::new();
-        let mut tables: Vec<(&str, Table)> = CATEGORIES.iter().map(|(n, t, _)| (*n, *t)).collect();
+        let mut tables: Vec<(&str, PhraseList)> =
+            CATEGORIES.iter().map(|(n, t, _)| (*n, *t)).collect();
         tables.push(("conditionals", |w| w.conditionals));
         for (name, table) in tables {
             for w in &active {

@@ -23,7 +23,7 @@
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use shakmaty::{ByColor, Color};
 
-use super::post::{ColorName, Post, Table};
+use super::post::{ColorName, LoadedGame, Post};
 use crate::chess::game::Game;
 use crate::clock::describe_deadline;
 use crate::clock::leave::{self, regular_days_in_year};
@@ -93,13 +93,13 @@ pub async fn game_clock(
 }
 
 /// Loads a game with its players and clock, its row locked for the transaction.
-pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<Table, StoreError> {
+pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
     let record = tx.game_for_update(id).await?;
     let game = record.to_game()?;
     let white = tx.player(record.white).await?;
     let black = tx.player(record.black).await?;
     let clock = game_clock(tx, &record, &game, &white, &black).await?;
-    Ok(Table {
+    Ok(LoadedGame {
         draw_offer_by: record.draw_offer_by,
         record,
         game,
@@ -115,7 +115,7 @@ pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<Table, StoreError> {
 /// scheduler then plans its reminders by its own settings.
 pub async fn reschedule(
     tx: &mut Tx,
-    table: &Table,
+    table: &LoadedGame,
     plan: Option<&ReminderPlan>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
@@ -195,7 +195,7 @@ pub async fn director(tx: &mut Tx, address: &str) -> Result<Option<Player>, Stor
 pub async fn end_on_time(
     tx: &mut Tx,
     post: &Post,
-    table: &mut Table,
+    table: &mut LoadedGame,
     side: Color,
     at: DateTime<Utc>,
     now: DateTime<Utc>,
@@ -396,7 +396,7 @@ impl Scheduler {
         key: String,
         kind: LetterKind,
         to: &Player,
-        table: &Table,
+        table: &LoadedGame,
         side: Option<Color>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {

@@ -68,7 +68,7 @@ pub enum PostError {
 
 /// A game with its players, as a mail shows it.
 #[derive(Debug, Clone)]
-pub struct Table {
+pub struct LoadedGame {
     /// The stored game.
     pub record: GameRecord,
     /// The game in the rules core (after the change being told of).
@@ -83,7 +83,7 @@ pub struct Table {
     pub clock: Option<GameClock>,
 }
 
-impl Table {
+impl LoadedGame {
     /// The player of a colour.
     pub fn player(&self, side: Color) -> &Player {
         match side {
@@ -203,7 +203,11 @@ impl Post {
     /// sends the very same Message-ID. A mail about a game also names the
     /// position it shows (half-moves played), so a reply to it tells which
     /// position the player answered (see `mail::stale`).
-    fn message_id(&self, table: Option<&Table>, mail_key: &str) -> Result<MessageId, StoreError> {
+    fn message_id(
+        &self,
+        table: Option<&LoadedGame>,
+        mail_key: &str,
+    ) -> Result<MessageId, StoreError> {
         let game = table.map(|t| {
             let ply = u32::try_from(t.game.plies().len()).unwrap_or(u32::MAX);
             (t.record.id.0, ply)
@@ -233,7 +237,7 @@ impl Post {
         mail_key: String,
         kind: LetterKind,
         to: &Player,
-        table: Option<&Table>,
+        table: Option<&LoadedGame>,
         side: Option<Color>,
         answering: Option<&Answering<'_>>,
         reply_to: Option<EmailAddress>,
@@ -295,7 +299,7 @@ impl Post {
         tx: &mut Tx,
         mail_key: String,
         kind: LetterKind,
-        table: &Table,
+        table: &LoadedGame,
         side: Color,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
@@ -346,7 +350,7 @@ impl Post {
     pub async fn game_started(
         &self,
         tx: &mut Tx,
-        table: &Table,
+        table: &LoadedGame,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let id = table.record.id.0;
@@ -375,7 +379,7 @@ impl Post {
     pub async fn notices(
         &self,
         tx: &mut Tx,
-        table: &Table,
+        table: &LoadedGame,
         notices: &[Notice],
         answering: &Answering<'_>,
         now: DateTime<Utc>,
@@ -533,7 +537,7 @@ impl Post {
         &self,
         tx: &mut Tx,
         to: &Player,
-        tables: &[Table],
+        tables: &[LoadedGame],
         day: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
@@ -571,7 +575,7 @@ fn bad_message_id(text: &str) -> StoreError {
 
 /// Example move texts for a help mail: legal moves of the position in the
 /// player's own letters, and the other notations.
-fn help_examples(table: &Table, side: Color) -> Vec<String> {
+fn help_examples(table: &LoadedGame, side: Color) -> Vec<String> {
     use crate::chess::notation::{Notation, render};
     use shakmaty::Position;
     let lang = table.player(side).lang;
@@ -605,7 +609,12 @@ pub fn clocks_text(clocks: &Clocks, control: TimeControl) -> String {
     locale::describe_clocks(clocks, control, crate::lang::Lang::En)
 }
 
-fn game_view(table: &Table, recipient: Option<Color>, to: &Player, now: DateTime<Utc>) -> GameView {
+fn game_view(
+    table: &LoadedGame,
+    recipient: Option<Color>,
+    to: &Player,
+    now: DateTime<Utc>,
+) -> GameView {
     let clocks = table.clock.as_ref().map(|c| c.clocks(now));
     let deadline = clocks
         .as_ref()

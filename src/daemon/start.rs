@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::post::{Post, Table};
+use super::post::{LoadedGame, Post};
 use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
 use crate::ids::GameId;
@@ -51,7 +51,7 @@ pub async fn start_game_in(
 }
 
 /// A game with its players.
-pub async fn table(store: &Store, id: GameId) -> Result<Table, StoreError> {
+pub async fn table(store: &Store, id: GameId) -> Result<LoadedGame, StoreError> {
     let mut tx = store.begin().await?;
     let table = super::clocks::load_table(&mut tx, id).await?;
     tx.commit().await?;

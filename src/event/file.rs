@@ -65,7 +65,7 @@ pub struct Event {
     /// The event's name.
     pub name: String,
     /// Round robin, olympiad or team match, with its entrants.
-    pub kind: Kind,
+    pub kind: EventKind,
     /// Time control of every game.
     pub time_control: TimeControl,
     /// Leave days per player per calendar year.
@@ -82,7 +82,7 @@ pub struct Event {
 
 /// The kind of event, with its entrants and ranking order.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Kind {
+pub enum EventKind {
     /// Everyone plays everyone.
     RoundRobin {
         /// Single or double.
@@ -149,12 +149,12 @@ impl Event {
     /// Every game of the event.
     pub fn pairings(&self) -> Pairings {
         match &self.kind {
-            Kind::RoundRobin {
+            EventKind::RoundRobin {
                 cycles, players, ..
             } => Pairings::Individual(
                 berger::round_robin(players.len(), *cycles).unwrap_or_default(),
             ),
-            Kind::Olympiad {
+            EventKind::Olympiad {
                 games_per_pairing,
                 boards,
                 teams,
@@ -162,14 +162,14 @@ impl Event {
             } => Pairings::Teams(
                 olympiad::olympiad(teams.len(), *boards, *games_per_pairing).unwrap_or_default(),
             ),
-            Kind::TeamMatch { boards, .. } => Pairings::Teams(olympiad::team_match(*boards)),
+            EventKind::TeamMatch { boards, .. } => Pairings::Teams(olympiad::team_match(*boards)),
         }
     }
 
     /// The rules individual standings rank by (for a round robin).
     pub fn rules(&self) -> Rules {
         let tie_breaks = match &self.kind {
-            Kind::RoundRobin { tie_breaks, .. } => tie_breaks.clone(),
+            EventKind::RoundRobin { tie_breaks, .. } => tie_breaks.clone(),
             _ => TieBreak::ICCF.to_vec(),
         };
         Rules {
@@ -182,8 +182,8 @@ impl Event {
     /// The rules team standings rank by (for an olympiad or team match).
     pub fn team_rules(&self) -> TeamRules {
         let order = match &self.kind {
-            Kind::Olympiad { order, .. } | Kind::TeamMatch { order, .. } => order.clone(),
-            Kind::RoundRobin { .. } => TeamCriterion::ALL.to_vec(),
+            EventKind::Olympiad { order, .. } | EventKind::TeamMatch { order, .. } => order.clone(),
+            EventKind::RoundRobin { .. } => TeamCriterion::ALL.to_vec(),
         };
         TeamRules {
             scoring: self.scoring,
@@ -627,7 +627,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                     }
                 }
             }
-            Some(Kind::RoundRobin {
+            Some(EventKind::RoundRobin {
                 cycles,
                 players,
                 tie_breaks,
@@ -719,14 +719,14 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                 }
             }
             Some(if olympiad {
-                Kind::Olympiad {
+                EventKind::Olympiad {
                     games_per_pairing,
                     boards,
                     teams,
                     order,
                 }
             } else {
-                Kind::TeamMatch {
+                EventKind::TeamMatch {
                     boards,
                     teams,
                     order,
@@ -785,7 +785,7 @@ mod tests {
         assert_eq!(event.scoring.win, Points::whole(3));
         assert_eq!(event.scoring.draw, Points::whole(1));
         assert_eq!(event.withdrawal, WithdrawalRule::AnnulIfUnderHalf);
-        let Kind::RoundRobin {
+        let EventKind::RoundRobin {
             cycles,
             players,
             tie_breaks,
@@ -809,7 +809,7 @@ mod tests {
     #[test]
     fn the_olympiad_example_is_seven_teams_of_six_with_reserves() {
         let event = parse(OLYMPIAD).unwrap();
-        let Kind::Olympiad {
+        let EventKind::Olympiad {
             games_per_pairing,
             boards,
             teams,
@@ -840,7 +840,7 @@ mod tests {
         assert_eq!(event.scoring, Scoring::default());
         assert_eq!(event.leave_days, 45);
         assert_eq!(event.withdrawal, WithdrawalRule::AnnulIfUnderHalf);
-        let Kind::TeamMatch { teams, boards, .. } = &event.kind else {
+        let EventKind::TeamMatch { teams, boards, .. } = &event.kind else {
             panic!("not a team match: {:?}", event.kind);
         };
         assert_eq!((*boards, teams.len()), (6, 2));

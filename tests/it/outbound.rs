@@ -1227,9 +1227,10 @@ fn deadline_report() -> dopis::report::DeadlineReport {
 
 /// Three players, all games over: Alice beat both, Bojan drew Carla.
 fn standings_table() -> dopis::event::crosstable::Crosstable {
-    use dopis::event::standings::{Game, Rules, individual};
-    use dopis::event::{Decision, GameState, Outcome};
-    let played = |white, black, outcome| Game {
+    use dopis::chess::game::GameResult;
+    use dopis::event::standings::{Rules, ScoredGame, individual};
+    use dopis::event::{Decision, GameState};
+    let played = |white, black, outcome| ScoredGame {
         round: 1,
         white,
         black,
@@ -1239,9 +1240,9 @@ fn standings_table() -> dopis::event::crosstable::Crosstable {
         },
     };
     let games = [
-        played(0, 1, Outcome::WhiteWins),
-        played(2, 0, Outcome::BlackWins),
-        played(1, 2, Outcome::Draw),
+        played(0, 1, GameResult::WhiteWins),
+        played(2, 0, GameResult::BlackWins),
+        played(1, 2, GameResult::Draw),
     ];
     let rules = Rules {
         scoring: dopis::event::Scoring::default(),

@@ -18,7 +18,7 @@ use super::{Handled, Inbox, first_line, hex_sha256};
 use crate::arbiter::{self, Seat};
 use crate::command::{self, Command};
 use crate::daemon::clocks;
-use crate::daemon::post::{Answering, Table};
+use crate::daemon::post::{Answering, LoadedGame};
 use crate::ids::GameId;
 use crate::locale;
 use crate::mail::compose::LetterKind;
@@ -211,14 +211,14 @@ impl Inbox {
     pub(super) async fn board(
         &self,
         tx: &mut Tx,
-        table: &Table,
-    ) -> Result<arbiter::Board, StoreError> {
+        table: &LoadedGame,
+    ) -> Result<arbiter::StateOfPlay, StoreError> {
         let record = &table.record;
         let draw_policy = match tx.event_of_game(record.id).await? {
             Some(event) => crate::td::draw_policy(tx, event).await?,
             None => crate::event::DrawPolicy::default(),
         };
-        Ok(arbiter::Board {
+        Ok(arbiter::StateOfPlay {
             game: table.game.clone(),
             draw_offer_by: record.draw_offer_by,
             conditionals: record.conditionals.clone(),
