@@ -22,6 +22,7 @@ use shakmaty::Color;
 
 use crate::address::EmailAddress;
 use crate::chess::game::{EndReason, GameResult, Outcome, StartPosition};
+use crate::chess::side;
 use crate::clock::TimeControl;
 use crate::daemon::post::{LoadedGame, Post};
 use crate::event::berger::Cycles;
@@ -752,13 +753,6 @@ pub async fn standings_letter(tx: &mut Tx, event: EventId) -> Result<LetterKind,
     })
 }
 
-fn side_key(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 /// The event of a game, loaded, if it has one; and a check that `by` is a TD.
 async fn event_of(
     tx: &mut Tx,
@@ -820,7 +814,7 @@ pub async fn set_result(
     for side in [Color::White, Color::Black] {
         post.to_player(
             tx,
-            format!("td{action}.g{}.over.{}", game.0, side_key(side)),
+            format!("td{action}.g{}.over.{}", game.0, side::key(side)),
             LetterKind::GameOver,
             &t,
             side,
@@ -862,7 +856,7 @@ pub async fn extend(
     let player = t.player(side).clone();
     tx.add_deadline_extension(&DeadlineExtension {
         game,
-        side: side_key(side).to_string(),
+        side: side::key(side).to_string(),
         days,
         granted_by: by.to_string(),
         reason: reason.to_string(),
@@ -883,7 +877,7 @@ pub async fn extend(
                 detail: &format!(
                     "gave {} ({}) {days} more days in game {game}",
                     player.name,
-                    side_key(side)
+                    side::key(side)
                 ),
                 reason,
             },
@@ -893,7 +887,7 @@ pub async fn extend(
     for to_side in [Color::White, Color::Black] {
         post.to_player(
             tx,
-            format!("td{action}.g{}.extend.{}", game.0, side_key(to_side)),
+            format!("td{action}.g{}.extend.{}", game.0, side::key(to_side)),
             LetterKind::DeadlineExtended {
                 player: player.name.clone(),
                 days,

@@ -135,7 +135,7 @@ struct ClocksView {
 
 fn clocks_view(clocks: &crate::clock::Clocks, over: bool) -> ClocksView {
     ClocksView {
-        to_move: crate::store::games::color_name(clocks.to_move),
+        to_move: crate::chess::side::key(clocks.to_move),
         next_deadline: clocks
             .players
             .get(clocks.to_move)

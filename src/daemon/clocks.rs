@@ -23,8 +23,9 @@
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use shakmaty::{ByColor, Color};
 
-use super::post::{ColorName, LoadedGame, Post};
+use super::post::{LoadedGame, Post};
 use crate::chess::game::Game;
+use crate::chess::side;
 use crate::clock::describe_deadline;
 use crate::clock::leave::{self, regular_days_in_year};
 use crate::clock::{Allowance, Due, GameClock, Leave, LeaveError, Pauses, ReminderPlan, Timeline};
@@ -76,7 +77,7 @@ pub async fn game_clock(
         // A TD's extension of N days stops that side's clock for N days from
         // when it was granted: the deadline they are thinking against moves
         // N days later (given to the side to move, as TDs do).
-        let name = if side.is_white() { "white" } else { "black" };
+        let name = side::key(side);
         spans.extend(extensions.iter().filter(|e| e.side == name).map(|e| {
             (
                 e.granted_at,
@@ -224,7 +225,7 @@ pub async fn end_on_time(
     for side in [Color::White, Color::Black] {
         post.to_player(
             tx,
-            format!("g{}.over.{}", id.0, side.name_lower()),
+            format!("g{}.over.{}", id.0, side::key(side)),
             LetterKind::GameOver,
             table,
             side,

@@ -16,6 +16,7 @@ use crate::command;
 use crate::ids::GameId;
 use crate::mail::compose::{LetterKind, NotHandledCause};
 use crate::mail::inbound::{self, InboundMail};
+use crate::mail::key::sha256_hex;
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
 use crate::store::games::GameStatus;
@@ -109,7 +110,7 @@ impl Inbox {
             Ok(mail) => mail,
             Err(e) => {
                 // No usable sender: nobody to answer. Record it so it is not read again.
-                let key = format!("sha256:{}", hex_sha256(raw));
+                let key = format!("sha256:{}", sha256_hex(raw, 32));
                 let mut tx = store.begin().await?;
                 let record = InboundRecord {
                     mail_key: &key,
@@ -307,7 +308,10 @@ impl Inbox {
                 self.post
                     .queue(
                         tx,
-                        format!("in.{}.confirm", hex_sha256(answering.mail_key.as_bytes())),
+                        format!(
+                            "in.{}.confirm",
+                            sha256_hex(answering.mail_key.as_bytes(), 32)
+                        ),
                         LetterKind::ConfirmRequest { command },
                         &player,
                         Some(&table),
@@ -349,7 +353,7 @@ impl Inbox {
                                 tx,
                                 format!(
                                     "in.{}.standings.e{}",
-                                    hex_sha256(answering.mail_key.as_bytes()),
+                                    sha256_hex(answering.mail_key.as_bytes(), 32),
                                     event.0
                                 ),
                                 kind,
@@ -408,7 +412,10 @@ impl Inbox {
                 self.post
                     .answer(
                         tx,
-                        format!("in.{}.nogame", hex_sha256(answering.mail_key.as_bytes())),
+                        format!(
+                            "in.{}.nogame",
+                            sha256_hex(answering.mail_key.as_bytes(), 32)
+                        ),
                         kind,
                         &player,
                         answering,
@@ -427,7 +434,10 @@ impl Inbox {
                 self.post
                     .answer(
                         tx,
-                        format!("in.{}.refused", hex_sha256(answering.mail_key.as_bytes())),
+                        format!(
+                            "in.{}.refused",
+                            sha256_hex(answering.mail_key.as_bytes(), 32)
+                        ),
                         LetterKind::Refused {
                             explanation: why.clone(),
                         },
@@ -468,7 +478,7 @@ impl Inbox {
         self.post
             .answer(
                 tx,
-                format!("in.{}.dkim", hex_sha256(answering.mail_key.as_bytes())),
+                format!("in.{}.dkim", sha256_hex(answering.mail_key.as_bytes(), 32)),
                 LetterKind::Refused { explanation: why },
                 &player,
                 answering,
@@ -509,7 +519,7 @@ impl Inbox {
         self.post
             .answer(
                 &mut tx,
-                format!("in.{}.not-handled", hex_sha256(failure_key.as_bytes())),
+                format!("in.{}.not-handled", sha256_hex(failure_key.as_bytes(), 32)),
                 LetterKind::NotHandled {
                     subject: mail.subject.clone(),
                     cause,
@@ -811,7 +821,7 @@ impl Inbox {
         };
         let key = format!(
             "in.{}.leave.{from}",
-            hex_sha256(answering.mail_key.as_bytes())
+            sha256_hex(answering.mail_key.as_bytes(), 32)
         );
         let (kind, outcome) = match booked {
             Ok(b) => (
@@ -875,7 +885,10 @@ impl Inbox {
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let key = format!("in.{}.standings", hex_sha256(answering.mail_key.as_bytes()));
+        let key = format!(
+            "in.{}.standings",
+            sha256_hex(answering.mail_key.as_bytes(), 32)
+        );
         let kind = match tx.event_of_game(game).await? {
             Some(event) => standings_kind(tx, event).await?,
             None => LetterKind::Rejected {
@@ -943,7 +956,10 @@ impl Inbox {
                 self.post
                     .answer(
                         tx,
-                        format!("in.{}.{what}", hex_sha256(answering.mail_key.as_bytes())),
+                        format!(
+                            "in.{}.{what}",
+                            sha256_hex(answering.mail_key.as_bytes(), 32)
+                        ),
                         kind,
                         &player,
                         answering,
@@ -1017,13 +1033,5 @@ fn first_line(text: &str) -> String {
         .unwrap_or("")
         .chars()
         .take(80)
-        .collect()
-}
-
-fn hex_sha256(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
         .collect()
 }

@@ -3,19 +3,20 @@
 //! themselves (composed from `templates/`).
 
 use chrono::{DateTime, Utc};
-use sha2::{Digest, Sha256};
 use shakmaty::Color;
 
 use crate::address::EmailAddress;
 use crate::arbiter::Notice;
 use crate::chess::game::Game;
 use crate::chess::pgn::{self, PgnTags};
+use crate::chess::side;
 use crate::clock::{Clocks, GameClock, TimeControl};
 use crate::config::MailConfig;
 use crate::ids::GameId;
 use crate::locale;
 use crate::mail::compose::{self, DigestGame, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
+use crate::mail::key::sha256_hex;
 use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
 use crate::player::Player;
 use crate::store::StoreError;
@@ -128,11 +129,6 @@ pub struct Answering<'a> {
     pub mail_key: &'a str,
     /// Its Message-ID, if it had one.
     pub message_id: Option<&'a MessageId>,
-}
-
-fn short_hash(text: &str) -> String {
-    let digest = Sha256::digest(text.as_bytes());
-    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 impl Post {
@@ -364,7 +360,7 @@ impl Post {
             }
             self.to_player(
                 tx,
-                format!("g{id}.start.{}", side.name_lower()),
+                format!("g{id}.start.{}", side::key(side)),
                 kind,
                 table,
                 side,
@@ -390,9 +386,12 @@ impl Post {
             // Mails caused by a move are keyed by the move, so that the same
             // move can never produce two "your move" mails; answers by the
             // inbound mail.
-            let answer_key = format!("in.{}.{index}", short_hash(answering.mail_key));
+            let answer_key = format!(
+                "in.{}.{index}",
+                sha256_hex(answering.mail_key.as_bytes(), 8)
+            );
             let move_key =
-                |what: &str, side: Color| format!("g{}.p{ply}.{what}.{}", id.0, side.name_lower());
+                |what: &str, side: Color| format!("g{}.p{ply}.{what}.{}", id.0, side::key(side));
             let (key, kind, side, answer, notice_ply) = match notice {
                 Notice::YourMove { to } => (
                     move_key("yourmove", *to),
@@ -414,7 +413,7 @@ impl Post {
                     for side in [Color::White, Color::Black] {
                         self.to_player(
                             tx,
-                            format!("g{}.over.{}", id.0, side.name_lower()),
+                            format!("g{}.over.{}", id.0, side::key(side)),
                             LetterKind::GameOver,
                             table,
                             side,
@@ -481,7 +480,7 @@ impl Post {
                 Notice::Conditionals { to, note, lines } => (
                     // Keyed by the mail that caused it: set/list/cancel answer
                     // a mail; a cancellation follows the opponent's move.
-                    format!("{answer_key}.cond.{}", side_key(*to)),
+                    format!("{answer_key}.cond.{}", side::key(*to)),
                     LetterKind::Conditionals {
                         note: note.clone(),
                         lines: lines.clone(),
@@ -632,23 +631,5 @@ fn game_view(
         clocks: clocks.map(|c| locale::describe_clocks(&c, table.record.time_control, to.lang)),
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),
-    }
-}
-
-fn side_key(c: Color) -> &'static str {
-    c.name_lower()
-}
-
-/// Lower-case colour names for keys.
-pub(crate) trait ColorName {
-    fn name_lower(self) -> &'static str;
-}
-
-impl ColorName for Color {
-    fn name_lower(self) -> &'static str {
-        match self {
-            Color::White => "white",
-            Color::Black => "black",
-        }
     }
 }

@@ -21,7 +21,6 @@
 //! report address is ignored and logged, never answered.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use sha2::{Digest, Sha256};
 
 use super::clocks::{director, directors_of_event};
 use super::inbox::{Handled, Inbox};
@@ -30,6 +29,7 @@ use crate::command::{self, Command};
 use crate::ids::EventId;
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
+use crate::mail::key::sha256_hex;
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
 use crate::report::{self, ReportAsk, SILENCE_DAYS};
@@ -180,14 +180,6 @@ async fn directs(tx: &mut Tx, event: EventId, address: &str) -> Result<bool, Sto
         .any(|td| td.eq_ignore_ascii_case(address)))
 }
 
-fn hash(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .take(12)
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// Handles a mail that is a TD's business: one to a report address, or
 /// `report` alone from a TD's address. `None` for any other mail, which
 /// goes on to players' handling.
@@ -214,7 +206,7 @@ pub async fn answer_director(
     };
     let asks = command::parse(&mail.text, td.lang).commands;
     let asks_report = asks.iter().any(|c| matches!(c, Command::Report));
-    let mail_key = hash(answering.mail_key);
+    let mail_key = sha256_hex(answering.mail_key.as_bytes(), 12);
     let Some((event, token)) = tag else {
         // Without the report address: only `report` alone from a TD's
         // address is theirs; anything else is a player's mail.

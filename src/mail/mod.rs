@@ -4,9 +4,11 @@
 //!   text the player wrote (quoted history, signatures and HTML removed).
 //! - [`route`]: reply tokens and plus-addresses: which game and player a mail is for.
 //! - [`stale`]: which position a reply answers, and whether a mail came before.
+//! - [`key`]: SHA-256 in hex, the one way keys and ids name bytes.
 //! - [`compose`]: the mails we send, from templates to RFC 5322 bytes.
 
 pub mod compose;
 pub mod inbound;
+pub mod key;
 pub mod route;
 pub mod stale;

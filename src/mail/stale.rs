@@ -162,7 +162,7 @@ pub fn fingerprint(mail: &InboundMail) -> Option<String> {
         part(id.as_str());
     }
     part(&mail.text);
-    Some(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Some(super::key::hex(&hash.finalize()))
 }
 
 #[cfg(test)]

@@ -13,9 +13,9 @@ use shakmaty::Color;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use super::games::color_name;
 use super::mail::Tx;
 use super::{Backend, Store, StoreError, from_millis, to_millis};
+use crate::chess::side;
 use crate::clock::{DueKey, Leave, LeaveKind, Schedule};
 use crate::ids::GameId;
 use crate::player::PlayerId;
@@ -58,7 +58,7 @@ pub struct WaitingGame {
     /// The game.
     pub game: GameId,
     /// The side to move.
-    #[serde(serialize_with = "side")]
+    #[serde(serialize_with = "serialize_side")]
     pub to_move: Color,
     /// The player to move.
     pub player: PlayerId,
@@ -89,8 +89,8 @@ pub struct FinishedGame {
     pub finished_at: DateTime<Utc>,
 }
 
-fn side<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(color_name(*c))
+fn serialize_side<S: serde::Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(side::key(*c))
 }
 
 const LEAVE_COLUMNS: &str =
@@ -126,10 +126,12 @@ fn leave_from_row(row: &AnyRow) -> Result<StoredLeave, StoreError> {
 }
 
 fn color_from(text: Option<String>) -> Result<Color, StoreError> {
+    // No side to move stored (a finished game): White, as before.
     match text.as_deref() {
-        Some("black") => Ok(Color::Black),
-        Some("white") | None => Ok(Color::White),
-        Some(other) => Err(corrupt(format!("unknown colour '{other}'"))),
+        None => Ok(Color::White),
+        Some(word) => {
+            side::from_key(word).ok_or_else(|| corrupt(format!("unknown colour '{word}'")))
+        }
     }
 }
 
@@ -373,7 +375,7 @@ impl Tx {
         )
         .bind(schedule.and_then(|s| s.next_due_at).map(to_millis))
         .bind(schedule.and_then(|s| s.deadline).map(to_millis))
-        .bind(schedule.map(|s| color_name(s.to_move)))
+        .bind(schedule.map(|s| side::key(s.to_move)))
         .bind(schedule.map(|s| to_millis(s.waiting_since)))
         .bind(game.0)
         .execute(self.conn())

@@ -10,6 +10,7 @@ use shakmaty::Color;
 
 use crate::arbiter::{Conditionals, LastOffers};
 use crate::chess::game::{Game, GameResult, Outcome, StartPosition};
+use crate::chess::side;
 use crate::clock::TimeControl;
 use crate::ids::GameId;
 use crate::player::PlayerId;
@@ -113,25 +114,13 @@ pub struct GameRecord {
 
 fn serialize_color<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
     match c {
-        Some(c) => s.serialize_some(color_name(*c)),
+        Some(c) => s.serialize_some(side::key(*c)),
         None => s.serialize_none(),
     }
 }
 
-/// The stored name of a colour.
-pub fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 fn color_from_name(name: &str) -> Result<Color, StoreError> {
-    match name {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        other => Err(corrupt(format!("unknown colour '{other}'"))),
-    }
+    side::from_key(name).ok_or_else(|| corrupt(format!("unknown colour '{name}'")))
 }
 
 impl GameRecord {

@@ -8,9 +8,10 @@ use shakmaty::Color;
 use sqlx::any::AnyRow;
 use sqlx::{Any, AssertSqlSafe, Row, Transaction};
 
-use super::games::{GameRecord, NewGame, color_name};
+use super::games::{GameRecord, NewGame};
 use super::{Backend, Store, StoreError, db_text, from_millis, to_millis};
 use crate::chess::game::Game;
+use crate::chess::side;
 use crate::ids::GameId;
 use crate::player::PlayerId;
 
@@ -536,7 +537,7 @@ impl Tx {
         .bind(result)
         .bind(reason)
         .bind(finished)
-        .bind(draw_offer_by.map(color_name))
+        .bind(draw_offer_by.map(side::key))
         .bind(conditionals)
         .bind(last_offers.white.map(i64::from))
         .bind(last_offers.black.map(i64::from))

@@ -14,7 +14,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Handled, Inbox, first_line, hex_sha256};
+use super::{Handled, Inbox, first_line};
 use crate::arbiter::{self, Seat};
 use crate::command::{self, Command};
 use crate::daemon::clocks;
@@ -23,6 +23,7 @@ use crate::ids::GameId;
 use crate::locale;
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
+use crate::mail::key::sha256_hex;
 use crate::mail::stale::{self, Freshness, MovePoint};
 use crate::player::Player;
 use crate::store::StoreError;
@@ -75,7 +76,10 @@ impl Inbox {
         self.post
             .queue(
                 tx,
-                format!("in.{}.repeated", hex_sha256(answering.mail_key.as_bytes())),
+                format!(
+                    "in.{}.repeated",
+                    sha256_hex(answering.mail_key.as_bytes(), 32)
+                ),
                 LetterKind::Repeated {
                     wrote: first_line(&mail.text),
                     first: locale::describe_deadline(first, player.tz, player.lang),
@@ -184,7 +188,7 @@ impl Inbox {
         self.post
             .queue(
                 tx,
-                format!("in.{}.stale", hex_sha256(answering.mail_key.as_bytes())),
+                format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
                 LetterKind::ConfirmStale {
                     command: super::describe(&commands),
                     answered: then,
