@@ -72,36 +72,19 @@ pub(super) async fn record(
             ));
             continue;
         };
-        tx.record_bounce(&NewBounce {
-            player: player.id,
-            message_id: &message_id,
-            status: status.as_deref(),
-            mail_key: mail.idempotency_key.as_str(),
-            received_at,
-        })
-        .await?;
-        let policy = post.bounces;
-        let since = received_at - Duration::days(i64::from(policy.days));
-        let count = tx.bounces_since(player.id, since).await?;
-        if policy.to_pause == 0 || count < i64::from(policy.to_pause) {
-            said.push(format!(
-                "{address} bounced ({count} of {} in {} days)",
-                policy.to_pause, policy.days
-            ));
-            continue;
-        }
-        let reason = format!(
-            "{count} of our mails bounced in {} days (last status {})",
-            policy.days,
-            status.as_deref().unwrap_or("none given")
+        said.push(
+            hard_bounce(
+                post,
+                tx,
+                &player,
+                &message_id,
+                status.as_deref(),
+                mail.idempotency_key.as_str(),
+                received_at,
+                now,
+            )
+            .await?,
         );
-        if !tx.pause_player(player.id, &reason, now).await? {
-            said.push(format!("{address} bounced (paused already)"));
-            continue;
-        }
-        tracing::warn!(player = %address, %reason, "address bounces: player paused, mail held");
-        let told = tell_directors(post, tx, &player, count, status.as_deref(), now).await?;
-        said.push(format!("paused {address}: {reason}; told {told} TD(s)"));
     }
     if said.is_empty() {
         said.push("names none of our players".into());
@@ -110,6 +93,65 @@ pub(super) async fn record(
         "ignored: bounce; {}",
         said.join("; ")
     )))
+}
+
+/// Counts one hard failure of a mail of ours (`message_id`) to a player's
+/// address, reported by a bounce (`mail_key`: the bounce's inbound key) or
+/// by our SMTP server's refusal at once; pauses the player when their
+/// address has failed often enough. Returns what was done, for the log.
+#[allow(clippy::too_many_arguments)]
+pub(super) async fn hard_bounce(
+    post: &Post,
+    tx: &mut Tx,
+    player: &Player,
+    message_id: &str,
+    status: Option<&str>,
+    mail_key: &str,
+    received_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> Result<String, StoreError> {
+    let address = &player.email;
+    tx.record_bounce(&NewBounce {
+        player: player.id,
+        message_id,
+        status,
+        mail_key,
+        received_at,
+    })
+    .await?;
+    let policy = post.bounces;
+    let since = received_at - Duration::days(i64::from(policy.days));
+    let count = tx.bounces_since(player.id, since).await?;
+    if policy.to_pause == 0 || count < i64::from(policy.to_pause) {
+        return Ok(format!(
+            "{address} bounced ({count} of {} in {} days)",
+            policy.to_pause, policy.days
+        ));
+    }
+    let reason = format!(
+        "{count} of our mails bounced in {} days (last status {})",
+        policy.days,
+        status.unwrap_or("none given")
+    );
+    if !tx.pause_player(player.id, &reason, now).await? {
+        return Ok(format!("{address} bounced (paused already)"));
+    }
+    tracing::warn!(player = %address, %reason, "address bounces: player paused, mail held");
+    let told = tell_directors(post, tx, player, count, status, now).await?;
+    Ok(format!("paused {address}: {reason}; told {told} TD(s)"))
+}
+
+/// The enhanced status code (`5.1.1`) in an SMTP server's refusal, if any.
+pub(super) fn smtp_status(reply: &str) -> Option<String> {
+    reply
+        .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .find(|w| {
+            let parts: Vec<&str> = w.split('.').collect();
+            parts.len() == 3
+                && parts[0] == "5"
+                && parts.iter().all(|p| !p.is_empty() && p.len() <= 3)
+        })
+        .map(str::to_string)
 }
 
 /// Mails the TDs of the events of a paused player's games in progress;
@@ -182,4 +224,23 @@ pub(super) async fn resume_on_mail(
         tracing::info!(player = %player.email, "a mail of theirs authenticated: resumed, held mail released");
     }
     Ok(resumed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_status_code_is_read_from_an_smtp_refusal() {
+        assert_eq!(
+            smtp_status("permanent error (550): 5.1.1 <x@y>: Recipient address rejected")
+                .as_deref(),
+            Some("5.1.1")
+        );
+        assert_eq!(smtp_status("550 mailbox unavailable"), None);
+        assert_eq!(
+            smtp_status("554 5.7.1 Client host rejected").as_deref(),
+            Some("5.7.1")
+        );
+    }
 }

@@ -387,6 +387,7 @@ impl Daemon {
             Err(SendError::Permanent(e)) => {
                 tracing::error!(key = %mail.mail_key, to = %to, error = %e, "delivery failed for good");
                 self.store.outbox_failed(mail, &e, None).await?;
+                self.refused_for_good(mail, &e).await?;
                 Ok(false)
             }
             Err(SendError::Transient(e)) => {
@@ -397,6 +398,31 @@ impl Daemon {
                 Ok(false)
             }
         }
+    }
+
+    /// Counts our SMTP server's refusal of a mail to a player as a hard
+    /// bounce, as a returned DSN would count: an address refused at once,
+    /// again and again, pauses its player and tells their TDs too.
+    async fn refused_for_good(&self, mail: &OutboxMail, error: &str) -> Result<(), StoreError> {
+        let now = self.clock.now();
+        let mut tx = self.store.begin().await?;
+        let Some(player) = tx.player_by_email(&mail.recipient).await? else {
+            return Ok(());
+        };
+        let said = super::bounces::hard_bounce(
+            &self.inbox.post,
+            &mut tx,
+            &player,
+            &mail.message_id,
+            super::bounces::smtp_status(error).as_deref(),
+            &format!("smtp:{}", mail.mail_key),
+            now,
+            now,
+        )
+        .await?;
+        tx.commit().await?;
+        tracing::info!(to = %mail.recipient, "{said}");
+        Ok(())
     }
 
     /// Runs the scheduler for every game that is due (in steps of one game,

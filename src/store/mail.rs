@@ -86,6 +86,8 @@ pub struct OutboxMail {
     pub game_id: Option<i64>,
     /// The move it tells of.
     pub ply: Option<i64>,
+    /// The Message-ID in the mail (without `<>`).
+    pub message_id: String,
 }
 
 /// A command waiting for the player to confirm it.
@@ -171,7 +173,7 @@ impl Store {
             Backend::Sqlite => "",
         };
         let rows = sqlx::query(AssertSqlSafe(format!(
-            "SELECT id, mail_key, envelope_from, recipient, raw, attempts, game_id, ply FROM outbox \
+            "SELECT id, mail_key, envelope_from, recipient, raw, attempts, game_id, ply, message_id FROM outbox \
              WHERE status = 'pending' AND next_attempt_at <= $1 \
              AND recipient NOT IN (SELECT email FROM players WHERE paused_at IS NOT NULL) \
              ORDER BY id LIMIT $2{lock}"
@@ -358,6 +360,7 @@ fn outbox_from_row(row: &AnyRow) -> Result<OutboxMail, StoreError> {
         attempts: row.try_get("attempts")?,
         game_id: row.try_get("game_id")?,
         ply: row.try_get("ply")?,
+        message_id: row.try_get("message_id")?,
     })
 }
 

@@ -480,3 +480,84 @@ crate::on_both_backends!(
     dopis_player_resume_releases_the_held_mail_and_a_game_outside_events_tells_no_td,
     auto_replies_without_rfc_3834_headers_and_our_own_mail_sent_back_are_never_answered,
 );
+
+/// Our SMTP server refuses a player's address at once (5xx at RCPT, as the
+/// test mail stack does for an unknown user): three such refusals count as
+/// three hard bounces, so the player is paused and the TD told, as with
+/// returned DSNs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_our_smtp_server_refuses_at_once_pauses_its_player_and_tells_the_td() {
+    let Some(stack) = crate::support::mailstack() else {
+        return;
+    };
+    let db = crate::support::sqlite();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("dopis.toml"),
+        format!(
+            "[mail]\naddress = \"chess@chess.test\"\nsecret = \"{SECRET}\"\n\n\
+             [mail.maildir]\npath = \"mail\"\n\n\
+             [mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\ntls = \"none\"\n",
+            stack.smtp_port
+        ),
+    )
+    .unwrap();
+    ok(&dopis(
+        d,
+        &db,
+        &[
+            "player",
+            "add",
+            "--email",
+            "carol@players.test",
+            "--name",
+            "Carol",
+        ],
+    ));
+    let dana = crate::support::scratch_user();
+    std::fs::write(
+        d.join("cup.toml"),
+        format!(
+            "name = \"Cup\"\nkind = \"round-robin\"\ntds = [\"carol@players.test\"]\n\
+             [[players]]\nemail = \"alice@players.test\"\nname = \"Alice\"\n\
+             [[players]]\nemail = \"bob@players.test\"\nname = \"Bob\"\n\
+             [[players]]\nemail = \"zed@players.test\"\nname = \"Zed\"\n\
+             [[players]]\nemail = \"{dana}\"\nname = \"Dana\"\n"
+        ),
+    )
+    .unwrap();
+    ok(&dopis(d, &db, &["event", "create", "cup.toml"]));
+    ok(&dopis(d, &db, &["event", "start", "1"]));
+    // Zed's three first game mails are refused by the server.
+    let serve = std::process::Command::new(env!("CARGO_BIN_EXE_dopis"))
+        .current_dir(d)
+        .env_remove("DOPIS_CONFIG")
+        .env("DOPIS_DATABASE_URL", &db.url)
+        .env("DOPIS_LOG", "warn")
+        .args(["serve", "--once"])
+        .output()
+        .unwrap();
+    ok(&serve);
+    let shown = ok(&dopis(d, &db, &["player", "show", "zed@players.test"]));
+    assert!(shown.contains("paused"), "{shown}");
+    let store = Store::open(&db.url).await.unwrap();
+    let to_carol: Vec<_> = store
+        .outbox()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.recipient == "carol@players.test" && m.mail_key.starts_with("bounce."))
+        .collect();
+    assert_eq!(to_carol.len(), 1, "the TD is told once: {to_carol:?}");
+    assert_eq!(to_carol[0].status, "sent");
+    let refused = store
+        .outbox()
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|m| m.recipient == "zed@players.test" && m.status == "failed")
+        .count();
+    assert_eq!(refused, 3, "each refused once, none retried");
+    store.close().await;
+}
