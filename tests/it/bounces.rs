@@ -12,7 +12,7 @@ use dopis::app::{Clock, SystemClock};
 use dopis::daemon::inbox::Handled;
 use dopis::ids::GameId;
 
-use crate::support::app::TestApp;
+use crate::support::app::{TestApp, outbox_rows_of};
 use crate::support::{TestDb, dopis, ok};
 
 const SECRET: &str = "bounce test secret";
@@ -541,23 +541,16 @@ async fn an_address_our_smtp_server_refuses_at_once_pauses_its_player_and_tells_
     ok(&serve);
     let shown = ok(&dopis(d, &db, &["player", "show", "zed@players.test"]));
     assert!(shown.contains("paused"), "{shown}");
-    let store = Store::open(&db.url).await.unwrap();
-    let to_carol: Vec<_> = store
-        .outbox()
-        .await
-        .unwrap()
-        .into_iter()
+    let rows = outbox_rows_of(&db).await;
+    let to_carol: Vec<_> = rows
+        .iter()
         .filter(|m| m.recipient == "carol@players.test" && m.mail_key.starts_with("bounce."))
         .collect();
     assert_eq!(to_carol.len(), 1, "the TD is told once: {to_carol:?}");
     assert_eq!(to_carol[0].status, "sent");
-    let refused = store
-        .outbox()
-        .await
-        .unwrap()
-        .into_iter()
+    let refused = rows
+        .iter()
         .filter(|m| m.recipient == "zed@players.test" && m.status == "failed")
         .count();
     assert_eq!(refused, 3, "each refused once, none retried");
-    store.close().await;
 }

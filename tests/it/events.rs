@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::support::app::outbox_rows_of;
 use crate::support::mail::Sent;
 use crate::support::{TestDb, dopis, fails, ok};
 
@@ -42,12 +43,9 @@ name = "Dora"
 
 /// Every mail in the outbox, read as the test reads them; nothing is claimed.
 async fn outbox(db: &TestDb) -> Vec<Sent> {
-    let store = dopis::store::Store::open(&db.url)
+    outbox_rows_of(db)
         .await
-        .expect("open store");
-    let rows = store.outbox().await.expect("read outbox");
-    store.close().await;
-    rows.iter()
+        .iter()
         .map(|r| Sent::parse(&r.mail_key, &r.recipient, &r.raw))
         .collect()
 }

@@ -325,3 +325,12 @@ impl TestAppBuilder {
         }
     }
 }
+
+/// Every row of the outbox of a database the CLI or `dopis serve` wrote,
+/// oldest first; nothing is claimed.
+pub async fn outbox_rows_of(db: &TestDb) -> Vec<OutboxStatus> {
+    let store = Store::open(&db.url).await.unwrap();
+    let rows = store.outbox().await.unwrap();
+    store.close().await;
+    rows
+}
