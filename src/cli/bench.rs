@@ -11,7 +11,7 @@ use clap::Subcommand;
 use sqlx::{AssertSqlSafe, Row};
 
 use crate::chess::game::{EndReason, GameResult, Outcome};
-use crate::report::{ReportAsk, SILENCE_DAYS, deadlines};
+use crate::service::report::{ReportAsk, SILENCE_DAYS, deadlines};
 use crate::store::Store;
 
 /// Benchmark subcommands.

@@ -9,17 +9,17 @@ use anyhow::Context;
 use chrono::{DateTime, Duration, Timelike, Utc};
 use tokio::sync::watch;
 
-use super::clocks::Scheduler;
-use super::inbox::{Handled, Inbox};
 use super::lease::Lease;
 use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
-use super::post::Post;
-use super::quarantine::{self, MailFault};
 use crate::address::EmailAddress;
 use crate::app::{Clock, Settings};
 use crate::mail::inbound::InboundMail;
 use crate::player::PlayerId;
+use crate::service::clocks::Scheduler;
+use crate::service::inbox::{Handled, Inbox};
+use crate::service::post::Post;
+use crate::service::quarantine::{self, MailFault};
 use crate::store::failures::MailFailure;
 use crate::store::outbox::OutboxMail;
 use crate::store::{Blame, Store, StoreError};
@@ -409,12 +409,12 @@ impl Daemon {
         let Some(player) = tx.player_by_email(&mail.recipient).await? else {
             return Ok(());
         };
-        let said = super::bounces::hard_bounce(
+        let said = crate::service::bounces::hard_bounce(
             &self.inbox.post,
             &mut tx,
             &player,
             &mail.message_id,
-            super::bounces::smtp_status(error).as_deref(),
+            crate::service::bounces::smtp_status(error).as_deref(),
             &format!("smtp:{}", mail.mail_key),
             now,
             now,
@@ -598,7 +598,7 @@ impl Daemon {
         }
         let mut tables = Vec::new();
         for game in tx.games_to_move(id).await? {
-            tables.push(super::clocks::load_table(&mut tx, game).await?);
+            tables.push(crate::service::clocks::load_table(&mut tx, game).await?);
         }
         let queued = !tables.is_empty();
         if queued {

@@ -9,6 +9,8 @@
 //! `at` shows what will be late by then; moves made after a past `at` are
 //! not taken back out.
 
+pub mod by_mail;
+
 use std::collections::HashMap;
 use std::fmt::Write as _;
 

@@ -17,8 +17,6 @@ use chrono::{DateTime, Utc};
 use super::{Handled, Inbox, first_line};
 use crate::arbiter::{self, Seat};
 use crate::command::{self, Command};
-use crate::daemon::clocks;
-use crate::daemon::post::{Answering, LoadedGame};
 use crate::ids::GameId;
 use crate::locale;
 use crate::mail::compose::LetterKind;
@@ -26,6 +24,8 @@ use crate::mail::inbound::InboundMail;
 use crate::mail::key::sha256_hex;
 use crate::mail::stale::{self, Freshness, MovePoint};
 use crate::player::Player;
+use crate::service::clocks;
+use crate::service::post::{Answering, LoadedGame};
 use crate::store::StoreError;
 use crate::store::Tx;
 use crate::store::games::GameStatus;
@@ -219,7 +219,7 @@ impl Inbox {
     ) -> Result<arbiter::StateOfPlay, StoreError> {
         let record = &table.record;
         let draw_policy = match tx.event_of_game(record.id).await? {
-            Some(event) => crate::td::draw_policy(tx, event).await?,
+            Some(event) => crate::service::td::draw_policy(tx, event).await?,
             None => crate::event::DrawPolicy::default(),
         };
         Ok(arbiter::StateOfPlay {

@@ -136,7 +136,8 @@ impl Inbox {
         let dkim_failed = self.post.require_dkim
             && !ours_back
             && mail.automatic.is_none()
-            && !super::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers).await;
+            && !crate::daemon::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers)
+                .await;
         let mut tx = store.begin().await?;
         let record = InboundRecord {
             mail_key: &key,
@@ -170,7 +171,8 @@ impl Inbox {
             self.refuse_unsigned(&mut tx, &mail, &answering, now)
                 .await?
         } else if let Some(done) =
-            super::reports::answer_director(self, store, &mut tx, &mail, &answering, now).await?
+            super::report::by_mail::answer_director(self, store, &mut tx, &mail, &answering, now)
+                .await?
         {
             // A TD's `report`, or a mail to a report address.
             (None, done)
@@ -183,7 +185,7 @@ impl Inbox {
             Handled::Ignored(t) | Handled::Done(t) => t.clone(),
         };
         tx.inbound_outcome(&key, game, &text).await?;
-        super::run::crash_point("before-inbound-commit");
+        crate::daemon::run::crash_point("before-inbound-commit");
         tx.commit().await?;
         Ok(outcome)
     }
@@ -734,7 +736,7 @@ impl Inbox {
             lang: player.lang,
         };
         let board = self.board(tx, &current).await?;
-        let verdict = if crate::td::is_annulled(&record, board.game.is_over()) {
+        let verdict = if crate::service::td::is_annulled(&record, board.game.is_over()) {
             // Closed by a TD (a withdrawal annulled it): no more moves.
             arbiter::Verdict {
                 game: board.game.clone(),
@@ -909,10 +911,10 @@ impl Inbox {
 /// The standings letter of an event, with event errors as store errors (a
 /// stored event that cannot be read back is corrupt).
 async fn standings_kind(tx: &mut Tx, event: crate::ids::EventId) -> Result<LetterKind, StoreError> {
-    crate::td::standings_letter(tx, event)
+    crate::service::td::standings_letter(tx, event)
         .await
         .map_err(|e| match e {
-            crate::td::TdError::Store(e) => e,
+            crate::service::td::TdError::Store(e) => e,
             other => StoreError::Corrupt(other.to_string()),
         })
 }

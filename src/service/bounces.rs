@@ -101,7 +101,7 @@ pub(super) async fn record(
 /// by our SMTP server's refusal at once; pauses the player when their
 /// address has failed often enough. Returns what was done, for the log.
 #[allow(clippy::too_many_arguments)]
-pub(super) async fn hard_bounce(
+pub(crate) async fn hard_bounce(
     post: &Post,
     tx: &mut Tx,
     player: &Player,
@@ -143,7 +143,7 @@ pub(super) async fn hard_bounce(
 }
 
 /// The enhanced status code (`5.1.1`) in an SMTP server's refusal, if any.
-pub(super) fn smtp_status(reply: &str) -> Option<String> {
+pub(crate) fn smtp_status(reply: &str) -> Option<String> {
     reply
         .split(|c: char| !(c.is_ascii_digit() || c == '.'))
         .find(|w| {

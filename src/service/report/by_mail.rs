@@ -22,9 +22,6 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::clocks::{director, directors_of_event};
-use super::inbox::{Handled, Inbox};
-use super::post::{Answering, Post};
 use crate::command::{self, Command};
 use crate::ids::EventId;
 use crate::mail::compose::LetterKind;
@@ -32,11 +29,14 @@ use crate::mail::inbound::InboundMail;
 use crate::mail::key::sha256_hex;
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
-use crate::report::{self, ReportAsk, SILENCE_DAYS};
+use crate::service::clocks::{director, directors_of_event};
+use crate::service::inbox::{Handled, Inbox};
+use crate::service::post::{Answering, Post};
+use crate::service::report::{self, ReportAsk, SILENCE_DAYS};
 use crate::store::Tx;
 use crate::store::{Store, StoreError};
 
-use super::clocks::Scheduler;
+use crate::service::clocks::Scheduler;
 
 /// Deadlines this soon after the report count as due soon (as the CLI's default).
 const DUE_WITHIN: TimeDelta = TimeDelta::days(3);

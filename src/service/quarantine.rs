@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::mailbox::MailboxError;
+use crate::daemon::mailbox::MailboxError;
 use crate::mail::compose::NotHandledCause;
 use crate::mail::inbound::{self, Excess, InboundError, InboundMail};
 use crate::store::{Blame, StoreError};
