@@ -3,12 +3,10 @@
 //!
 //! - [`mailbox`]: where players' mail comes in (IMAP or a local Maildir).
 //! - [`mailer`]: where ours goes out (SMTP or a local Maildir).
-//! - [`dkim`]: the optional DKIM check.
 //! - [`lease`]: who reads the mailbox and whose outbox leases are alive,
 //!   when several daemons share a database.
 //! - [`run`]: the loops, and `serve`.
 
-pub mod dkim;
 pub mod lease;
 pub mod mailbox;
 pub mod mailer;

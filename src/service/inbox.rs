@@ -136,7 +136,7 @@ impl Inbox {
         let dkim_failed = self.post.require_dkim
             && !ours_back
             && mail.automatic.is_none()
-            && !crate::daemon::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers)
+            && !crate::service::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers)
                 .await;
         let mut tx = store.begin().await?;
         let record = InboundRecord {

@@ -4,6 +4,7 @@
 //! mail in and out), never the daemon or the CLI.
 //!
 //! - [`inbox`]: an inbound mail routed, authenticated and applied.
+//! - [`dkim`]: the optional DKIM check of an inbound mail.
 //! - [`post`]: the mails a change causes, queued in its transaction.
 //! - [`clocks`]: deadlines, reminders, leave and the scheduler.
 //! - [`start`]: starting a game.
@@ -14,6 +15,7 @@
 
 pub mod bounces;
 pub mod clocks;
+pub mod dkim;
 pub mod inbox;
 pub mod post;
 pub mod quarantine;

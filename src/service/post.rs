@@ -36,7 +36,7 @@ pub struct Post {
     /// Whether mail must carry an aligned DKIM pass to act (`[mail] require_dkim`).
     pub require_dkim: bool,
     /// Where the DKIM check looks keys up (`[mail] dns_servers`).
-    pub dns_servers: crate::daemon::dkim::DnsServers,
+    pub dns_servers: crate::service::dkim::DnsServers,
     /// When a bouncing address pauses its player (`[mail] bounces_to_pause`,
     /// `bounce_days`).
     pub bounces: BouncePolicy,
@@ -144,7 +144,7 @@ impl Post {
             name: cfg.name.clone(),
             tokens: Tokens::new(cfg.secret.expose()),
             require_dkim: cfg.require_dkim,
-            dns_servers: crate::daemon::dkim::DnsServers::parse(&cfg.dns_servers)
+            dns_servers: crate::service::dkim::DnsServers::parse(&cfg.dns_servers)
                 .map_err(PostError::DnsServers)?,
             bounces: BouncePolicy {
                 to_pause: cfg.bounces_to_pause,
