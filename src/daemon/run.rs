@@ -35,16 +35,6 @@ const STANDBY_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 /// (about two days of retries) and reported as failed.
 const MAX_ATTEMPTS: i64 = 40;
 
-/// A test hook for crash-and-restart tests: when `DOPIS_CRASH_AT` names
-/// this point, the process dies here at once, as if killed with `kill -9`
-/// (no destructors, no flushing). Unset in normal operation.
-pub(crate) fn crash_point(name: &str) {
-    if std::env::var("DOPIS_CRASH_AT").is_ok_and(|v| v == name) {
-        eprintln!("DOPIS_CRASH_AT={name}: aborting");
-        std::process::abort();
-    }
-}
-
 /// The running parts of the daemon.
 pub struct Daemon {
     /// The database.
@@ -159,12 +149,12 @@ impl Daemon {
                 .map_err(|e| (MailFault::Store(e), sender))?
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
-        crash_point("after-inbound-commit");
+        crate::service::crash_point("after-inbound-commit");
         match mailbox.mark_done(&mail.key).await {
             Ok(()) => {}
             // The server is away: the pass is tried again later, the mail
             // read again (found handled) and marked then.
-            Err(e) if e.is_transient() => return Err((MailFault::Mailbox(e), None)),
+            Err(e) if e.is_transient() => return Err((MailFault::Mailbox(e.to_string()), None)),
             // Its effects are committed: said once, and the other mail goes
             // on. A Maildir does not hand such a mail out again; a reset IMAP
             // folder gives it a new UID, under which it is read again, found
@@ -379,7 +369,7 @@ impl Daemon {
             .await
         {
             Ok(()) => {
-                crash_point("after-send");
+                crate::service::crash_point("after-send");
                 self.store.outbox_sent(mail, self.clock.now()).await?;
                 tracing::info!(key = %mail.mail_key, to = %to, "sent");
                 Ok(true)

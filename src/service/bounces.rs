@@ -30,8 +30,8 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::Handled;
 use super::clocks::directors_of_event;
-use super::inbox::Handled;
 use super::post::Post;
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;

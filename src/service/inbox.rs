@@ -3,6 +3,7 @@
 //! with the mails it causes — all in one transaction, keyed by the mail's
 //! Message-ID so that it acts at most once.
 
+mod director;
 mod stale;
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
@@ -24,16 +25,7 @@ use crate::store::games::GameStatus;
 use crate::store::inbound::InboundRecord;
 use crate::store::{Store, StoreError};
 
-/// What became of a mail, for logs and tests.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Handled {
-    /// Seen before: did nothing.
-    Duplicate,
-    /// Not answered by rule (bounce, auto-reply, list, unreadable, rate limit).
-    Ignored(String),
-    /// Acted on or answered; the text says how.
-    Done(String),
-}
+pub use super::Handled;
 
 /// Settings for handling mail.
 #[derive(Debug, Clone)]
@@ -171,8 +163,7 @@ impl Inbox {
             self.refuse_unsigned(&mut tx, &mail, &answering, now)
                 .await?
         } else if let Some(done) =
-            super::report::by_mail::answer_director(self, store, &mut tx, &mail, &answering, now)
-                .await?
+            director::answer_director(self, store, &mut tx, &mail, &answering, now).await?
         {
             // A TD's `report`, or a mail to a report address.
             (None, done)
@@ -185,7 +176,7 @@ impl Inbox {
             Handled::Ignored(t) | Handled::Done(t) => t.clone(),
         };
         tx.inbound_outcome(&key, game, &text).await?;
-        crate::daemon::run::crash_point("before-inbound-commit");
+        crate::service::crash_point("before-inbound-commit");
         tx.commit().await?;
         Ok(outcome)
     }

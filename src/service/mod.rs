@@ -22,3 +22,24 @@ pub mod quarantine;
 pub mod report;
 pub mod start;
 pub mod td;
+
+/// What became of a mail, for logs and tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handled {
+    /// Seen before: did nothing.
+    Duplicate,
+    /// Not answered by rule (bounce, auto-reply, list, unreadable, rate limit).
+    Ignored(String),
+    /// Acted on or answered; the text says how.
+    Done(String),
+}
+
+/// A test hook for crash-and-restart tests: when `DOPIS_CRASH_AT` names
+/// this point, the process dies here at once, as if killed with `kill -9`
+/// (no destructors, no flushing). Unset in normal operation.
+pub(crate) fn crash_point(name: &str) {
+    if std::env::var("DOPIS_CRASH_AT").is_ok_and(|v| v == name) {
+        eprintln!("DOPIS_CRASH_AT={name}: aborting");
+        std::process::abort();
+    }
+}

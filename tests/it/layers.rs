@@ -81,12 +81,9 @@ fn may_import(from: &str, to: &str, to_path: &[String]) -> bool {
 const KNOWN: &[&str] = &[
     "cli -> daemon",
     "cli -> store",
-    "cycle: daemon, service",
-    "cycle: service::bounces, service::inbox, service::report::by_mail",
     "daemon -> mail",
     "daemon -> store",
     "demo -> store",
-    "service -> daemon",
     "sql: src/cli/bench.rs",
     "sql: src/daemon/lease.rs",
     "sql: src/service/report/mod.rs",
