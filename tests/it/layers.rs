@@ -86,7 +86,6 @@ const KNOWN: &[&str] = &[
     "demo -> store",
     "sql: src/cli/bench.rs",
     "sql: src/daemon/lease.rs",
-    "sql: src/service/report/mod.rs",
 ];
 
 /// One import: from a file (and its module path) to a module path.
