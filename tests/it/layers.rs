@@ -84,8 +84,6 @@ const KNOWN: &[&str] = &[
     "daemon -> mail",
     "daemon -> store",
     "demo -> store",
-    "sql: src/cli/bench.rs",
-    "sql: src/daemon/lease.rs",
 ];
 
 /// One import: from a file (and its module path) to a module path.
