@@ -32,7 +32,7 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::Handled;
 use super::clocks::directors_of_event;
-use super::post::Post;
+use super::post::{Outgoing, Post};
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
 use crate::player::Player;
@@ -184,21 +184,23 @@ async fn tell_directors(
     for (email, (td, games)) in &directors {
         post.queue(
             tx,
-            format!("bounce.p{}.{stamp}.td.{email}", player.id.0),
-            LetterKind::AddressBounces {
-                player: player.name.clone(),
-                address: player.email.to_string(),
-                bounces: u32::try_from(count).unwrap_or(u32::MAX),
-                days: post.bounces.days,
-                status: status.unwrap_or_default().to_string(),
-                games: games.clone(),
+            Outgoing {
+                key: format!("bounce.p{}.{stamp}.td.{email}", player.id.0),
+                kind: LetterKind::AddressBounces {
+                    player: player.name.clone(),
+                    address: player.email.to_string(),
+                    bounces: u32::try_from(count).unwrap_or(u32::MAX),
+                    days: post.bounces.days,
+                    status: status.unwrap_or_default().to_string(),
+                    games: games.clone(),
+                },
+                to: td,
+                game: None,
+                side: None,
+                answering: None,
+                reply_to: None,
+                ply: None,
             },
-            td,
-            None,
-            None,
-            None,
-            None,
-            None,
             now,
         )
         .await?;

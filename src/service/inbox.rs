@@ -10,7 +10,7 @@ use chrono::{DateTime, Duration, NaiveDate, Utc};
 
 use self::stale::Written;
 use super::clocks;
-use super::post::{Answering, Post};
+use super::post::{Answering, Outgoing, Post};
 use crate::arbiter::{self, Notice, RejectionKind, Seat};
 use crate::clock::{Allowance, Leave};
 use crate::command;
@@ -302,17 +302,19 @@ impl Inbox {
                 self.post
                     .queue(
                         tx,
-                        format!(
-                            "in.{}.confirm",
-                            sha256_hex(answering.mail_key.as_bytes(), 32)
-                        ),
-                        LetterKind::ConfirmRequest { command },
-                        &player,
-                        Some(&table),
-                        table.record.side_of(player.id),
-                        Some(answering),
-                        Some(self.post.confirmation_address(id)),
-                        None,
+                        Outgoing {
+                            key: format!(
+                                "in.{}.confirm",
+                                sha256_hex(answering.mail_key.as_bytes(), 32)
+                            ),
+                            kind: LetterKind::ConfirmRequest { command },
+                            to: &player,
+                            game: Some(&table),
+                            side: table.record.side_of(player.id),
+                            answering: Some(answering),
+                            reply_to: Some(self.post.confirmation_address(id)),
+                            ply: None,
+                        },
                         now,
                     )
                     .await?;

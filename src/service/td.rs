@@ -35,7 +35,7 @@ use crate::ids::EventId;
 use crate::ids::GameId;
 use crate::mail::compose::{LetterKind, ReplacementRole};
 use crate::player::{NewPlayer, Player, PlayerId};
-use crate::service::post::{LoadedGame, Post};
+use crate::service::post::{LoadedGame, Outgoing, Post};
 use crate::store::StoreError;
 use crate::store::Tx;
 use crate::store::events::{EntrantRecord, EventRecord, EventStatus, TeamRecord};
@@ -1050,20 +1050,22 @@ pub async fn withdraw(
     }
     post.queue(
         tx,
-        format!("td{action}.withdrawn"),
-        LetterKind::Withdrawal {
-            event: ev.event.name.clone(),
-            player: player.name.clone(),
-            effect: String::new(),
-            reason: reason.to_string(),
-            lines,
+        Outgoing {
+            key: format!("td{action}.withdrawn"),
+            kind: LetterKind::Withdrawal {
+                event: ev.event.name.clone(),
+                player: player.name.clone(),
+                effect: String::new(),
+                reason: reason.to_string(),
+                lines,
+            },
+            to: &player,
+            game: None,
+            side: None,
+            answering: None,
+            reply_to: None,
+            ply: None,
         },
-        &player,
-        None,
-        None,
-        None,
-        None,
-        None,
         now,
     )
     .await?;
@@ -1154,20 +1156,22 @@ pub async fn replace(
     }
     post.queue(
         tx,
-        format!("td{action}.replaced"),
-        LetterKind::Replaced {
-            event: ev.event.name.clone(),
-            old: leaving.name.clone(),
-            new: substitute.name.clone(),
-            role: ReplacementRole::Replaced,
-            reason: reason.to_string(),
+        Outgoing {
+            key: format!("td{action}.replaced"),
+            kind: LetterKind::Replaced {
+                event: ev.event.name.clone(),
+                old: leaving.name.clone(),
+                new: substitute.name.clone(),
+                role: ReplacementRole::Replaced,
+                reason: reason.to_string(),
+            },
+            to: &leaving,
+            game: None,
+            side: None,
+            answering: None,
+            reply_to: None,
+            ply: None,
         },
-        &leaving,
-        None,
-        None,
-        None,
-        None,
-        None,
         now,
     )
     .await?;

@@ -25,7 +25,7 @@ use crate::mail::key::sha256_hex;
 use crate::mail::stale::{self, Freshness, MovePoint};
 use crate::player::Player;
 use crate::service::clocks;
-use crate::service::post::{Answering, LoadedGame};
+use crate::service::post::{Answering, LoadedGame, Outgoing};
 use crate::store::StoreError;
 use crate::store::Tx;
 use crate::store::games::GameStatus;
@@ -76,20 +76,22 @@ impl Inbox {
         self.post
             .queue(
                 tx,
-                format!(
-                    "in.{}.repeated",
-                    sha256_hex(answering.mail_key.as_bytes(), 32)
-                ),
-                LetterKind::Repeated {
-                    wrote: first_line(&mail.text),
-                    first: locale::describe_deadline(first, player.tz, player.lang),
+                Outgoing {
+                    key: format!(
+                        "in.{}.repeated",
+                        sha256_hex(answering.mail_key.as_bytes(), 32)
+                    ),
+                    kind: LetterKind::Repeated {
+                        wrote: first_line(&mail.text),
+                        first: locale::describe_deadline(first, player.tz, player.lang),
+                    },
+                    to: player,
+                    game: Some(&table),
+                    side: table.record.side_of(player.id),
+                    answering: Some(answering),
+                    reply_to: Some(self.post.reply_to(game, player)),
+                    ply: None,
                 },
-                player,
-                Some(&table),
-                table.record.side_of(player.id),
-                Some(answering),
-                Some(self.post.reply_to(game, player)),
-                None,
                 now,
             )
             .await?;
@@ -188,19 +190,21 @@ impl Inbox {
         self.post
             .queue(
                 tx,
-                format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
-                LetterKind::ConfirmStale {
-                    command: super::describe(&commands),
-                    answered: then,
-                    current: now_at,
-                    example,
+                Outgoing {
+                    key: format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
+                    kind: LetterKind::ConfirmStale {
+                        command: super::describe(&commands),
+                        answered: then,
+                        current: now_at,
+                        example,
+                    },
+                    to: player,
+                    game: Some(&table),
+                    side: Some(side),
+                    answering: Some(answering),
+                    reply_to: Some(self.post.confirmation_address(id)),
+                    ply: None,
                 },
-                player,
-                Some(&table),
-                Some(side),
-                Some(answering),
-                Some(self.post.confirmation_address(id)),
-                None,
                 now,
             )
             .await?;

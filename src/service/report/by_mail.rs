@@ -26,7 +26,7 @@ use crate::ids::EventId;
 use crate::mail::compose::LetterKind;
 use crate::player::Player;
 use crate::service::clocks::directors_of_event;
-use crate::service::post::{Answering, Post};
+use crate::service::post::{Answering, Outgoing, Post};
 use crate::service::report::{self, ReportAsk, SILENCE_DAYS};
 use crate::store::Tx;
 use crate::store::{Store, StoreError};
@@ -87,14 +87,16 @@ pub(crate) async fn to_director(
     let reply_to = post.report_address(event.0, &td.email);
     post.queue(
         tx,
-        key,
-        kind,
-        td,
-        None,
-        None,
-        answering,
-        Some(reply_to),
-        None,
+        Outgoing {
+            key,
+            kind,
+            to: td,
+            game: None,
+            side: None,
+            answering,
+            reply_to: Some(reply_to),
+            ply: None,
+        },
         now,
     )
     .await
