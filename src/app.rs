@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::store::{Store, StoreError};
 
 /// The source of "now". The one place the real clock is read, so tests can
@@ -43,6 +43,29 @@ impl FixedClock {
 impl Clock for FixedClock {
     fn now(&self) -> DateTime<Utc> {
         *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// How the daemon's parts behave, from the config: the same for the
+/// daemon, the demo and the tests.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Answers per hour to one address.
+    pub answers_per_hour: u32,
+    /// Regular leave days per player and calendar year.
+    pub allowance: crate::clock::Allowance,
+    /// When reminders go out.
+    pub plan: crate::clock::ReminderPlan,
+}
+
+impl Settings {
+    /// The settings a config names.
+    pub fn from_config(config: &Config) -> Result<Settings, ConfigError> {
+        Ok(Settings {
+            answers_per_hour: config.mail.answers_per_hour,
+            allowance: crate::clock::Allowance::days(config.clock.leave_days),
+            plan: config.clock.plan()?,
+        })
     }
 }
 

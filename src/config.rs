@@ -104,7 +104,7 @@ pub struct MailConfig {
     /// The link under the board of a "your move" mail that opens the
     /// position on an analysis board: `off` (the default: many events
     /// forbid engines), `lichess`, or an address template with `{fen}`
-    /// (see [`crate::mail::analysis`]). An event's own `analysis_link`
+    /// (see [`crate::chess::analysis`]). An event's own `analysis_link`
     /// wins for its games.
     pub analysis_link: String,
     /// Inbound from IMAP.

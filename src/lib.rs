@@ -8,23 +8,24 @@
 //! - [`locale`]: dates and deadlines as each language writes them (pure).
 //! - [`chess`]: rules core on shakmaty — move text in every notation, games and
 //!   their endings, PGN, board diagrams (pure).
+//! - [`ids`]: the numbers of games and events (`#42`).
 //! - [`player`]: players and their details.
 //! - [`clock`]: time controls, clocks, leave, deadlines, what is due (pure).
 //! - [`event`]: round robins and team olympiads — pairings, standings,
 //!   tie-breaks, crosstables, the event file (pure).
-//! - [`mail`]: inbound mail parsing, the commands players write, routing and
-//!   reply tokens (pure), and composing the mails we send.
+//! - [`command`]: what a player can say: one enum, one parser, every
+//!   language (pure).
+//! - [`mail`]: inbound mail parsing, routing and reply tokens (pure), and
+//!   composing the mails we send.
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
-//! - [`td`]: events made real — stored events, starting all their games,
-//!   standings of stored games, and the TD tools (result, withdraw, replace,
-//!   extend), each logged and told to the players.
-//! - [`report`]: the TD deadline report (text, CSV, JSON).
 //! - [`arbiter`]: applies a player's commands to a game by the rules (pure).
 //! - [`app`]: the config, store and clock every command shares.
+//! - [`service`]: the application — handling each inbound mail, the
+//!   outbox, clocks and the scheduler, events and the TD tools, reports.
 //! - [`daemon`]: `dopis serve` — mailboxes (IMAP, Maildir), mailers (SMTP,
-//!   Maildir), handling each inbound mail, the outbox, the loops.
+//!   Maildir), the loops.
 //! - [`demo`]: `dopis demo`, a whole game through the real pipeline.
 //! - [`telemetry`]: logging for the daemon.
 //! - [`cli`]: the `dopis` command line, a thin layer over the rest.
@@ -35,15 +36,16 @@ pub mod arbiter;
 pub mod chess;
 pub mod cli;
 pub mod clock;
+pub mod command;
 pub mod config;
 pub mod daemon;
 pub mod demo;
 pub mod event;
+pub mod ids;
 pub mod lang;
 pub mod locale;
 pub mod mail;
 pub mod player;
-pub mod report;
+pub mod service;
 pub mod store;
-pub mod td;
 pub mod telemetry;

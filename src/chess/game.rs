@@ -261,7 +261,7 @@ pub enum ClaimRejected {
 
 /// A game from its start position through its moves to its outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "GameRecord", into = "GameRecord")]
+#[serde(try_from = "ReplayForm", into = "ReplayForm")]
 pub struct Game {
     start: StartPosition,
     mode: CastlingMode,
@@ -276,15 +276,15 @@ pub struct Game {
 
 /// What the store keeps of a game: enough to replay it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct GameRecord {
+struct ReplayForm {
     start: StartPosition,
     plies: Vec<Ply>,
     outcome: Option<Outcome>,
 }
 
-impl From<Game> for GameRecord {
-    fn from(game: Game) -> GameRecord {
-        GameRecord {
+impl From<Game> for ReplayForm {
+    fn from(game: Game) -> ReplayForm {
+        ReplayForm {
             start: game.start,
             plies: game.plies,
             outcome: game.outcome,
@@ -292,10 +292,10 @@ impl From<Game> for GameRecord {
     }
 }
 
-impl TryFrom<GameRecord> for Game {
+impl TryFrom<ReplayForm> for Game {
     type Error = ReplayError;
 
-    fn try_from(record: GameRecord) -> Result<Game, ReplayError> {
+    fn try_from(record: ReplayForm) -> Result<Game, ReplayError> {
         let mut game = Game::new(record.start)?;
         for (index, ply) in record.plies.into_iter().enumerate() {
             game.play_uci(&ply.uci, ply.received_at)

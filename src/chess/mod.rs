@@ -5,9 +5,12 @@
 //! - [`outcome`]: how a game ends (result and rule).
 //! - [`pgn`]: PGN export and import.
 //! - [`diagram`]: board diagrams as text (Unicode, ASCII), SVG and PNG.
+//! - [`side`]: a colour as a key word (`white`, `black`).
 
+pub mod analysis;
 pub mod diagram;
 pub mod game;
 pub mod notation;
 pub mod outcome;
 pub mod pgn;
+pub mod side;

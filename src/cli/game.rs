@@ -12,10 +12,11 @@ use crate::address::EmailAddress;
 use crate::app::App;
 use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
-use crate::daemon::post::Post;
-use crate::daemon::start::start_game;
+use crate::ids::GameId;
 use crate::player::Player;
-use crate::store::games::{GameId, GameRecord, StoredMove, Variant};
+use crate::service::post::Post;
+use crate::service::start::start_game;
+use crate::store::games::{GameRecord, StoredMove, Variant};
 
 /// Game subcommands.
 #[derive(Debug, Subcommand)]
@@ -112,7 +113,7 @@ impl std::str::FromStr for Chess960Choice {
 
 /// A game as `game show` and `game list` print it, with the players' details.
 #[derive(Debug, Serialize)]
-struct GameView<'a> {
+struct GameListing<'a> {
     #[serde(flatten)]
     game: &'a GameRecord,
     white_player: PlayerSummary<'a>,
@@ -134,7 +135,7 @@ struct ClocksView {
 
 fn clocks_view(clocks: &crate::clock::Clocks, over: bool) -> ClocksView {
     ClocksView {
-        to_move: crate::store::games::color_name(clocks.to_move),
+        to_move: crate::chess::side::key(clocks.to_move),
         next_deadline: clocks
             .players
             .get(clocks.to_move)
@@ -235,9 +236,9 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             }
             match format {
                 Format::Json => {
-                    let list: Vec<GameView> = views
+                    let list: Vec<GameListing> = views
                         .iter()
-                        .map(|(g, w, b)| GameView {
+                        .map(|(g, w, b)| GameListing {
                             game: g,
                             white_player: w.into(),
                             black_player: b.into(),
@@ -264,13 +265,13 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
         GameCommand::Show { id, format } => {
             let g = store.game(GameId(id)).await?;
             let (w, b) = (store.player(g.white).await?, store.player(g.black).await?);
-            let table = crate::daemon::start::table(store, GameId(id)).await?;
+            let table = crate::service::start::table(store, GameId(id)).await?;
             let now = app.clock.now();
             let over = table.game.is_over();
             let clocks = table.clock.as_ref().map(|c| c.clocks(now));
             match format {
                 Format::Json => {
-                    let view = GameView {
+                    let view = GameListing {
                         game: &g,
                         white_player: (&w).into(),
                         black_player: (&b).into(),
@@ -294,7 +295,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
                         writeln!(
                             out,
                             "clocks:       {}",
-                            crate::daemon::post::clocks_text(c, g.time_control)
+                            crate::service::post::clocks_text(c, g.time_control)
                         )?;
                         let side = c.to_move;
                         if let Some(deadline) = c.players.get(side).next_deadline.filter(|_| !over)

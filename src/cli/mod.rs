@@ -33,12 +33,12 @@ pub struct Cli {
     pub database: Option<String>,
     /// What to do.
     #[command(subcommand)]
-    pub command: Command,
+    pub command: DopisCommand,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub enum DopisCommand {
     /// Write an example config (if absent) or add a missing mail secret to it, and create or update the database.
     Init,
     /// Register and look up players.
@@ -181,7 +181,7 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 /// Runs a parsed command line, printing results to `out`.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     // The demo brings its own config and database.
-    if let Command::Demo { dir } = &cli.command {
+    if let DopisCommand::Demo { dir } = &cli.command {
         let dir = dir.clone().unwrap_or_else(|| {
             std::env::temp_dir().join(format!(
                 "dopis-demo-{}-{:08x}",
@@ -193,7 +193,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     // Checking a move text needs no config or database.
-    if let Command::Move(args) = &cli.command {
+    if let DopisCommand::Move(args) = &cli.command {
         let stdin = std::io::stdin();
         return Ok(move_check::run(
             args,
@@ -202,54 +202,54 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             &mut std::io::stderr(),
         ));
     }
-    if let Command::Init = &cli.command {
+    if let DopisCommand::Init = &cli.command {
         return init(&cli, out);
     }
     let config = load_config(&cli)?;
     match cli.command {
-        Command::Move(_) | Command::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
-        Command::Serve { once } => {
+        DopisCommand::Move(_) | DopisCommand::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
+        DopisCommand::Serve { once } => {
             crate::telemetry::init();
             runtime()?.block_on(crate::daemon::serve(config, once))?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Init => Ok(ExitCode::SUCCESS), // answered above
-        Command::Player(cmd) => runtime()?.block_on(async {
+        DopisCommand::Init => Ok(ExitCode::SUCCESS), // answered above
+        DopisCommand::Player(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = player::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),
-        Command::Game(cmd) => runtime()?.block_on(async {
+        DopisCommand::Game(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = game::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),
-        Command::Event(cmd) => runtime()?.block_on(async {
+        DopisCommand::Event(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = event::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),
-        Command::Leave(cmd) => runtime()?.block_on(async {
+        DopisCommand::Leave(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = leave::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),
-        Command::Report(cmd) => runtime()?.block_on(async {
+        DopisCommand::Report(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = report::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),
-        Command::Failed(cmd) => runtime()?.block_on(async {
+        DopisCommand::Failed(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = failed::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),
-        Command::Bench(cmd) => runtime()?.block_on(bench::run(cmd, out)),
+        DopisCommand::Bench(cmd) => runtime()?.block_on(bench::run(cmd, out)),
     }
 }

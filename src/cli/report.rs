@@ -8,8 +8,8 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, Utc};
 use clap::{Subcommand, ValueEnum};
 
 use crate::app::App;
-use crate::report::{ReportAsk, SILENCE_DAYS, deadlines_in, event_exists};
-use crate::store::events::EventId;
+use crate::ids::EventId;
+use crate::service::report::{ReportAsk, SILENCE_DAYS, deadlines_in, event_exists};
 
 /// Report subcommands.
 #[derive(Debug, Subcommand)]

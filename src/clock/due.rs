@@ -11,6 +11,7 @@
 //! for silence reminders; a deadline that has passed makes only the timeout
 //! due.
 
+use crate::chess::side;
 use std::fmt;
 
 use chrono::{DateTime, TimeDelta, Utc};
@@ -116,7 +117,7 @@ pub enum Due {
 }
 
 fn color_name<S: serde::Serializer>(color: &Color, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(if color.is_white() { "white" } else { "black" })
+    s.serialize_str(side::key(*color))
 }
 
 fn minutes<S: serde::Serializer>(d: &TimeDelta, s: S) -> Result<S::Ok, S::Error> {
@@ -175,7 +176,7 @@ impl Due {
             Due::Silence { ply, days, .. } => format!("silence/ply{ply}/{days}d"),
             Due::LeaveBegins { side, from, .. } => format!(
                 "leave/{}/{}",
-                if side.is_white() { "white" } else { "black" },
+                side::key(*side),
                 from.format("%Y%m%dT%H%M%SZ")
             ),
             Due::Timeout { .. } => "timeout".to_string(),

@@ -9,22 +9,21 @@ use anyhow::Context;
 use chrono::{DateTime, Duration, Timelike, Utc};
 use tokio::sync::watch;
 
-use super::clocks::Scheduler;
-use super::inbox::{Handled, Inbox};
 use super::lease::Lease;
 use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
-use super::quarantine::{self, MailFault};
 use crate::address::EmailAddress;
-use crate::app::Clock;
+use crate::app::{Clock, Settings};
 use crate::mail::inbound::InboundMail;
 use crate::player::PlayerId;
+use crate::service::clocks::DIGEST_HOUR;
+use crate::service::clocks::Scheduler;
+use crate::service::inbox::{Handled, Inbox};
+use crate::service::post::Post;
+use crate::service::quarantine::{self, MailFault};
 use crate::store::failures::MailFailure;
-use crate::store::mail::OutboxMail;
+use crate::store::outbox::OutboxMail;
 use crate::store::{Blame, Store, StoreError};
-
-/// The hour of the player's day from which their digest goes out.
-pub const DIGEST_HOUR: u32 = 7;
 
 /// How long a claimed outbox mail is left alone by other senders.
 const LEASE_SECONDS: i64 = 300;
@@ -33,16 +32,6 @@ const STANDBY_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 /// After this many failed attempts a transiently failing mail is given up
 /// (about two days of retries) and reported as failed.
 const MAX_ATTEMPTS: i64 = 40;
-
-/// A test hook for crash-and-restart tests: when `DOPIS_CRASH_AT` names
-/// this point, the process dies here at once, as if killed with `kill -9`
-/// (no destructors, no flushing). Unset in normal operation.
-pub(crate) fn crash_point(name: &str) {
-    if std::env::var("DOPIS_CRASH_AT").is_ok_and(|v| v == name) {
-        eprintln!("DOPIS_CRASH_AT={name}: aborting");
-        std::process::abort();
-    }
-}
 
 /// The running parts of the daemon.
 pub struct Daemon {
@@ -109,16 +98,16 @@ impl Daemon {
     pub fn new(
         store: Store,
         clock: Arc<dyn Clock>,
-        inbox: Inbox,
-        scheduler: Scheduler,
+        post: Post,
+        settings: &Settings,
         mailbox_name: String,
     ) -> Daemon {
         Daemon {
             store,
             clock,
-            inbox,
+            inbox: Inbox::new(post.clone(), settings),
             mailbox_name,
-            scheduler,
+            scheduler: Scheduler::new(post, settings),
             read_budget: std::time::Duration::from_millis(
                 crate::config::MailConfig::default().read_budget_ms,
             ),
@@ -193,12 +182,12 @@ impl Daemon {
                 .map_err(|e| (MailFault::Store(e), sender))?
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
-        crash_point("after-inbound-commit");
+        crate::service::crash_point("after-inbound-commit");
         match mailbox.mark_done(&mail.key).await {
             Ok(()) => {}
             // The server is away: the pass is tried again later, the mail
             // read again (found handled) and marked then.
-            Err(e) if e.is_transient() => return Err((MailFault::Mailbox(e), None)),
+            Err(e) if e.is_transient() => return Err((MailFault::Mailbox(e.to_string()), None)),
             // Its effects are committed: said once, and the other mail goes
             // on. A Maildir does not hand such a mail out again; a reset IMAP
             // folder gives it a new UID, under which it is read again, found
@@ -429,7 +418,7 @@ impl Daemon {
             .await
         {
             Ok(()) => {
-                crash_point("after-send");
+                crate::service::crash_point("after-send");
                 self.store.outbox_sent(mail, self.clock.now()).await?;
                 tracing::info!(key = %mail.mail_key, to = %to, "sent");
                 Ok(Delivery::Sent)
@@ -460,12 +449,12 @@ impl Daemon {
         let Some(player) = tx.player_by_email(&mail.recipient).await? else {
             return Ok(());
         };
-        let said = super::bounces::hard_bounce(
+        let said = crate::service::bounces::hard_bounce(
             &self.inbox.post,
             &mut tx,
             &player,
             &mail.message_id,
-            super::bounces::smtp_status(error).as_deref(),
+            crate::service::bounces::smtp_status(error).as_deref(),
             &format!("smtp:{}", mail.mail_key),
             now,
             now,
@@ -653,7 +642,7 @@ impl Daemon {
         }
         let mut tables = Vec::new();
         for game in games {
-            tables.push(super::clocks::load_table(&mut tx, game).await?);
+            tables.push(crate::service::clocks::load_table(&mut tx, game).await?);
         }
         self.inbox
             .post
@@ -773,23 +762,19 @@ impl Daemon {
 /// runs until SIGINT/SIGTERM (or, with `once`, one pass).
 pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<()> {
     use anyhow::Context;
-    let post = super::post::Post::new(&config.mail)?;
+    let post = Post::new(&config.mail)?;
+    let settings = Settings::from_config(&config)?;
     let mut mailbox = Mailbox::open(&config.mail)
         .await
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
-    let plan = config.clock.plan()?;
     // Opened last, so that every way out from here closes it.
     let store = Store::open_existing(config.database.url.expose()).await?;
     let daemon = Daemon::new(
         store.clone(),
         Arc::new(crate::app::SystemClock),
-        Inbox {
-            post: post.clone(),
-            answers_per_hour: config.mail.answers_per_hour,
-            allowance: crate::clock::Allowance::days(config.clock.leave_days),
-        },
-        super::clocks::Scheduler { post, plan },
+        post,
+        &settings,
         match &config.mail.imap {
             Some(imap) => format!("imap:{}@{}/{}", imap.user, imap.host, imap.mailbox),
             None => format!("maildir:{}", config.mail.maildir.path.display()),

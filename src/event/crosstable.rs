@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::Points;
 use super::standings::{Counted, Standings, TeamStandings};
-use super::{Decision, Side, Verdict};
+use super::{Decision, Side, SideResult};
 
 /// A crosstable, ready to render in any format.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -80,11 +80,11 @@ pub fn individual(title: &str, names: &[String], standings: &Standings) -> Cross
                     Counted::Result { outcome, decision } => {
                         let forfeit = decision == Decision::Forfeit;
                         Some(match (outcome.for_side(side), forfeit) {
-                            (Verdict::Win, false) => "1",
-                            (Verdict::Win, true) => "+",
-                            (Verdict::Draw, _) => "½",
-                            (Verdict::Loss, false) => "0",
-                            (Verdict::Loss, true) => "-",
+                            (SideResult::Win, false) => "1",
+                            (SideResult::Win, true) => "+",
+                            (SideResult::Draw, _) => "½",
+                            (SideResult::Loss, false) => "0",
+                            (SideResult::Loss, true) => "-",
                         })
                     }
                 }

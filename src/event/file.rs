@@ -13,7 +13,7 @@
 //!
 //! analysis_link = "off"             # optional: the board link in "your move" mails;
 //!                                   # "off", "lichess" or an address template (see
-//!                                   # mail::analysis); default: the server's [mail] setting
+//!                                   # chess::analysis); default: the server's [mail] setting
 //!
 //! [draws]                           # optional; 0 (the default) means no limit
 //! first_offer_move = 20             # no draw offers before move 20
@@ -69,7 +69,7 @@ pub struct Event {
     /// The event's name.
     pub name: String,
     /// Round robin, olympiad or team match, with its entrants.
-    pub kind: Kind,
+    pub kind: EventKind,
     /// Time control of every game.
     pub time_control: TimeControl,
     /// Leave days per player per calendar year.
@@ -81,14 +81,14 @@ pub struct Event {
     /// What a withdrawal does to a player's games.
     pub withdrawal: WithdrawalRule,
     /// The rules for draw offers.
-    pub draws: crate::arbiter::DrawPolicy,
+    pub draws: super::DrawPolicy,
     /// The analysis board link of its mails; `None`: the server's setting.
-    pub analysis_link: Option<crate::mail::analysis::AnalysisLink>,
+    pub analysis_link: Option<crate::chess::analysis::AnalysisLink>,
 }
 
 /// The kind of event, with its entrants and ranking order.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Kind {
+pub enum EventKind {
     /// Everyone plays everyone.
     RoundRobin {
         /// Single or double.
@@ -155,12 +155,12 @@ impl Event {
     /// Every game of the event.
     pub fn pairings(&self) -> Pairings {
         match &self.kind {
-            Kind::RoundRobin {
+            EventKind::RoundRobin {
                 cycles, players, ..
             } => Pairings::Individual(
                 berger::round_robin(players.len(), *cycles).unwrap_or_default(),
             ),
-            Kind::Olympiad {
+            EventKind::Olympiad {
                 games_per_pairing,
                 boards,
                 teams,
@@ -168,14 +168,14 @@ impl Event {
             } => Pairings::Teams(
                 olympiad::olympiad(teams.len(), *boards, *games_per_pairing).unwrap_or_default(),
             ),
-            Kind::TeamMatch { boards, .. } => Pairings::Teams(olympiad::team_match(*boards)),
+            EventKind::TeamMatch { boards, .. } => Pairings::Teams(olympiad::team_match(*boards)),
         }
     }
 
     /// The rules individual standings rank by (for a round robin).
     pub fn rules(&self) -> Rules {
         let tie_breaks = match &self.kind {
-            Kind::RoundRobin { tie_breaks, .. } => tie_breaks.clone(),
+            EventKind::RoundRobin { tie_breaks, .. } => tie_breaks.clone(),
             _ => TieBreak::ICCF.to_vec(),
         };
         Rules {
@@ -188,8 +188,8 @@ impl Event {
     /// The rules team standings rank by (for an olympiad or team match).
     pub fn team_rules(&self) -> TeamRules {
         let order = match &self.kind {
-            Kind::Olympiad { order, .. } | Kind::TeamMatch { order, .. } => order.clone(),
-            Kind::RoundRobin { .. } => TeamCriterion::ALL.to_vec(),
+            EventKind::Olympiad { order, .. } | EventKind::TeamMatch { order, .. } => order.clone(),
+            EventKind::RoundRobin { .. } => TeamCriterion::ALL.to_vec(),
         };
         TeamRules {
             scoring: self.scoring,
@@ -517,8 +517,8 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         "must be a number of days from 0 to 365; ICCF grants 45",
     ) as u32;
     let draws = match &raw.draws {
-        None => crate::arbiter::DrawPolicy::default(),
-        Some(d) => crate::arbiter::DrawPolicy {
+        None => super::DrawPolicy::default(),
+        Some(d) => super::DrawPolicy {
             first_offer_move: c.count(
                 &d.first_offer_move,
                 "draws.first_offer_move",
@@ -536,7 +536,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         },
     };
     let analysis_link = raw.analysis_link.as_ref().and_then(|a| {
-        crate::mail::analysis::AnalysisLink::parse(a.get_ref())
+        crate::chess::analysis::AnalysisLink::parse(a.get_ref())
             .map_err(|e| c.at(a, "analysis_link", e.to_string()))
             .ok()
     });
@@ -639,7 +639,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                     }
                 }
             }
-            Some(Kind::RoundRobin {
+            Some(EventKind::RoundRobin {
                 cycles,
                 players,
                 tie_breaks,
@@ -731,14 +731,14 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                 }
             }
             Some(if olympiad {
-                Kind::Olympiad {
+                EventKind::Olympiad {
                     games_per_pairing,
                     boards,
                     teams,
                     order,
                 }
             } else {
-                Kind::TeamMatch {
+                EventKind::TeamMatch {
                     boards,
                     teams,
                     order,
@@ -798,7 +798,7 @@ mod tests {
         assert_eq!(event.scoring.win, Points::whole(3));
         assert_eq!(event.scoring.draw, Points::whole(1));
         assert_eq!(event.withdrawal, WithdrawalRule::AnnulIfUnderHalf);
-        let Kind::RoundRobin {
+        let EventKind::RoundRobin {
             cycles,
             players,
             tie_breaks,
@@ -821,13 +821,13 @@ mod tests {
 
     #[test]
     fn an_event_may_set_its_own_analysis_link_or_leave_it_to_the_server() {
-        use crate::mail::analysis::AnalysisLink;
+        use crate::chess::analysis::AnalysisLink;
         assert_eq!(parse(ROUND_ROBIN).unwrap().analysis_link, None);
         for (value, want) in [
             ("off", AnalysisLink::Off),
             (
                 "lichess",
-                AnalysisLink::Template(crate::mail::analysis::LICHESS.into()),
+                AnalysisLink::Template(crate::chess::analysis::LICHESS.into()),
             ),
         ] {
             let text = ROUND_ROBIN.replacen(
@@ -842,7 +842,7 @@ mod tests {
     #[test]
     fn the_olympiad_example_is_seven_teams_of_six_with_reserves() {
         let event = parse(OLYMPIAD).unwrap();
-        let Kind::Olympiad {
+        let EventKind::Olympiad {
             games_per_pairing,
             boards,
             teams,
@@ -873,7 +873,7 @@ mod tests {
         assert_eq!(event.scoring, Scoring::default());
         assert_eq!(event.leave_days, 45);
         assert_eq!(event.withdrawal, WithdrawalRule::AnnulIfUnderHalf);
-        let Kind::TeamMatch { teams, boards, .. } = &event.kind else {
+        let EventKind::TeamMatch { teams, boards, .. } = &event.kind else {
             panic!("not a team match: {:?}", event.kind);
         };
         assert_eq!((*boards, teams.len()), (6, 2));

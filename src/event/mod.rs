@@ -28,6 +28,17 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::chess::game::GameResult;
+
+/// An event's rules for draw offers (none outside events).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DrawPolicy {
+    /// No offer before this move number (0: no limit).
+    pub first_offer_move: u32,
+    /// A player offers at most once per this many of their moves (0: no limit).
+    pub moves_between_offers: u32,
+}
+
 /// A score, a tie-break value or a sum of them, held exactly in quarter points.
 ///
 /// Scores are whole or half points; Sonneborn-Berger takes half of a half
@@ -143,10 +154,10 @@ impl Default for Scoring {
 
 impl Scoring {
     /// The points one side gets for a game's outcome.
-    pub fn points(&self, outcome: Outcome, side: Side) -> Points {
+    pub fn points(&self, outcome: GameResult, side: Side) -> Points {
         match (outcome, side) {
-            (Outcome::Draw, _) => self.draw,
-            (Outcome::WhiteWins, Side::White) | (Outcome::BlackWins, Side::Black) => self.win,
+            (GameResult::Draw, _) => self.draw,
+            (GameResult::WhiteWins, Side::White) | (GameResult::BlackWins, Side::Black) => self.win,
             _ => self.loss,
         }
     }
@@ -161,31 +172,22 @@ pub enum Side {
     Black,
 }
 
-/// How a finished game ended, from the board's point of view.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// 1-0.
-    WhiteWins,
-    /// ½-½.
-    Draw,
-    /// 0-1.
-    BlackWins,
-}
-
-impl Outcome {
+impl GameResult {
     /// Win, draw or loss for one side.
-    pub fn for_side(self, side: Side) -> Verdict {
+    pub fn for_side(self, side: Side) -> SideResult {
         match (self, side) {
-            (Outcome::Draw, _) => Verdict::Draw,
-            (Outcome::WhiteWins, Side::White) | (Outcome::BlackWins, Side::Black) => Verdict::Win,
-            _ => Verdict::Loss,
+            (GameResult::Draw, _) => SideResult::Draw,
+            (GameResult::WhiteWins, Side::White) | (GameResult::BlackWins, Side::Black) => {
+                SideResult::Win
+            }
+            _ => SideResult::Loss,
         }
     }
 }
 
 /// One player's result in a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Verdict {
+pub enum SideResult {
     /// Won.
     Win,
     /// Drawn.
@@ -213,7 +215,7 @@ pub enum GameState {
     /// Over, with a result.
     Finished {
         /// The result.
-        outcome: Outcome,
+        outcome: GameResult,
         /// How it was reached.
         decision: Decision,
     },

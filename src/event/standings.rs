@@ -21,11 +21,11 @@
 use std::collections::BTreeMap;
 
 use super::tiebreak::{TeamCriterion, TieBreak};
-use super::{Decision, GameState, Outcome, Points, Scoring, Side, Verdict, WithdrawalRule};
+use super::{Decision, GameResult, GameState, Points, Scoring, Side, SideResult, WithdrawalRule};
 
 /// One game of an individual event, as the standings see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Game {
+pub struct ScoredGame {
     /// Round, from 1 (orders the crosstable cells of a double round robin).
     pub round: u32,
     /// Index of the player with White.
@@ -38,7 +38,7 @@ pub struct Game {
 
 /// One game of a team event, as the standings see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TeamGame {
+pub struct ScoredTeamGame {
     /// Round of the team match, from 1.
     pub round: u32,
     /// Board, from 1.
@@ -59,7 +59,7 @@ pub enum Counted {
     /// Finished (or forfeited by a withdrawal): counts with this result.
     Result {
         /// The result.
-        outcome: Outcome,
+        outcome: GameResult,
         /// How it was decided.
         decision: Decision,
     },
@@ -115,7 +115,7 @@ pub struct Standings {
     /// The tie-breaks, in the order of each line's values.
     pub tie_breaks: Vec<TieBreak>,
     /// The games as they count, in the order given.
-    pub games: Vec<Game>,
+    pub games: Vec<ScoredGame>,
     /// How each game of `games` counts.
     pub counted: Vec<Counted>,
     /// Players whose games were all annulled (not in `rows`).
@@ -234,11 +234,11 @@ fn resolve<K: Copy + Eq>(
         *count = match gone {
             (true, true) => Counted::Annulled,
             (true, false) => Counted::Result {
-                outcome: Outcome::BlackWins,
+                outcome: GameResult::BlackWins,
                 decision: Decision::Forfeit,
             },
             (false, true) => Counted::Result {
-                outcome: Outcome::WhiteWins,
+                outcome: GameResult::WhiteWins,
                 decision: Decision::Forfeit,
             },
             (false, false) => Counted::Pending,
@@ -254,7 +254,7 @@ type Values = BTreeMap<usize, Vec<Option<Points>>>;
 #[derive(Debug, Clone, Copy)]
 struct Played {
     opponent: usize,
-    verdict: Verdict,
+    verdict: SideResult,
     side: Side,
     decision: Decision,
 }
@@ -316,8 +316,13 @@ fn ranks(groups: &[Vec<usize>]) -> Vec<(usize, u32, u32)> {
 /// The individual table of `players` players (indices `0..players`) after
 /// `games`, with `withdrawn` players' games treated by the event's rule.
 /// Games naming a player outside `0..players` are ignored.
-pub fn individual(players: usize, games: &[Game], withdrawn: &[usize], rules: &Rules) -> Standings {
-    let games: Vec<Game> = games
+pub fn individual(
+    players: usize,
+    games: &[ScoredGame],
+    withdrawn: &[usize],
+    rules: &Rules,
+) -> Standings {
+    let games: Vec<ScoredGame> = games
         .iter()
         .copied()
         .filter(|g| g.white < players && g.black < players && g.white != g.black)
@@ -348,10 +353,10 @@ pub fn individual(players: usize, games: &[Game], withdrawn: &[usize], rules: &R
             }
         }
     }
-    let score = |v: Verdict| match v {
-        Verdict::Win => scoring.win,
-        Verdict::Draw => scoring.draw,
-        Verdict::Loss => scoring.loss,
+    let score = |v: SideResult| match v {
+        SideResult::Win => scoring.win,
+        SideResult::Draw => scoring.draw,
+        SideResult::Loss => scoring.loss,
     };
     let points: Vec<Points> = results
         .iter()
@@ -363,17 +368,17 @@ pub fn individual(players: usize, games: &[Game], withdrawn: &[usize], rules: &R
 
     let value_of = |tb: TieBreak, p: usize, group: &[usize]| -> Option<Points> {
         Some(match tb {
-            TieBreak::Wins => count(p, |g| g.verdict == Verdict::Win),
+            TieBreak::Wins => count(p, |g| g.verdict == SideResult::Win),
             TieBreak::Baumbach => count(p, |g| {
-                g.verdict == Verdict::Win && g.decision != Decision::Forfeit
+                g.verdict == SideResult::Win && g.decision != Decision::Forfeit
             }),
             TieBreak::GamesAsBlack => count(p, |g| g.side == Side::Black),
             TieBreak::SonnebornBerger => results[p]
                 .iter()
                 .map(|g| match g.verdict {
-                    Verdict::Win => points[g.opponent],
-                    Verdict::Draw => Points::from_quarters(points[g.opponent].quarters() / 2),
-                    Verdict::Loss => Points::ZERO,
+                    SideResult::Win => points[g.opponent],
+                    SideResult::Draw => Points::from_quarters(points[g.opponent].quarters() / 2),
+                    SideResult::Loss => Points::ZERO,
                 })
                 .sum(),
             TieBreak::Koya => results[p]
@@ -451,11 +456,11 @@ pub fn individual(players: usize, games: &[Game], withdrawn: &[usize], rules: &R
 /// `0..teams` are ignored.
 pub fn team(
     teams: usize,
-    games: &[TeamGame],
+    games: &[ScoredTeamGame],
     withdrawn: &[(usize, u32)],
     rules: &TeamRules,
 ) -> TeamStandings {
-    let games: Vec<TeamGame> = games
+    let games: Vec<ScoredTeamGame> = games
         .iter()
         .copied()
         .filter(|g| g.white_team < teams && g.black_team < teams && g.white_team != g.black_team)
@@ -857,21 +862,21 @@ mod tests {
         // team has 2 match points, and each won one match inside the group,
         // so direct encounter gives each 2 and splits nothing.
         let games = vec![
-            TeamGame {
+            ScoredTeamGame {
                 round: 1,
                 board: 1,
                 white_team: 0,
                 black_team: 1,
                 state: state("1-0"),
             },
-            TeamGame {
+            ScoredTeamGame {
                 round: 2,
                 board: 1,
                 white_team: 2,
                 black_team: 0,
                 state: state("1-0"),
             },
-            TeamGame {
+            ScoredTeamGame {
                 round: 3,
                 board: 1,
                 white_team: 1,
@@ -889,21 +894,21 @@ mod tests {
         // T1 3, T2 3, T4 2. T1 beat T2 in their match, so direct encounter
         // (T1 2, T2 0) puts T1 above T2.
         let mut games = games;
-        games.push(TeamGame {
+        games.push(ScoredTeamGame {
             round: 4,
             board: 1,
             white_team: 2,
             black_team: 3,
             state: state("1-0"),
         });
-        games.push(TeamGame {
+        games.push(ScoredTeamGame {
             round: 5,
             board: 1,
             white_team: 0,
             black_team: 3,
             state: state("½-½"),
         });
-        games.push(TeamGame {
+        games.push(ScoredTeamGame {
             round: 6,
             board: 1,
             white_team: 1,
@@ -938,7 +943,11 @@ mod properties {
         prop_oneof![
             Just(GameState::Unfinished),
             (0..3u8, 0..3u8).prop_map(|(o, d)| GameState::Finished {
-                outcome: [Outcome::WhiteWins, Outcome::Draw, Outcome::BlackWins][o as usize],
+                outcome: [
+                    GameResult::WhiteWins,
+                    GameResult::Draw,
+                    GameResult::BlackWins
+                ][o as usize],
                 decision: [Decision::Played, Decision::Adjudicated, Decision::Forfeit][d as usize],
             }),
         ]
@@ -967,9 +976,9 @@ mod properties {
             withdrawn in proptest::collection::vec(0usize..10, 0..3),
             rule in prop_oneof![Just(WithdrawalRule::ForfeitAll), Just(WithdrawalRule::AnnulIfUnderHalf)],
         ) {
-            let games: Vec<Game> = games
+            let games: Vec<ScoredGame> = games
                 .into_iter()
-                .map(|(white, black, state)| Game { round: 1, white, black, state })
+                .map(|(white, black, state)| ScoredGame { round: 1, white, black, state })
                 .collect();
             let rules = Rules { scoring: Scoring::default(), tie_breaks: TieBreak::ALL.to_vec(), withdrawal: rule };
             let s = individual(players, &games, &withdrawn, &rules);
@@ -993,9 +1002,9 @@ mod properties {
             games in proptest::collection::vec((0usize..7, 0usize..7, 1u32..4, any_state()), 0..40),
             withdrawn in proptest::collection::vec((0usize..7, 1u32..4), 0..3),
         ) {
-            let games: Vec<TeamGame> = games
+            let games: Vec<ScoredTeamGame> = games
                 .into_iter()
-                .map(|(white_team, black_team, board, state)| TeamGame { round: 1, board, white_team, black_team, state })
+                .map(|(white_team, black_team, board, state)| ScoredTeamGame { round: 1, board, white_team, black_team, state })
                 .collect();
             let rules = TeamRules {
                 scoring: Scoring::default(),

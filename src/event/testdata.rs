@@ -1,7 +1,7 @@
 //! Finished events used by the standings and crosstable tests.
 
-use super::standings::{Game, TeamGame};
-use super::{Decision, GameState, Outcome};
+use super::standings::{ScoredGame, ScoredTeamGame};
+use super::{Decision, GameResult, GameState};
 
 /// `"1-0"`, `"½-½"`, `"0-1"`, with ` adj` for an adjudication; `"*"` unfinished.
 pub fn state(text: &str) -> GameState {
@@ -10,19 +10,19 @@ pub fn state(text: &str) -> GameState {
         None => (text, Decision::Played),
     };
     let outcome = match result {
-        "1-0" => Outcome::WhiteWins,
-        "½-½" => Outcome::Draw,
-        "0-1" => Outcome::BlackWins,
+        "1-0" => GameResult::WhiteWins,
+        "½-½" => GameResult::Draw,
+        "0-1" => GameResult::BlackWins,
         _ => return GameState::Unfinished,
     };
     GameState::Finished { outcome, decision }
 }
 
 /// Starting numbers from 1, as in the Berger table.
-pub fn games(table: &[(u32, usize, usize, &str)]) -> Vec<Game> {
+pub fn games(table: &[(u32, usize, usize, &str)]) -> Vec<ScoredGame> {
     table
         .iter()
-        .map(|&(round, white, black, result)| Game {
+        .map(|&(round, white, black, result)| ScoredGame {
             round,
             white: white - 1,
             black: black - 1,
@@ -68,7 +68,7 @@ pub const OLYMPIAD: &[(u32, usize, usize, [&str; 4])] = &[
     (3, 3, 1, ["-", "=", "=", "+"]),
 ];
 
-pub fn team_games(table: &[(u32, usize, usize, [&str; 4])]) -> Vec<TeamGame> {
+pub fn team_games(table: &[(u32, usize, usize, [&str; 4])]) -> Vec<ScoredTeamGame> {
     let mut out = Vec::new();
     for &(round, home, away, boards) in table {
         for (i, r) in boards.iter().enumerate() {
@@ -80,22 +80,22 @@ pub fn team_games(table: &[(u32, usize, usize, [&str; 4])]) -> Vec<TeamGame> {
                 (away - 1, home - 1)
             };
             let home_wins = if home_white {
-                Outcome::WhiteWins
+                GameResult::WhiteWins
             } else {
-                Outcome::BlackWins
+                GameResult::BlackWins
             };
             let away_wins = if home_white {
-                Outcome::BlackWins
+                GameResult::BlackWins
             } else {
-                Outcome::WhiteWins
+                GameResult::WhiteWins
             };
             let (outcome, decision) = match *r {
                 "+" => (home_wins, Decision::Played),
-                "=" => (Outcome::Draw, Decision::Played),
+                "=" => (GameResult::Draw, Decision::Played),
                 "-" => (away_wins, Decision::Played),
                 "a" => (away_wins, Decision::Adjudicated),
                 _ => {
-                    out.push(TeamGame {
+                    out.push(ScoredTeamGame {
                         round,
                         board,
                         white_team,
@@ -106,7 +106,7 @@ pub fn team_games(table: &[(u32, usize, usize, [&str; 4])]) -> Vec<TeamGame> {
                 }
             };
             let state = GameState::Finished { outcome, decision };
-            out.push(TeamGame {
+            out.push(ScoredTeamGame {
                 round,
                 board,
                 white_team,

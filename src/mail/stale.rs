@@ -25,7 +25,7 @@ use shakmaty::Position;
 
 use crate::chess::game::Game;
 use crate::chess::notation;
-use crate::mail::command::{Command, MoveText};
+use crate::command::{Command, MoveText};
 use crate::mail::inbound::{InboundMail, MessageId};
 use crate::mail::route;
 
@@ -162,15 +162,15 @@ pub fn fingerprint(mail: &InboundMail) -> Option<String> {
         part(id.as_str());
     }
     part(&mail.text);
-    Some(hash.finalize().iter().map(|b| format!("{b:02x}")).collect())
+    Some(super::key::hex(&hash.finalize()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::game::StartPosition;
+    use crate::command::parse;
     use crate::lang::Lang;
-    use crate::mail::command::parse;
 
     fn id(text: &str) -> MessageId {
         MessageId::parse(text).unwrap()

@@ -6,8 +6,8 @@
 use sqlx::Row;
 
 use super::StoreError;
-use super::games::GameId;
-use super::mail::Tx;
+use super::Tx;
+use crate::ids::GameId;
 
 impl Tx {
     /// Records that the digest queued as `mail_key` shows `game` after

@@ -5,18 +5,14 @@
 //! bouncing is paused (their mail held, not lost), their TDs told in their
 //! language, and resumed by a mail of theirs or by `dopis player resume`.
 
-use chrono::{DateTime, Duration, Utc};
-use mail_parser::MessageParser;
+use chrono::Duration;
 
 use dopis::address::EmailAddress;
 use dopis::app::{Clock, SystemClock};
-use dopis::clock::Allowance;
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
-use dopis::store::Store;
-use dopis::store::games::GameId;
+use dopis::ids::GameId;
+use dopis::service::inbox::Handled;
 
+use crate::support::app::{TestApp, outbox_rows_of};
 use crate::support::{TestDb, dopis, ok};
 
 const SECRET: &str = "bounce test secret";
@@ -25,9 +21,7 @@ const SECRET: &str = "bounce test secret";
 /// #3) and one game outside events, Dana against Eva (#4).
 struct Club {
     dir: tempfile::TempDir,
-    store: Store,
-    inbox: Inbox,
-    now: DateTime<Utc>,
+    app: TestApp,
 }
 
 /// A mail as the test reads it from the outbox.
@@ -98,85 +92,52 @@ impl Club {
                 "eva@players.test",
             ],
         ));
-        let store = Store::open(&db.url).await.unwrap();
-        let post = Post::new(&MailConfig {
-            address: "chess@chess.test".into(),
-            secret: Secret::new(SECRET),
-            bounces_to_pause: 3,
-            bounce_days: 7,
-            ..MailConfig::default()
-        })
-        .unwrap();
-        Club {
-            dir,
-            store,
-            inbox: Inbox {
-                post,
-                answers_per_hour: 100,
-                allowance: Allowance::default(),
-            },
-            now: SystemClock.now(),
-        }
+        // The CLI made the games at the real time: the app goes on from there.
+        let app = TestApp::builder()
+            .at(SystemClock.now())
+            .secret(SECRET)
+            .answers_per_hour(100)
+            .bounces(3, 7)
+            .open(db)
+            .await;
+        Club { dir, app }
     }
 
     /// Every mail that can be sent now (held mail stays), marked sent.
     async fn sent(&mut self) -> Vec<Sent> {
-        let mut out = Vec::new();
-        loop {
-            let batch = self
-                .store
-                .claim_outbox(self.now + Duration::days(400), Duration::days(1000), 100)
-                .await
-                .unwrap();
-            if batch.is_empty() {
-                break;
-            }
-            for m in batch {
-                let msg = MessageParser::default().parse(&m.raw).unwrap();
-                let header = |name: &str| msg.header_raw(name).unwrap_or("").trim().to_string();
-                out.push(Sent {
-                    to: m.recipient.clone(),
-                    message_id: msg.message_id().unwrap_or("").to_string(),
-                    subject: msg.subject().unwrap_or("").to_string(),
-                    text: msg.body_text(0).unwrap_or_default().into_owned(),
-                    auto_submitted: header("Auto-Submitted"),
-                    x_loop: header("X-Loop"),
-                    in_reply_to: msg.in_reply_to().as_text().map(str::to_string),
-                });
-                self.store.outbox_sent(&m, self.now).await.unwrap();
-            }
-        }
-        out
+        self.app
+            .sent()
+            .await
+            .into_iter()
+            .map(|m| Sent {
+                auto_submitted: m.header("Auto-Submitted"),
+                x_loop: m.header("X-Loop"),
+                to: m.to,
+                message_id: m.message_id,
+                subject: m.subject,
+                text: m.text,
+                in_reply_to: m.in_reply_to,
+            })
+            .collect()
     }
 
     async fn handle(&mut self, raw: &[u8]) -> Handled {
-        self.now += Duration::minutes(1);
-        self.inbox
-            .handle(&self.store, "test", raw, self.now, self.now)
-            .await
-            .unwrap()
+        self.app.advance(Duration::minutes(1));
+        self.app.deliver(raw).await
     }
 
     /// The reply address of a player in a game.
     async fn reply_address(&self, game: i64, email: &str) -> String {
-        let player = self
-            .store
-            .player_by_email(&EmailAddress::parse(email).unwrap())
-            .await
-            .unwrap();
-        self.inbox.post.reply_to(GameId(game), &player).to_string()
+        let player = self.app.player_by_email(email).await;
+        self.app.reply_address(GameId(game), &player)
     }
 
     /// The first game (of the four) in which `email` plays, as White when
     /// `white`, else as either colour.
     async fn game_of(&self, email: &str, white: bool) -> i64 {
-        let player = self
-            .store
-            .player_by_email(&EmailAddress::parse(email).unwrap())
-            .await
-            .unwrap();
+        let player = self.app.player_by_email(email).await;
         for id in 1..=4 {
-            let g = self.store.game(GameId(id)).await.unwrap();
+            let g = self.app.game_row(GameId(id)).await;
             if g.white == player.id || (!white && g.black == player.id) {
                 return id;
             }
@@ -186,7 +147,7 @@ impl Club {
 
     /// Moves played in a game.
     async fn moves(&self, game: i64) -> usize {
-        self.store.game(GameId(game)).await.unwrap().moves.len()
+        self.app.game_row(GameId(game)).await.moves.len()
     }
 }
 
@@ -225,7 +186,8 @@ fn dsn(failed: &str, status: &str, returned: &str) -> Vec<u8> {
 }
 
 async fn paused(club: &Club, email: &str) -> bool {
-    club.store
+    club.app
+        .store
         .pause_of(&EmailAddress::parse(email).unwrap())
         .await
         .unwrap()
@@ -581,23 +543,16 @@ async fn an_address_our_smtp_server_refuses_at_once_pauses_its_player_and_tells_
     ok(&serve);
     let shown = ok(&dopis(d, &db, &["player", "show", "zed@players.test"]));
     assert!(shown.contains("paused"), "{shown}");
-    let store = Store::open(&db.url).await.unwrap();
-    let to_carol: Vec<_> = store
-        .outbox()
-        .await
-        .unwrap()
-        .into_iter()
+    let rows = outbox_rows_of(&db).await;
+    let to_carol: Vec<_> = rows
+        .iter()
         .filter(|m| m.recipient == "carol@players.test" && m.mail_key.starts_with("bounce."))
         .collect();
     assert_eq!(to_carol.len(), 1, "the TD is told once: {to_carol:?}");
     assert_eq!(to_carol[0].status, "sent");
-    let refused = store
-        .outbox()
-        .await
-        .unwrap()
-        .into_iter()
+    let refused = rows
+        .iter()
         .filter(|m| m.recipient == "zed@players.test" && m.status == "failed")
         .count();
     assert_eq!(refused, 3, "each refused once, none retried");
-    store.close().await;
 }

@@ -5,33 +5,22 @@
 //! mails to both, leave that pauses it, and an ICCF `10/50d` game lost on
 //! cumulative time.
 
-use std::sync::Arc;
-
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use tokio::sync::watch;
 
 use dopis::address::EmailAddress;
-use dopis::app::{Clock, FixedClock};
-use dopis::chess::game::StartPosition;
-use dopis::clock::{Allowance, ReminderPlan, TimeControl};
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::clocks::Scheduler;
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
-use dopis::daemon::run::Daemon;
-use dopis::daemon::start::start_game;
+use dopis::clock::TimeControl;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
-use dopis::player::{NewPlayer, Player};
-use dopis::store::Store;
-use dopis::store::games::{GameId, GameStatus};
+use dopis::player::Player;
+use dopis::service::inbox::Handled;
+use dopis::store::games::GameStatus;
 
 use crate::support::TestDb;
+use crate::support::app::TestApp;
 
 /// A game between two players in a daemon whose clock the test moves.
 struct World {
-    store: Store,
-    daemon: Daemon,
-    clock: Arc<FixedClock>,
+    app: TestApp,
     white: Player,
     black: Player,
     game: GameId,
@@ -42,63 +31,39 @@ fn start() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).unwrap()
 }
 
+/// The app these tests share: its clock at [`start`].
+async fn app(db: &TestDb) -> TestApp {
+    TestApp::builder()
+        .at(start())
+        .secret("a test secret")
+        .answers_per_hour(100)
+        .open(db)
+        .await
+}
+
 impl World {
     async fn new(db: &TestDb, control: &str) -> World {
-        let store = Store::open(&db.url).await.unwrap();
-        let clock = Arc::new(FixedClock::new(start()));
-        let post = Post::new(&MailConfig {
-            address: "chess@chess.test".into(),
-            secret: Secret::new("a test secret"),
-            ..MailConfig::default()
-        })
-        .unwrap();
-        let add = |email: &str, name: &str, tz: &str| {
-            NewPlayer::new(
-                EmailAddress::parse(email).unwrap(),
-                name,
+        let app = app(db).await;
+        let white = app
+            .player(
+                "ana@players.test",
+                "Ana",
                 Lang::En,
-                Some(tz),
+                Some("Europe/Ljubljana"),
             )
-            .unwrap()
-        };
-        let white = store
-            .add_player(&add("ana@players.test", "Ana", "Europe/Ljubljana"), start())
-            .await
-            .unwrap();
-        let black = store
-            .add_player(&add("bob@players.test", "Bob", "America/New_York"), start())
-            .await
-            .unwrap();
+            .await;
+        let black = app
+            .player(
+                "bob@players.test",
+                "Bob",
+                Lang::En,
+                Some("America/New_York"),
+            )
+            .await;
         let control: TimeControl = control.parse().unwrap();
-        let game = start_game(
-            &store,
-            &post,
-            white.id,
-            black.id,
-            StartPosition::Standard,
-            control,
-            start(),
-        )
-        .await
-        .unwrap();
-        let daemon = Daemon::new(
-            store.clone(),
-            clock.clone(),
-            Inbox {
-                post: post.clone(),
-                answers_per_hour: 100,
-                allowance: Allowance::default(),
-            },
-            Scheduler {
-                post,
-                plan: ReminderPlan::default(),
-            },
-            "test".into(),
-        );
+        let game = app.game(&white, &black, control).await;
         let mut world = World {
-            store,
-            daemon,
-            clock,
+            app,
             white,
             black,
             game,
@@ -110,17 +75,14 @@ impl World {
 
     /// Sets the clock and runs the scheduler as a daemon pass would.
     async fn at(&self, t: DateTime<Utc>) -> usize {
-        let now = self.clock.now();
-        assert!(t >= now, "time runs forward");
-        self.clock.advance(t - now);
-        let (_stop, shutdown) = watch::channel(false);
-        self.daemon.schedule(&shutdown).await.unwrap()
+        self.app.set(t);
+        self.app.schedule().await
     }
 
     /// A player's mail with `text`, reaching the mailbox at `arrived`,
     /// handled at the clock's time.
     async fn mail(&self, from: &Player, text: &str, arrived: DateTime<Utc>) -> Handled {
-        let reply = self.daemon.inbox.post.reply_to(self.game, from).to_string();
+        let reply = self.app.reply_address(self.game, from);
         self.mail_to(from, &reply, text, arrived).await
     }
 
@@ -141,22 +103,12 @@ impl World {
             arrived.timestamp(),
             rand::random::<u32>()
         );
-        self.daemon
-            .inbox
-            .handle(
-                &self.store,
-                "test",
-                raw.as_bytes(),
-                arrived,
-                self.clock.now(),
-            )
-            .await
-            .unwrap()
+        self.app.deliver_at(raw.as_bytes(), arrived).await
     }
 
     /// The mails queued since the last call: (recipient, key).
     async fn new_mails(&mut self) -> Vec<(String, String)> {
-        let all = self.store.outbox().await.unwrap();
+        let all = self.app.outbox_rows().await;
         let fresh = all[self.mails..]
             .iter()
             .map(|m| (m.recipient.clone(), m.mail_key.clone()))
@@ -166,7 +118,7 @@ impl World {
     }
 
     async fn ending(&self) -> (GameStatus, Option<String>, Option<String>) {
-        let g = self.store.game(self.game).await.unwrap();
+        let g = self.app.game_row(self.game).await;
         (g.status, g.result, g.end_reason)
     }
 }
@@ -208,7 +160,7 @@ async fn a_3d_game_reminds_then_times_out_by_itself_with_mails_to_both(db: &Test
     assert_eq!(status, GameStatus::Finished);
     assert_eq!(result.as_deref(), Some("0-1"));
     assert!(reason.unwrap_or_default().contains("time"));
-    let g = w.store.game(w.game).await.unwrap();
+    let g = w.app.game_row(w.game).await;
     assert_eq!(g.finished_at, Some(start() + h(72)));
     // A finished game is never due again.
     w.at(start() + h(200)).await;
@@ -219,7 +171,7 @@ async fn a_move_that_reached_the_mailbox_in_time_counts_even_if_handled_late(db:
     let mut w = World::new(db, "3d").await;
     let h = Duration::hours;
     // The daemon was down: the move arrived at 71 h, is read at 80 h.
-    w.clock.advance(h(80));
+    w.app.advance(h(80));
     let done = w.mail(&w.white.clone(), "e4", start() + h(71)).await;
     assert!(
         matches!(done, Handled::Done(ref t) if t.contains("e4")),
@@ -230,7 +182,7 @@ async fn a_move_that_reached_the_mailbox_in_time_counts_even_if_handled_late(db:
     // A move that arrived after the deadline loses on time instead.
     let late_db = crate::support::sqlite();
     let late = World::new(&late_db, "3d").await;
-    late.clock.advance(h(80));
+    late.app.advance(h(80));
     let done = late.mail(&late.white.clone(), "e4", start() + h(73)).await;
     assert!(
         matches!(done, Handled::Done(ref t) if t.contains("ran out of time")),
@@ -244,7 +196,7 @@ async fn leave_pauses_the_clock_and_the_opponent_is_told(db: &TestDb) {
     let mut w = World::new(db, "3d").await;
     let h = Duration::hours;
     let (white, black) = (w.white.clone(), w.black.clone());
-    w.clock.advance(h(1));
+    w.app.advance(h(1));
     w.mail(&white, "e4", start() + h(1)).await;
     // Bob (New York) books 4-6 March: three days.
     let done = w
@@ -300,25 +252,16 @@ async fn leave_pauses_the_clock_and_the_opponent_is_told(db: &TestDb) {
 
 /// The Reply-To of the newest mail queued to `to` (taken from the outbox
 /// as a sender would).
-async fn reply_to_of_last_mail(store: &Store, to: &str) -> String {
-    let far = Utc.with_ymd_and_hms(2100, 1, 1, 0, 0, 0).unwrap();
-    let outbox = store
-        .claim_outbox(far, Duration::hours(1), 1000)
-        .await
-        .unwrap();
-    let last = outbox
+async fn reply_to_of_last_mail(app: &TestApp, to: &str) -> String {
+    let sent = app.sent().await;
+    let last = sent
         .iter()
         .rev()
-        .find(|m| m.recipient == to)
+        .find(|m| m.to == to)
         .unwrap_or_else(|| panic!("no mail to {to}"));
-    let msg = mail_parser::MessageParser::default()
-        .parse(&last.raw)
-        .unwrap();
-    msg.reply_to()
-        .and_then(|a| a.first())
-        .and_then(|a| a.address())
-        .unwrap_or_else(|| panic!("{} has no Reply-To", last.mail_key))
-        .to_string()
+    last.reply_to
+        .clone()
+        .unwrap_or_else(|| panic!("{} has no Reply-To", last.key))
 }
 
 async fn a_leave_mail_read_late_is_judged_on_the_day_it_arrived(db: &TestDb) {
@@ -329,7 +272,7 @@ async fn a_leave_mail_read_late_is_judged_on_the_day_it_arrived(db: &TestDb) {
     // 01:00 her time, when "tomorrow" has begun.
     let asked = Utc.with_ymd_and_hms(2026, 3, 2, 20, 0, 0).unwrap();
     let read = Utc.with_ymd_and_hms(2026, 3, 3, 0, 0, 0).unwrap();
-    w.clock.advance(read - start());
+    w.app.advance(read - start());
     let done = w.mail(&ana, "leave 2026-03-03 2026-03-04", asked).await;
     assert!(
         matches!(done, Handled::Done(ref t) if t.contains("booked leave 2026-03-03 to 2026-03-04")),
@@ -363,7 +306,7 @@ async fn a_confirmed_leave_is_judged_when_the_confirming_reply_arrived(db: &Test
     let ana = w.white.clone();
     // Ana writes without her reply address: she is asked to confirm.
     let asked = Utc.with_ymd_and_hms(2026, 3, 2, 20, 0, 0).unwrap();
-    w.clock.advance(asked - start());
+    w.app.advance(asked - start());
     let done = w
         .mail_to(
             &ana,
@@ -376,10 +319,10 @@ async fn a_confirmed_leave_is_judged_when_the_confirming_reply_arrived(db: &Test
         matches!(done, Handled::Done(ref t) if t.contains("confirm")),
         "{done:?}"
     );
-    let confirm = reply_to_of_last_mail(&w.store, "ana@players.test").await;
+    let confirm = reply_to_of_last_mail(&w.app, "ana@players.test").await;
     // She confirms at 22:30 her time; the daemon reads it after midnight.
     let confirmed = Utc.with_ymd_and_hms(2026, 3, 2, 21, 30, 0).unwrap();
-    w.clock
+    w.app
         .advance(Utc.with_ymd_and_hms(2026, 3, 3, 0, 0, 0).unwrap() - asked);
     let done = w.mail_to(&ana, &confirm, "yes", confirmed).await;
     assert!(
@@ -403,9 +346,9 @@ async fn a_confirmed_leave_is_judged_when_the_confirming_reply_arrived(db: &Test
         matches!(done, Handled::Done(ref t) if t.contains("confirm")),
         "{done:?}"
     );
-    let confirm = reply_to_of_last_mail(&w.store, "ana@players.test").await;
+    let confirm = reply_to_of_last_mail(&w.app, "ana@players.test").await;
     let late = Utc.with_ymd_and_hms(2026, 3, 5, 23, 30, 0).unwrap();
-    w.clock.advance(late - w.clock.now());
+    w.app.advance(late - w.app.now());
     let done = w.mail_to(&ana, &confirm, "yes", late).await;
     assert!(
         matches!(done, Handled::Done(ref t) if t.contains("refused leave 2026-03-06")),
@@ -419,7 +362,7 @@ async fn an_iccf_10_in_50_days_game_is_lost_on_cumulative_time(db: &TestDb) {
     let (white, black) = (w.white.clone(), w.black.clone());
     // White thinks 45 days on move 1 (45 charged), Black answers at once.
     let t1 = start() + d(45);
-    w.clock.advance(d(45));
+    w.app.advance(d(45));
     w.mail(&white, "e4", t1).await;
     w.mail(&black, "e5", t1 + Duration::hours(1)).await;
     // White has 5 days left of the first 50: late once 6 whole days have run.
@@ -451,14 +394,7 @@ crate::on_both_backends!(
 );
 
 async fn a_timeout_in_an_event_game_is_mailed_to_the_event_tds(db: &TestDb) {
-    let store = Store::open(&db.url).await.unwrap();
-    let clock = Arc::new(FixedClock::new(start()));
-    let post = Post::new(&MailConfig {
-        address: "chess@chess.test".into(),
-        secret: Secret::new("a test secret"),
-        ..MailConfig::default()
-    })
-    .unwrap();
+    let app = app(db).await;
     let event_file = r#"
 name = "Club cup"
 kind = "round-robin"
@@ -477,39 +413,17 @@ name = "Bob"
 email = "cene@players.test"
 name = "Cene"
 "#;
-    let mut tx = store.begin().await.unwrap();
-    let event = dopis::td::create(&mut tx, event_file, start())
-        .await
-        .unwrap();
-    let games = dopis::td::start(&mut tx, &post, event, start())
-        .await
-        .unwrap();
-    tx.commit().await.unwrap();
+    let (_, games) = app.event(event_file).await;
     assert_eq!(
         games.len(),
         3,
         "three players, a bye each round: three games"
     );
-    let daemon = Daemon::new(
-        store.clone(),
-        clock.clone(),
-        Inbox {
-            post: post.clone(),
-            answers_per_hour: 100,
-            allowance: Allowance::default(),
-        },
-        Scheduler {
-            post,
-            plan: ReminderPlan::default(),
-        },
-        "test".into(),
-    );
-    let before = store.outbox().await.unwrap().len();
+    let before = app.outbox_rows().await.len();
     // Nobody moves: three days later every game is lost on time by White.
-    clock.advance(Duration::hours(72));
-    let (_stop, shutdown) = watch::channel(false);
-    daemon.schedule(&shutdown).await.unwrap();
-    let mails = store.outbox().await.unwrap();
+    app.advance(Duration::hours(72));
+    app.schedule().await;
+    let mails = app.outbox_rows().await;
     let to_td: Vec<_> = mails[before..]
         .iter()
         .filter(|m| m.recipient == "td@clubs.test")
@@ -517,7 +431,7 @@ name = "Cene"
         .collect();
     assert_eq!(to_td.len(), 3, "the TD hears of each timeout: {to_td:?}");
     for id in games {
-        let g = store.game(id).await.unwrap();
+        let g = app.game_row(id).await;
         assert_eq!(g.result.as_deref(), Some("0-1"));
     }
 }
@@ -526,10 +440,10 @@ async fn a_td_extension_moves_the_deadline_of_the_side_to_move(db: &TestDb) {
     let mut w = World::new(db, "3d").await;
     let h = Duration::hours;
     let td = EmailAddress::parse("td@clubs.test").unwrap();
-    let mut tx = w.store.begin().await.unwrap();
-    dopis::td::extend(
+    let mut tx = w.app.store.begin().await.unwrap();
+    dopis::service::td::extend(
         &mut tx,
-        &w.daemon.inbox.post,
+        w.app.post(),
         w.game,
         2,
         None,

@@ -2,85 +2,39 @@
 //! move, what forged, replayed, automatic and broken mail do (nothing), and
 //! what gets answered.
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use dopis::address::EmailAddress;
-use dopis::chess::game::StartPosition;
+use chrono::Duration;
 use dopis::clock::TimeControl;
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
-use dopis::daemon::start::start_game;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
-use dopis::player::{NewPlayer, Player};
-use dopis::store::Store;
-use dopis::store::games::GameId;
+use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;
+use crate::support::app::TestApp;
+use crate::support::mail::Sent as Out;
 
 /// A game between Alice (White) and Bob (Black), and a daemon's inbox.
 struct World {
-    store: Store,
-    inbox: Inbox,
+    app: TestApp,
     game: GameId,
     alice: Player,
     bob: Player,
-    now: DateTime<Utc>,
     sent: usize,
-}
-
-/// One mail taken from the outbox.
-#[derive(Debug)]
-struct Out {
-    to: String,
-    subject: String,
-    reply_to: Option<String>,
-    message_id: String,
-    text: String,
 }
 
 impl World {
     async fn new(db: &TestDb) -> World {
-        let store = Store::open(&db.url).await.unwrap();
-        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
-        let add = |email: &str, name: &str, lang| {
-            NewPlayer::new(EmailAddress::parse(email).unwrap(), name, lang, None).unwrap()
-        };
-        let alice = store
-            .add_player(&add("alice@players.test", "Alice", Lang::En), now)
-            .await
-            .unwrap();
-        let bob = store
-            .add_player(&add("bob@players.test", "Bob", Lang::En), now)
-            .await
-            .unwrap();
-        let config = MailConfig {
-            address: "chess@chess.test".into(),
-            secret: Secret::new("test-secret"),
-            ..MailConfig::default()
-        };
-        let post = Post::new(&config).unwrap();
-        let game = start_game(
-            &store,
-            &post,
-            alice.id,
-            bob.id,
-            StartPosition::Standard,
-            TimeControl::default(),
-            now,
-        )
-        .await
-        .unwrap();
+        let app = TestApp::builder().answers_per_hour(5).open(db).await;
+        let alice = app
+            .player("alice@players.test", "Alice", Lang::En, None)
+            .await;
+        let bob = app.player("bob@players.test", "Bob", Lang::En, None).await;
+        let game = app.game(&alice, &bob, TimeControl::default()).await;
         let mut world = World {
-            store,
-            inbox: Inbox {
-                post,
-                answers_per_hour: 5,
-                allowance: dopis::clock::Allowance::default(),
-            },
+            app,
             game,
             alice,
             bob,
-            now,
             sent: 0,
         };
         let start = world.outbox().await;
@@ -93,55 +47,23 @@ impl World {
     }
 
     fn token_address(&self, player: &Player) -> String {
-        self.inbox.post.reply_to(self.game, player).to_string()
+        self.app.reply_address(self.game, player)
     }
 
     async fn handle(&mut self, raw: &[u8]) -> Handled {
-        self.now += Duration::minutes(1);
-        self.inbox
-            .handle(&self.store, "test:1", raw, self.now, self.now)
-            .await
-            .unwrap()
+        self.app.advance(Duration::minutes(1));
+        self.app.deliver(raw).await
     }
 
     /// The mails queued since the last call.
     async fn outbox(&mut self) -> Vec<Out> {
-        let all = self
-            .store
-            .claim_outbox(self.now + Duration::days(1), Duration::hours(1), 1000)
-            .await
-            .unwrap();
-        let mut out = Vec::new();
-        for mail in all {
-            let msg = mail_parser::MessageParser::default()
-                .parse(&mail.raw)
-                .unwrap();
-            out.push(Out {
-                to: mail.recipient.clone(),
-                subject: msg.subject().unwrap_or("").to_string(),
-                reply_to: msg
-                    .reply_to()
-                    .and_then(|a| a.first())
-                    .and_then(|a| a.address())
-                    .map(str::to_string),
-                message_id: msg.message_id().unwrap_or("").to_string(),
-                text: msg.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
-            });
-            self.store.outbox_sent(&mail, self.now).await.unwrap();
-        }
+        let out = self.app.sent().await;
         self.sent += out.len();
         out
     }
 
     async fn moves(&self) -> Vec<String> {
-        self.store
-            .game(self.game)
-            .await
-            .unwrap()
-            .moves
-            .iter()
-            .map(|m| m.san.clone())
-            .collect()
+        self.app.moves(self.game).await
     }
 }
 
@@ -266,7 +188,7 @@ async fn the_right_address_without_the_token_is_asked_to_confirm(db: &TestDb) {
         "",
     );
     let handled = w.handle(&first).await;
-    let received = w.now;
+    let received = w.app.now();
     assert!(
         matches!(&handled, Handled::Done(s) if s.contains("confirm")),
         "{handled:?}"
@@ -310,7 +232,7 @@ async fn the_right_address_without_the_token_is_asked_to_confirm(db: &TestDb) {
         matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
         "{handled:?}"
     );
-    let game = w.store.game(w.game).await.unwrap();
+    let game = w.app.game_row(w.game).await;
     assert_eq!(game.moves[0].received_at, Some(received));
     // Confirming twice plays nothing more.
     w.handle(&mail(
@@ -444,7 +366,7 @@ async fn broken_mail_is_logged_and_refused_without_a_panic(db: &TestDb) {
 
 async fn with_require_dkim_an_unsigned_mail_moves_nothing(db: &TestDb) {
     let mut w = World::new(db).await;
-    w.inbox.post.require_dkim = true;
+    w.app.daemon.inbox.post.require_dkim = true;
     let to = w.token_address(&w.alice.clone());
     let handled = w
         .handle(&mail("alice@players.test", &to, "Re: [dopis #1]", "e4", ""))

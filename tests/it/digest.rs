@@ -1,162 +1,99 @@
 //! The daily digest: a player who writes `notify digest` gets no mail per
 //! move, but one mail a day with every game where it is their move.
 
-use std::sync::Arc;
-
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
-use dopis::address::EmailAddress;
-use dopis::app::{Clock, FixedClock};
-use dopis::chess::game::StartPosition;
-use dopis::clock::{Allowance, ReminderPlan, TimeControl};
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::clocks::Scheduler;
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
-use dopis::daemon::run::Daemon;
-use dopis::daemon::start::start_game;
+use dopis::clock::TimeControl;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
-use dopis::player::{NewPlayer, Player};
-use dopis::store::Store;
-use dopis::store::games::GameId;
+use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;
+use crate::support::app::TestApp;
+use crate::support::mail::Mail;
 
 fn start() -> DateTime<Utc> {
     // A Monday, 12:00 UTC.
     Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).unwrap()
 }
 
-async fn mail(daemon: &Daemon, from: &Player, to: &str, text: &str, at: DateTime<Utc>) -> Handled {
-    let raw = format!(
-        "From: {}\r\nTo: {to}\r\nSubject: hi\r\nMessage-ID: <{}@players.test>\r\n\r\n{text}\r\n",
-        from.email,
-        rand::random::<u64>()
-    );
-    daemon
-        .inbox
-        .handle(&daemon.store, "test", raw.as_bytes(), at, at)
-        .await
-        .unwrap()
+async fn mail(app: &TestApp, from: &Player, to: &str, text: &str) -> Handled {
+    let raw = Mail::new(from.email.as_str(), to)
+        .subject("hi")
+        .date(None)
+        .body(text)
+        .bytes();
+    app.deliver(&raw).await
 }
 
-/// (recipient, subject) of the mails queued since `from` (an outbox length).
-async fn mails_since(store: &Store, from: usize) -> Vec<(String, String)> {
-    let all = store
-        .claim_outbox(start() + Duration::days(30), Duration::hours(1), 1000)
+/// (recipient, subject) of the mails queued since the last call.
+async fn new_mails(app: &TestApp) -> Vec<(String, String)> {
+    app.sent()
         .await
-        .unwrap();
-    let mut out = Vec::new();
-    for m in all.iter().filter(|m| m.id as usize > from) {
-        let msg = mail_parser::MessageParser::default().parse(&m.raw).unwrap();
-        out.push((m.recipient.clone(), msg.subject().unwrap_or("").to_string()));
-    }
-    for m in &all {
-        store.outbox_sent(m, start()).await.unwrap();
-    }
-    out
+        .into_iter()
+        .map(|m| (m.to, m.subject))
+        .collect()
 }
 
 async fn a_digest_player_gets_one_mail_a_day_with_all_their_games(db: &TestDb) {
-    let store = Store::open(&db.url).await.unwrap();
-    let clock = Arc::new(FixedClock::new(start()));
-    let post = Post::new(&MailConfig {
-        address: "chess@chess.test".into(),
-        secret: Secret::new("digest test"),
-        ..MailConfig::default()
-    })
-    .unwrap();
-    let add = |email: &str, name: &str| {
-        NewPlayer::new(
-            EmailAddress::parse(email).unwrap(),
-            name,
-            Lang::En,
-            Some("UTC"),
-        )
-        .unwrap()
-    };
-    let ana = store
-        .add_player(&add("ana@players.test", "Ana"), start())
-        .await
-        .unwrap();
-    let bob = store
-        .add_player(&add("bob@players.test", "Bob"), start())
-        .await
-        .unwrap();
-    let cene = store
-        .add_player(&add("cene@players.test", "Cene"), start())
-        .await
-        .unwrap();
-    let daemon = Daemon::new(
-        store.clone(),
-        clock.clone(),
-        Inbox {
-            post: post.clone(),
-            answers_per_hour: 100,
-            allowance: Allowance::default(),
-        },
-        Scheduler {
-            post: post.clone(),
-            plan: ReminderPlan::default(),
-        },
-        "test".into(),
-    );
+    let app = TestApp::builder()
+        .at(start())
+        .secret("digest test")
+        .answers_per_hour(100)
+        .open(db)
+        .await;
+    let ana = app
+        .player("ana@players.test", "Ana", Lang::En, Some("UTC"))
+        .await;
+    let bob = app
+        .player("bob@players.test", "Bob", Lang::En, Some("UTC"))
+        .await;
+    let cene = app
+        .player("cene@players.test", "Cene", Lang::En, Some("UTC"))
+        .await;
     // Bob asks for the digest.
-    let h = mail(&daemon, &bob, "chess@chess.test", "notify digest", start()).await;
+    let h = mail(&app, &bob, "chess@chess.test", "notify digest").await;
     assert_eq!(h, Handled::Done("notify digest".into()));
-    let mut seen = 0;
-    let first = mails_since(&store, seen).await;
+    let first = new_mails(&app).await;
     assert_eq!(first.len(), 1, "{first:?}");
     assert!(first[0].1.contains("daily digest"), "{first:?}");
-    seen = store.outbox().await.unwrap().len();
     // Two games where Bob plays Black; Ana and Cene open with e4.
     let mut games: Vec<GameId> = Vec::new();
     for white in [&ana, &cene] {
-        let id = start_game(
-            &store,
-            &post,
-            white.id,
-            bob.id,
-            StartPosition::Standard,
-            TimeControl::default(),
-            start(),
-        )
-        .await
-        .unwrap();
+        let id = app.game(white, &bob, TimeControl::default()).await;
         games.push(id);
-        let to = post.reply_to(id, white).to_string();
-        let h = mail(&daemon, white, &to, "e4", start() + Duration::minutes(5)).await;
+        let to = app.reply_address(id, white);
+        let h = mail(&app, white, &to, "e4").await;
         assert!(
             matches!(h, Handled::Done(ref s) if s.contains("played e4")),
             "{h:?}"
         );
     }
-    let after_moves = mails_since(&store, seen).await;
+    let after_moves = new_mails(&app).await;
     assert!(
         after_moves
             .iter()
             .all(|(to, subject)| to != "bob@players.test" || !subject.contains("Your move")),
         "no mail per move to a digest player: {after_moves:?}"
     );
-    seen = store.outbox().await.unwrap().len();
-    // The same day after 7:00 (it is 12:05): today's digest with both games.
-    clock.advance(Duration::minutes(10));
-    assert_eq!(daemon.digests().await.unwrap(), 1);
-    let digest = mails_since(&store, seen).await;
+    // The same day after 7:00 (it is 12:10): today's digest with both games.
+    app.advance(Duration::minutes(10));
+    assert_eq!(app.digests().await, 1);
+    let digest = new_mails(&app).await;
     assert_eq!(digest.len(), 1, "{digest:?}");
     assert_eq!(digest[0].0, "bob@players.test");
     assert!(digest[0].1.contains("your move in 2 games"), "{digest:?}");
-    seen = store.outbox().await.unwrap().len();
     // Once a day only.
-    clock.advance(Duration::hours(6));
-    assert_eq!(daemon.digests().await.unwrap(), 0);
+    app.advance(Duration::hours(6));
+    assert_eq!(app.digests().await, 0);
     // Bob answers one game from the digest's address; the next morning's
     // digest lists only the other.
-    let to = post.reply_to(games[0], &bob).to_string();
-    mail(&daemon, &bob, &to, "e5", clock.now()).await;
-    clock.advance(Duration::hours(14));
-    assert_eq!(daemon.digests().await.unwrap(), 1);
-    let next = mails_since(&store, seen).await;
+    let to = app.reply_address(games[0], &bob);
+    mail(&app, &bob, &to, "e5").await;
+    app.advance(Duration::hours(14));
+    assert_eq!(app.digests().await, 1);
+    let next = new_mails(&app).await;
     let digests: Vec<_> = next
         .iter()
         .filter(|(to, s)| to == "bob@players.test" && s.contains("digest"))
@@ -167,7 +104,7 @@ async fn a_digest_player_gets_one_mail_a_day_with_all_their_games(db: &TestDb) {
 
 /// A mail from `from` to `to` answering the mail with Message-ID `answers`.
 async fn reply(
-    daemon: &Daemon,
+    app: &TestApp,
     from: &Player,
     to: &str,
     answers: &str,
@@ -180,17 +117,23 @@ async fn reply(
         from.email,
         rand::random::<u64>()
     );
-    daemon
-        .inbox
-        .handle(&daemon.store, "test", raw.as_bytes(), at, at)
-        .await
-        .unwrap()
+    app.deliver_as_at(raw.as_bytes(), at).await
+}
+
+/// A mail from `from` to `to`, handled as if it arrived at `at`.
+async fn mail_at(app: &TestApp, from: &Player, to: &str, text: &str, at: DateTime<Utc>) -> Handled {
+    let raw = Mail::new(from.email.as_str(), to)
+        .subject("hi")
+        .date(None)
+        .body(text)
+        .bytes();
+    app.deliver_as_at(&raw, at).await
 }
 
 /// Every mail in the outbox not yet sent, parsed: (recipient, subject,
 /// Message-ID, Reply-To, text); marks them sent at `at`.
 async fn deliver(
-    store: &Store,
+    store: &dopis::store::Store,
     at: DateTime<Utc>,
 ) -> Vec<(String, String, String, String, String)> {
     let all = store
@@ -220,51 +163,25 @@ async fn deliver(
 }
 
 async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) {
-    let store = Store::open(&db.url).await.unwrap();
-    let clock = Arc::new(FixedClock::new(start()));
-    let post = Post::new(&MailConfig {
-        address: "chess@chess.test".into(),
-        secret: Secret::new("digest replies"),
-        ..MailConfig::default()
-    })
-    .unwrap();
-    let add = |email: &str, name: &str| {
-        NewPlayer::new(
-            EmailAddress::parse(email).unwrap(),
-            name,
-            Lang::En,
-            Some("UTC"),
-        )
-        .unwrap()
-    };
-    let ana = store
-        .add_player(&add("ana@players.test", "Ana Novak"), start())
-        .await
-        .unwrap();
-    let bob = store
-        .add_player(&add("bob@players.test", "Bob"), start())
-        .await
-        .unwrap();
-    let cene = store
-        .add_player(&add("cene@players.test", "Cene Kralj"), start())
-        .await
-        .unwrap();
-    let daemon = Daemon::new(
-        store.clone(),
-        clock.clone(),
-        Inbox {
-            post: post.clone(),
-            answers_per_hour: 100,
-            allowance: Allowance::default(),
-        },
-        Scheduler {
-            post: post.clone(),
-            plan: ReminderPlan::default(),
-        },
-        "test".into(),
-    );
-    mail(&daemon, &bob, "chess@chess.test", "notify digest", start()).await;
-    let told = deliver(&store, start()).await;
+    let app = TestApp::builder()
+        .at(start())
+        .secret("digest replies")
+        .answers_per_hour(100)
+        .open(db)
+        .await;
+    let (store, clock, post) = (&app.store, &app.clock, app.post());
+    let daemon = &app;
+    let ana = app
+        .player("ana@players.test", "Ana Novak", Lang::En, Some("UTC"))
+        .await;
+    let bob = app
+        .player("bob@players.test", "Bob", Lang::En, Some("UTC"))
+        .await;
+    let cene = app
+        .player("cene@players.test", "Cene Kralj", Lang::En, Some("UTC"))
+        .await;
+    mail_at(daemon, &bob, "chess@chess.test", "notify digest", start()).await;
+    let told = deliver(store, start()).await;
     assert!(
         told[0].4.contains("soon after 07:00 (UTC)") && told[0].4.contains("\"#42 Nf3\""),
         "the notify answer says when the digest comes and how to answer it: {}",
@@ -272,12 +189,12 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
     );
     let mut games: Vec<GameId> = Vec::new();
     for white in [&ana, &cene] {
-        let id = start_game(
-            &store,
-            &post,
+        let id = dopis::service::start::start_game(
+            store,
+            post,
             white.id,
             bob.id,
-            StartPosition::Standard,
+            dopis::chess::game::StartPosition::Standard,
             TimeControl::default(),
             start(),
         )
@@ -285,15 +202,15 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
         .unwrap();
         games.push(id);
         let to = post.reply_to(id, white).to_string();
-        mail(&daemon, white, &to, "e4", start() + Duration::minutes(5)).await;
+        mail_at(daemon, white, &to, "e4", start() + Duration::minutes(5)).await;
     }
-    deliver(&store, start() + Duration::minutes(5)).await;
+    deliver(store, start() + Duration::minutes(5)).await;
 
     // The digest goes out at 12:15; Bob's clocks start then, not at 12:05.
     let sent = start() + Duration::minutes(15);
     clock.advance(Duration::minutes(15));
-    assert_eq!(daemon.digests().await.unwrap(), 1);
-    let out = deliver(&store, sent).await;
+    assert_eq!(daemon.digests().await, 1);
+    let out = deliver(store, sent).await;
     let [(to, subject, first_digest, digest_address, text)] = out.as_slice() else {
         panic!("one digest: {out:?}");
     };
@@ -320,7 +237,7 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
     // Pressing Reply on the digest: one line per game, by number.
     let at = sent + Duration::hours(2);
     let h = reply(
-        &daemon,
+        daemon,
         &bob,
         digest_address,
         first_digest,
@@ -339,7 +256,7 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
             "game {game}"
         );
     }
-    let out = deliver(&store, at).await;
+    let out = deliver(store, at).await;
     assert!(
         out.iter().filter(|m| m.0 == "bob@players.test").count() == 2
             && out
@@ -354,19 +271,19 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
     // Ana and Cene answer; the next morning's digest has both games again.
     for (white, game) in [(&ana, games[0]), (&cene, games[1])] {
         let to = post.reply_to(game, white).to_string();
-        mail(&daemon, white, &to, "Nf3", at + Duration::hours(1)).await;
+        mail_at(daemon, white, &to, "Nf3", at + Duration::hours(1)).await;
     }
-    deliver(&store, at + Duration::hours(1)).await;
+    deliver(store, at + Duration::hours(1)).await;
     clock.advance(Duration::hours(20));
-    assert_eq!(daemon.digests().await.unwrap(), 1);
-    let next = clock.now();
-    let out = deliver(&store, next).await;
+    assert_eq!(daemon.digests().await, 1);
+    let next = app.now();
+    let out = deliver(store, next).await;
     let [(_, _, second_digest, address, _)] = out.as_slice() else {
         panic!("one digest: {out:?}");
     };
     // By the opponents' names this time, in any case.
     let h = reply(
-        &daemon,
+        daemon,
         &bob,
         address,
         second_digest,
@@ -385,15 +302,15 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
             "game {game}"
         );
     }
-    deliver(&store, next + Duration::hours(1)).await;
+    deliver(store, next + Duration::hours(1)).await;
     let to = post.reply_to(games[0], &ana).to_string();
-    mail(&daemon, &ana, &to, "Bb5", next + Duration::hours(1)).await;
-    deliver(&store, next + Duration::hours(1)).await;
+    mail_at(daemon, &ana, &to, "Bb5", next + Duration::hours(1)).await;
+    deliver(store, next + Duration::hours(1)).await;
 
     // A reply to the first digest, written for a position long gone, is
     // asked about, not played; a line naming no game gets the format.
     let h = reply(
-        &daemon,
+        daemon,
         &bob,
         address,
         first_digest,
@@ -402,7 +319,7 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
     )
     .await;
     assert_eq!(store.game(games[0]).await.unwrap().moves.len(), 5);
-    let out = deliver(&store, next + Duration::hours(2)).await;
+    let out = deliver(store, next + Duration::hours(2)).await;
     assert!(
         out.iter().any(|m| m.4.contains("has moved on")),
         "the stale line is asked about: {h:?} {out:?}"
@@ -414,10 +331,11 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
     );
 
     // From another address, the digest's reply address does nothing.
-    let stranger = add("eve@players.test", "Eve");
-    let eve = store.add_player(&stranger, start()).await.unwrap();
+    let eve = app
+        .player("eve@players.test", "Eve", Lang::En, Some("UTC"))
+        .await;
     let h = reply(
-        &daemon,
+        daemon,
         &eve,
         address,
         second_digest,

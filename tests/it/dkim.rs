@@ -7,7 +7,7 @@
 use std::net::SocketAddr;
 
 use base64::Engine;
-use chrono::{DateTime, Duration, TimeZone, Utc};
+use chrono::Duration;
 use mail_auth::common::crypto::Ed25519Key;
 use mail_auth::common::headers::HeaderWriter;
 use mail_auth::dkim::DkimSigner;
@@ -16,19 +16,14 @@ use mail_auth::hickory_resolver::proto::rr::rdata::TXT;
 use mail_auth::hickory_resolver::proto::rr::{RData, Record, RecordType};
 use tokio::net::UdpSocket;
 
-use dopis::address::EmailAddress;
-use dopis::chess::game::StartPosition;
 use dopis::clock::TimeControl;
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
-use dopis::daemon::start::start_game;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
-use dopis::player::{NewPlayer, Player};
-use dopis::store::Store;
-use dopis::store::games::GameId;
+use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;
+use crate::support::app::TestApp;
 
 /// The DKIM selector the test keys are published under.
 const SELECTOR: &str = "dopis";
@@ -145,59 +140,29 @@ impl SigningDomain {
 /// A game between Alice (White) and Bob (Black) at players.test, and a
 /// daemon's inbox that requires DKIM and asks `dns` for keys.
 struct World {
-    store: Store,
-    inbox: Inbox,
+    app: TestApp,
     game: GameId,
     alice: Player,
-    now: DateTime<Utc>,
     _dns: TxtServer,
 }
 
 impl World {
     async fn new(db: &TestDb, published: &[&SigningDomain]) -> World {
         let dns = TxtServer::start(published.iter().map(|d| d.record()).collect()).await;
-        let store = Store::open(&db.url).await.unwrap();
-        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
-        let add = |email: &str, name: &str| {
-            NewPlayer::new(EmailAddress::parse(email).unwrap(), name, Lang::En, None).unwrap()
-        };
-        let alice = store
-            .add_player(&add("alice@players.test", "Alice"), now)
-            .await
-            .unwrap();
-        let bob = store
-            .add_player(&add("bob@players.test", "Bob"), now)
-            .await
-            .unwrap();
-        let config = MailConfig {
-            address: "chess@chess.test".into(),
-            secret: Secret::new("test-secret"),
-            require_dkim: true,
-            dns_servers: vec![dns.address.to_string()],
-            ..MailConfig::default()
-        };
-        let post = Post::new(&config).unwrap();
-        let game = start_game(
-            &store,
-            &post,
-            alice.id,
-            bob.id,
-            StartPosition::Standard,
-            TimeControl::default(),
-            now,
-        )
-        .await
-        .unwrap();
+        let app = TestApp::builder()
+            .answers_per_hour(5)
+            .require_dkim(vec![dns.address.to_string()])
+            .open(db)
+            .await;
+        let alice = app
+            .player("alice@players.test", "Alice", Lang::En, None)
+            .await;
+        let bob = app.player("bob@players.test", "Bob", Lang::En, None).await;
+        let game = app.game(&alice, &bob, TimeControl::default()).await;
         let world = World {
-            store,
-            inbox: Inbox {
-                post,
-                answers_per_hour: 5,
-                allowance: dopis::clock::Allowance::default(),
-            },
+            app,
             game,
             alice,
-            now,
             _dns: dns,
         };
         world.take_outbox().await;
@@ -206,7 +171,7 @@ impl World {
 
     /// Alice's move `text` as her mail client writes it, to her reply address.
     fn alices_move(&self, text: &str) -> Vec<u8> {
-        let to = self.inbox.post.reply_to(self.game, &self.alice).to_string();
+        let to = self.app.reply_address(self.game, &self.alice);
         format!(
             "From: Alice <alice@players.test>\r\nTo: {to}\r\nSubject: Re: [dopis #1] Your move\r\n\
              Message-ID: <{:016x}@players.test>\r\nDate: Sun, 29 Nov 2026 12:00:00 +0000\r\n\
@@ -217,38 +182,22 @@ impl World {
     }
 
     async fn handle(&mut self, raw: &[u8]) -> Handled {
-        self.now += Duration::minutes(1);
-        self.inbox
-            .handle(&self.store, "test:1", raw, self.now, self.now)
-            .await
-            .unwrap()
+        self.app.advance(Duration::minutes(1));
+        self.app.deliver(raw).await
     }
 
     async fn moves(&self) -> Vec<String> {
-        let game = self.store.game(self.game).await.unwrap();
-        game.moves.iter().map(|m| m.san.clone()).collect()
+        self.app.moves(self.game).await
     }
 
     /// (recipient, text) of each mail queued since the last call.
     async fn take_outbox(&self) -> Vec<(String, String)> {
-        let queued = self
-            .store
-            .claim_outbox(self.now + Duration::days(1), Duration::hours(1), 100)
+        self.app
+            .sent()
             .await
-            .unwrap();
-        let mut out = Vec::new();
-        for mail in queued {
-            let parsed = mail_parser::MessageParser::default()
-                .parse(&mail.raw)
-                .unwrap();
-            let text = parsed
-                .body_text(0)
-                .map(|t| t.into_owned())
-                .unwrap_or_default();
-            out.push((mail.recipient.clone(), text));
-            self.store.outbox_sent(&mail, self.now).await.unwrap();
-        }
-        out
+            .into_iter()
+            .map(|m| (m.to, m.text))
+            .collect()
     }
 
     /// The mail was refused for want of a DKIM pass: nothing played, and

@@ -6,7 +6,6 @@
 //!
 //! Waiting is by polling with a deadline, never by a fixed sleep.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use futures::TryStreamExt;
@@ -15,12 +14,11 @@ use tokio::sync::watch;
 
 use dopis::address::EmailAddress;
 use dopis::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
-use dopis::daemon::inbox::Inbox;
 use dopis::daemon::mailbox::Mailbox;
 use dopis::daemon::mailer::{Mailer, SmtpMailer};
-use dopis::daemon::post::Post;
 use dopis::daemon::run::Daemon;
 
+use crate::support::app::TestApp;
 use crate::support::{self, MAIL_PASSWORD, MailStack, dopis, ok};
 
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -204,31 +202,24 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
     assert!(started.contains("3 games"), "{started}");
 
     let config = mail_config(stack, &server);
-    let store = dopis::store::Store::open(&db.url).await.expect("store");
-    let daemon = Daemon::new(
-        store.clone(),
-        Arc::new(dopis::app::SystemClock),
-        Inbox {
-            post: Post::new(&config).expect("post"),
-            answers_per_hour: 100,
-            allowance: dopis::clock::Allowance::default(),
-        },
-        dopis::daemon::clocks::Scheduler {
-            post: Post::new(&config).expect("post"),
-            plan: dopis::clock::ReminderPlan::default(),
-        },
-        "event-mail-test".into(),
-    );
+    let app = TestApp::builder()
+        .mail_config(config.clone())
+        .system_clock()
+        .answers_per_hour(100)
+        .mailbox_name("event-mail-test")
+        .open(&db)
+        .await;
+    let daemon = &app.daemon;
     let mut mailbox = Mailbox::open(&config).await.expect("mailbox");
     let mailer = Mailer::open(&config).expect("mailer");
     // The first mails go out over SMTP.
-    handle(&daemon, &mut mailbox, &mailer, 0).await;
+    handle(daemon, &mut mailbox, &mailer, 0).await;
 
     // Game 1: Bor (White) resigns at once.
     let g1 = wait_for(stack, &bor, "[dopis #1] Your move").await;
     wait_for(stack, &cene, "[dopis #1] Game started").await;
     reply(stack, &bor, &g1, "resign").await;
-    handle(&daemon, &mut mailbox, &mailer, 1).await;
+    handle(daemon, &mut mailbox, &mailer, 1).await;
     wait_for(stack, &cene, "[dopis #1] Game over").await;
 
     // Game 2: the fool's mate, Bor mates Ana.
@@ -243,7 +234,7 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
     ] {
         let mail = wait_for(stack, who, newest).await;
         reply(stack, who, &mail, text).await;
-        handle(&daemon, &mut mailbox, &mailer, 1).await;
+        handle(daemon, &mut mailbox, &mailer, 1).await;
     }
     let over = wait_for(stack, &ana, "[dopis #2] Game over").await;
     assert!(over.text.contains("Result: 0-1"), "{}", over.text);
@@ -251,7 +242,7 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
     // Game 3 goes on; Ana asks for the standings in it.
     let ana_g3 = wait_for(stack, &ana, "[dopis #3] Game started").await;
     reply(stack, &ana, &ana_g3, "standings").await;
-    handle(&daemon, &mut mailbox, &mailer, 1).await;
+    handle(daemon, &mut mailbox, &mailer, 1).await;
     let standings = wait_for(stack, &ana, "Standings: Mail cup").await;
     // Bor and Cene on 1 point; Cene beat Bor (1 point) and is ahead on
     // Sonneborn-Berger, Bor beat Ana (0).
@@ -271,5 +262,5 @@ async fn an_event_started_by_cli_is_played_and_ranked_by_mail() {
     let cene_row = rows.iter().find(|w| w[2] == "Cene").unwrap();
     // Against Ana (*, still playing) and Bor (1), then points 1.
     assert_eq!(&cene_row[3..6], &["X", "1", "*"], "{}", standings.text);
-    store.close().await;
+    app.close().await;
 }

@@ -7,6 +7,8 @@ use std::path::Path;
 use mail_parser::{MessageParser, MimeHeaders};
 use sqlx::Row;
 
+use crate::support::app::outbox_rows_of;
+use crate::support::mail::Sent;
 use crate::support::{TestDb, dopis, fails, ok};
 
 fn fixture(name: &str) -> String {
@@ -42,42 +44,13 @@ email = "d@club.test"
 name = "Dora"
 "#;
 
-/// A mail in the outbox: to whom, its key, its subject and plain text.
-struct Queued {
-    to: String,
-    key: String,
-    subject: String,
-    text: String,
-}
-
-async fn outbox(db: &TestDb) -> Vec<Queued> {
-    let store = dopis::store::Store::open(&db.url)
+/// Every mail in the outbox, read as the test reads them; nothing is claimed.
+async fn outbox(db: &TestDb) -> Vec<Sent> {
+    outbox_rows_of(db)
         .await
-        .expect("open store");
-    let rows = sqlx::query("SELECT recipient, mail_key, raw FROM outbox ORDER BY id")
-        .fetch_all(store.pool())
-        .await
-        .expect("read outbox");
-    let mails = rows
         .iter()
-        .map(|r| {
-            let raw: Vec<u8> = r.get("raw");
-            let mail = MessageParser::default()
-                .parse(&raw)
-                .expect("our mail parses");
-            Queued {
-                to: r.get("recipient"),
-                key: r.get("mail_key"),
-                subject: mail.subject().unwrap_or("").to_owned(),
-                text: mail
-                    .body_text(0)
-                    .map(|t| t.into_owned())
-                    .unwrap_or_default(),
-            }
-        })
-        .collect();
-    store.close().await;
-    mails
+        .map(|r| Sent::parse(&r.mail_key, &r.recipient, &r.raw))
+        .collect()
 }
 
 fn setup(db: &TestDb) -> tempfile::TempDir {
@@ -378,10 +351,7 @@ async fn td_tools_change_games_are_logged_and_tell_the_players(db: &TestDb) {
 
     let store = dopis::store::Store::open(&db.url).await.unwrap();
     let mut tx = store.begin().await.unwrap();
-    let ext = tx
-        .deadline_extensions(dopis::store::games::GameId(6))
-        .await
-        .unwrap();
+    let ext = tx.deadline_extensions(dopis::ids::GameId(6)).await.unwrap();
     tx.commit().await.unwrap();
     store.close().await;
     assert_eq!(ext.len(), 1);

@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use dopis::command::{self, Command, MoveText};
 use dopis::lang::Lang;
-use dopis::mail::command::{self, Command, MoveText};
 use dopis::mail::inbound::{self, AutomaticKind, ReturnPath, TextSource};
 
 fn dir() -> PathBuf {

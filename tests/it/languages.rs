@@ -5,42 +5,24 @@
 //! on both database backends; the players answer the latest mail they got
 //! the way a mail client replies.
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use mail_parser::MessageParser;
+use chrono::{Duration, TimeZone, Utc};
 
-use dopis::address::EmailAddress;
-use dopis::chess::game::StartPosition;
 use dopis::clock::TimeControl;
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
-use dopis::daemon::start::start_game;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
-use dopis::player::{NewPlayer, Player};
-use dopis::store::Store;
-use dopis::store::games::GameId;
+use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::on_both_backends;
 use crate::support::TestDb;
-
-/// A mail dopis sent, as the player's client shows it.
-#[derive(Debug, Clone)]
-struct Received {
-    to: String,
-    subject: String,
-    reply_to: Option<String>,
-    message_id: Option<String>,
-    text: String,
-    html: String,
-}
+use crate::support::app::TestApp;
+use crate::support::mail::Sent as Received;
 
 /// Two players, one game, and every mail sent so far.
 struct Board {
-    store: Store,
-    inbox: Inbox,
+    app: TestApp,
     players: [Player; 2],
     game: GameId,
-    now: DateTime<Utc>,
     mails: Vec<Received>,
 }
 
@@ -50,59 +32,34 @@ const BLACK: usize = 1;
 
 impl Board {
     async fn new(db: &TestDb, langs: [Lang; 2]) -> Board {
-        let store = Store::open(&db.url).await.expect("open store");
-        let now = Utc
-            .with_ymd_and_hms(2026, 11, 29, 9, 0, 0)
-            .single()
-            .expect("start time");
-        let config = MailConfig {
-            address: "chess@dopis.test".into(),
-            name: "dopis".into(),
-            secret: Secret::new("a test secret that is long enough".to_owned()),
-            ..MailConfig::default()
-        };
-        let post = Post::new(&config).expect("post");
-        let mut players = Vec::new();
-        for (name, email, lang, tz) in [
-            (
-                "Ana Novak",
+        let app = TestApp::builder()
+            .at(Utc.with_ymd_and_hms(2026, 11, 29, 9, 0, 0).unwrap())
+            .address("chess@dopis.test")
+            .name("dopis")
+            .secret("a test secret that is long enough")
+            .open(db)
+            .await;
+        let white = app
+            .player(
                 "ana@players.test",
+                "Ana Novak",
                 langs[0],
-                "Europe/Ljubljana",
-            ),
-            (
-                "Jan Kowalski",
+                Some("Europe/Ljubljana"),
+            )
+            .await;
+        let black = app
+            .player(
                 "jan@players.test",
+                "Jan Kowalski",
                 langs[1],
-                "Europe/Warsaw",
-            ),
-        ] {
-            let email = EmailAddress::parse(email).expect("address");
-            let new = NewPlayer::new(email, name, lang, Some(tz)).expect("player");
-            players.push(store.add_player(&new, now).await.expect("add player"));
-        }
-        let [white, black]: [Player; 2] = players.try_into().expect("two players");
-        let game = start_game(
-            &store,
-            &post,
-            white.id,
-            black.id,
-            StartPosition::Standard,
-            TimeControl::default(),
-            now,
-        )
-        .await
-        .expect("start game");
+                Some("Europe/Warsaw"),
+            )
+            .await;
+        let game = app.game(&white, &black, TimeControl::default()).await;
         let mut board = Board {
-            store,
-            inbox: Inbox {
-                post,
-                answers_per_hour: 1000,
-                allowance: dopis::clock::Allowance::default(),
-            },
+            app,
             players: [white, black],
             game,
-            now,
             mails: Vec::new(),
         };
         board.send_outbox().await;
@@ -111,39 +68,8 @@ impl Board {
 
     /// Sends everything in the outbox (to the test's mail list).
     async fn send_outbox(&mut self) {
-        let due = self
-            .store
-            .claim_outbox(self.now, Duration::minutes(5), 1000)
-            .await
-            .expect("claim outbox");
-        for mail in due {
-            let parsed = MessageParser::default()
-                .parse(&mail.raw)
-                .expect("our mails parse");
-            let address = |a: Option<&mail_parser::Address<'_>>| {
-                a.and_then(|a| a.first())
-                    .and_then(|a| a.address())
-                    .map(str::to_owned)
-            };
-            self.mails.push(Received {
-                to: mail.recipient.clone(),
-                subject: parsed.subject().unwrap_or("").to_owned(),
-                reply_to: address(parsed.reply_to()),
-                message_id: parsed.message_id().map(str::to_owned),
-                text: parsed
-                    .body_text(0)
-                    .map(|t| t.into_owned())
-                    .unwrap_or_default(),
-                html: parsed
-                    .body_html(0)
-                    .map(|t| t.into_owned())
-                    .unwrap_or_default(),
-            });
-            self.store
-                .outbox_sent(&mail, self.now)
-                .await
-                .expect("mark sent");
-        }
+        let sent = self.app.sent().await;
+        self.mails.extend(sent);
     }
 
     fn email(&self, who: usize) -> String {
@@ -159,7 +85,7 @@ impl Board {
     /// The player replies to the latest mail they got that wants a reply,
     /// quoting it below their text, as a mail client does.
     async fn reply(&mut self, who: usize, text: &str) -> Handled {
-        self.now += Duration::hours(5);
+        self.app.advance(Duration::hours(5));
         let from = self.email(who);
         let last = self
             .mails_to(who)
@@ -168,11 +94,7 @@ impl Board {
             .find(|m| m.reply_to.is_some())
             .unwrap_or_else(|| panic!("{from} got no mail to answer"))
             .clone();
-        let parent = last
-            .message_id
-            .as_deref()
-            .map(|m| format!("<{m}>"))
-            .unwrap_or_default();
+        let parent = format!("<{}>", last.message_id);
         let quoted: String = last.text.lines().map(|l| format!("> {l}\r\n")).collect();
         let raw = format!(
             "From: {from}\r\nTo: {to}\r\nSubject: Re: {subject}\r\n\
@@ -184,11 +106,7 @@ impl Board {
             subject = last.subject,
             n = self.mails.len(),
         );
-        let handled = self
-            .inbox
-            .handle(&self.store, "test", raw.as_bytes(), self.now, self.now)
-            .await
-            .expect("handle a reply");
+        let handled = self.app.deliver(raw.as_bytes()).await;
         self.send_outbox().await;
         handled
     }
@@ -456,7 +374,7 @@ async fn players_play_whole_games_in_their_own_language(db: &TestDb) {
                 "{name}: {text:?} was {handled:?}"
             );
         }
-        let record = board.store.game(board.game).await.expect("game");
+        let record = board.app.game_row(board.game).await;
         let reason = record.end_reason.clone().unwrap_or_default();
         assert!(
             reason.contains(script.ends),
@@ -481,7 +399,7 @@ async fn players_play_whole_games_in_their_own_language(db: &TestDb) {
             }
         }
         assert!(problems.is_empty(), "{}", problems.join("\n"));
-        board.store.close().await;
+        board.app.close().await;
     }
 }
 
@@ -491,11 +409,7 @@ async fn a_player_changes_language_by_mail(db: &TestDb) {
     let mut board = Board::new(db, [Lang::En, Lang::En]).await;
     let handled = board.reply(WHITE, "language pl").await;
     assert_eq!(handled, Handled::Done("language set to pl".into()));
-    let stored = board
-        .store
-        .player(board.players[WHITE].id)
-        .await
-        .expect("player");
+    let stored = board.app.player_row(board.players[WHITE].id).await;
     assert_eq!(stored.lang, Lang::Pl);
     let answer = board
         .mails_to(WHITE)
@@ -556,18 +470,14 @@ async fn a_player_changes_language_by_mail(db: &TestDb) {
         "{}",
         answer.subject
     );
-    board.store.close().await;
+    board.app.close().await;
 }
 
 /// An unknown language changes nothing and gets the usual explanation.
 async fn an_unknown_language_changes_nothing(db: &TestDb) {
     let mut board = Board::new(db, [Lang::Sl, Lang::En]).await;
     board.reply(WHITE, "jezik klingonsko").await;
-    let stored = board
-        .store
-        .player(board.players[WHITE].id)
-        .await
-        .expect("player");
+    let stored = board.app.player_row(board.players[WHITE].id).await;
     assert_eq!(stored.lang, Lang::Sl);
     let answer = board
         .mails_to(WHITE)
@@ -576,7 +486,7 @@ async fn an_unknown_language_changes_nothing(db: &TestDb) {
         .cloned()
         .expect("answer");
     assert!(answer.subject.contains("Ne razumemo"), "{}", answer.subject);
-    board.store.close().await;
+    board.app.close().await;
 }
 
 on_both_backends!(

@@ -3,29 +3,20 @@
 //! mail that cannot be moved to `cur/` is handled once, not again and again.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use tokio::sync::watch;
 
-use dopis::address::EmailAddress;
-use dopis::app::{Clock, FixedClock};
-use dopis::chess::game::StartPosition;
-use dopis::clock::{Allowance, ReminderPlan, TimeControl};
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::clocks::Scheduler;
-use dopis::daemon::inbox::Inbox;
+use dopis::clock::TimeControl;
 use dopis::daemon::mailbox::{Mailbox, MaildirMailbox};
-use dopis::daemon::post::Post;
-use dopis::daemon::run::Daemon;
-use dopis::daemon::start::start_game;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
-use dopis::player::{NewPlayer, Player};
-use dopis::store::Store;
-use dopis::store::games::{GameId, GameStatus};
+use dopis::player::Player;
+use dopis::store::games::GameStatus;
 
 use crate::support::TestDb;
+use crate::support::app::TestApp;
 
 /// A receive that takes longer than this is a daemon spinning on a mail.
 const HANG_GUARD: StdDuration = StdDuration::from_secs(60);
@@ -39,10 +30,8 @@ fn start() -> DateTime<Utc> {
 struct World {
     _dir: tempfile::TempDir,
     inbox: PathBuf,
-    store: Store,
-    daemon: Daemon,
+    app: TestApp,
     mailbox: Mailbox,
-    clock: Arc<FixedClock>,
     alice: Player,
     bob: Player,
     carol: Player,
@@ -53,58 +42,27 @@ impl World {
     async fn new(db: &TestDb) -> World {
         let dir = tempfile::tempdir().unwrap();
         let inbox = dir.path().join("inbox");
-        let store = Store::open(&db.url).await.unwrap();
-        let clock = Arc::new(FixedClock::new(start()));
-        let post = Post::new(&MailConfig {
-            address: "chess@chess.test".into(),
-            secret: Secret::new("a maildir test secret"),
-            ..MailConfig::default()
-        })
-        .unwrap();
-        let mut players = Vec::new();
-        for (email, name) in [
-            ("alice@players.test", "Alice"),
-            ("bob@players.test", "Bob"),
-            ("carol@players.test", "Carol"),
-        ] {
-            let new =
-                NewPlayer::new(EmailAddress::parse(email).unwrap(), name, Lang::En, None).unwrap();
-            players.push(store.add_player(&new, start()).await.unwrap());
-        }
-        let [alice, bob, carol] = <[Player; 3]>::try_from(players).unwrap();
-        let game = start_game(
-            &store,
-            &post,
-            alice.id,
-            bob.id,
-            StartPosition::Standard,
-            TimeControl::default(),
-            start(),
-        )
-        .await
-        .unwrap();
-        let daemon = Daemon::new(
-            store.clone(),
-            clock.clone(),
-            Inbox {
-                post: post.clone(),
-                answers_per_hour: 100,
-                allowance: Allowance::default(),
-            },
-            Scheduler {
-                post,
-                plan: ReminderPlan::default(),
-            },
-            "maildir:test".into(),
-        );
+        let app = TestApp::builder()
+            .at(start())
+            .secret("a maildir test secret")
+            .answers_per_hour(100)
+            .mailbox_name("maildir:test")
+            .open(db)
+            .await;
+        let alice = app
+            .player("alice@players.test", "Alice", Lang::En, None)
+            .await;
+        let bob = app.player("bob@players.test", "Bob", Lang::En, None).await;
+        let carol = app
+            .player("carol@players.test", "Carol", Lang::En, None)
+            .await;
+        let game = app.game(&alice, &bob, TimeControl::default()).await;
         let mailbox = Mailbox::Maildir(MaildirMailbox::open(&inbox).await.unwrap());
         World {
             _dir: dir,
             inbox,
-            store,
-            daemon,
+            app,
             mailbox,
-            clock,
             alice,
             bob,
             carol,
@@ -118,7 +76,7 @@ impl World {
     /// address.
     fn write(&self, from: &Player, text: &str, at: DateTime<Utc>) -> String {
         let to = if from.id == self.alice.id || from.id == self.bob.id {
-            self.daemon.inbox.post.reply_to(self.game, from).to_string()
+            self.app.reply_address(self.game, from)
         } else {
             "chess@chess.test".to_string()
         };
@@ -153,11 +111,11 @@ impl World {
 
     /// One read of the mailbox as a daemon pass does it, at `now`.
     async fn receive(&mut self, now: DateTime<Utc>) -> anyhow::Result<usize> {
-        self.clock.advance(now - self.clock.now());
+        self.app.set(now);
         let (_stop, shutdown) = watch::channel(false);
         tokio::time::timeout(
             HANG_GUARD,
-            self.daemon.receive(&mut self.mailbox, &shutdown),
+            self.app.daemon.receive(&mut self.mailbox, &shutdown),
         )
         .await
         .expect("the daemon spun on the mailbox")
@@ -166,7 +124,7 @@ impl World {
 
     /// The moves played, with when each reached the mailbox.
     async fn moves(&self) -> Vec<(String, Option<DateTime<Utc>>)> {
-        let game = self.store.game(self.game).await.unwrap();
+        let game = self.app.game_row(self.game).await;
         game.moves
             .iter()
             .map(|m| (m.san.clone(), m.received_at))
@@ -216,20 +174,20 @@ async fn a_mail_that_cannot_be_moved_to_cur_is_handled_once_and_the_rest_goes_on
         let name = w.write(who, text, at(hours));
         w.deliver(&name);
     }
-    let mails_before = w.store.outbox().await.unwrap().len();
+    let mails_before = w.app.outbox_rows().await.len();
     assert_eq!(
         w.receive(at(3)).await.unwrap(),
         2,
         "both are handled though neither can be moved"
     );
     assert_eq!(w.moves().await, vec![("e4".into(), Some(at(1)))]);
-    let answered = w.store.outbox().await.unwrap().len();
+    let answered = w.app.outbox_rows().await.len();
     assert!(answered > mails_before, "the mails are answered");
     // Later passes do not handle them again.
     for hours in 4..8 {
         assert_eq!(w.receive(at(hours)).await.unwrap(), 0);
     }
-    assert_eq!(w.store.outbox().await.unwrap().len(), answered);
+    assert_eq!(w.app.outbox_rows().await.len(), answered);
     assert_eq!(w.files("new"), 2, "still there, unread");
     // Once cur/ is a folder again they are moved, still not handled again.
     std::fs::remove_file(&cur).unwrap();
@@ -252,7 +210,7 @@ async fn a_mail_whose_file_time_is_in_the_future_counts_as_read_now(db: &TestDb)
     w.deliver(&e4);
     assert_eq!(w.receive(at(2)).await.unwrap(), 1);
     assert_eq!(w.moves().await, vec![("e4".into(), Some(at(2)))]);
-    let game = w.store.game(w.game).await.unwrap();
+    let game = w.app.game_row(w.game).await;
     assert_eq!(game.status, GameStatus::Active);
 }
 

@@ -391,7 +391,7 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
     let mut offered = view(opera_after(6), Some(Color::White));
     offered.draw_offer_from = Some(Color::Black);
     // With the analysis board link on (`[mail] analysis_link = "lichess"`).
-    offered.analysis_url = dopis::mail::analysis::AnalysisLink::parse("lichess")
+    offered.analysis_url = dopis::chess::analysis::AnalysisLink::parse("lichess")
         .expect("a known setting")
         .url(offered.game.position(), Color::White, false);
     let mut your_move = letter(LetterKind::YourMove, lang, Color::White, Some(offered));
@@ -1275,8 +1275,8 @@ const TD_REPORT_ADDRESS: &str = "chess+r3.h6d2k9w4q1@chess.test";
 /// A deadline report with a player on leave and a game lost on time, and no
 /// game near its deadline: a game's line is longer than a text line may be
 /// (its own wrapping is the report's business, not the mail's).
-fn deadline_report() -> dopis::report::DeadlineReport {
-    use dopis::report::{DeadlineReport, LeaveLine, TimeoutLine};
+fn deadline_report() -> dopis::service::report::DeadlineReport {
+    use dopis::service::report::{DeadlineReport, LeaveLine, TimeoutLine};
     let at = |d, h| {
         Utc.with_ymd_and_hms(2026, 12, d, h, 0, 0)
             .single()
@@ -1309,9 +1309,10 @@ fn deadline_report() -> dopis::report::DeadlineReport {
 
 /// Three players, all games over: Alice beat both, Bojan drew Carla.
 fn standings_table() -> dopis::event::crosstable::Crosstable {
-    use dopis::event::standings::{Game, Rules, individual};
-    use dopis::event::{Decision, GameState, Outcome};
-    let played = |white, black, outcome| Game {
+    use dopis::chess::game::GameResult;
+    use dopis::event::standings::{Rules, ScoredGame, individual};
+    use dopis::event::{Decision, GameState};
+    let played = |white, black, outcome| ScoredGame {
         round: 1,
         white,
         black,
@@ -1321,9 +1322,9 @@ fn standings_table() -> dopis::event::crosstable::Crosstable {
         },
     };
     let games = [
-        played(0, 1, Outcome::WhiteWins),
-        played(2, 0, Outcome::BlackWins),
-        played(1, 2, Outcome::Draw),
+        played(0, 1, GameResult::WhiteWins),
+        played(2, 0, GameResult::BlackWins),
+        played(1, 2, GameResult::Draw),
     ];
     let rules = Rules {
         scoring: dopis::event::Scoring::default(),
@@ -1359,7 +1360,7 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
     // (after 3. d4), and has the move in both.
     let mut first = in_lang(view(opera_after(6), Some(Color::White)), (2, 17, 5));
     // Game 42's event allows the analysis board link.
-    first.analysis_url = dopis::mail::analysis::AnalysisLink::parse("lichess")
+    first.analysis_url = dopis::chess::analysis::AnalysisLink::parse("lichess")
         .expect("a known setting")
         .url(first.game.position(), Color::White, false);
     let mut second = view(opera_after(5), Some(Color::Black));
@@ -1429,7 +1430,7 @@ pub(crate) fn digest_of(lang: Lang, n: usize) -> Letter {
             v.id = id;
             // The first game's event allows the analysis board link.
             if id == 42 {
-                v.analysis_url = dopis::mail::analysis::AnalysisLink::parse("lichess")
+                v.analysis_url = dopis::chess::analysis::AnalysisLink::parse("lichess")
                     .expect("a known setting")
                     .url(v.game.position(), Color::White, false);
             }

@@ -640,7 +640,7 @@ fn every_mail_kind_in_german_matches_its_golden_file() {
 /// mails are not commands.
 #[test]
 fn every_command_a_mail_teaches_is_understood_in_its_language() {
-    use dopis::mail::command::{Command, parse};
+    use dopis::command::{Command, parse};
     use dopis::mail::compose::compose;
 
     let not_commands: &[&str] = &[

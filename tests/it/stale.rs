@@ -10,41 +10,25 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Duration, TimeZone, Utc};
-use dopis::address::EmailAddress;
-use dopis::chess::game::StartPosition;
+use chrono::Duration;
 use dopis::clock::TimeControl;
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
-use dopis::daemon::start::start_game;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
-use dopis::player::{NewPlayer, Player};
-use dopis::store::Store;
-use dopis::store::games::GameId;
+use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;
+use crate::support::app::TestApp;
+use crate::support::mail::Sent as Out;
 
 /// A game between Alice (White) and Bob (Black), and a daemon's inbox.
 struct World {
-    store: Store,
-    inbox: Inbox,
+    app: TestApp,
     game: GameId,
     alice: Player,
     bob: Player,
-    now: DateTime<Utc>,
     /// The newest "your move" mail each player got.
     your_move: HashMap<String, Out>,
-}
-
-/// One mail taken from the outbox.
-#[derive(Debug, Clone)]
-struct Out {
-    to: String,
-    subject: String,
-    reply_to: Option<String>,
-    message_id: String,
-    text: String,
 }
 
 /// A player's mail: to an address, maybe in reply to one of ours.
@@ -91,47 +75,17 @@ fn new_id() -> String {
 
 impl World {
     async fn new(db: &TestDb) -> World {
-        let store = Store::open(&db.url).await.unwrap();
-        let now = Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap();
-        let add = |email: &str, name: &str| {
-            NewPlayer::new(EmailAddress::parse(email).unwrap(), name, Lang::En, None).unwrap()
-        };
-        let alice = store
-            .add_player(&add("alice@players.test", "Alice"), now)
-            .await
-            .unwrap();
-        let bob = store
-            .add_player(&add("bob@players.test", "Bob"), now)
-            .await
-            .unwrap();
-        let post = Post::new(&MailConfig {
-            address: "chess@chess.test".into(),
-            secret: Secret::new("test-secret"),
-            ..MailConfig::default()
-        })
-        .unwrap();
-        let game = start_game(
-            &store,
-            &post,
-            alice.id,
-            bob.id,
-            StartPosition::Standard,
-            TimeControl::default(),
-            now,
-        )
-        .await
-        .unwrap();
+        let app = TestApp::builder().answers_per_hour(50).open(db).await;
+        let alice = app
+            .player("alice@players.test", "Alice", Lang::En, None)
+            .await;
+        let bob = app.player("bob@players.test", "Bob", Lang::En, None).await;
+        let game = app.game(&alice, &bob, TimeControl::default()).await;
         let mut world = World {
-            store,
-            inbox: Inbox {
-                post,
-                answers_per_hour: 50,
-                allowance: dopis::clock::Allowance::default(),
-            },
+            app,
             game,
             alice,
             bob,
-            now,
             your_move: HashMap::new(),
         };
         world.outbox().await;
@@ -139,45 +93,21 @@ impl World {
     }
 
     fn token_address(&self, player: &Player) -> String {
-        self.inbox.post.reply_to(self.game, player).to_string()
+        self.app.reply_address(self.game, player)
     }
 
     async fn handle(&mut self, raw: &[u8]) -> Handled {
-        self.now += Duration::minutes(1);
-        self.inbox
-            .handle(&self.store, "test:1", raw, self.now, self.now)
-            .await
-            .unwrap()
+        self.app.advance(Duration::minutes(1));
+        self.app.deliver(raw).await
     }
 
     /// The mails queued since the last call.
     async fn outbox(&mut self) -> Vec<Out> {
-        let all = self
-            .store
-            .claim_outbox(self.now + Duration::days(1), Duration::hours(1), 1000)
-            .await
-            .unwrap();
-        let mut out = Vec::new();
-        for mail in all {
-            let msg = mail_parser::MessageParser::default()
-                .parse(&mail.raw)
-                .unwrap();
-            let one = Out {
-                to: mail.recipient.clone(),
-                subject: msg.subject().unwrap_or("").to_string(),
-                reply_to: msg
-                    .reply_to()
-                    .and_then(|a| a.first())
-                    .and_then(|a| a.address())
-                    .map(str::to_string),
-                message_id: msg.message_id().unwrap_or("").to_string(),
-                text: msg.body_text(0).map(|t| t.into_owned()).unwrap_or_default(),
-            };
+        let out = self.app.sent().await;
+        for one in &out {
             if one.subject.contains("Your move") {
                 self.your_move.insert(one.to.clone(), one.clone());
             }
-            out.push(one);
-            self.store.outbox_sent(&mail, self.now).await.unwrap();
         }
         out
     }
@@ -213,14 +143,7 @@ impl World {
     }
 
     async fn moves(&self) -> Vec<String> {
-        self.store
-            .game(self.game)
-            .await
-            .unwrap()
-            .moves
-            .iter()
-            .map(|m| m.san.clone())
-            .collect()
+        self.app.moves(self.game).await
     }
 
     /// Plays 1. Nf3 Nf6 2. Ng1 Ng8, each a reply to the newest "your move"
@@ -287,7 +210,7 @@ async fn a_reply_to_an_old_your_move_mail_asks_to_confirm_and_confirming_plays_i
     let confirm_to = ask.reply_to.clone().expect("a confirmation address");
     assert!(confirm_to.starts_with("chess+c"), "{confirm_to}");
     // Confirming plays it, as of when the stale mail came.
-    let received = w.now;
+    let received = w.app.now();
     let handled = w
         .handle(
             &Mail {
@@ -306,7 +229,7 @@ async fn a_reply_to_an_old_your_move_mail_asks_to_confirm_and_confirming_plays_i
         "{handled:?}"
     );
     assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
-    let game = w.store.game(w.game).await.unwrap();
+    let game = w.app.game_row(w.game).await;
     assert_eq!(game.moves[4].received_at, Some(received));
     let out = w.outbox().await;
     assert!(
@@ -538,7 +461,7 @@ async fn a_stale_resignation_is_asked_before_it_ends_the_game(db: &TestDb) {
         matches!(&handled, Handled::Done(s) if s.contains("confirm")),
         "{handled:?}"
     );
-    let game = w.store.game(w.game).await.unwrap();
+    let game = w.app.game_row(w.game).await;
     assert!(game.result.is_none(), "the game goes on: {game:?}");
 }
 
@@ -546,7 +469,7 @@ async fn a_stale_reply_after_the_deadline_ends_the_game_on_time_without_asking(d
     let mut w = World::new(db).await;
     let old = w.knights_out_and_back().await;
     // Three days per move: four days later White's time is up.
-    w.now += Duration::days(4);
+    w.app.advance(Duration::days(4));
     let to = w.token_address(&w.alice.clone());
     let handled = w
         .handle(
@@ -565,7 +488,7 @@ async fn a_stale_reply_after_the_deadline_ends_the_game_on_time_without_asking(d
         matches!(&handled, Handled::Done(s) if s.contains("ran out of time")),
         "{handled:?}"
     );
-    let game = w.store.game(w.game).await.unwrap();
+    let game = w.app.game_row(w.game).await;
     assert_eq!(game.result.as_deref(), Some("0-1"));
 }
 

@@ -4,9 +4,10 @@ use chrono::{TimeZone, Utc};
 use dopis::address::EmailAddress;
 use dopis::chess::game::StartPosition;
 use dopis::clock::TimeControl;
+use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::NewPlayer;
-use dopis::store::games::{GameId, GameStatus, NewGame, Variant};
+use dopis::store::games::{GameStatus, NewGame, Variant};
 use dopis::store::{Store, StoreError};
 
 use crate::support::TestDb;

@@ -5,16 +5,12 @@
 //! event's games.
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use mail_parser::MessageParser;
 
 use dopis::app::{Clock, SystemClock};
-use dopis::clock::{Allowance, ReminderPlan};
-use dopis::config::{MailConfig, Secret};
-use dopis::daemon::clocks::Scheduler;
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
-use dopis::store::Store;
+use dopis::service::inbox::Handled;
 
+use crate::support::app::TestApp;
+use crate::support::mail::Mail;
 use crate::support::{TestDb, dopis, fails, ok};
 
 const SECRET: &str = "td report secret";
@@ -24,9 +20,7 @@ const SECRET: &str = "td report secret";
 /// outside events.
 struct Setup {
     dir: tempfile::TempDir,
-    store: Store,
-    scheduler: Scheduler,
-    inbox: Inbox,
+    app: TestApp,
     /// When the games started (the CLI's real clock).
     started: DateTime<Utc>,
 }
@@ -92,82 +86,51 @@ impl Setup {
                 "eva@players.test",
             ],
         ));
-        let store = Store::open(&db.url).await.unwrap();
-        let post = Post::new(&MailConfig {
-            address: "chess@chess.test".into(),
-            secret: Secret::new(SECRET),
-            ..MailConfig::default()
-        })
-        .unwrap();
-        let mut setup = Setup {
-            dir,
-            store,
-            scheduler: Scheduler {
-                post: post.clone(),
-                plan: ReminderPlan::default(),
-            },
-            inbox: Inbox {
-                post,
-                answers_per_hour: 100,
-                allowance: Allowance::default(),
-            },
-            started,
-        };
+        let app = TestApp::builder()
+            .at(started)
+            .secret(SECRET)
+            .answers_per_hour(100)
+            .open(db)
+            .await;
+        let mut setup = Setup { dir, app, started };
         // The games' first mails are not what these tests look at.
         setup.sent().await;
         setup
     }
 
-    /// The mails queued since the last call (leased, so each is seen once).
+    /// The mails queued since the last call (each is seen once).
     async fn sent(&mut self) -> Vec<Sent> {
-        let far = self.started + Duration::days(400);
-        let mut out = Vec::new();
-        loop {
-            let batch = self
-                .store
-                .claim_outbox(far, Duration::days(1000), 100)
-                .await
-                .unwrap();
-            if batch.is_empty() {
-                break;
-            }
-            for m in batch {
-                let msg = MessageParser::default().parse(&m.raw).unwrap();
-                out.push(Sent {
-                    key: m.mail_key.clone(),
-                    to: m.recipient.clone(),
-                    subject: msg.subject().unwrap_or("").to_string(),
-                    reply_to: msg
-                        .reply_to()
-                        .and_then(|a| a.first())
-                        .and_then(|a| a.address())
-                        .unwrap_or("")
-                        .to_string(),
-                    text: msg.body_text(0).unwrap_or_default().into_owned(),
-                    html: msg.body_html(0).unwrap_or_default().into_owned(),
-                });
-            }
-        }
+        let mut out: Vec<Sent> = self
+            .app
+            .sent()
+            .await
+            .into_iter()
+            .map(|m| Sent {
+                key: m.key,
+                to: m.to,
+                subject: m.subject,
+                reply_to: m.reply_to.unwrap_or_default(),
+                text: m.text,
+                html: m.html,
+            })
+            .collect();
         out.sort_by(|a, b| a.to.cmp(&b.to));
         out
     }
 
     /// The daily report step at `at`; returns how many events got one.
     async fn daily(&self, at: DateTime<Utc>) -> usize {
-        self.scheduler.daily_reports(&self.store, at).await.unwrap()
+        self.app.daily_reports(at).await
     }
 
     /// A mail from `from` to `to` with `text`, handled at `at`.
     async fn mail(&self, from: &str, to: &str, text: &str, at: DateTime<Utc>) -> Handled {
-        let raw = format!(
-            "From: {from}\r\nTo: {to}\r\nSubject: Re: report\r\nMessage-ID: <{:016x}@players.test>\r\n\
-             Date: Mon, 2 Mar 2026 12:00:00 +0000\r\n\r\n{text}\r\n",
-            rand::random::<u64>()
-        );
-        self.inbox
-            .handle(&self.store, "test", raw.as_bytes(), at, at)
-            .await
-            .unwrap()
+        let raw = Mail::new(from, to)
+            .subject("Re: report")
+            .date(Some("Mon, 2 Mar 2026 12:00:00 +0000"))
+            .body(text)
+            .bytes();
+        self.app.deliver_as_at(&raw, at).await
     }
 }
 

@@ -134,7 +134,7 @@ fn join_or(candidates: &[Candidate]) -> String {
 
 /// A way to read a text as a move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reading {
+enum MoveReading {
     Castle(CastlingSide),
     Coords(Coords),
 }
@@ -270,8 +270,8 @@ fn read(pos: &Chess, text: &str, lang: Lang) -> Result<Vec<Move>, MoveTextError>
                 .collect();
             if matches.is_empty() {
                 let why = match reading {
-                    Reading::Castle(side) => explain::why_not_castle(pos, *side),
-                    Reading::Coords(c) => explain::why_not(pos, c, written.capture),
+                    MoveReading::Castle(side) => explain::why_not_castle(pos, *side),
+                    MoveReading::Coords(c) => explain::why_not(pos, c, written.capture),
                 };
                 if reason.as_ref().is_none_or(|r| why.weight() > r.weight()) {
                     reason = Some(why);
@@ -321,17 +321,17 @@ enum Standing {
 }
 
 /// Every way the body of a move text can be read, with how each stands.
-fn readings_of(body: &[char], lang: Lang) -> Vec<(Reading, Standing)> {
+fn readings_of(body: &[char], lang: Lang) -> Vec<(MoveReading, Standing)> {
     let s: String = body.iter().collect();
-    let standard = |r: Reading| vec![(r, Standing::Standard)];
+    let standard = |r: MoveReading| vec![(r, Standing::Standard)];
     match s.as_str() {
-        "OO" | "oo" | "00" => return standard(Reading::Castle(CastlingSide::KingSide)),
-        "OOO" | "ooo" | "000" => return standard(Reading::Castle(CastlingSide::QueenSide)),
+        "OO" | "oo" | "00" => return standard(MoveReading::Castle(CastlingSide::KingSide)),
+        "OOO" | "ooo" | "000" => return standard(MoveReading::Castle(CastlingSide::QueenSide)),
         _ => {}
     }
     if !body.is_empty() && body.iter().all(|c| c.is_ascii_digit()) {
         return iccf(body)
-            .map(|c| (Reading::Coords(c), Standing::Standard))
+            .map(|c| (MoveReading::Coords(c), Standing::Standard))
             .into_iter()
             .collect();
     }
@@ -357,7 +357,7 @@ fn readings_of(body: &[char], lang: Lang) -> Vec<(Reading, Standing)> {
     if !(is_file && rank_next) {
         for role in piece_roles {
             for (from_file, from_rank, to, promotion) in coords(rest, lang) {
-                let reading = Reading::Coords(Coords {
+                let reading = MoveReading::Coords(Coords {
                     role: Some(role),
                     from_file,
                     from_rank,
@@ -371,7 +371,7 @@ fn readings_of(body: &[char], lang: Lang) -> Vec<(Reading, Standing)> {
     if is_file {
         for (from_file, from_rank, to, promotion) in coords(body, lang) {
             let whole = from_file.is_some() && from_rank.is_some();
-            let reading = Reading::Coords(Coords {
+            let reading = MoveReading::Coords(Coords {
                 role: if whole { None } else { Some(Role::Pawn) },
                 from_file,
                 from_rank,
@@ -464,14 +464,14 @@ fn plain_king_move(legal: &shakmaty::MoveList, from: Square, to: Square) -> bool
 fn fits(
     pos: &Chess,
     legal: &shakmaty::MoveList,
-    reading: &Reading,
+    reading: &MoveReading,
     m: Move,
     capture: bool,
 ) -> bool {
     match (reading, m) {
-        (Reading::Castle(side), Move::Castle { .. }) => m.castling_side() == Some(*side),
-        (Reading::Castle(_), _) => false,
-        (Reading::Coords(c), Move::Castle { king, rook }) => {
+        (MoveReading::Castle(side), Move::Castle { .. }) => m.castling_side() == Some(*side),
+        (MoveReading::Castle(_), _) => false,
+        (MoveReading::Coords(c), Move::Castle { king, rook }) => {
             let Some(side) = m.castling_side() else {
                 return false;
             };
@@ -490,7 +490,7 @@ fn fits(
                 && c.promotion.is_none()
                 && (takes_rook || king_move)
         }
-        (Reading::Coords(c), _) => {
+        (MoveReading::Coords(c), _) => {
             let Some(from) = m.from() else {
                 return false;
             };

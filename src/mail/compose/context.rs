@@ -8,6 +8,7 @@ use super::{ComposeError, GameView, Letter, LetterKind};
 use crate::chess::diagram::{Diagram, PNG_SIZE_PX};
 use crate::chess::game::{EndReason, Game, GameResult};
 use crate::chess::notation::{Notation, render};
+use crate::chess::side;
 use crate::lang::Lang;
 
 /// Width of the "game so far" lines in the plain part.
@@ -290,13 +291,6 @@ pub(crate) struct OutcomeContext {
     pub adjudication: Option<String>,
     /// The English sentence the PGN carries ("White wins by checkmate.").
     pub sentence: String,
-}
-
-fn side(color: Color) -> &'static str {
-    match color {
-        Color::White => "white",
-        Color::Black => "black",
-    }
 }
 
 fn reason_key(reason: &EndReason) -> &'static str {
@@ -655,7 +649,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
     let draw_offer = view.draw_offer_from.map(|c| match view.recipient {
         Some(r) if r == c => "you",
         Some(_) => "opponent",
-        None => side(c),
+        None => side::key(c),
     });
     let outcome = game.outcome().map(|o| {
         let winner = o.result.winner();
@@ -668,7 +662,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
             },
             winner: winner.map(name),
             loser: winner.map(|w| name(!w)),
-            winner_side: winner.map(side),
+            winner_side: winner.map(side::key),
             you_won: winner.and_then(|w| view.recipient.map(|r| r == w)),
             reason: reason_key(&o.reason),
             adjudication: match &o.reason {
@@ -684,10 +678,10 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         id: view.id,
         white: view.white.clone(),
         black: view.black.clone(),
-        you_play: view.recipient.map(side),
+        you_play: view.recipient.map(side::key),
         you: view.recipient.map(name),
         opponent: view.recipient.map(|r| name(!r)),
-        to_move: side(turn),
+        to_move: side::key(turn),
         to_move_name: name(turn),
         your_turn: !game.is_over() && view.recipient == Some(turn),
         next_move_number: match turn {

@@ -3,12 +3,12 @@
 
 use std::time::SystemTime;
 
+use crate::mail::key::sha256_hex;
 use lettre::Message;
 use lettre::message::header::{
     ContentTransferEncoding, ContentType, HeaderName, HeaderValue, InReplyTo, MessageId, References,
 };
 use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
-use sha2::{Digest, Sha256};
 
 use super::context::Context;
 use super::templates::Rendered;
@@ -129,8 +129,7 @@ fn content_type(text: &str) -> Result<ContentType, ComposeError> {
 /// They start with `=_`, which quoted-printable and base64 bodies (all parts
 /// here) can never contain, so no body can end a part early.
 fn boundary_seed(letter: &Letter) -> String {
-    let digest = Sha256::digest(letter.message_id.as_str().as_bytes());
-    digest.iter().take(12).map(|b| format!("{b:02x}")).collect()
+    sha256_hex(letter.message_id.as_str().as_bytes(), 12)
 }
 
 fn mailbox(party: &Party) -> Result<Mailbox, ComposeError> {

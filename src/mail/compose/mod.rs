@@ -94,7 +94,7 @@ pub struct GameView {
     /// carries it as a calendar event (see `calendar`); `None` for none.
     pub deadline_at: Option<DateTime<Utc>>,
     /// A link that opens the position on an analysis board, when the
-    /// server and the game's event allow one (see [`crate::mail::analysis`]).
+    /// server and the game's event allow one (see [`crate::chess::analysis`]).
     pub analysis_url: Option<String>,
     /// The clocks, already formatted line(s).
     pub clocks: Option<String>,

@@ -196,7 +196,7 @@ pub const AUTO_REPLY_SUBJECTS: &[&str] = &[
 /// The subject's auto-reply prefix, when it has one and answers one of our
 /// mails (see [`AUTO_REPLY_SUBJECTS`]).
 pub fn auto_reply_subject(subject: &str) -> Option<String> {
-    let folded = crate::mail::command::fold(subject.trim()).replace(" :", ":");
+    let folded = crate::command::fold(subject.trim()).replace(" :", ":");
     let prefix = AUTO_REPLY_SUBJECTS
         .iter()
         .find(|p| folded.starts_with(*p))?;

@@ -5,7 +5,7 @@
 //! becoming `>` lines). Top-posted replies are cut at the first sign of
 //! history; bottom-posted ones skip the quoted part and keep what follows it.
 
-use crate::mail::command::fold;
+use crate::command::fold;
 
 /// Verbs that end an attribution line (`On … wrote:`), folded, in the languages
 /// players' mail clients speak.
@@ -128,7 +128,7 @@ const ATTRIBUTION_MAX: usize = 400;
 
 /// What a line is, for finding the newest text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+enum LineKind {
     Blank,
     /// `> …`: quoted history.
     Quoted,
@@ -155,11 +155,11 @@ pub(crate) fn newest_text(text: &str) -> String {
     while let Some(line) = lines.get(i) {
         let kind = kind_of(&lines, i);
         i += match kind {
-            Kind::Attribution(n) => n,
+            LineKind::Attribution(n) => n,
             _ => 1,
         };
         match kind {
-            Kind::Text => {
+            LineKind::Text => {
                 if skipped_history && has_text {
                     kept.push("");
                 }
@@ -167,21 +167,21 @@ pub(crate) fn newest_text(text: &str) -> String {
                 kept.push(line.trim_end());
                 has_text = true;
             }
-            Kind::Blank => {
+            LineKind::Blank => {
                 if has_text && !skipped_history {
                     kept.push("");
                 }
             }
-            Kind::Quoted => skipped_history = true,
+            LineKind::Quoted => skipped_history = true,
             // Before any new text, an attribution introduces a bottom-posted
             // quote; after it, the history of a top-posted reply.
-            Kind::Attribution(_) if !has_text => skipped_history = true,
-            Kind::Separator if !has_text => {}
-            Kind::Attribution(_)
-            | Kind::HistoryStart
-            | Kind::Signature
-            | Kind::Footer
-            | Kind::Separator => break,
+            LineKind::Attribution(_) if !has_text => skipped_history = true,
+            LineKind::Separator if !has_text => {}
+            LineKind::Attribution(_)
+            | LineKind::HistoryStart
+            | LineKind::Signature
+            | LineKind::Footer
+            | LineKind::Separator => break,
         }
     }
     while kept.last().is_some_and(|l| l.is_empty()) {
@@ -204,46 +204,46 @@ pub(crate) fn newest_text(text: &str) -> String {
     out
 }
 
-fn kind_of(lines: &[&str], i: usize) -> Kind {
+fn kind_of(lines: &[&str], i: usize) -> LineKind {
     let Some(line) = lines.get(i) else {
-        return Kind::Blank;
+        return LineKind::Blank;
     };
     let trimmed = line.trim();
     if trimmed.is_empty() {
-        return Kind::Blank;
+        return LineKind::Blank;
     }
     if trimmed.starts_with('>') {
-        return Kind::Quoted;
+        return LineKind::Quoted;
     }
     if trimmed == "--" || *line == "-- " {
-        return Kind::Signature;
+        return LineKind::Signature;
     }
     if is_dashed_title(trimmed) {
-        return Kind::HistoryStart;
+        return LineKind::HistoryStart;
     }
     if is_separator(trimmed) {
-        return Kind::Separator;
+        return LineKind::Separator;
     }
     if is_attribution(trimmed) {
-        return Kind::Attribution(1);
+        return LineKind::Attribution(1);
     }
     if let Some(next) = lines.get(i + 1)
         && may_continue_attribution(trimmed, next.trim())
         && is_attribution(&format!("{trimmed} {}", next.trim()))
     {
-        return Kind::Attribution(2);
+        return LineKind::Attribution(2);
     }
     if introduces_quote(lines, i, trimmed) {
-        return Kind::Attribution(1);
+        return LineKind::Attribution(1);
     }
     if is_header_block(lines, i) {
-        return Kind::HistoryStart;
+        return LineKind::HistoryStart;
     }
     let folded = fold(trimmed);
     if trimmed.chars().count() < 80 && FOOTERS.iter().any(|f| folded.starts_with(f)) {
-        return Kind::Footer;
+        return LineKind::Footer;
     }
-    Kind::Text
+    LineKind::Text
 }
 
 /// `-----Original Message-----`, `---------- Forwarded message ---------`,

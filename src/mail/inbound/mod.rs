@@ -16,9 +16,9 @@ mod sender;
 
 use std::fmt;
 
+use super::key::sha256_hex;
 use chrono::{DateTime, FixedOffset};
 use mail_parser::{HeaderValue, MessageParser, MimeHeaders, PartType};
-use sha2::{Digest, Sha256};
 
 use crate::address::EmailAddress;
 
@@ -255,7 +255,7 @@ pub fn parse(raw: &[u8]) -> Result<InboundMail, InboundError> {
     let message_id = message.message_id().and_then(MessageId::parse);
     let idempotency_key = match &message_id {
         Some(id) => IdempotencyKey(format!("mid:{}", id.as_str())),
-        None => IdempotencyKey(format!("sha256:{}", hex(&Sha256::digest(raw)))),
+        None => IdempotencyKey(format!("sha256:{}", sha256_hex(raw, 32))),
     };
     let return_path = raw_header(&message, "return-path").map(|v| read_return_path(&v));
     let subject = sender::one_line(message.subject().unwrap_or_default(), MAX_SUBJECT);
@@ -305,10 +305,6 @@ fn starts_with_header(raw: &[u8]) -> bool {
         .take_while(|&&b| b.is_ascii_graphic() && b != b':')
         .count();
     (1..=76).contains(&name_len) && head.get(name_len) == Some(&b':')
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The first header of that name, as raw text (unfolded, undecoded).

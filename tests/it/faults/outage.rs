@@ -754,57 +754,20 @@ async fn mail_held_back_by_a_stopped_smtp_server_goes_out_at_the_first_pass_afte
     db: &crate::support::TestDb,
 ) {
     use chrono::TimeZone;
-    use dopis::app::FixedClock;
-    use dopis::chess::game::StartPosition;
-    use dopis::clock::{Allowance, ReminderPlan, TimeControl};
-    use dopis::daemon::clocks::Scheduler;
-    use dopis::daemon::inbox::Inbox;
-    use dopis::daemon::post::Post;
-    use dopis::daemon::run::Daemon;
+    use dopis::clock::TimeControl;
     use dopis::lang::Lang;
-    use dopis::player::NewPlayer;
-    use dopis::store::Store;
 
     let start = chrono::Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).unwrap();
-    let store = Store::open(&db.url).await.unwrap();
-    let clock = Arc::new(FixedClock::new(start));
-    let config = MailConfig {
-        address: "chess@chess.test".into(),
-        secret: Secret::new("outage test"),
-        ..MailConfig::default()
-    };
-    let post = Post::new(&config).unwrap();
-    let mut ids = Vec::new();
-    for (email, name) in [("ana@players.test", "Ana"), ("bob@players.test", "Bob")] {
-        let player =
-            NewPlayer::new(EmailAddress::parse(email).unwrap(), name, Lang::En, None).unwrap();
-        ids.push(store.add_player(&player, start).await.unwrap().id);
-    }
-    dopis::daemon::start::start_game(
-        &store,
-        &post,
-        ids[0],
-        ids[1],
-        StartPosition::Standard,
-        TimeControl::default(),
-        start,
-    )
-    .await
-    .unwrap();
-    let daemon = Daemon::new(
-        store.clone(),
-        clock.clone(),
-        Inbox {
-            post: post.clone(),
-            answers_per_hour: 100,
-            allowance: Allowance::default(),
-        },
-        Scheduler {
-            post,
-            plan: ReminderPlan::default(),
-        },
-        "outage".into(),
-    );
+    let app = crate::support::app::TestApp::builder()
+        .at(start)
+        .secret("outage test")
+        .answers_per_hour(100)
+        .open(db)
+        .await;
+    let ana = app.player("ana@players.test", "Ana", Lang::En, None).await;
+    let bob = app.player("bob@players.test", "Bob", Lang::En, None).await;
+    app.game(&ana, &bob, TimeControl::default()).await;
+    let (store, clock, daemon) = (&app.store, &app.clock, &app.daemon);
     let (_stop, shutdown) = tokio::sync::watch::channel(false);
 
     // Nothing listens on the SMTP port: Postfix is stopped.

@@ -1,0 +1,218 @@
+//! Draw offers, acceptance, declining and claims, and the event's rules
+//! for offers.
+
+use chrono::{DateTime, Utc};
+use shakmaty::Color;
+
+use super::notice::Notice;
+use super::reason::{Rejection, RejectionKind, reject, rejection_kind};
+use super::{Seat, State, over};
+use crate::chess::game::Game;
+use crate::chess::notation;
+use crate::command::MoveText;
+
+/// The half-move (ply count before it) at which each side last offered a draw.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LastOffers {
+    /// White's last offer.
+    pub white: Option<u32>,
+    /// Black's last offer.
+    pub black: Option<u32>,
+}
+
+impl LastOffers {
+    /// One side's last offer.
+    pub fn of(&self, side: Color) -> Option<u32> {
+        match side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    pub(super) fn set(&mut self, side: Color, ply: u32) {
+        match side {
+            Color::White => self.white = Some(ply),
+            Color::Black => self.black = Some(ply),
+        }
+    }
+}
+
+impl State<'_> {
+    /// Checks the event's draw rules for an offer by `side` now (before its
+    /// move is played), and records the offer.
+    pub(super) fn offer_draw(
+        &mut self,
+        side: Color,
+        wrote: &str,
+        with_move: bool,
+    ) -> Result<(), Rejection> {
+        let ply = u32::try_from(self.game.plies().len()).unwrap_or(u32::MAX);
+        // The move number the offer goes with.
+        let move_number = ply / 2 + 1;
+        let not_played = if with_move {
+            " Your move was not played either: send it again without the draw offer."
+        } else {
+            ""
+        };
+        let first = self.policy.first_offer_move;
+        if first > 0 && move_number < first {
+            return Err(reject(
+                wrote,
+                format!("this event allows no draw offers before move {first}.{not_played}"),
+                RejectionKind::Other,
+            ));
+        }
+        let between = self.policy.moves_between_offers;
+        if between > 0
+            && let Some(last) = self.last_offers.of(side)
+            && ply < last + 2 * between
+        {
+            let next = (last + 2 * between) / 2 + 1;
+            return Err(reject(
+                wrote,
+                format!(
+                    "this event allows one draw offer per {between} moves: your next offer can come with move {next}.{not_played}"
+                ),
+                RejectionKind::Other,
+            ));
+        }
+        self.last_offers.set(side, ply);
+        Ok(())
+    }
+}
+/// A draw offer without a move.
+pub(super) fn offer(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
+    let State {
+        game,
+        offer,
+        notices,
+        ..
+    } = st;
+    let game: &mut Game = game;
+    let offer: &mut Option<Color> = offer;
+    let notices: &mut Vec<Notice> = notices;
+    let me = seat.side;
+    let them = !me;
+    over(game, "draw")?;
+    if game.turn() == me {
+        return Err(reject(
+            "draw",
+            "a draw is offered together with your move: write the move and the word draw, e.g. \"Nf3 draw\".",
+            RejectionKind::Other,
+        ));
+    }
+    if *offer == Some(me) {
+        return Err(reject(
+            "draw",
+            "your draw offer already stands.",
+            RejectionKind::Other,
+        ));
+    }
+    *offer = Some(me);
+    notices.push(Notice::DrawOffered { to: them });
+    Ok(Some("offered a draw".into()))
+}
+
+/// Accepting the opponent's offer.
+pub(super) fn accept(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
+    let State { game, offer, .. } = st;
+    let game: &mut Game = game;
+    let offer: &mut Option<Color> = offer;
+    let me = seat.side;
+    let them = !me;
+    over(game, "accept draw")?;
+    if *offer != Some(them) {
+        return Err(reject(
+            "accept draw",
+            "there is no draw offer from your opponent to accept. To offer a draw yourself, write your move and the word draw, e.g. \"Nf3 draw\".",
+            RejectionKind::Other,
+        ));
+    }
+    game.agree_draw()
+        .map_err(|e| reject("accept draw", e.to_string(), RejectionKind::GameOver))?;
+    *offer = None;
+    Ok(Some("accepted the draw".into()))
+}
+
+/// Declining the opponent's offer.
+pub(super) fn decline(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
+    let State {
+        game,
+        offer,
+        notices,
+        ..
+    } = st;
+    let game: &mut Game = game;
+    let offer: &mut Option<Color> = offer;
+    let notices: &mut Vec<Notice> = notices;
+    let me = seat.side;
+    let them = !me;
+    over(game, "decline draw")?;
+    if *offer != Some(them) {
+        return Err(reject(
+            "decline draw",
+            "there is no draw offer from your opponent to decline.",
+            RejectionKind::Other,
+        ));
+    }
+    *offer = None;
+    notices.push(Notice::DrawOfferDeclined { to: them });
+    Ok(Some("declined the draw".into()))
+}
+
+/// A draw claim, maybe with the move that makes it valid.
+pub(super) fn claim(
+    st: &mut State<'_>,
+    seat: Seat,
+    with_move: &Option<MoveText>,
+    at: DateTime<Utc>,
+) -> Result<Option<String>, Rejection> {
+    let State { game, offer, .. } = st;
+    let game: &mut Game = game;
+    let offer: &mut Option<Color> = offer;
+    let me = seat.side;
+    let wrote = match with_move {
+        Some(m) => format!("claim draw {}", m.as_str()),
+        None => "claim draw".to_string(),
+    };
+    over(game, &wrote)?;
+    if game.turn() != me {
+        return Err(reject(
+            wrote,
+            "a draw can be claimed only when it is your move (FIDE 9.2 and 9.3): claim it in your reply to your opponent's move.",
+            RejectionKind::Other,
+        ));
+    }
+    let mv = match with_move {
+        Some(text) => {
+            let mode = game.castling_mode();
+            let mv = notation::parse_move(game.position(), text.as_str(), seat.lang, mode)
+                .map_err(|e| {
+                    let kind = rejection_kind(&e);
+                    reject(wrote.clone(), e.to_string(), kind)
+                })?;
+            Some(mv)
+        }
+        None => None,
+    };
+    match game.draw_by_claim(mv.as_ref(), Some(at)) {
+        Ok(_) => {
+            *offer = None;
+            Ok(Some(wrote.clone()))
+        }
+        Err(e) => {
+            // Documented choice: an invalid claim plays nothing, not
+            // even the named move; the player is told so.
+            let named = if with_move.is_some() {
+                " The move you named was NOT played either: the game goes on from the same position, and it is still your move."
+            } else {
+                " The game goes on, and it is still your move."
+            };
+            Err(reject(
+                wrote,
+                format!("the draw claim is not valid: {e}.{named}"),
+                RejectionKind::Other,
+            ))
+        }
+    }
+}

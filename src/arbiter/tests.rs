@@ -1,0 +1,395 @@
+use super::*;
+use crate::chess::game::{EndReason, GameResult, StartPosition};
+use crate::command::{self, MoveText};
+use chrono::TimeZone;
+
+fn at() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap()
+}
+
+fn board(game: &Game, draw_offer_by: Option<Color>) -> StateOfPlay {
+    StateOfPlay {
+        game: game.clone(),
+        draw_offer_by,
+        conditionals: Conditionals::default(),
+        draw_policy: DrawPolicy::default(),
+        last_offers: LastOffers::default(),
+    }
+}
+
+fn seat(side: Color) -> Seat {
+    Seat {
+        side,
+        lang: Lang::En,
+    }
+}
+
+fn said(text: &str, lang: Lang) -> Vec<Command> {
+    command::parse(text, lang).commands
+}
+
+fn mv(text: &str) -> Command {
+    Command::Move {
+        text: MoveText::new(text).unwrap(),
+        offer_draw: false,
+    }
+}
+
+#[test]
+fn a_legal_move_is_played_and_both_players_are_told() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(&board(&game, None), seat(Color::White), &[mv("e4")], at());
+    assert!(v.changed);
+    assert_eq!(v.game.plies()[0].san, "e4");
+    assert_eq!(v.game.plies()[0].received_at, Some(at()));
+    assert_eq!(
+        v.notices,
+        vec![
+            Notice::MoveAccepted {
+                to: Color::White,
+                written: "e4".into()
+            },
+            Notice::YourMove { to: Color::Black },
+        ]
+    );
+}
+
+#[test]
+fn a_move_in_the_players_own_letters_is_confirmed_in_them() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let s = Seat {
+        side: Color::White,
+        lang: Lang::Sl,
+    };
+    let v = apply(&board(&game, None), s, &said("Sf3", Lang::Sl), at());
+    assert_eq!(v.game.plies()[0].san, "Nf3");
+    assert!(v.notices.contains(&Notice::MoveAccepted {
+        to: Color::White,
+        written: "Sf3".into()
+    }));
+}
+
+#[test]
+fn bad_input_is_rejected_with_a_reason_and_changes_nothing() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    for (side, text, kind, says) in [
+        (
+            Color::White,
+            "e5",
+            RejectionKind::Illegal,
+            "cannot be played",
+        ),
+        (
+            Color::White,
+            "Ke2",
+            RejectionKind::Illegal,
+            "cannot be played",
+        ),
+        (
+            Color::Black,
+            "e5",
+            RejectionKind::NotYourTurn,
+            "it is not your turn",
+        ),
+        (
+            Color::White,
+            "hello there",
+            RejectionKind::Unreadable,
+            "neither a move nor a command",
+        ),
+    ] {
+        let v = apply(&board(&game, None), seat(side), &said(text, Lang::En), at());
+        assert!(!v.changed, "{text}");
+        assert!(v.game.plies().is_empty());
+        match &v.notices[..] {
+            [
+                Notice::Rejected {
+                    kind: k,
+                    explanation,
+                    ..
+                },
+            ] => {
+                assert_eq!(*k, kind, "{text}: {explanation}");
+                assert!(explanation.contains(says), "{text}: {explanation}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_rejected_second_command_undoes_the_first() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::White),
+        &[mv("e4"), Command::AcceptDraw],
+        at(),
+    );
+    assert!(!v.changed);
+    assert!(v.game.plies().is_empty());
+}
+
+#[test]
+fn draw_offers_stand_until_accepted_or_answered_by_a_move() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::White),
+        &said("e4 draw", Lang::En),
+        at(),
+    );
+    assert_eq!(v.draw_offer_by, Some(Color::White));
+    // Black answers with a move: declined.
+    let v2 = apply(
+        &board(&v.game, v.draw_offer_by),
+        seat(Color::Black),
+        &[mv("e5")],
+        at(),
+    );
+    assert_eq!(v2.draw_offer_by, None);
+    // Accepting a standing offer ends the game for both.
+    let v3 = apply(
+        &board(&v.game, v.draw_offer_by),
+        seat(Color::Black),
+        &[Command::AcceptDraw],
+        at(),
+    );
+    let o = v3.game.outcome().unwrap();
+    assert_eq!(
+        (o.result, &o.reason),
+        (GameResult::Draw, &EndReason::Agreement)
+    );
+    assert_eq!(v3.notices, vec![Notice::GameOver]);
+    // Nobody can accept their own offer.
+    let v4 = apply(
+        &board(&v.game, v.draw_offer_by),
+        seat(Color::White),
+        &[Command::AcceptDraw],
+        at(),
+    );
+    assert!(!v4.changed);
+}
+
+#[test]
+fn resigning_ends_the_game_and_later_moves_are_refused() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::Black),
+        &[Command::Resign],
+        at(),
+    );
+    assert_eq!(v.game.outcome().unwrap().result, GameResult::WhiteWins);
+    assert_eq!(v.notices, vec![Notice::GameOver]);
+    let v2 = apply(&board(&v.game, None), seat(Color::White), &[mv("e4")], at());
+    assert!(matches!(
+        &v2.notices[..],
+        [Notice::Rejected {
+            kind: RejectionKind::GameOver,
+            ..
+        }]
+    ));
+}
+
+#[test]
+fn mate_ends_the_game_with_one_mail_to_each() {
+    let game = Game::replay(StartPosition::Standard, &["f2f3", "e7e5", "g2g4"]).unwrap();
+    let v = apply(&board(&game, None), seat(Color::Black), &[mv("Qh4#")], at());
+    assert_eq!(v.game.outcome().unwrap().reason, EndReason::Checkmate);
+    assert_eq!(v.notices, vec![Notice::GameOver]);
+}
+
+#[test]
+fn later_commands_get_a_not_yet_answer() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::White),
+        &[Command::Standings],
+        at(),
+    );
+    assert!(!v.changed);
+    assert!(matches!(&v.notices[..], [Notice::NotYetSupported { .. }]));
+}
+
+#[test]
+fn a_valid_claim_ends_the_game_and_an_invalid_one_plays_nothing() {
+    // Nf3 Nf6 Ng1 Ng8 twice: the start position for the third time after Ng1.
+    let ucis = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"];
+    let game = Game::replay(StartPosition::Standard, &ucis).unwrap();
+    // Black to move: claiming with Ng8 (the position's third time) is valid.
+    let v = apply(
+        &board(&game, None),
+        seat(Color::Black),
+        &said("claim draw Ng8", Lang::En),
+        at(),
+    );
+    let o = v.game.outcome().unwrap();
+    assert_eq!(
+        (o.result, &o.reason),
+        (GameResult::Draw, &EndReason::ThreefoldRepetition)
+    );
+    assert_eq!(v.notices, vec![Notice::GameOver]);
+    // Claiming with another move is refused, and the move is not played.
+    let v = apply(
+        &board(&game, None),
+        seat(Color::Black),
+        &said("claim draw Nc6", Lang::En),
+        at(),
+    );
+    assert!(!v.changed);
+    match &v.notices[..] {
+        [Notice::Rejected { explanation, .. }] => {
+            assert!(explanation.contains("not valid"), "{explanation}");
+            assert!(explanation.contains("NOT played"), "{explanation}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Only the side to move can claim.
+    let v = apply(
+        &board(&game, None),
+        seat(Color::White),
+        &said("claim draw", Lang::En),
+        at(),
+    );
+    assert!(!v.changed);
+}
+
+fn cond(text: &str) -> Vec<Command> {
+    said(text, Lang::En)
+}
+
+#[test]
+fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    // White plays e4 and sets: if e5 Nf3 (then if Nc6 Bb5), and if c5 Nf3.
+    let mut cmds = cond("e4");
+    cmds.extend(cond("if e5 Nf3 Nc6 Bb5"));
+    cmds.extend(cond("if c5 Nc3"));
+    let v = apply(&board(&game, None), seat(Color::White), &cmds, at());
+    assert!(v.changed, "{:?}", v.notices);
+    assert_eq!(v.conditionals.white.len(), 2, "{:?}", v.notices);
+    // Black answers e5: Nf3 is played at once, at the same instant.
+    let b = StateOfPlay {
+        game: v.game.clone(),
+        draw_offer_by: None,
+        conditionals: v.conditionals.clone(),
+        draw_policy: DrawPolicy::default(),
+        last_offers: LastOffers::default(),
+    };
+    let later = at() + chrono::Duration::hours(5);
+    let v2 = apply(&b, seat(Color::Black), &cond("e5"), later);
+    let sans: Vec<&str> = v2.game.plies().iter().map(|p| p.san.as_str()).collect();
+    assert_eq!(sans, ["e4", "e5", "Nf3"]);
+    assert_eq!(v2.game.plies()[2].received_at, Some(later), "costs no time");
+    assert!(v2.notices.contains(&Notice::ConditionalPlayed {
+        to: Color::White,
+        written: "Nf3".into()
+    }));
+    assert!(v2.notices.contains(&Notice::YourMove { to: Color::Black }));
+    assert_eq!(
+        v2.conditionals.white,
+        vec![vec!["b8c6".to_string(), "f1b5".to_string()]]
+    );
+    // Black plays d6 instead of Nc6: White's remaining line is cancelled.
+    let b2 = StateOfPlay {
+        game: v2.game.clone(),
+        draw_offer_by: None,
+        conditionals: v2.conditionals.clone(),
+        draw_policy: DrawPolicy::default(),
+        last_offers: LastOffers::default(),
+    };
+    let v3 = apply(&b2, seat(Color::Black), &cond("d6"), later);
+    assert!(v3.conditionals.white.is_empty());
+    assert!(v3.notices.iter().any(|n| matches!(n, Notice::Conditionals { to: Color::White, note, .. } if note.contains("cancelled"))));
+    assert!(v3.notices.contains(&Notice::YourMove { to: Color::White }));
+}
+
+#[test]
+fn an_illegal_conditional_line_is_refused_whole() {
+    let game = Game::replay(StartPosition::Standard, &["e2e4"]).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::White),
+        &cond("if e5 Nf3 Nc6 Ke3"),
+        at(),
+    );
+    assert!(!v.changed);
+    match &v.notices[..] {
+        [Notice::Rejected { explanation, .. }] => {
+            assert!(explanation.contains("refused whole"), "{explanation}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // On one's own move, conditionals are refused with the way to do it.
+    let v = apply(
+        &board(&game, None),
+        seat(Color::Black),
+        &cond("if Nf3 Nc6"),
+        at(),
+    );
+    assert!(!v.changed);
+}
+
+#[test]
+fn an_events_draw_rules_refuse_early_and_repeated_offers() {
+    let policy = DrawPolicy {
+        first_offer_move: 3,
+        moves_between_offers: 2,
+    };
+    let mut b = StateOfPlay {
+        game: Game::new(StartPosition::Standard).unwrap(),
+        draw_offer_by: None,
+        conditionals: Conditionals::default(),
+        draw_policy: policy,
+        last_offers: LastOffers::default(),
+    };
+    // Move 1: too early; the move is not played either.
+    let v = apply(&b, seat(Color::White), &said("e4 draw", Lang::En), at());
+    assert!(!v.changed);
+    match &v.notices[..] {
+        [Notice::Rejected { explanation, .. }] => {
+            assert!(
+                explanation.contains("no draw offers before move 3"),
+                "{explanation}"
+            );
+            assert!(explanation.contains("not played either"), "{explanation}");
+        }
+        other => panic!("{other:?}"),
+    }
+    // Play on to move 3 and offer then: allowed.
+    for (side, m) in [
+        (Color::White, "e4"),
+        (Color::Black, "e5"),
+        (Color::White, "Nf3"),
+        (Color::Black, "Nc6"),
+    ] {
+        let v = apply(&b, seat(side), &[mv(m)], at());
+        b.game = v.game;
+    }
+    let v = apply(&b, seat(Color::White), &said("Bc4 draw", Lang::En), at());
+    assert_eq!(v.draw_offer_by, Some(Color::White), "{:?}", v.notices);
+    assert_eq!(v.last_offers.white, Some(4));
+    b = StateOfPlay {
+        game: v.game,
+        draw_offer_by: v.draw_offer_by,
+        conditionals: v.conditionals,
+        draw_policy: policy,
+        last_offers: v.last_offers,
+    };
+    let v = apply(&b, seat(Color::Black), &[mv("Bc5")], at());
+    b.game = v.game;
+    b.draw_offer_by = v.draw_offer_by;
+    // Move 4: within two moves of the last offer.
+    let v = apply(&b, seat(Color::White), &said("c3 draw", Lang::En), at());
+    match &v.notices[..] {
+        [Notice::Rejected { explanation, .. }] => {
+            assert!(
+                explanation.contains("next offer can come with move 5"),
+                "{explanation}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,161 @@
+//! PGN export: tags, movetext in export format, mail times and the outcome.
+
+use shakmaty::{Color, Position};
+
+use super::{DERIVED_TAGS, PgnTags, TIME_FORMAT};
+use crate::chess::game::{Game, StartPosition};
+
+/// PGN export lines are shorter than 80 columns (PGN standard 8.2.6).
+const MAX_LINE: usize = 79;
+
+fn escape_tag_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A tag name is letters, digits and `_` (PGN standard 8.1.1); anything
+/// else is dropped so a hostile name cannot break the file.
+fn clean_tag_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// A comment may not contain `}`; it becomes `)`.
+fn clean_comment(text: &str) -> String {
+    text.replace('}', ")")
+}
+
+fn result_token(game: &Game) -> &'static str {
+    game.outcome().map_or("*", |o| o.result.as_pgn())
+}
+
+/// The game as PGN text, ready to mail or save.
+pub fn export(game: &Game, tags: &PgnTags) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag_value(value)));
+    };
+    tag("Event", &tags.event);
+    tag("Site", &tags.site);
+    tag("Date", &tags.date);
+    tag("Round", &tags.round);
+    tag("White", &tags.white);
+    tag("Black", &tags.black);
+    tag("Result", result_token(game));
+    let start = game.start();
+    if start.is_chess960() {
+        tag("Variant", "Chess960");
+    }
+    if *start != StartPosition::Standard {
+        // A Game's start position was checked when the game was made.
+        if let Ok(fen) = start.to_fen() {
+            tag("SetUp", "1");
+            tag("FEN", &fen);
+        }
+    }
+    if let Some(tc) = &tags.time_control {
+        tag("TimeControl", tc);
+    }
+    tag(
+        "Termination",
+        game.outcome()
+            .map_or("unterminated", |o| o.reason.pgn_termination()),
+    );
+    if let Some(end) = &tags.end_date {
+        tag("EndDate", end);
+    }
+    for (name, value) in &tags.other {
+        let name = clean_tag_name(name);
+        if !name.is_empty() && !DERIVED_TAGS.contains(&name.as_str()) {
+            tag(&name, value);
+        }
+    }
+    out.push('\n');
+    out.push_str(&wrap(&movetext_words(game)));
+    out.push('\n');
+    out
+}
+
+/// The movetext as words; a comment is split into words so it can wrap.
+fn movetext_words(game: &Game) -> Vec<String> {
+    let mut words = Vec::new();
+    let first = game.start().to_position().ok();
+    let mut number = first.as_ref().map_or(1, |p| p.fullmoves().get());
+    let mut turn = first.as_ref().map_or(Color::White, |p| p.turn());
+    let mut need_number = true;
+    for ply in game.plies() {
+        // A move number and its move are one word, so no line ends between.
+        words.push(match turn {
+            Color::White => format!("{number}. {}", ply.san),
+            Color::Black if need_number => format!("{number}... {}", ply.san),
+            Color::Black => ply.san.clone(),
+        });
+        let mut times = Vec::new();
+        if let Some(at) = ply.received_at {
+            times.push(format!("[%rcv {}]", at.format(TIME_FORMAT)));
+        }
+        if let Some(at) = ply.sent_at {
+            times.push(format!("[%snt {}]", at.format(TIME_FORMAT)));
+        }
+        need_number = !times.is_empty();
+        if !times.is_empty() {
+            // Each `[%rcv …]` stays one word so a line never splits it.
+            push_comment(&mut words, times);
+        }
+        if turn == Color::Black {
+            number = number.saturating_add(1);
+        }
+        turn = !turn;
+    }
+    if let Some(outcome) = game.outcome() {
+        let sentence = clean_comment(&outcome.to_string());
+        push_comment(
+            &mut words,
+            sentence.split_whitespace().map(str::to_owned).collect(),
+        );
+    }
+    words.push(result_token(game).to_owned());
+    words
+}
+
+/// Adds a `{…}` comment made of `parts`, which wrap as separate words.
+fn push_comment(words: &mut Vec<String>, mut parts: Vec<String>) {
+    match parts.as_mut_slice() {
+        [] => words.push("{}".to_owned()),
+        [only] => words.push(format!("{{{only}}}")),
+        [first, .., last] => {
+            first.insert(0, '{');
+            last.push('}');
+            words.extend(parts);
+        }
+    }
+}
+
+fn wrap(words: &[String]) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for word in words {
+        let len = word.chars().count();
+        if line_len > 0 && line_len + 1 + len > MAX_LINE {
+            out.push('\n');
+            line_len = 0;
+        }
+        if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += len;
+    }
+    out.push('\n');
+    out
+}

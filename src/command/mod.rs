@@ -1,0 +1,559 @@
+//! The one enum for everything a player can say by mail, and its pure parser.
+//!
+//! Input is the newest text of a mail (see [`crate::mail::inbound`]). The
+//! first line that reads as a command carries it; greeting and chat lines
+//! before it are kept as [`Reading::unread`] so a reply can quote them.
+//! Nothing here ever fails: text that is no command becomes
+//! [`Command::Unknown`], which earns a help reply.
+
+mod shape;
+mod words;
+
+use std::fmt;
+
+use chrono::NaiveDate;
+
+use crate::lang::Lang;
+
+pub(crate) use shape::fold;
+use words::Words;
+
+/// Longest move text accepted, in characters (`12... exd6 e.p.` fits with room).
+pub const MAX_MOVE_TEXT: usize = 24;
+
+/// Meaningful lines looked at for a command before giving up.
+///
+/// Enough for a greeting and a sentence or two above the move; beyond that a
+/// mail is chat, and guessing at later lines would pick up stray text.
+const MAX_LINES_SCANNED: usize = 8;
+
+/// Longest line considered a command, in characters; longer lines are prose.
+const MAX_COMMAND_LINE: usize = 300;
+
+/// Longest text kept in [`Command::Unknown`] and [`Reading::unread`], in characters.
+const MAX_QUOTED: usize = 200;
+
+/// A move as the player wrote it: trimmed, one line, at most [`MAX_MOVE_TEXT`] characters.
+///
+/// Not yet checked against any position: `crate::chess::notation` reads it later.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct MoveText(String);
+
+impl MoveText {
+    /// Wraps a move text, or `None` when it is empty, too long or spans lines.
+    pub fn new(text: &str) -> Option<MoveText> {
+        let text = text.trim();
+        let ok = !text.is_empty()
+            && text.chars().count() <= MAX_MOVE_TEXT
+            && !text.chars().any(char::is_control);
+        ok.then(|| MoveText(text.to_string()))
+    }
+
+    /// The move text as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// How a player wants to hear about their games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Notify {
+    /// One mail per move (the default).
+    Each,
+    /// One mail a day listing every game where it is their move.
+    Digest,
+}
+
+/// Everything a player can say by mail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// Play a move, optionally offering a draw with it.
+    Move {
+        /// The move as written.
+        text: MoveText,
+        /// The player offers a draw together with the move.
+        offer_draw: bool,
+    },
+    /// Offer a draw without a move (e.g. while the opponent is to move).
+    OfferDraw,
+    /// Accept the opponent's draw offer.
+    AcceptDraw,
+    /// Decline the opponent's draw offer (playing a move also declines it).
+    DeclineDraw,
+    /// Resign the game.
+    Resign,
+    /// Claim a draw (threefold repetition, 50-move rule), optionally by the named move.
+    ClaimDraw {
+        /// The move that would make the draw claimable.
+        with_move: Option<MoveText>,
+    },
+    /// Conditional moves: each line alternates the opponent's move and the answer.
+    Conditional {
+        /// One line per `if`, moves in the order written.
+        lines: Vec<Vec<MoveText>>,
+    },
+    /// Book leave (vacation) for the whole days from `from` to `to`.
+    Leave {
+        /// First day of leave.
+        from: NaiveDate,
+        /// Last day of leave (not before `from`).
+        to: NaiveDate,
+    },
+    /// The state of this game.
+    Status,
+    /// A list of all my games.
+    Games,
+    /// The PGN of this game.
+    Pgn,
+    /// How to write moves and commands.
+    Help,
+    /// The event's standings.
+    Standings,
+    /// The deadline report (for tournament directors).
+    Report,
+    /// Change the language of my mails and commands.
+    Language(Lang),
+    /// Change how I am notified.
+    Notify(Notify),
+    /// List my conditional moves.
+    Conditionals,
+    /// Drop my conditional moves.
+    CancelConditionals,
+    /// Nothing readable: earns a help reply quoting `text`.
+    Unknown {
+        /// The line that was read (shortened), empty when the mail had no text.
+        text: String,
+    },
+}
+
+/// What was read in a mail: the commands, and chat lines skipped before them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reading {
+    /// The commands in the order to apply them; never empty (at worst one `Unknown`).
+    pub commands: Vec<Command>,
+    /// Meaningful lines before the command that were not commands (shortened).
+    pub unread: Vec<String>,
+}
+
+/// Reads the commands in the newest text of a mail, in English and the player's language.
+pub fn parse(text: &str, lang: Lang) -> Reading {
+    let vocab = words::for_lang(lang);
+    let mut lines = text
+        .lines()
+        .map(|l| l.trim().trim_matches(['*', '_']).trim())
+        .filter(|l| !l.is_empty())
+        .take(MAX_LINES_SCANNED)
+        .flat_map(sentences)
+        .peekable();
+    let mut unread = Vec::new();
+    let mut first_line: Option<String> = None;
+    while let Some(line) = lines.next() {
+        first_line.get_or_insert_with(|| shorten(line));
+        match read_line(line, &vocab) {
+            LineReading::Chat => unread.push(shorten(line)),
+            LineReading::Garbled => {
+                return Reading {
+                    commands: vec![Command::Unknown {
+                        text: shorten(line),
+                    }],
+                    unread,
+                };
+            }
+            LineReading::Commands(mut commands) => {
+                absorb_following_lines(&mut commands, &mut lines, &vocab);
+                return Reading { commands, unread };
+            }
+        }
+    }
+    Reading {
+        commands: vec![Command::Unknown {
+            text: first_line.unwrap_or_default(),
+        }],
+        unread,
+    }
+}
+
+/// Further `if` lines join a conditional; a draw offer on the line after a
+/// move joins the move; `if` lines after a move set conditionals from the
+/// position after it (ICCF style: the move, then what to answer next).
+fn absorb_following_lines<'a>(
+    commands: &mut Vec<Command>,
+    lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+    vocab: &[&Words],
+) {
+    while let Some(next) = lines.peek() {
+        let next_reading = read_line(next, vocab);
+        match (commands.last_mut(), next_reading) {
+            (Some(Command::Conditional { lines: mine }), LineReading::Commands(more))
+                if matches!(more.as_slice(), [Command::Conditional { .. }]) =>
+            {
+                for c in more {
+                    if let Command::Conditional { lines: theirs } = c {
+                        mine.extend(theirs);
+                    }
+                }
+                lines.next();
+            }
+            (Some(Command::Move { .. }), LineReading::Commands(more))
+                if matches!(more.as_slice(), [Command::Conditional { .. }]) =>
+            {
+                commands.extend(more);
+                lines.next();
+            }
+            (Some(Command::Move { offer_draw, .. }), LineReading::Commands(more))
+                if more == [Command::OfferDraw] =>
+            {
+                *offer_draw = true;
+                lines.next();
+                return;
+            }
+            _ => return,
+        }
+    }
+}
+
+/// Splits a line after each token that ends a sentence (`Ich gebe auf. Glückwunsch!`),
+/// so a command followed by a remark on the same line is still read.
+///
+/// Move numbers (`12.`) and `e.p.` end no sentence.
+fn sentences(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut token_start = 0;
+    let mut in_token = false;
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        if c.is_whitespace() {
+            if in_token {
+                let token = line.get(token_start..i).unwrap_or_default();
+                let ends_sentence = token.ends_with(['.', '!', '?'])
+                    && !shape::is_move_number(token)
+                    && !shape::is_en_passant_mark(token);
+                if ends_sentence {
+                    let sentence = line.get(start..i).unwrap_or_default().trim();
+                    if !sentence.is_empty() {
+                        out.push(sentence);
+                    }
+                    start = i;
+                }
+            }
+            in_token = false;
+        } else if !in_token {
+            in_token = true;
+            token_start = i;
+        }
+    }
+    let rest = line.get(start..).unwrap_or_default().trim();
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
+}
+
+fn shorten(text: &str) -> String {
+    text.chars().take(MAX_QUOTED).collect()
+}
+
+/// Picks one phrase list out of a vocabulary.
+type PhraseList = fn(&Words) -> &'static [&'static str];
+
+/// What one line says.
+#[derive(Debug)]
+enum LineReading {
+    /// One or more commands.
+    Commands(Vec<Command>),
+    /// Starts like a command (`leave`, `if`, `language`) but the rest is unreadable.
+    Garbled,
+    /// Not a command: a greeting, a sentence.
+    Chat,
+}
+
+/// One token of a line: the text as written, and its folded form for word lookup.
+struct Token<'a> {
+    raw: &'a str,
+    word: String,
+}
+
+fn tokenize(line: &str) -> Vec<Token<'_>> {
+    line.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|t| !t.is_empty())
+        .map(|raw| Token {
+            raw,
+            word: fold(raw.trim_matches(|c: char| ".!?:()[]\"'„“”«»".contains(c))),
+        })
+        .collect()
+}
+
+/// A token that is a move, with a separate move number or `e.p.` joined to it.
+enum Piece {
+    Move(MoveText),
+    Word(String),
+}
+
+fn pieces(tokens: &[Token<'_>]) -> Option<Vec<Piece>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(t) = tokens.get(i) {
+        i += 1;
+        let as_move = |raw: &str| -> Option<String> {
+            if shape::looks_like_move(raw) {
+                Some(raw.to_string())
+            } else {
+                // A sentence may end right after the move: `Nf3.`
+                let bare = raw.trim_end_matches(['.', ',']);
+                shape::looks_like_move(bare).then(|| bare.to_string())
+            }
+        };
+        let mut text = if shape::is_move_number(t.raw) {
+            let next = tokens.get(i)?;
+            i += 1;
+            format!("{} {}", t.raw, as_move(next.raw)?)
+        } else if let Some(m) = as_move(t.raw) {
+            m
+        } else {
+            out.push(Piece::Word(t.word.clone()));
+            continue;
+        };
+        if let Some(ep) = tokens.get(i)
+            && shape::is_en_passant_mark(ep.raw)
+        {
+            text = format!("{text} {}", ep.raw);
+            i += 1;
+        }
+        out.push(Piece::Move(MoveText::new(&text)?));
+    }
+    Some(out)
+}
+
+fn is_filler(word: &str, vocab: &[&Words]) -> bool {
+    word.is_empty()
+        || vocab
+            .iter()
+            .any(|w| w.fillers.iter().any(|f| fold(f) == word))
+}
+
+/// Folds a phrase and drops filler words, so table entries and lines compare alike.
+fn normalize<'a>(words: impl Iterator<Item = &'a str>, vocab: &[&Words]) -> String {
+    words
+        .map(fold)
+        .filter(|w| !is_filler(w, vocab))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn phrase_in(phrase: &str, table: PhraseList, vocab: &[&Words]) -> bool {
+    !phrase.is_empty()
+        && vocab.iter().any(|w| {
+            table(w)
+                .iter()
+                .any(|entry| normalize(entry.split_whitespace(), vocab) == phrase)
+        })
+}
+
+fn word_in(word: &str, table: PhraseList, vocab: &[&Words]) -> bool {
+    vocab
+        .iter()
+        .any(|w| table(w).iter().any(|entry| fold(entry) == word))
+}
+
+fn read_line(line: &str, vocab: &[&Words]) -> LineReading {
+    if line.chars().count() > MAX_COMMAND_LINE {
+        return LineReading::Chat;
+    }
+    let tokens = tokenize(line);
+    let Some(first) = tokens.first() else {
+        return LineReading::Chat;
+    };
+    let rest = tokens.get(1..).unwrap_or_default();
+    if word_in(&first.word, |w| w.if_words, vocab) {
+        return conditional(rest, vocab);
+    }
+    if word_in(&first.word, |w| w.leave, vocab) {
+        return leave(rest, vocab);
+    }
+    if word_in(&first.word, |w| w.language, vocab) && rest.len() == 1 {
+        return rest
+            .first()
+            .and_then(|t| language(&t.word))
+            .map_or(LineReading::Garbled, |l| {
+                LineReading::Commands(vec![Command::Language(l)])
+            });
+    }
+    if word_in(&first.word, |w| w.notify, vocab) && !rest.is_empty() {
+        let choice = normalize(rest.iter().map(|t| t.word.as_str()), vocab);
+        return if phrase_in(&choice, |w| w.each, vocab) {
+            LineReading::Commands(vec![Command::Notify(Notify::Each)])
+        } else if phrase_in(&choice, |w| w.digest, vocab) {
+            LineReading::Commands(vec![Command::Notify(Notify::Digest)])
+        } else {
+            LineReading::Garbled
+        };
+    }
+    moves_and_words(&tokens, vocab)
+}
+
+/// A line of at most one move and a phrase: `Nf3`, `e4 draw`, `resign`, `claim draw Nf3`.
+fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
+    let Some(pieces) = pieces(tokens) else {
+        return LineReading::Chat;
+    };
+    let mut moves = Vec::new();
+    let mut words = Vec::new();
+    for p in pieces {
+        match p {
+            Piece::Move(m) => moves.push(m),
+            Piece::Word(w) => words.push(w),
+        }
+    }
+    let phrase = normalize(words.iter().map(String::as_str), vocab);
+    let is = |table: PhraseList| phrase_in(&phrase, table, vocab);
+    let mv = match moves.as_slice() {
+        [] => None,
+        [m] => Some(m.clone()),
+        _ => return LineReading::Chat,
+    };
+    let commands = match mv {
+        Some(text) if phrase.is_empty() => vec![Command::Move {
+            text,
+            offer_draw: false,
+        }],
+        Some(text) if is(|w| w.offer_draw) => vec![Command::Move {
+            text,
+            offer_draw: true,
+        }],
+        with_move if is(|w| w.claim_draw) => vec![Command::ClaimDraw { with_move }],
+        Some(text) if is(|w| w.accept_draw) => vec![
+            Command::AcceptDraw,
+            Command::Move {
+                text,
+                offer_draw: false,
+            },
+        ],
+        Some(text) if is(|w| w.decline_draw) => vec![
+            Command::DeclineDraw,
+            Command::Move {
+                text,
+                offer_draw: false,
+            },
+        ],
+        Some(_) => return LineReading::Chat,
+        None => match simple_command(&phrase, vocab) {
+            Some(c) => vec![c],
+            None => return LineReading::Chat,
+        },
+    };
+    LineReading::Commands(commands)
+}
+
+/// Commands that are a phrase alone.
+fn simple_command(phrase: &str, vocab: &[&Words]) -> Option<Command> {
+    let table: [(PhraseList, Command); 12] = [
+        (|w| w.offer_draw, Command::OfferDraw),
+        (|w| w.accept_draw, Command::AcceptDraw),
+        (|w| w.decline_draw, Command::DeclineDraw),
+        (|w| w.resign, Command::Resign),
+        (|w| w.status, Command::Status),
+        (|w| w.games, Command::Games),
+        (|w| w.pgn, Command::Pgn),
+        (|w| w.help, Command::Help),
+        (|w| w.standings, Command::Standings),
+        (|w| w.report, Command::Report),
+        (|w| w.conditionals, Command::Conditionals),
+        (|w| w.cancel_conditionals, Command::CancelConditionals),
+    ];
+    table
+        .into_iter()
+        .find(|(t, _)| phrase_in(phrase, *t, vocab))
+        .map(|(_, c)| c)
+}
+
+/// `if 12...Nf6 13.e5 13...Nd5 14.c4`, `if Nf6 then e5`: at least two moves.
+fn conditional(rest: &[Token<'_>], vocab: &[&Words]) -> LineReading {
+    let Some(pieces) = pieces(rest) else {
+        return LineReading::Garbled;
+    };
+    let mut line = Vec::new();
+    for p in pieces {
+        match p {
+            Piece::Move(m) => line.push(m),
+            Piece::Word(w) if is_filler(&w, vocab) || word_in(&w, |v| v.then_words, vocab) => {}
+            Piece::Word(_) => return LineReading::Garbled,
+        }
+    }
+    if line.len() < 2 {
+        return LineReading::Garbled;
+    }
+    LineReading::Commands(vec![Command::Conditional { lines: vec![line] }])
+}
+
+/// `leave 2026-12-24 2027-01-02`, also `leave 24.12.2026 - 2.1.2027`.
+fn leave(rest: &[Token<'_>], vocab: &[&Words]) -> LineReading {
+    let mut dates = Vec::new();
+    for t in rest {
+        // An en dash may join two dates without spaces.
+        for part in t.raw.split(['–', '—']).filter(|p| !p.is_empty()) {
+            if let Some(d) = date(part) {
+                dates.push(d);
+            } else {
+                let w = fold(part.trim_matches(|c: char| ".!?:()".contains(c)));
+                if !(w.is_empty() || is_filler(&w, vocab) || word_in(&w, |v| v.date_joiners, vocab))
+                {
+                    return LineReading::Garbled;
+                }
+            }
+        }
+    }
+    match dates.as_slice() {
+        [from, to] if from <= to => LineReading::Commands(vec![Command::Leave {
+            from: *from,
+            to: *to,
+        }]),
+        _ => LineReading::Garbled,
+    }
+}
+
+/// ISO `2026-12-24` or `2026/12/24`, or day first as in sl/pl/lv/de: `24.12.2026`.
+fn date(text: &str) -> Option<NaiveDate> {
+    let text = text.trim_end_matches([',', '.', ';']);
+    let nums: Vec<&str> = text.split(['-', '/', '.']).collect();
+    let [a, b, c] = nums.as_slice() else {
+        return None;
+    };
+    if a.is_empty()
+        || b.is_empty()
+        || c.is_empty()
+        || !text
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || "-/.".contains(ch))
+    {
+        return None;
+    }
+    let n = |s: &str| s.parse::<u32>().ok();
+    let (y, m, d) = if a.len() == 4 {
+        (n(a)?, n(b)?, n(c)?)
+    } else if c.len() == 4 {
+        (n(c)?, n(b)?, n(a)?)
+    } else {
+        return None;
+    };
+    NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, m, d)
+}
+
+fn language(word: &str) -> Option<Lang> {
+    word.parse::<Lang>().ok().or_else(|| {
+        Lang::ALL
+            .into_iter()
+            .find(|l| fold(l.english_name()) == word)
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,190 @@
+//! A reply to a daily digest: each line names its game (`#2 d5`, `2: d5`,
+//! the opponent's name, see [`crate::mail::digest_reply`]) and is carried
+//! out as a reply to that game's own mail would be — the same stale check
+//! (against the position the digest showed), the same arbiter, the same
+//! answers. Lines that name no game of the player's get one answer that
+//! quotes them and says how to write them.
+
+use chrono::{DateTime, Utc};
+
+use super::stale::Written;
+use super::{Handled, Inbox};
+use crate::arbiter::RejectionKind;
+use crate::command;
+use crate::ids::GameId;
+use crate::mail::compose::LetterKind;
+use crate::mail::digest_reply::{self, Line, Named};
+use crate::mail::inbound::InboundMail;
+use crate::mail::key::sha256_hex;
+use crate::player::Player;
+use crate::service::post::{Answering, Outgoing};
+use crate::store::StoreError;
+use crate::store::Tx;
+
+impl Inbox {
+    /// Carries out a reply to `player`'s digest, line by line.
+    pub(super) async fn digest_reply(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        player: &Player,
+        answering: &Answering<'_>,
+        received_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(Option<GameId>, Handled), StoreError> {
+        // The digest answered, and the position it showed of each game.
+        let mut shown = Vec::new();
+        for id in mail.in_reply_to.iter().chain(mail.references.iter()) {
+            shown = tx.digest_games_of(id.as_str()).await?;
+            if !shown.is_empty() {
+                break;
+            }
+        }
+        // The player's games in progress, with the opponent's name.
+        let mut known = Vec::new();
+        for game in tx.active_games_of(player.id).await? {
+            let record = tx.game_for_update(game).await?;
+            let opponent = if record.white == player.id {
+                record.black
+            } else {
+                record.white
+            };
+            known.push((game, tx.player(opponent).await?.name));
+        }
+        let named: Vec<Named<'_>> = known
+            .iter()
+            .map(|(game, name)| Named {
+                game: game.0,
+                opponent: name,
+            })
+            .collect();
+        let shown_ids: Vec<i64> = shown.iter().map(|(g, _)| g.0).collect();
+        let lines = digest_reply::read(&mail.text, &named, &shown_ids);
+
+        let mut done = Vec::new();
+        let mut unread = Vec::new();
+        let mut first_game = None;
+        for (index, line) in lines.into_iter().enumerate() {
+            let (game, text) = match line {
+                Line::Game { game, text } if known.iter().any(|(g, _)| g.0 == game) => {
+                    (GameId(game), text)
+                }
+                Line::Game { game, text } => {
+                    unread.push(format!("#{game} {text}"));
+                    continue;
+                }
+                Line::Unnamed(text) => {
+                    unread.push(text);
+                    continue;
+                }
+            };
+            if first_game.is_none() {
+                first_game = Some(game);
+            }
+            // Each line answers as a mail of its own: its answers are keyed apart.
+            let key = format!("{}.l{index}.g{}", answering.mail_key, game.0);
+            let line_answering = Answering {
+                mail_key: &key,
+                message_id: answering.message_id,
+            };
+            let written = Written {
+                text: &text,
+                answered: shown.iter().find(|(g, _)| *g == game).map(|(_, ply)| *ply),
+                received_at,
+            };
+            if let Some(outcome) = self
+                .ask_if_stale(tx, game, player, &written, &line_answering, now)
+                .await?
+            {
+                done.push(format!("#{}: {}", game.0, outcome_text(&outcome)));
+                continue;
+            }
+            let reading = command::parse(&text, player.lang);
+            let (commands, booked) = self
+                .split_leave(
+                    tx,
+                    player,
+                    reading.commands,
+                    &line_answering,
+                    received_at,
+                    now,
+                )
+                .await?;
+            done.extend(booked);
+            if commands.is_empty() {
+                continue;
+            }
+            let outcome = self
+                .apply(
+                    tx,
+                    game,
+                    player,
+                    &commands,
+                    &line_answering,
+                    received_at,
+                    now,
+                )
+                .await?;
+            done.push(format!("#{}: {}", game.0, outcome_text(&outcome)));
+        }
+
+        if (!unread.is_empty() || done.is_empty())
+            && self.may_answer(tx, player.email.as_str(), now).await?
+        {
+            let games: Vec<String> = known
+                .iter()
+                .map(|(g, name)| format!("#{} ({name})", g.0))
+                .collect();
+            let example = known.first().map_or(2, |(g, _)| g.0);
+            let explanation = if known.is_empty() {
+                "you have no game in progress, so there is nothing to play this in.".to_owned()
+            } else {
+                format!(
+                    "a reply to the daily digest needs one line per game that names the game: \
+                     its number or your opponent's name, then the move, e.g. \"#{example} e4\" \
+                     or \"{example}: e4\". Nothing was done with the lines quoted. Your games in \
+                     progress: {}.",
+                    games.join(", ")
+                )
+            };
+            // Answered from the digest's address: a reply to it is read as
+            // a reply to the digest, one line per game.
+            self.post
+                .queue(
+                    tx,
+                    Outgoing {
+                        key: format!(
+                            "in.{}.digest",
+                            sha256_hex(answering.mail_key.as_bytes(), 32)
+                        ),
+                        kind: LetterKind::Rejected {
+                            wrote: if unread.is_empty() {
+                                String::new()
+                            } else {
+                                unread.join("\n")
+                            },
+                            explanation,
+                            kind: RejectionKind::UnknownGame,
+                        },
+                        to: player,
+                        game: None,
+                        side: None,
+                        answering: Some(answering),
+                        reply_to: Some(self.post.digest_address(player)),
+                        ply: None,
+                    },
+                    now,
+                )
+                .await?;
+            done.push(format!("{} line(s) named no game of theirs", unread.len()));
+        }
+        Ok((first_game, Handled::Done(done.join("; "))))
+    }
+}
+
+fn outcome_text(handled: &Handled) -> String {
+    match handled {
+        Handled::Duplicate => "duplicate".into(),
+        Handled::Ignored(t) | Handled::Done(t) => t.clone(),
+    }
+}

@@ -1,0 +1,276 @@
+//! Replies written for an earlier position of their game, and mails that
+//! come twice: asked about or answered, never carried out blindly (the
+//! rules are in [`crate::mail::stale`]).
+//!
+//! A stale reply that would move or end the game becomes a confirmation,
+//! as a mail without the reply token does, and the confirmation remembers
+//! the position it asked about: confirming after the game moved on again
+//! asks again (with the board as it is then) rather than playing a move
+//! against a board the player was never shown. Asking again, not refusing,
+//! because the rule is the same for every reply: a reply to a mail about an
+//! earlier position is checked against the board now. A player who wants
+//! something else replies to the newest mail, or writes the move with the
+//! current move number.
+
+use chrono::{DateTime, Utc};
+
+use super::{Handled, Inbox, first_line};
+use crate::arbiter::{self, Seat};
+use crate::command::{self, Command};
+use crate::ids::GameId;
+use crate::locale;
+use crate::mail::compose::LetterKind;
+use crate::mail::inbound::InboundMail;
+use crate::mail::key::sha256_hex;
+use crate::mail::stale::{self, Freshness, MovePoint};
+use crate::player::Player;
+use crate::service::clocks;
+use crate::service::post::{Answering, LoadedGame, Outgoing};
+use crate::store::StoreError;
+use crate::store::Tx;
+use crate::store::games::GameStatus;
+
+/// A player's words for a game, and the position they were written for.
+pub(super) struct Written<'a> {
+    /// The text (a mail's, or a confirmation's stored one).
+    pub text: &'a str,
+    /// The position it answers (half-moves played), when known.
+    pub answered: Option<u32>,
+    /// When the mail that brought it now reached the mailbox: the time a
+    /// move confirmed from here counts from.
+    pub received_at: DateTime<Utc>,
+}
+
+impl Inbox {
+    /// When `mail` is a copy of a mail that reached this game before under
+    /// another Message-ID (a client's outbox resending it): says so to the
+    /// player and does nothing else. Every mail with the reply token leaves
+    /// its fingerprint for the copies after it.
+    pub(super) async fn repeated(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        game: GameId,
+        player: &Player,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Handled>, StoreError> {
+        let Some(fingerprint) = stale::fingerprint(mail) else {
+            return Ok(None);
+        };
+        let fingerprint = format!("g{}.{fingerprint}", game.0);
+        let first = tx
+            .first_with_fingerprint(&fingerprint, answering.mail_key)
+            .await?;
+        tx.set_inbound_fingerprint(answering.mail_key, &fingerprint)
+            .await?;
+        let Some(first) = first else {
+            return Ok(None);
+        };
+        if !self.may_answer(tx, player.email.as_str(), now).await? {
+            return Ok(Some(Handled::Ignored(
+                "ignored: a repeated mail (answer rate limit)".into(),
+            )));
+        }
+        let table = clocks::load_table(tx, game).await?;
+        self.post
+            .queue(
+                tx,
+                Outgoing {
+                    key: format!(
+                        "in.{}.repeated",
+                        sha256_hex(answering.mail_key.as_bytes(), 32)
+                    ),
+                    kind: LetterKind::Repeated {
+                        wrote: first_line(&mail.text),
+                        first: locale::describe_deadline(first, player.tz, player.lang),
+                    },
+                    to: player,
+                    game: Some(&table),
+                    side: table.record.side_of(player.id),
+                    answering: Some(answering),
+                    reply_to: Some(self.post.reply_to(game, player)),
+                    ply: None,
+                },
+                now,
+            )
+            .await?;
+        Ok(Some(Handled::Done(format!(
+            "not carried out again: the same mail first came at {first}"
+        ))))
+    }
+
+    /// Asks the player to confirm, against the board as it is now, words
+    /// written for an earlier position that would move or end the game;
+    /// `None` when they may be applied as they are. Words the arbiter would
+    /// turn down anyway are not asked about: the usual answer says why.
+    pub(super) async fn ask_if_stale(
+        &self,
+        tx: &mut Tx,
+        game: GameId,
+        player: &Player,
+        written: &Written<'_>,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Handled>, StoreError> {
+        // Most replies answer the newest mail: known fresh before the game
+        // is loaded with its players and clocks.
+        let Some(answered) = written.answered else {
+            return Ok(None);
+        };
+        let played = tx.game_for_update(game).await?.moves.len();
+        if u32::try_from(played).is_ok_and(|played| played <= answered) {
+            return Ok(None);
+        }
+        let table = clocks::load_table(tx, game).await?;
+        let Some(side) = table.record.side_of(player.id) else {
+            return Ok(None);
+        };
+        // An ended game, or time that ran out before the mail came: `apply`
+        // says so (and ends the game on time); nothing to ask.
+        let flagged = table
+            .clock
+            .as_ref()
+            .and_then(|c| c.clocks(written.received_at).timeout());
+        if table.record.status != GameStatus::Active || flagged.is_some() {
+            return Ok(None);
+        }
+        let commands = command::parse(written.text, player.lang).commands;
+        let Freshness::Stale { answered, current } =
+            stale::judge(Some(answered), &table.game, &commands)
+        else {
+            return Ok(None);
+        };
+        // Would it change the game? Read as `apply` reads it: in the
+        // language the mail may switch to, without the commands that are
+        // about no one position.
+        let lang = commands
+            .iter()
+            .rev()
+            .find_map(|c| match c {
+                Command::Language(l) => Some(*l),
+                _ => None,
+            })
+            .unwrap_or(player.lang);
+        let moves: Vec<Command> = commands
+            .iter()
+            .filter(|c| {
+                !matches!(
+                    c,
+                    Command::Leave { .. }
+                        | Command::Language(_)
+                        | Command::Notify(_)
+                        | Command::Standings
+                )
+            })
+            .cloned()
+            .collect();
+        let board = self.board(tx, &table).await?;
+        if !arbiter::apply(&board, Seat { side, lang }, &moves, written.received_at).changed {
+            return Ok(None);
+        }
+        if !self.may_answer(tx, player.email.as_str(), now).await? {
+            return Ok(Some(Handled::Ignored(
+                "ignored: a stale reply (answer rate limit)".into(),
+            )));
+        }
+        let id = tx
+            .add_confirmation(game, player.id, written.text, written.received_at, now)
+            .await?;
+        tx.set_confirmation_ply(id, current).await?;
+        let then = MovePoint::at(&table.game, answered);
+        let now_at = MovePoint::at(&table.game, current);
+        let example = commands.iter().find_map(|c| match c {
+            Command::Move { text, offer_draw } => Some(format!(
+                "{now_at} {text}{}",
+                if *offer_draw { " draw" } else { "" }
+            )),
+            _ => None,
+        });
+        self.post
+            .queue(
+                tx,
+                Outgoing {
+                    key: format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
+                    kind: LetterKind::ConfirmStale {
+                        command: super::describe(&commands),
+                        answered: then,
+                        current: now_at,
+                        example,
+                    },
+                    to: player,
+                    game: Some(&table),
+                    side: Some(side),
+                    answering: Some(answering),
+                    reply_to: Some(self.post.confirmation_address(id)),
+                    ply: None,
+                },
+                now,
+            )
+            .await?;
+        Ok(Some(Handled::Done(format!(
+            "asked {} to confirm: the mail answers move {then}, the game is at move {now_at}",
+            player.email
+        ))))
+    }
+
+    /// The game as the arbiter takes it: with the standing offer, the
+    /// conditional moves and the event's draw rules.
+    pub(super) async fn board(
+        &self,
+        tx: &mut Tx,
+        table: &LoadedGame,
+    ) -> Result<arbiter::StateOfPlay, StoreError> {
+        let record = &table.record;
+        let draw_policy = match tx.event_of_game(record.id).await? {
+            Some(event) => crate::service::td::draw_policy(tx, event).await?,
+            None => crate::event::DrawPolicy::default(),
+        };
+        Ok(arbiter::StateOfPlay {
+            game: table.game.clone(),
+            draw_offer_by: record.draw_offer_by,
+            conditionals: record.conditionals.clone(),
+            draw_policy,
+            last_offers: record.last_offers,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::command::parse;
+    use crate::lang::Lang;
+
+    #[test]
+    fn a_confirmation_quotes_commands_in_words_that_read_back_as_the_same_commands() {
+        for text in [
+            "Nf3",
+            "draw",
+            "accept draw",
+            "decline draw",
+            "resign",
+            "claim draw",
+            "claim draw Nf3",
+            "if Nc6 Bb5",
+            "leave 2026-12-24 2027-01-02",
+            "status",
+            "games",
+            "pgn",
+            "help",
+            "standings",
+            "language sl",
+            "notify digest",
+            "notify each",
+            "conditionals",
+            "cancel conditionals",
+        ] {
+            let commands = parse(text, Lang::Sl).commands;
+            let quoted = super::super::describe(&commands);
+            assert_eq!(
+                parse(&quoted, Lang::Sl).commands,
+                commands,
+                "{text} -> {quoted}"
+            );
+        }
+    }
+}

@@ -1,0 +1,831 @@
+//! Turning what happened into mails in the outbox: addresses with reply
+//! tokens, deterministic keys and Message-IDs, threading, and the letters
+//! themselves (composed from `templates/`).
+
+use chrono::{DateTime, Utc};
+use shakmaty::Color;
+
+use crate::address::EmailAddress;
+use crate::arbiter::Notice;
+use crate::chess::analysis::AnalysisLink;
+use crate::chess::game::Game;
+use crate::chess::pgn::{self, PgnTags};
+use crate::chess::side;
+use crate::clock::{Clocks, GameClock, TimeControl};
+use crate::config::MailConfig;
+use crate::ids::GameId;
+use crate::locale;
+use crate::mail::compose::{self, DigestGame, GameView, Letter, LetterKind, Party};
+use crate::mail::inbound::MessageId;
+use crate::mail::key::sha256_hex;
+use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
+use crate::player::Player;
+use crate::store::StoreError;
+use crate::store::Tx;
+use crate::store::games::GameRecord;
+use crate::store::outbox::{NewOutboxMail, OutboxKind};
+
+/// Everything needed to address and compose our mails.
+#[derive(Debug, Clone)]
+pub struct Post {
+    /// Our address.
+    pub ours: EmailAddress,
+    /// Our display name.
+    pub name: String,
+    /// Reply tokens.
+    pub tokens: Tokens,
+    /// Whether mail must carry an aligned DKIM pass to act (`[mail] require_dkim`).
+    pub require_dkim: bool,
+    /// Where the DKIM check looks keys up (`[mail] dns_servers`).
+    pub dns_servers: crate::service::dkim::DnsServers,
+    /// When a bouncing address pauses its player (`[mail] bounces_to_pause`,
+    /// `bounce_days`).
+    pub bounces: BouncePolicy,
+    /// The analysis board link of "your move" mails (`[mail]
+    /// analysis_link`), unless a game's event sets its own.
+    pub analysis: AnalysisLink,
+}
+
+/// When hard bounces pause a player's mail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BouncePolicy {
+    /// Hard bounces that pause a player; 0 never pauses.
+    pub to_pause: u32,
+    /// Over how many days they are counted.
+    pub days: u32,
+}
+
+/// Why the mail settings are unusable.
+#[derive(Debug, thiserror::Error)]
+pub enum PostError {
+    /// `[mail] address` is not an address.
+    #[error("[mail] address: {0}")]
+    Address(crate::address::BadAddress),
+    /// No secret for reply tokens.
+    #[error(
+        "[mail] secret is empty: reply addresses need a secret. Run `dopis init` to write one into \
+         the config, or set DOPIS_MAIL_SECRET to a long random text"
+    )]
+    NoSecret,
+    /// `[mail] dns_servers` holds something that is not a server address.
+    #[error("[mail] dns_servers: {0}")]
+    DnsServers(String),
+    /// `[mail] analysis_link` is not `off`, `lichess` or an address template.
+    #[error("[mail] analysis_link: {0}")]
+    AnalysisLink(crate::chess::analysis::BadAnalysisLink),
+}
+
+/// A game with its players, as a mail shows it.
+#[derive(Debug, Clone)]
+pub struct LoadedGame {
+    /// The stored game.
+    pub record: GameRecord,
+    /// The game in the rules core (after the change being told of).
+    pub game: Game,
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// The standing draw offer.
+    pub draw_offer_by: Option<Color>,
+    /// The game's clocks with both players' leave; `None` shows no clocks.
+    pub clock: Option<GameClock>,
+}
+
+impl LoadedGame {
+    /// The player of a colour.
+    pub fn player(&self, side: Color) -> &Player {
+        match side {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+
+    /// The game's PGN, with its players and dates.
+    pub fn pgn(&self) -> String {
+        let tags = PgnTags {
+            event: "dopis correspondence game".into(),
+            site: "dopis".into(),
+            date: pgn::pgn_date(self.record.created_at.date_naive()),
+            round: "-".into(),
+            white: self.white.name.clone(),
+            black: self.black.name.clone(),
+            time_control: Some(pgn_time_control(self.record.time_control)),
+            end_date: self
+                .record
+                .finished_at
+                .map(|t| pgn::pgn_date(t.date_naive())),
+            other: Vec::new(),
+        };
+        pgn::export(&self.game, &tags)
+    }
+}
+
+/// The PGN `TimeControl` tag: "moves/seconds" where the standard can say
+/// it (N days per move is `1/(N×86400)`), else our spec string.
+fn pgn_time_control(control: TimeControl) -> String {
+    match control {
+        TimeControl::DaysPerMove { days } => format!("1/{}", u64::from(days) * 86_400),
+        other => other.to_string(),
+    }
+}
+
+/// What a mail is in reply to, for threading and keys.
+#[derive(Debug, Clone)]
+pub struct Answering<'a> {
+    /// The inbound mail's idempotency key.
+    pub mail_key: &'a str,
+    /// Its Message-ID, if it had one.
+    pub message_id: Option<&'a MessageId>,
+}
+
+/// One mail to queue: what it says, to whom, and about which game.
+#[derive(Debug, Clone)]
+pub struct Outgoing<'a> {
+    /// Deterministic outbox key: queueing the same key twice queues it once.
+    pub key: String,
+    /// What the letter says.
+    pub kind: LetterKind,
+    /// The recipient.
+    pub to: &'a Player,
+    /// The game it is about (threading, the board, the clocks).
+    pub game: Option<&'a LoadedGame>,
+    /// The side the recipient plays in that game, if they play.
+    pub side: Option<Color>,
+    /// The player's mail it answers, if any (then it is rate-limited).
+    pub answering: Option<&'a Answering<'a>>,
+    /// A Reply-To other than the game's.
+    pub reply_to: Option<EmailAddress>,
+    /// For a mail telling of the opponent's move: that move's ply.
+    pub ply: Option<i64>,
+}
+
+impl Post {
+    /// Reads the mail settings.
+    pub fn new(cfg: &MailConfig) -> Result<Post, PostError> {
+        let ours = EmailAddress::parse(&cfg.address).map_err(PostError::Address)?;
+        if cfg.secret.expose().trim().is_empty() {
+            return Err(PostError::NoSecret);
+        }
+        Ok(Post {
+            ours,
+            name: cfg.name.clone(),
+            tokens: Tokens::new(cfg.secret.expose()),
+            require_dkim: cfg.require_dkim,
+            dns_servers: crate::service::dkim::DnsServers::parse(&cfg.dns_servers)
+                .map_err(PostError::DnsServers)?,
+            bounces: BouncePolicy {
+                to_pause: cfg.bounces_to_pause,
+                days: cfg.bounce_days,
+            },
+            analysis: AnalysisLink::parse(&cfg.analysis_link).map_err(PostError::AnalysisLink)?,
+        })
+    }
+
+    fn sender(&self) -> Party {
+        Party {
+            name: self.name.clone(),
+            address: self.ours.clone(),
+        }
+    }
+
+    /// The reply address of a player in a game.
+    pub fn reply_to(&self, game: GameId, player: &Player) -> EmailAddress {
+        let token = self.tokens.player(game.0, player.id.0);
+        plus_address(
+            &self.ours,
+            &PlusTag::Game {
+                game: game.0,
+                token: token.as_str().to_string(),
+            },
+        )
+    }
+
+    /// The reply address of a player's daily digest: a reply to it names
+    /// its games line by line (see `mail::digest_reply`).
+    pub fn digest_address(&self, player: &Player) -> EmailAddress {
+        let token = self.tokens.digest(player.id.0);
+        plus_address(
+            &self.ours,
+            &PlusTag::Digest {
+                player: player.id.0,
+                token: token.as_str().to_string(),
+            },
+        )
+    }
+
+    /// The reply address of a pending confirmation.
+    pub fn confirmation_address(&self, id: i64) -> EmailAddress {
+        let token = self.tokens.confirmation(id);
+        plus_address(
+            &self.ours,
+            &PlusTag::Confirmation {
+                id,
+                token: token.as_str().to_string(),
+            },
+        )
+    }
+
+    /// The reply address of an event's deadline reports for one TD.
+    pub fn report_address(&self, event: i64, director: &EmailAddress) -> EmailAddress {
+        let token = self.tokens.director(event, director.as_str());
+        plus_address(
+            &self.ours,
+            &PlusTag::Report {
+                event,
+                token: token.as_str().to_string(),
+            },
+        )
+    }
+
+    /// The Message-ID of a mail with a key: derived from it, so a retry
+    /// sends the very same Message-ID. A mail about a game also names the
+    /// position it shows (half-moves played), so a reply to it tells which
+    /// position the player answered (see `mail::stale`).
+    fn message_id(
+        &self,
+        table: Option<&LoadedGame>,
+        mail_key: &str,
+    ) -> Result<MessageId, StoreError> {
+        let game = table.map(|t| {
+            let ply = u32::try_from(t.game.plies().len()).unwrap_or(u32::MAX);
+            (t.record.id.0, ply)
+        });
+        // Keyed by the secret: a bounce proves it is about our mail by
+        // returning its Message-ID, so the id must not be guessable.
+        let text = format!(
+            "{}@{}",
+            message_id_local(game, self.tokens.message(mail_key).as_str()),
+            self.ours.domain()
+        );
+        MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
+    }
+
+    /// The Message-ID every mail of a game refers to, so clients keep one
+    /// thread per game: the (virtual) first mail of the game.
+    fn thread_root(&self, game: GameId) -> Result<MessageId, StoreError> {
+        let text = format!("dopis.g{}.start@{}", game.0, self.ours.domain());
+        MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
+    }
+
+    /// The analysis board link of a game's mails: its event's setting, else ours.
+    async fn analysis_of(
+        &self,
+        tx: &mut Tx,
+        table: &LoadedGame,
+    ) -> Result<AnalysisLink, StoreError> {
+        let own = match tx.event_of_game(table.record.id).await? {
+            Some(event) => event_analysis_link(tx, event).await?,
+            None => None,
+        };
+        Ok(own.unwrap_or_else(|| self.analysis.clone()))
+    }
+
+    /// Composes a letter and queues it.
+    pub async fn queue(
+        &self,
+        tx: &mut Tx,
+        mail: Outgoing<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let Outgoing {
+            key: mail_key,
+            kind,
+            to,
+            game: table,
+            side,
+            answering,
+            reply_to,
+            ply,
+        } = mail;
+        let game_id = table.map(|t| t.record.id);
+        let message_id = self.message_id(table, &mail_key)?;
+        let root = game_id.map(|id| self.thread_root(id)).transpose()?;
+        // The thread is kept by References (the game's root first). Only an
+        // answer to a player's mail is In-Reply-To it, and so marked
+        // `Auto-Submitted: auto-replied`; a notice of our own (the opponent's
+        // move, a reminder) is `auto-generated` (RFC 3834 §5).
+        let mut references: Vec<MessageId> = root.iter().cloned().collect();
+        let in_reply_to = answering.and_then(|a| a.message_id).cloned();
+        references.extend(in_reply_to.iter().cloned());
+        let analysis = match table {
+            Some(t) if matches!(kind, LetterKind::YourMove) => self.analysis_of(tx, t).await?,
+            _ => AnalysisLink::Off,
+        };
+        let game = table.map(|t| game_view(t, side, to, now, &analysis));
+        let letter = Letter {
+            kind,
+            lang: to.lang,
+            from: self.sender(),
+            to: Party {
+                name: to.name.clone(),
+                address: to.email.clone(),
+            },
+            reply_to,
+            message_id: message_id.clone(),
+            in_reply_to,
+            references,
+            date: now,
+            game,
+        };
+        let raw = compose::compose(&letter)
+            .map_err(|e| StoreError::Corrupt(format!("cannot compose a mail: {e}")))?;
+        tx.enqueue(
+            &NewOutboxMail {
+                mail_key,
+                message_id: message_id.as_str().to_string(),
+                kind: if answering.is_some() {
+                    OutboxKind::Answer
+                } else {
+                    OutboxKind::Notice
+                },
+                envelope_from: self.ours.to_string(),
+                recipient: to.email.to_string(),
+                raw,
+                game_id,
+                ply,
+            },
+            now,
+        )
+        .await
+    }
+
+    /// Tells both players, and `directors`, that a game is over: the one
+    /// game-over fan-out (a move that ends it, a timeout, a TD's result).
+    /// `stem` starts the outbox keys: `<stem>.over.<side>` for each player,
+    /// `<stem>.over.td.<address>` for each TD.
+    pub async fn game_over(
+        &self,
+        tx: &mut Tx,
+        stem: &str,
+        table: &LoadedGame,
+        directors: &[Player],
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        for side in [Color::White, Color::Black] {
+            self.to_player(
+                tx,
+                format!("{stem}.over.{}", side::key(side)),
+                LetterKind::GameOver,
+                table,
+                side,
+                now,
+            )
+            .await?;
+        }
+        for td in directors {
+            self.queue(
+                tx,
+                Outgoing {
+                    key: format!("{stem}.over.td.{}", td.email),
+                    kind: LetterKind::GameOver,
+                    to: td,
+                    game: Some(table),
+                    side: None,
+                    answering: None,
+                    reply_to: None,
+                    ply: None,
+                },
+                now,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Queues a mail about a game to the player of `side`, with their reply
+    /// address (it is not an answer to a mail of theirs).
+    pub async fn to_player(
+        &self,
+        tx: &mut Tx,
+        mail_key: String,
+        kind: LetterKind,
+        table: &LoadedGame,
+        side: Color,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let to = table.player(side);
+        let reply_to = self.reply_to(table.record.id, to);
+        self.queue(
+            tx,
+            Outgoing {
+                key: mail_key,
+                kind,
+                to,
+                game: Some(table),
+                side: Some(side),
+                answering: None,
+                reply_to: Some(reply_to),
+                ply: None,
+            },
+            now,
+        )
+        .await
+    }
+
+    /// Queues an answer to a player's mail that is about no one game
+    /// (confirmations, refusals, preferences, standings, leave).
+    pub async fn answer(
+        &self,
+        tx: &mut Tx,
+        mail_key: String,
+        kind: LetterKind,
+        to: &Player,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.queue(
+            tx,
+            Outgoing {
+                key: mail_key,
+                kind,
+                to,
+                game: None,
+                side: None,
+                answering: Some(answering),
+                reply_to: None,
+                ply: None,
+            },
+            now,
+        )
+        .await
+    }
+
+    /// Queues the mails for a new game: White gets "your move", Black "game started".
+    pub async fn game_started(
+        &self,
+        tx: &mut Tx,
+        table: &LoadedGame,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let id = table.record.id.0;
+        for (side, kind) in [
+            (Color::White, LetterKind::YourMove),
+            (Color::Black, LetterKind::GameStarted),
+        ] {
+            let to = table.player(side);
+            if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {
+                continue;
+            }
+            self.to_player(
+                tx,
+                format!("g{id}.start.{}", side::key(side)),
+                kind,
+                table,
+                side,
+                now,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Queues the mails for the arbiter's notices about a game.
+    pub async fn notices(
+        &self,
+        tx: &mut Tx,
+        table: &LoadedGame,
+        notices: &[Notice],
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let id = table.record.id;
+        let ply = i64::try_from(table.game.plies().len()).unwrap_or(i64::MAX);
+        for (index, notice) in notices.iter().enumerate() {
+            // Mails caused by a move are keyed by the move, so that the same
+            // move can never produce two "your move" mails; answers by the
+            // inbound mail.
+            let answer_key = format!(
+                "in.{}.{index}",
+                sha256_hex(answering.mail_key.as_bytes(), 8)
+            );
+            let move_key =
+                |what: &str, side: Color| format!("g{}.p{ply}.{what}.{}", id.0, side::key(side));
+            let (key, kind, side, answer, notice_ply) = match notice {
+                Notice::YourMove { to } => (
+                    move_key("yourmove", *to),
+                    LetterKind::YourMove,
+                    *to,
+                    false,
+                    Some(ply),
+                ),
+                Notice::MoveAccepted { to, written } => (
+                    move_key("accepted", *to),
+                    LetterKind::MoveAccepted {
+                        san: written.clone(),
+                    },
+                    *to,
+                    true,
+                    None,
+                ),
+                Notice::GameOver => {
+                    self.game_over(tx, &format!("g{}", id.0), table, &[], now)
+                        .await?;
+                    continue;
+                }
+                Notice::DrawOfferDeclined { to } => (
+                    move_key("declined", *to),
+                    LetterKind::DrawOfferDeclined,
+                    *to,
+                    false,
+                    None,
+                ),
+                Notice::DrawOffered { to } => (
+                    move_key("drawoffer", *to),
+                    LetterKind::Status,
+                    *to,
+                    false,
+                    None,
+                ),
+                Notice::Rejected {
+                    to,
+                    wrote,
+                    explanation,
+                    kind,
+                } => (
+                    answer_key,
+                    LetterKind::Rejected {
+                        wrote: wrote.clone(),
+                        explanation: explanation.clone(),
+                        kind: *kind,
+                    },
+                    *to,
+                    true,
+                    None,
+                ),
+                Notice::Status { to } => (answer_key, LetterKind::Status, *to, true, None),
+                Notice::Pgn { to } => (answer_key, LetterKind::Pgn, *to, true, None),
+                Notice::Help { to } => (
+                    answer_key,
+                    LetterKind::Help {
+                        examples: help_examples(table, *to),
+                    },
+                    *to,
+                    true,
+                    None,
+                ),
+                Notice::Games { to } => {
+                    // `#42` reads the same in every language.
+                    let games = tx.active_games_of(table.player(*to).id).await?;
+                    (
+                        answer_key,
+                        LetterKind::Games {
+                            lines: games.iter().map(|g| g.to_string()).collect(),
+                        },
+                        *to,
+                        true,
+                        None,
+                    )
+                }
+                Notice::Conditionals { to, note, lines } => (
+                    // Keyed by the mail that caused it: set/list/cancel answer
+                    // a mail; a cancellation follows the opponent's move.
+                    format!("{answer_key}.cond.{}", side::key(*to)),
+                    LetterKind::Conditionals {
+                        note: note.clone(),
+                        lines: lines.clone(),
+                    },
+                    *to,
+                    false,
+                    None,
+                ),
+                Notice::ConditionalPlayed { to, written } => (
+                    move_key("conditional", *to),
+                    LetterKind::ConditionalPlayed {
+                        san: written.clone(),
+                    },
+                    *to,
+                    false,
+                    None,
+                ),
+                Notice::NotYetSupported { to, command } => (
+                    answer_key,
+                    LetterKind::NotYetSupported {
+                        command: command.clone(),
+                    },
+                    *to,
+                    true,
+                    None,
+                ),
+            };
+            let to = table.player(side);
+            // A player on the daily digest hears of their move there.
+            if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {
+                continue;
+            }
+            self.queue(
+                tx,
+                Outgoing {
+                    key,
+                    kind,
+                    to,
+                    game: Some(table),
+                    side: Some(side),
+                    answering: answer.then_some(answering),
+                    reply_to: Some(self.reply_to(id, to)),
+                    ply: notice_ply,
+                },
+                now,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Queues a player's daily digest: every game in `tables` (where it is
+    /// their move), each with its board, with the digest's reply address
+    /// (one line per game) and each game's own. The digest is what tells the
+    /// player of the last move in each game, so their clock there starts
+    /// when it is sent (recorded in `digest_games`, applied on delivery),
+    /// and the clocks and deadlines it shows count from now.
+    pub async fn digest(
+        &self,
+        tx: &mut Tx,
+        to: &Player,
+        tables: &[LoadedGame],
+        day: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let key = format!("digest.p{}.{day}", to.id.0);
+        let mut games = Vec::with_capacity(tables.len());
+        for t in tables {
+            let side = t.record.side_of(to.id);
+            let analysis = self.analysis_of(tx, t).await?;
+            let mut told = t.clone();
+            if let Some(last) = told
+                .clock
+                .as_mut()
+                .and_then(|c| c.timeline.moves.last_mut())
+                && last.sent.is_none()
+            {
+                last.sent = Some(now);
+            }
+            games.push(DigestGame {
+                view: game_view(&told, side, to, now, &analysis),
+                reply_to: self.reply_to(t.record.id, to),
+            });
+            let ply = i64::try_from(t.game.plies().len()).unwrap_or(i64::MAX);
+            tx.record_digest_game(&key, t.record.id, ply).await?;
+        }
+        self.queue(
+            tx,
+            Outgoing {
+                key,
+                kind: LetterKind::Digest { games },
+                to,
+                game: None,
+                side: None,
+                answering: None,
+                reply_to: Some(self.digest_address(to)),
+                ply: None,
+            },
+            now,
+        )
+        .await
+    }
+}
+
+/// The one setting of an event's stored settings its mails need, read here
+/// rather than through `td` (which starts games, and so uses the post: the
+/// two would import each other). Other settings are ignored.
+#[derive(serde::Deserialize)]
+struct EventMailSettings {
+    #[serde(default)]
+    analysis_link: Option<String>,
+}
+
+/// The analysis board link an event sets for its games' mails; `None`
+/// when it leaves it to the server's `[mail] analysis_link`.
+async fn event_analysis_link(
+    tx: &mut Tx,
+    event: crate::ids::EventId,
+) -> Result<Option<AnalysisLink>, StoreError> {
+    let record = tx.event(event).await?;
+    let settings: EventMailSettings = serde_json::from_str(&record.settings)
+        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
+    settings
+        .analysis_link
+        .as_deref()
+        .map(|text| {
+            AnalysisLink::parse(text)
+                .map_err(|e| StoreError::Corrupt(format!("event settings: analysis_link {e}")))
+        })
+        .transpose()
+}
+
+/// Our own Message-IDs are made from a validated domain, so this is a bug
+/// report, not a player's error.
+fn bad_message_id(text: &str) -> StoreError {
+    StoreError::Corrupt(format!("cannot make a Message-ID from '{text}'"))
+}
+
+/// Example move texts for a help mail: legal moves of the position in the
+/// player's own letters, and the other notations.
+fn help_examples(table: &LoadedGame, side: Color) -> Vec<String> {
+    use crate::chess::notation::{Notation, render};
+    use shakmaty::Position;
+    let lang = table.player(side).lang;
+    let pos = table.game.position();
+    let mode = table.game.castling_mode();
+    let moves = pos.legal_moves();
+    let Some(mv) = moves
+        .iter()
+        .find(|m| m.role() != shakmaty::Role::Pawn)
+        .or(moves.first())
+    else {
+        return Vec::new();
+    };
+    let mut examples: Vec<String> = [
+        Notation::San(lang),
+        Notation::Long,
+        Notation::Uci,
+        Notation::Iccf,
+    ]
+    .into_iter()
+    .map(|n| render(pos, mv, n, mode))
+    .collect();
+    examples.dedup();
+    examples
+}
+
+/// Both clocks on one line, e.g. `White 12 days used, 38 left until move
+/// 20; Black 9 days used, 41 left until move 20, on leave`, as `dopis game
+/// show` prints them. English; see [`locale::describe_clocks`] for the
+/// player's language and the days left under each control.
+pub fn clocks_text(clocks: &Clocks, control: TimeControl) -> String {
+    locale::describe_clocks(clocks, control, crate::lang::Lang::En).replace('\n', " ")
+}
+
+fn game_view(
+    table: &LoadedGame,
+    recipient: Option<Color>,
+    to: &Player,
+    now: DateTime<Utc>,
+    analysis: &AnalysisLink,
+) -> GameView {
+    let over = table.game.is_over();
+    let clocks = table.clock.as_ref().map(|c| {
+        if over {
+            // A finished game's clocks stand where it ended: no move runs.
+            c.final_clocks(table.record.finished_at.unwrap_or(now))
+        } else {
+            c.clocks(now)
+        }
+    });
+    let deadline_at = clocks
+        .as_ref()
+        .filter(|_| !over)
+        .and_then(|c| c.players.get(c.to_move).next_deadline);
+    let deadline = deadline_at.map(|d| locale::describe_deadline(d, to.tz, to.lang));
+    // The board is seen by the recipient, or by the side to move.
+    let seen_by = recipient.unwrap_or_else(|| table.game.turn());
+    let analysis_url = analysis.url(
+        table.game.position(),
+        seen_by,
+        table.game.start().is_chess960(),
+    );
+    GameView {
+        id: table.record.id.0,
+        white: table.white.name.clone(),
+        black: table.black.name.clone(),
+        recipient,
+        game: table.game.clone(),
+        time_control: locale::describe_control(&table.record.time_control, to.lang),
+        deadline,
+        deadline_at,
+        analysis_url,
+        clocks: clocks.map(|c| locale::describe_clocks(&c, table.record.time_control, to.lang)),
+        draw_offer_from: table.draw_offer_by,
+        pgn: Some(table.pgn()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_analysis_link_is_off_by_default_and_a_bad_one_is_refused_plainly() {
+        let mut cfg = MailConfig {
+            secret: crate::config::Secret::new("s"),
+            ..MailConfig::default()
+        };
+        assert_eq!(
+            Post::new(&cfg).expect("defaults").analysis,
+            AnalysisLink::Off
+        );
+        cfg.analysis_link = "lichess".into();
+        assert_eq!(
+            Post::new(&cfg).expect("lichess").analysis,
+            AnalysisLink::Template(crate::chess::analysis::LICHESS.into())
+        );
+        cfg.analysis_link = "https://example.org/board".into();
+        let message = Post::new(&cfg).expect_err("no {fen}").to_string();
+        assert!(
+            message.starts_with("[mail] analysis_link: 'https://example.org/board'")
+                && message.contains("no {fen}")
+                && message.contains("\"lichess\""),
+            "{message}"
+        );
+    }
+}

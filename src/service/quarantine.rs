@@ -1,0 +1,195 @@
+//! Keeping one bad mail, game, digest or report from stopping the daemon.
+//!
+//! A failure that belongs to one item stays with that item: a mail is tried
+//! again a few times, then quarantined (moved out of the inbox, byte-exact,
+//! to the mailbox's failed folder, recorded with its reason for `dopis
+//! failed`, its registered sender told); a game, digest or report the
+//! scheduler cannot handle waits out a growing pause while everything else
+//! goes on. Only an outage of the database or the mailbox stops a pass, and
+//! the run loop tries again after a pause.
+//!
+//! Each is logged once when set aside (and at warning level for the few
+//! retries before), not on every pass.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use crate::mail::compose::NotHandledCause;
+use crate::mail::inbound::{self, Excess, InboundError, InboundMail};
+use crate::store::{Blame, StoreError};
+
+/// How often a mail is tried before it is quarantined, when it is not clear
+/// whether the mail or the moment is at fault.
+pub const MAX_MAIL_ATTEMPTS: i64 = 3;
+
+/// At most this much of a mail's head is read to find whom to tell when
+/// the whole mail could not be read in time.
+const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// Why one mail could not be handled.
+#[derive(Debug, thiserror::Error)]
+pub enum MailFault {
+    /// Reading it took longer than the per-mail budget.
+    #[error("reading the mail took longer than {} ms", .0.as_millis())]
+    TooSlow(Duration),
+    /// Reading it crashed the reader (a bug; the mail is kept as evidence).
+    #[error("reading the mail failed: {0}")]
+    ReaderCrashed(String),
+    /// It goes over a cap on what is read of one mail (size, MIME parts,
+    /// nesting, work).
+    #[error("the mail is not read: {0}")]
+    TooComplex(Excess),
+    /// The database failed while handling it.
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    /// The mailbox failed after the mail's effects were committed (its
+    /// error, in words).
+    #[error("{0}")]
+    Mailbox(String),
+}
+
+impl MailFault {
+    /// Whether the mail, the moment, or neither clearly is at fault.
+    pub fn blame(&self) -> Blame {
+        match self {
+            MailFault::TooSlow(_) | MailFault::ReaderCrashed(_) | MailFault::TooComplex(_) => {
+                Blame::Item
+            }
+            MailFault::Store(e) => e.blame(),
+            MailFault::Mailbox(_) => Blame::Outage,
+        }
+    }
+
+    /// What the sender is told.
+    pub fn cause(&self) -> NotHandledCause {
+        match self {
+            MailFault::TooSlow(_) => NotHandledCause::TooSlow,
+            MailFault::TooComplex(excess) => {
+                let (cap, found, max) = excess.figures();
+                NotHandledCause::TooComplex { cap, found, max }
+            }
+            _ => NotHandledCause::Failed,
+        }
+    }
+}
+
+/// Reads a mail off the daemon's task, within `budget`: a mail that would
+/// take longer, crash the reader or go over a cap on what is read is a
+/// [`MailFault`], never a stalled or dead daemon. The reader is linear in the mail's size, so the budget is a
+/// backstop; a reader still running after it is left to finish on its own
+/// thread, and its result is dropped.
+pub async fn read_within(
+    raw: Arc<Vec<u8>>,
+    budget: Duration,
+) -> Result<Result<InboundMail, InboundError>, MailFault> {
+    match tokio::time::timeout(budget, off_the_runtime(move || inbound::parse(&raw))).await {
+        Ok(Ok(Err(InboundError::TooComplex { excess, .. }))) => Err(MailFault::TooComplex(excess)),
+        Ok(Ok(read)) => Ok(read),
+        Ok(Err(crash)) => Err(MailFault::ReaderCrashed(crash)),
+        Err(_) => Err(MailFault::TooSlow(budget)),
+    }
+}
+
+/// Runs `work` on a thread of its own and waits for it without blocking the
+/// runtime. A plain thread rather than `spawn_blocking`: a runtime waits for
+/// its blocking tasks when it shuts down, so `serve --once` would wait for a
+/// reader that ran out of its budget; a plain thread is simply dropped when
+/// the process ends. A panic comes back as its message.
+async fn off_the_runtime<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
+    let (done, result) = tokio::sync::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("dopis-read".into())
+        .spawn(move || {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+            let _ = done.send(outcome.map_err(|p| {
+                p.downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| p.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "the reader panicked".into())
+            }));
+        });
+    if let Err(e) = spawned {
+        return Err(format!("cannot start a thread to read the mail: {e}"));
+    }
+    result
+        .await
+        .unwrap_or_else(|_| Err("the reader stopped without an answer".into()))
+}
+
+/// Reads only the head of a mail (its header fields, at most
+/// 64 KiB, so it takes a bounded time of its own): who sent it,
+/// its subject and whether a machine did, to answer a mail whose whole could
+/// not be read.
+pub async fn read_head(raw: &[u8]) -> Option<InboundMail> {
+    const HEAD_BUDGET: Duration = Duration::from_secs(2);
+    let head = head_of(raw).to_vec();
+    let read = off_the_runtime(move || inbound::parse(&head).ok());
+    tokio::time::timeout(HEAD_BUDGET, read).await.ok()?.ok()?
+}
+
+/// The header block of a mail (up to the first empty line), at most
+/// [`MAX_HEAD_BYTES`].
+fn head_of(raw: &[u8]) -> &[u8] {
+    let raw = &raw[..raw.len().min(MAX_HEAD_BYTES)];
+    let end = raw
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map(|i| i + 2)
+        .or_else(|| raw.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4));
+    &raw[..end.unwrap_or(raw.len())]
+}
+
+/// The pause before stuck scheduler work is tried again: 1, 2, 4 … minutes
+/// after each failure, at most six hours.
+pub fn stuck_pause(attempts: i64, now: DateTime<Utc>) -> DateTime<Utc> {
+    let exp = u32::try_from(attempts.clamp(1, 10) - 1).unwrap_or(0);
+    now + TimeDelta::minutes(2_i64.pow(exp).min(360))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_of_a_mail_ends_at_the_first_empty_line() {
+        assert_eq!(
+            head_of(b"From: a@b\nSubject: x\n\nbody\n\n"),
+            b"From: a@b\nSubject: x\n\n"
+        );
+        assert_eq!(head_of(b"From: a@b\r\n\r\nbody"), b"From: a@b\r\n\r\n");
+        assert_eq!(head_of(b"From: a@b"), b"From: a@b");
+        let long = vec![b'x'; MAX_HEAD_BYTES * 2];
+        assert_eq!(head_of(&long).len(), MAX_HEAD_BYTES);
+    }
+
+    #[test]
+    fn stuck_work_waits_longer_after_each_failure_up_to_six_hours() {
+        let now = DateTime::from_timestamp(0, 0).unwrap();
+        let minutes: Vec<i64> = [1, 2, 3, 9, 10, 50]
+            .iter()
+            .map(|&a| (stuck_pause(a, now) - now).num_minutes())
+            .collect();
+        assert_eq!(minutes, vec![1, 2, 4, 256, 360, 360]);
+    }
+
+    #[test]
+    fn a_mail_that_takes_too_long_or_crashes_the_reader_is_the_mail_s_fault() {
+        assert_eq!(
+            MailFault::TooSlow(Duration::from_secs(1)).blame(),
+            Blame::Item
+        );
+        assert_eq!(MailFault::ReaderCrashed("x".into()).blame(), Blame::Item);
+        assert_eq!(
+            MailFault::Mailbox("x (will retry)".into()).blame(),
+            Blame::Outage
+        );
+        assert_eq!(
+            MailFault::Store(StoreError::Corrupt("x".into())).blame(),
+            Blame::Item
+        );
+    }
+}

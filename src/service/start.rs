@@ -1,0 +1,71 @@
+//! Starting a game: the game row and its first mails in one transaction
+//! (White gets "your move", Black "game started"), and loading a game with
+//! its players as mails show it.
+
+use chrono::{DateTime, Utc};
+
+use super::post::{LoadedGame, Post};
+use crate::chess::game::StartPosition;
+use crate::clock::TimeControl;
+use crate::ids::GameId;
+use crate::player::PlayerId;
+use crate::store::Tx;
+use crate::store::games::NewGame;
+use crate::store::{Store, StoreError};
+
+/// Creates a game and queues its first mails; returns its number.
+pub async fn start_game(
+    store: &Store,
+    post: &Post,
+    white: PlayerId,
+    black: PlayerId,
+    start: StartPosition,
+    time_control: TimeControl,
+    now: DateTime<Utc>,
+) -> Result<GameId, StoreError> {
+    let mut tx = store.begin().await?;
+    let game = NewGame {
+        white,
+        black,
+        start,
+        time_control,
+    };
+    let id = start_game_in(&mut tx, post, &game, now).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// The same inside a caller's transaction (an event starts all its games
+/// in one): the game row, its first mails, and its place in the scheduler.
+pub async fn start_game_in(
+    tx: &mut Tx,
+    post: &Post,
+    game: &NewGame,
+    now: DateTime<Utc>,
+) -> Result<GameId, StoreError> {
+    let id = tx.add_game(game, now).await?;
+    first_mails(tx, post, id, now).await?;
+    Ok(id)
+}
+
+/// A stored game's first mails and its place in the scheduler. An event
+/// links its game before this: the mails follow the event's settings (its
+/// analysis board link).
+pub async fn first_mails(
+    tx: &mut Tx,
+    post: &Post,
+    id: GameId,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let table = super::clocks::load_table(tx, id).await?;
+    post.game_started(tx, &table, now).await?;
+    super::clocks::reschedule(tx, &table, None, now).await
+}
+
+/// A game with its players.
+pub async fn table(store: &Store, id: GameId) -> Result<LoadedGame, StoreError> {
+    let mut tx = store.begin().await?;
+    let table = super::clocks::load_table(&mut tx, id).await?;
+    tx.commit().await?;
+    Ok(table)
+}

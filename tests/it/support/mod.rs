@@ -1,0 +1,211 @@
+//! Shared test helpers: fresh databases on both backends, running the binary.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// A fresh, empty database for one test.
+pub struct TestDb {
+    /// The URL to open it with.
+    pub url: String,
+    /// Keeps a SQLite file's directory alive for the test.
+    _dir: Option<tempfile::TempDir>,
+}
+
+/// A fresh SQLite database in a temp directory.
+pub fn sqlite() -> TestDb {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("dopis.db").display());
+    TestDb {
+        url,
+        _dir: Some(dir),
+    }
+}
+
+/// A fresh PostgreSQL database on the test cluster that `scripts/test.sh`
+/// starts, or `None` (with a notice) when run outside it. In CI a missing
+/// cluster is a failure, so the PostgreSQL tests can never pass by skipping.
+pub async fn postgres() -> Option<TestDb> {
+    let Ok(admin_url) = std::env::var("DOPIS_TEST_POSTGRES_URL") else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!(
+                "CI=true but DOPIS_TEST_POSTGRES_URL is not set: run the tests with scripts/test.sh"
+            );
+        }
+        eprintln!(
+            "SKIPPED: PostgreSQL test (DOPIS_TEST_POSTGRES_URL not set; scripts/test.sh sets it)"
+        );
+        return None;
+    };
+    use sqlx::{Connection, Executor};
+    let name = format!("dopis_t_{:016x}", rand::random::<u64>());
+    let mut conn = sqlx::PgConnection::connect(&admin_url)
+        .await
+        .expect("connect to the test PostgreSQL");
+    conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await
+        .expect("create test database");
+    let _ = conn.close().await;
+    let (base, query) = match admin_url.split_once('?') {
+        Some((b, q)) => (b.to_string(), format!("?{q}")),
+        None => (admin_url.clone(), String::new()),
+    };
+    let server = base.rsplit_once('/').map(|(s, _)| s).unwrap_or(&base);
+    Some(TestDb {
+        url: format!("{server}/{name}{query}"),
+        _dir: None,
+    })
+}
+
+/// Runs the `dopis` binary in `dir` with `args`, and the database `db`.
+pub fn dopis(dir: &Path, db: &TestDb, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dopis"))
+        .current_dir(dir)
+        .env_remove("DOPIS_CONFIG")
+        .env("DOPIS_DATABASE_URL", &db.url)
+        .args(args)
+        .output()
+        .expect("run dopis")
+}
+
+/// Stdout of a run that must succeed.
+pub fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "dopis failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Stderr of a run that must fail.
+pub fn fails(out: &Output) -> String {
+    assert!(
+        !out.status.success(),
+        "dopis should have failed but printed: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Defines each listed async test twice: in a `sqlite` and a `postgres`
+/// module, each given a fresh database. Test names then say which backend ran.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let db = $crate::support::sqlite();
+                    super::$name(&db).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    if let Some(db) = $crate::support::postgres().await {
+                        super::$name(&db).await;
+                    }
+                }
+            )*
+        }
+    };
+}
+
+/// The ports of the test mail system (Postfix + Dovecot) that
+/// `scripts/test.sh` starts with `scripts/mailstack.sh`.
+#[derive(Debug, Clone, Copy)]
+pub struct MailStack {
+    /// Postfix SMTP on 127.0.0.1.
+    pub smtp_port: u16,
+    /// Dovecot IMAP on 127.0.0.1.
+    pub imap_port: u16,
+}
+
+/// The test mail system, or `None` (with a notice) when run outside
+/// `scripts/test.sh`. In CI a missing mail system is a failure, so the mail
+/// tests can never pass by skipping.
+pub fn mailstack() -> Option<MailStack> {
+    let port = |name: &str| std::env::var(name).ok().and_then(|p| p.parse::<u16>().ok());
+    match (port("DOPIS_TEST_SMTP_PORT"), port("DOPIS_TEST_IMAP_PORT")) {
+        (Some(smtp_port), Some(imap_port)) => Some(MailStack {
+            smtp_port,
+            imap_port,
+        }),
+        _ => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!(
+                    "CI=true but DOPIS_TEST_SMTP_PORT/DOPIS_TEST_IMAP_PORT are not set: run the tests with scripts/test.sh"
+                );
+            }
+            eprintln!(
+                "SKIPPED: mail test (DOPIS_TEST_SMTP_PORT/DOPIS_TEST_IMAP_PORT not set; scripts/test.sh sets them)"
+            );
+            None
+        }
+    }
+}
+
+/// The TLS and AUTH side of the test mail system (`scripts/mailstack.sh`
+/// makes a throwaway CA at start and signs a certificate for localhost and
+/// 127.0.0.1 with it).
+#[derive(Debug, Clone)]
+pub struct TlsStack {
+    /// Dovecot IMAP on 127.0.0.1, with STARTTLS.
+    pub imap_port: u16,
+    /// Dovecot IMAP over TLS from the first byte.
+    pub imaps_port: u16,
+    /// Postfix submission: STARTTLS and AUTH required.
+    pub submission_port: u16,
+    /// Postfix smtps: TLS from the first byte, AUTH required.
+    pub smtps_port: u16,
+    /// The CA certificate (PEM) that signed the servers' certificate.
+    pub ca_file: std::path::PathBuf,
+}
+
+/// The TLS side of the test mail system, or `None` (with a notice) when run
+/// outside `scripts/test.sh`; in CI its absence is a failure.
+pub fn tls_mailstack() -> Option<TlsStack> {
+    let port = |name: &str| std::env::var(name).ok().and_then(|p| p.parse::<u16>().ok());
+    let ca_file = std::env::var("DOPIS_TEST_CA_FILE").ok();
+    match (
+        port("DOPIS_TEST_IMAP_PORT"),
+        port("DOPIS_TEST_IMAPS_PORT"),
+        port("DOPIS_TEST_SUBMISSION_PORT"),
+        port("DOPIS_TEST_SMTPS_PORT"),
+        ca_file,
+    ) {
+        (Some(imap_port), Some(imaps_port), Some(submission_port), Some(smtps_port), Some(ca)) => {
+            Some(TlsStack {
+                imap_port,
+                imaps_port,
+                submission_port,
+                smtps_port,
+                ca_file: ca.into(),
+            })
+        }
+        _ => {
+            let wanted = "DOPIS_TEST_IMAP_PORT/IMAPS_PORT/SUBMISSION_PORT/SMTPS_PORT/CA_FILE";
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("CI=true but {wanted} are not set: run the tests with scripts/test.sh");
+            }
+            eprintln!("SKIPPED: TLS mail test ({wanted} not set; scripts/test.sh sets them)");
+            None
+        }
+    }
+}
+
+/// A mailbox user of its own for one test (`t-<random>@chess.test`): the
+/// test mail system creates it on first use, password `secret`.
+pub fn scratch_user() -> String {
+    format!("t-{:016x}@chess.test", rand::random::<u64>())
+}
+
+/// The password of every user of the test mail system.
+pub const MAIL_PASSWORD: &str = "secret";
+
+pub mod app;
+pub mod mail;
