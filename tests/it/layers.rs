@@ -83,7 +83,6 @@ const KNOWN: &[&str] = &[
     "cli -> store",
     "daemon -> mail",
     "daemon -> store",
-    "demo -> store",
 ];
 
 /// One import: from a file (and its module path) to a module path.
