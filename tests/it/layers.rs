@@ -81,7 +81,6 @@ fn may_import(from: &str, to: &str, to_path: &[String]) -> bool {
 const KNOWN: &[&str] = &[
     "cli -> daemon",
     "cli -> store",
-    "daemon -> mail",
     "daemon -> store",
 ];
 
