@@ -26,7 +26,7 @@
 //! - [`digest_games`]: the games each daily digest told of, and their positions.
 //! - [`bounces`]: hard bounces per player.
 //! - [`locks`]: advisory locks on a session of their own.
-//! - [`bench`]: seeding a scratch database for `dopis bench`.
+//! - [`bench`](mod@bench): seeding a scratch database for `dopis bench`.
 //! - [`failures`]: mails whose handling failed, scheduler work that failed.
 
 pub mod bench;
