@@ -161,7 +161,12 @@ impl Daemon {
                 .await
             {
                 Ok(handled) => handled,
-                Err(e) if is_outage(&e) => return Err((MailFault::Store(e), None)),
+                Err(e) if is_outage(&e) => {
+                    return Err(FailedMail {
+                        fault: MailFault::Store(e),
+                        read: None,
+                    });
+                }
                 // Not set aside: what is kept of a failed mail is what was
                 // read of it, and this one's body was not read.
                 Err(e) => {
