@@ -53,7 +53,7 @@ fi
 if [ -n "$long" ]; then
     cases=${PROPTEST_CASES:-100000}
     step "the parsers' property tests (inbound mail, commands, notation), PROPTEST_CASES=$cases"
-    PROPTEST_CASES=$cases cargo test --release --lib -- mail::inbound:: mail::command:: chess::notation:: \
+    PROPTEST_CASES=$cases cargo test --release --lib -- mail::inbound:: command:: chess::notation:: \
         2>&1 | tee "$output" || status=1
     passed=$(grep -oE 'test result: .*' "$output" | grep -oE '[0-9]+ passed' | awk '{s+=$1} END {print s+0}')
     if [ "$passed" -eq 0 ]; then
