@@ -90,4 +90,15 @@ impl App {
             clock: Box::new(SystemClock),
         })
     }
+
+    /// Creates (or updates) the store named in the config and opens it, as
+    /// `dopis init` does: for the demo, which sets up a database of its own.
+    pub async fn create(config: Config) -> Result<App, StoreError> {
+        let store = Store::open(config.database.url.expose()).await?;
+        Ok(App {
+            config,
+            store,
+            clock: Box::new(SystemClock),
+        })
+    }
 }

@@ -71,7 +71,7 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
         },
         ..Config::default()
     };
-    let app = App::open(config).await?;
+    let app = App::create(config).await?;
     app.store
         .close_after(play(&app, dir, &db, &mail_dir, out))
         .await
