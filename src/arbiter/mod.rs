@@ -13,6 +13,7 @@ mod moves;
 mod notice;
 mod reason;
 mod requests;
+mod ruling;
 #[cfg(test)]
 mod tests;
 
@@ -29,6 +30,10 @@ pub use draws::LastOffers;
 pub use notice::Notice;
 pub use reason::RejectionKind;
 use reason::{Rejection, reject};
+pub use ruling::{
+    Answer, DirectorAddress, DirectorAnswer, Place, Ruling, StandingsAsked, Step, Writer, hear,
+    hear_director,
+};
 
 /// The state of a game the arbiter works on: the game, the standing draw
 /// offer, the conditional moves, and the event's draw rules.

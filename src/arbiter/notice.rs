@@ -78,11 +78,4 @@ pub enum Notice {
         /// Their move as they write it.
         written: String,
     },
-    /// A command that a later version will carry out.
-    NotYetSupported {
-        /// Who asked.
-        to: Color,
-        /// The command, in words.
-        command: String,
-    },
 }

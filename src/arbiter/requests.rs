@@ -1,5 +1,5 @@
 //! Requests answered from the game without changing it (`status`, `pgn`,
-//! `help`, `games`), and text that is no command.
+//! `help`, `games`), text that is no command, and `report` out of place.
 
 use super::notice::Notice;
 use super::reason::{Rejection, RejectionKind, reject};
@@ -40,23 +40,27 @@ pub(super) fn answer(
             },
             RejectionKind::Unreadable,
         )),
-        other => {
-            let command = not_yet_supported(other);
-            notices.push(Notice::NotYetSupported { to: me, command });
+        // A TD asks for the deadline report from the report address
+        // (see `hear`'s caller); in a game it is nobody's business.
+        Command::Report => Err(reject(
+            "report",
+            "the deadline report is for the tournament directors of an event, and comes from \
+             its report address: a director replies to a report mail with \"report\".",
+            RejectionKind::Other,
+        )),
+        // The player's own settings, leave and standings are about no one
+        // game: [`super::hear`] takes them out before the game is played.
+        Command::Leave { .. } | Command::Language(_) | Command::Notify(_) | Command::Standings => {
             Ok(None)
         }
+        Command::Move { .. }
+        | Command::OfferDraw
+        | Command::AcceptDraw
+        | Command::DeclineDraw
+        | Command::Resign
+        | Command::ClaimDraw { .. }
+        | Command::Conditional { .. }
+        | Command::Conditionals
+        | Command::CancelConditionals => Ok(None),
     }
-}
-
-/// The name of a command this version does not carry out yet.
-fn not_yet_supported(command: &Command) -> String {
-    match command {
-        Command::Leave { .. } => "leave",
-        Command::Standings => "standings",
-        Command::Report => "report",
-        Command::Language(_) => "language",
-        Command::Notify(_) => "notify",
-        _ => "this command",
-    }
-    .to_string()
 }

@@ -201,16 +201,22 @@ fn mate_ends_the_game_with_one_mail_to_each() {
 }
 
 #[test]
-fn later_commands_get_a_not_yet_answer() {
+fn report_in_a_game_is_turned_down_and_changes_nothing() {
     let game = Game::new(StartPosition::Standard).unwrap();
     let v = apply(
         &board(&game, None),
         seat(Color::White),
-        &[Command::Standings],
+        &[Command::Report],
         at(),
     );
     assert!(!v.changed);
-    assert!(matches!(&v.notices[..], [Notice::NotYetSupported { .. }]));
+    assert!(matches!(
+        &v.notices[..],
+        [Notice::Rejected {
+            kind: RejectionKind::Other,
+            ..
+        }]
+    ));
 }
 
 #[test]

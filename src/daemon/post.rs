@@ -498,15 +498,6 @@ impl Post {
                     false,
                     None,
                 ),
-                Notice::NotYetSupported { to, command } => (
-                    answer_key,
-                    LetterKind::NotYetSupported {
-                        command: command.clone(),
-                    },
-                    *to,
-                    true,
-                    None,
-                ),
             };
             let to = table.player(side);
             // A player on the daily digest hears of their move there.
