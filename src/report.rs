@@ -20,7 +20,7 @@ use sqlx::Row;
 use crate::chess::game::{EndReason, GameResult, Outcome};
 use crate::ids::EventId;
 use crate::player::{Player, PlayerId};
-use crate::store::clocks::WaitingGame;
+use crate::store::schedule::WaitingGame;
 use crate::store::{Store, StoreError};
 
 /// Why a game is in the report, most urgent first.

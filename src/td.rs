@@ -37,11 +37,10 @@ use crate::ids::GameId;
 use crate::mail::compose::{LetterKind, ReplacementRole};
 use crate::player::{NewPlayer, Player, PlayerId};
 use crate::store::StoreError;
-use crate::store::events::{
-    DeadlineExtension, EntrantRecord, EventGame, EventRecord, EventStatus, NewTdAction, TeamRecord,
-};
-use crate::store::games::{GameRecord, GameStatus, NewGame};
-use crate::store::mail::Tx;
+use crate::store::Tx;
+use crate::store::events::{EntrantRecord, EventRecord, EventStatus, TeamRecord};
+use crate::store::games::{EventGame, GameRecord, GameStatus, NewGame};
+use crate::store::td_log::{DeadlineExtension, NewTdAction};
 
 /// Why a TD command was not carried out, by what the TD does next.
 #[derive(Debug, thiserror::Error)]

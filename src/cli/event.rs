@@ -18,7 +18,8 @@ use crate::ids::EventId;
 use crate::ids::GameId;
 use crate::lang::Lang;
 use crate::player::NewPlayer;
-use crate::store::events::{EventRecord, TdAction};
+use crate::store::events::EventRecord;
+use crate::store::td_log::TdAction;
 use crate::td::{self, PairedGame, StoredEvent};
 
 /// Event subcommands.

@@ -37,8 +37,9 @@ use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
 use crate::player::Player;
 use crate::store::StoreError;
-use crate::store::bounces::{GameLine, NewBounce};
-use crate::store::mail::Tx;
+use crate::store::Tx;
+use crate::store::bounces::NewBounce;
+use crate::store::games::GameLine;
 
 /// Records what a bounce says about our players and pauses those whose
 /// address keeps bouncing; never answers it.

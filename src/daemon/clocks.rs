@@ -32,9 +32,9 @@ use crate::clock::{Allowance, Due, GameClock, Leave, LeaveError, Pauses, Reminde
 use crate::ids::GameId;
 use crate::mail::compose::LetterKind;
 use crate::player::Player;
+use crate::store::Tx;
 use crate::store::clocks::NewLeave;
 use crate::store::games::{GameRecord, GameStatus};
-use crate::store::mail::Tx;
 use crate::store::{Store, StoreError};
 
 /// The timeline of a stored game (see the module docs for missing times).

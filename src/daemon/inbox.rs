@@ -22,8 +22,9 @@ use crate::mail::inbound::{self, InboundMail};
 use crate::mail::key::sha256_hex;
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
+use crate::store::Tx;
 use crate::store::games::GameStatus;
-use crate::store::mail::{InboundRecord, Tx};
+use crate::store::inbound::InboundRecord;
 use crate::store::{Store, StoreError};
 
 /// What became of a mail, for logs and tests.

@@ -20,8 +20,9 @@ use crate::mail::key::sha256_hex;
 use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
 use crate::player::Player;
 use crate::store::StoreError;
+use crate::store::Tx;
 use crate::store::games::GameRecord;
-use crate::store::mail::{NewOutboxMail, OutboxKind, Tx};
+use crate::store::outbox::{NewOutboxMail, OutboxKind};
 
 /// Everything needed to address and compose our mails.
 #[derive(Debug, Clone)]

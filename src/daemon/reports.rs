@@ -34,7 +34,7 @@ use crate::mail::key::sha256_hex;
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
 use crate::report::{self, ReportAsk, SILENCE_DAYS};
-use crate::store::mail::Tx;
+use crate::store::Tx;
 use crate::store::{Store, StoreError};
 
 use super::clocks::Scheduler;

@@ -21,7 +21,7 @@ use crate::app::{Clock, Settings};
 use crate::mail::inbound::InboundMail;
 use crate::player::PlayerId;
 use crate::store::failures::MailFailure;
-use crate::store::mail::OutboxMail;
+use crate::store::outbox::OutboxMail;
 use crate::store::{Blame, Store, StoreError};
 
 /// The hour of the player's day from which their digest goes out.

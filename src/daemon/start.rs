@@ -9,8 +9,8 @@ use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
 use crate::ids::GameId;
 use crate::player::PlayerId;
+use crate::store::Tx;
 use crate::store::games::NewGame;
-use crate::store::mail::Tx;
 use crate::store::{Store, StoreError};
 
 /// Creates a game and queues its first mails; returns its number.

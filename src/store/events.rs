@@ -8,11 +8,9 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use super::games::GameRecord;
-use super::mail::Tx;
-use super::{StoreError, from_millis, to_millis};
-use crate::ids::{EventId, GameId};
-use crate::player::{NewPlayer, Player, PlayerId};
+use super::{StoreError, Tx, corrupt, from_millis, small, to_millis};
+use crate::ids::EventId;
+use crate::player::{Player, PlayerId};
 
 /// Where an event is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -71,82 +69,6 @@ pub struct EntrantRecord {
     pub withdrawal_rule: Option<String>,
 }
 
-/// One game of an event, with its round and board.
-#[derive(Debug, Clone)]
-pub struct EventGame {
-    /// The game (without its moves).
-    pub game: GameRecord,
-    /// Round, from 1.
-    pub round: u32,
-    /// Board, from 1.
-    pub board: u32,
-    /// Whether a withdrawal closed it (standings then apply the event's rule).
-    pub closed_by_withdrawal: bool,
-}
-
-/// A TD action to record.
-#[derive(Debug, Clone)]
-pub struct NewTdAction<'a> {
-    /// The event, if the action concerns one.
-    pub event: Option<EventId>,
-    /// The game, if the action concerns one.
-    pub game: Option<GameId>,
-    /// `result`, `withdraw`, `replace` or `extend`.
-    pub action: &'a str,
-    /// The TD's address.
-    pub by: &'a str,
-    /// What was done, in words.
-    pub detail: &'a str,
-    /// Why.
-    pub reason: &'a str,
-}
-
-/// A recorded TD action.
-#[derive(Debug, Clone, Serialize)]
-pub struct TdAction {
-    /// Row id.
-    pub id: i64,
-    /// The event.
-    pub event: Option<EventId>,
-    /// The game.
-    pub game: Option<GameId>,
-    /// What kind of action.
-    pub action: String,
-    /// Who did it.
-    pub by: String,
-    /// What was done.
-    pub detail: String,
-    /// Why.
-    pub reason: String,
-    /// When.
-    pub at: DateTime<Utc>,
-}
-
-/// A deadline extension granted by a TD, for the clock to apply.
-#[derive(Debug, Clone, Serialize)]
-pub struct DeadlineExtension {
-    /// The game.
-    pub game: GameId,
-    /// `white` or `black`.
-    pub side: String,
-    /// Days added.
-    pub days: u32,
-    /// The TD.
-    pub granted_by: String,
-    /// Why.
-    pub reason: String,
-    /// When.
-    pub granted_at: DateTime<Utc>,
-}
-
-fn corrupt(what: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(what.to_string())
-}
-
-fn small(n: i64, what: &str) -> Result<u32, StoreError> {
-    u32::try_from(n).map_err(|_| corrupt(format!("{what} {n} is out of range")))
-}
-
 fn event_from_row(row: &AnyRow) -> Result<EventRecord, StoreError> {
     let status = match row.try_get::<String, _>("status")?.as_str() {
         "open" => EventStatus::Open,
@@ -170,29 +92,6 @@ fn event_from_row(row: &AnyRow) -> Result<EventRecord, StoreError> {
 const EVENT_COLUMNS: &str = "id, name, kind, settings, status, created_at, started_at";
 
 impl Tx {
-    /// Registers a player (an event file names them); an address is registered once.
-    pub async fn add_player(
-        &mut self,
-        p: &NewPlayer,
-        now: DateTime<Utc>,
-    ) -> Result<Player, StoreError> {
-        let row = sqlx::query(
-            "INSERT INTO players (email, name, lang, tz, created_at) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (email) DO NOTHING RETURNING id, email, name, lang, tz",
-        )
-        .bind(p.email.as_str())
-        .bind(&p.name)
-        .bind(p.lang.code())
-        .bind(p.tz.map(|t| t.name().to_string()))
-        .bind(to_millis(now))
-        .fetch_optional(&mut *self.tx)
-        .await?;
-        match row {
-            Some(row) => super::players::from_row(&row),
-            None => Err(StoreError::DuplicatePlayer(p.email.to_string())),
-        }
-    }
-
     /// Creates an open event with its TDs.
     pub async fn add_event(
         &mut self,
@@ -372,64 +271,6 @@ impl Tx {
             .collect()
     }
 
-    /// The event a game belongs to, if any.
-    pub async fn event_of_game(&mut self, game: GameId) -> Result<Option<EventId>, StoreError> {
-        let row = sqlx::query("SELECT event_id FROM games WHERE id = $1")
-            .bind(game.0)
-            .fetch_optional(&mut *self.tx)
-            .await?
-            .ok_or(StoreError::UnknownGame(game.0))?;
-        Ok(row.try_get::<Option<i64>, _>("event_id")?.map(EventId))
-    }
-
-    /// Makes a game one of an event's, in a round and on a board.
-    pub async fn link_game(
-        &mut self,
-        game: GameId,
-        event: EventId,
-        round: u32,
-        board: u32,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE games SET event_id = $1, event_round = $2, event_board = $3 WHERE id = $4",
-        )
-        .bind(event.0)
-        .bind(i64::from(round))
-        .bind(i64::from(board))
-        .bind(game.0)
-        .execute(&mut *self.tx)
-        .await?;
-        Ok(())
-    }
-
-    /// An event's games (without moves), by round, board and number.
-    pub async fn event_games(&mut self, event: EventId) -> Result<Vec<EventGame>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
-            "SELECT {}, event_round, event_board, closed_by_withdrawal FROM games \
-             WHERE event_id = $1 ORDER BY event_round, event_board, id",
-            super::games::COLUMNS
-        )))
-        .bind(event.0)
-        .fetch_all(&mut *self.tx)
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(EventGame {
-                game: super::games::from_row(r)?,
-                round: small(
-                    r.try_get::<Option<i64>, _>("event_round")?.unwrap_or(0),
-                    "round",
-                )?,
-                board: small(
-                    r.try_get::<Option<i64>, _>("event_board")?.unwrap_or(0),
-                    "board",
-                )?,
-                closed_by_withdrawal: r.try_get::<i64, _>("closed_by_withdrawal")? != 0,
-            })
-        })
-        .collect()
-    }
-
     /// Marks a player of an event withdrawn under `rule`.
     pub async fn withdraw_entrant(
         &mut self,
@@ -471,143 +312,5 @@ impl Tx {
             .execute(&mut *self.tx)
             .await?;
         Ok(())
-    }
-
-    /// Puts `new` in `old`'s place in a game.
-    pub async fn switch_game_player(
-        &mut self,
-        game: GameId,
-        old: PlayerId,
-        new: PlayerId,
-    ) -> Result<(), StoreError> {
-        for column in ["white_id", "black_id"] {
-            sqlx::query(AssertSqlSafe(format!(
-                "UPDATE games SET {column} = $1 WHERE id = $2 AND {column} = $3"
-            )))
-            .bind(new.0)
-            .bind(game.0)
-            .bind(old.0)
-            .execute(&mut *self.tx)
-            .await?;
-        }
-        Ok(())
-    }
-
-    /// Closes a game because a player withdrew: with a forfeit result in
-    /// words when `result` is given, else annulled (finished, no result).
-    pub async fn close_by_withdrawal(
-        &mut self,
-        game: GameId,
-        result: Option<(&str, &str)>,
-        now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        let (result, reason) = match result {
-            Some((r, why)) => (Some(r), Some(why)),
-            None => (None, None),
-        };
-        sqlx::query(
-            "UPDATE games SET status = 'finished', result = $1, end_reason = $2, finished_at = $3, \
-             draw_offer_by = NULL, closed_by_withdrawal = 1 WHERE id = $4",
-        )
-        .bind(result)
-        .bind(reason)
-        .bind(to_millis(now))
-        .bind(game.0)
-        .execute(&mut *self.tx)
-        .await?;
-        Ok(())
-    }
-
-    /// Records a TD action; returns its id.
-    pub async fn record_td_action(
-        &mut self,
-        a: &NewTdAction<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<i64, StoreError> {
-        let row = sqlx::query(
-            "INSERT INTO td_actions (event_id, game_id, action, by_td, detail, reason, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-        )
-        .bind(a.event.map(|e| e.0))
-        .bind(a.game.map(|g| g.0))
-        .bind(a.action)
-        .bind(a.by)
-        .bind(a.detail)
-        .bind(a.reason)
-        .bind(to_millis(now))
-        .fetch_one(&mut *self.tx)
-        .await?;
-        Ok(row.try_get("id")?)
-    }
-
-    /// The TD actions on an event and its games, oldest first.
-    pub async fn td_actions(&mut self, event: EventId) -> Result<Vec<TdAction>, StoreError> {
-        sqlx::query(
-            "SELECT id, event_id, game_id, action, by_td, detail, reason, created_at FROM td_actions \
-             WHERE event_id = $1 ORDER BY id",
-        )
-        .bind(event.0)
-        .fetch_all(&mut *self.tx)
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(TdAction {
-                id: r.try_get("id")?,
-                event: r.try_get::<Option<i64>, _>("event_id")?.map(EventId),
-                game: r.try_get::<Option<i64>, _>("game_id")?.map(GameId),
-                action: r.try_get("action")?,
-                by: r.try_get("by_td")?,
-                detail: r.try_get("detail")?,
-                reason: r.try_get("reason")?,
-                at: from_millis(r.try_get("created_at")?)?,
-            })
-        })
-        .collect()
-    }
-
-    /// Stores a deadline extension for the clock to apply.
-    pub async fn add_deadline_extension(
-        &mut self,
-        e: &DeadlineExtension,
-    ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO deadline_extensions (game_id, side, days, granted_by, reason, granted_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(e.game.0)
-        .bind(&e.side)
-        .bind(i64::from(e.days))
-        .bind(&e.granted_by)
-        .bind(&e.reason)
-        .bind(to_millis(e.granted_at))
-        .execute(&mut *self.tx)
-        .await?;
-        Ok(())
-    }
-
-    /// The deadline extensions of a game, oldest first.
-    pub async fn deadline_extensions(
-        &mut self,
-        game: GameId,
-    ) -> Result<Vec<DeadlineExtension>, StoreError> {
-        sqlx::query(
-            "SELECT game_id, side, days, granted_by, reason, granted_at FROM deadline_extensions \
-             WHERE game_id = $1 ORDER BY id",
-        )
-        .bind(game.0)
-        .fetch_all(&mut *self.tx)
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(DeadlineExtension {
-                game: GameId(r.try_get("game_id")?),
-                side: r.try_get("side")?,
-                days: small(r.try_get("days")?, "days")?,
-                granted_by: r.try_get("granted_by")?,
-                reason: r.try_get("reason")?,
-                granted_at: from_millis(r.try_get("granted_at")?)?,
-            })
-        })
-        .collect()
     }
 }

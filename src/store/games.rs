@@ -5,14 +5,14 @@ use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use super::{Store, StoreError, from_millis};
+use super::{Backend, Store, StoreError, Tx, corrupt, from_millis, small, to_millis};
 use shakmaty::Color;
 
 use crate::arbiter::{Conditionals, LastOffers};
 use crate::chess::game::{Game, GameResult, Outcome, StartPosition};
 use crate::chess::side;
 use crate::clock::TimeControl;
-use crate::ids::GameId;
+use crate::ids::{EventId, GameId};
 use crate::player::PlayerId;
 
 /// Where a game is in its life.
@@ -181,10 +181,6 @@ pub(super) const COLUMNS: &str = "id, white_id, black_id, variant, chess960_numb
                        status, result, end_reason, created_at, finished_at, draw_offer_by, conditionals, \
                        white_offer_ply, black_offer_ply";
 
-fn corrupt(what: impl std::fmt::Display) -> StoreError {
-    StoreError::Corrupt(what.to_string())
-}
-
 pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
     let variant = match row.try_get::<String, _>("variant")?.as_str() {
         "standard" => Variant::Standard,
@@ -292,5 +288,314 @@ impl Store {
         .iter()
         .map(from_row)
         .collect()
+    }
+}
+
+/// A game in progress, as a notice about one of its players lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameLine {
+    /// The game.
+    pub game: crate::ids::GameId,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// Its event and the event's name, if it is one's.
+    pub event: Option<(crate::ids::EventId, String)>,
+}
+
+/// One game of an event, with its round and board.
+#[derive(Debug, Clone)]
+pub struct EventGame {
+    /// The game (without its moves).
+    pub game: GameRecord,
+    /// Round, from 1.
+    pub round: u32,
+    /// Board, from 1.
+    pub board: u32,
+    /// Whether a withdrawal closed it (standings then apply the event's rule).
+    pub closed_by_withdrawal: bool,
+}
+
+impl Tx {
+    /// Creates a game; it starts active with no moves.
+    pub async fn add_game(
+        &mut self,
+        g: &NewGame,
+        now: DateTime<Utc>,
+    ) -> Result<GameId, StoreError> {
+        let (variant, number, fen) = match &g.start {
+            crate::chess::game::StartPosition::Standard => {
+                (super::games::Variant::Standard, None, None)
+            }
+            crate::chess::game::StartPosition::Chess960(n) => (
+                super::games::Variant::Chess960,
+                Some(i64::from(*n)),
+                Some(
+                    g.start
+                        .to_fen()
+                        .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+                ),
+            ),
+            crate::chess::game::StartPosition::Fen(fen) if g.start.is_chess960() => {
+                (super::games::Variant::Chess960, None, Some(fen.clone()))
+            }
+            crate::chess::game::StartPosition::Fen(fen) => {
+                (super::games::Variant::Standard, None, Some(fen.clone()))
+            }
+        };
+        let row = sqlx::query(
+            "INSERT INTO games (white_id, black_id, variant, chess960_number, start_fen, \
+             time_control, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+        )
+        .bind(g.white.0)
+        .bind(g.black.0)
+        .bind(variant.as_str())
+        .bind(number)
+        .bind(fen)
+        .bind(g.time_control.to_string())
+        .bind("active")
+        .bind(to_millis(now))
+        .fetch_one(&mut *self.tx)
+        .await?;
+        Ok(GameId(row.try_get("id")?))
+    }
+    /// Reads a game for changing it; on PostgreSQL the row stays locked until
+    /// the transaction ends, so two daemons cannot move in one game at once.
+    pub async fn game_for_update(&mut self, id: GameId) -> Result<GameRecord, StoreError> {
+        let lock = match self.backend {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {} FROM games WHERE id = $1{lock}",
+            super::games::COLUMNS
+        )))
+        .bind(id.0)
+        .fetch_optional(&mut *self.tx)
+        .await?
+        .ok_or(StoreError::UnknownGame(id.0))?;
+        let mut record = super::games::from_row(&row)?;
+        record.moves = sqlx::query(
+            "SELECT ply, uci, san, received_at, sent_at FROM moves WHERE game_id = $1 ORDER BY ply",
+        )
+        .bind(id.0)
+        .fetch_all(&mut *self.tx)
+        .await?
+        .iter()
+        .map(super::games::move_from_row)
+        .collect::<Result<_, _>>()?;
+        Ok(record)
+    }
+    /// Saves a game's new moves (those beyond the stored ones), its ending,
+    /// and its draw offer.
+    pub async fn save_game(
+        &mut self,
+        record: &GameRecord,
+        game: &Game,
+        draw_offer_by: Option<Color>,
+        conditionals: &crate::arbiter::Conditionals,
+        last_offers: crate::arbiter::LastOffers,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let stored = record.moves.len();
+        for (i, ply) in game.plies().iter().enumerate().skip(stored) {
+            sqlx::query(
+                "INSERT INTO moves (game_id, ply, uci, san, received_at, sent_at) VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(record.id.0)
+            .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
+            .bind(&ply.uci)
+            .bind(&ply.san)
+            .bind(ply.received_at.map(to_millis))
+            .bind(ply.sent_at.map(to_millis))
+            .execute(&mut *self.tx)
+            .await?;
+        }
+        let (status, result, reason, finished) = match game.outcome() {
+            Some(o) => (
+                "finished",
+                Some(o.result.as_pgn().to_string()),
+                Some(o.to_string()),
+                Some(record.finished_at.map(to_millis).unwrap_or(to_millis(now))),
+            ),
+            None => ("active", None, None, None),
+        };
+        let conditionals = if conditionals.is_empty() {
+            None
+        } else {
+            Some(
+                serde_json::to_string(conditionals)
+                    .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            )
+        };
+        sqlx::query(
+            "UPDATE games SET status = $1, result = $2, end_reason = $3, finished_at = $4, \
+             draw_offer_by = $5, conditionals = $6, white_offer_ply = $7, black_offer_ply = $8 \
+             WHERE id = $9",
+        )
+        .bind(status)
+        .bind(result)
+        .bind(reason)
+        .bind(finished)
+        .bind(draw_offer_by.map(side::key))
+        .bind(conditionals)
+        .bind(last_offers.white.map(i64::from))
+        .bind(last_offers.black.map(i64::from))
+        .bind(record.id.0)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+    /// The active games of a player, by number.
+    pub async fn active_games_of(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
+        sqlx::query(
+            "SELECT id FROM games WHERE status = 'active' AND (white_id = $1 OR black_id = $1) ORDER BY id",
+        )
+        .bind(player.0)
+        .fetch_all(&mut *self.tx)
+        .await?
+        .iter()
+        .map(|r| Ok(GameId(r.try_get("id")?)))
+        .collect()
+    }
+    /// The active games where it is a player's move, longest waiting first.
+    pub async fn games_to_move(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
+        sqlx::query(
+            "SELECT id FROM games WHERE status = 'active' AND \
+             ((white_id = $1 AND to_move = 'white') OR (black_id = $1 AND to_move = 'black')) \
+             ORDER BY waiting_since, id",
+        )
+        .bind(player.0)
+        .fetch_all(&mut *self.tx)
+        .await?
+        .iter()
+        .map(|r| Ok(GameId(r.try_get("id")?)))
+        .collect()
+    }
+    /// The event a game belongs to, if any.
+    pub async fn event_of_game(&mut self, game: GameId) -> Result<Option<EventId>, StoreError> {
+        let row = sqlx::query("SELECT event_id FROM games WHERE id = $1")
+            .bind(game.0)
+            .fetch_optional(&mut *self.tx)
+            .await?
+            .ok_or(StoreError::UnknownGame(game.0))?;
+        Ok(row.try_get::<Option<i64>, _>("event_id")?.map(EventId))
+    }
+    /// Makes a game one of an event's, in a round and on a board.
+    pub async fn link_game(
+        &mut self,
+        game: GameId,
+        event: EventId,
+        round: u32,
+        board: u32,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE games SET event_id = $1, event_round = $2, event_board = $3 WHERE id = $4",
+        )
+        .bind(event.0)
+        .bind(i64::from(round))
+        .bind(i64::from(board))
+        .bind(game.0)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+    /// An event's games (without moves), by round, board and number.
+    pub async fn event_games(&mut self, event: EventId) -> Result<Vec<EventGame>, StoreError> {
+        sqlx::query(AssertSqlSafe(format!(
+            "SELECT {}, event_round, event_board, closed_by_withdrawal FROM games \
+             WHERE event_id = $1 ORDER BY event_round, event_board, id",
+            super::games::COLUMNS
+        )))
+        .bind(event.0)
+        .fetch_all(&mut *self.tx)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(EventGame {
+                game: super::games::from_row(r)?,
+                round: small(
+                    r.try_get::<Option<i64>, _>("event_round")?.unwrap_or(0),
+                    "round",
+                )?,
+                board: small(
+                    r.try_get::<Option<i64>, _>("event_board")?.unwrap_or(0),
+                    "board",
+                )?,
+                closed_by_withdrawal: r.try_get::<i64, _>("closed_by_withdrawal")? != 0,
+            })
+        })
+        .collect()
+    }
+    /// Puts `new` in `old`'s place in a game.
+    pub async fn switch_game_player(
+        &mut self,
+        game: GameId,
+        old: PlayerId,
+        new: PlayerId,
+    ) -> Result<(), StoreError> {
+        for column in ["white_id", "black_id"] {
+            sqlx::query(AssertSqlSafe(format!(
+                "UPDATE games SET {column} = $1 WHERE id = $2 AND {column} = $3"
+            )))
+            .bind(new.0)
+            .bind(game.0)
+            .bind(old.0)
+            .execute(&mut *self.tx)
+            .await?;
+        }
+        Ok(())
+    }
+    /// Closes a game because a player withdrew: with a forfeit result in
+    /// words when `result` is given, else annulled (finished, no result).
+    pub async fn close_by_withdrawal(
+        &mut self,
+        game: GameId,
+        result: Option<(&str, &str)>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let (result, reason) = match result {
+            Some((r, why)) => (Some(r), Some(why)),
+            None => (None, None),
+        };
+        sqlx::query(
+            "UPDATE games SET status = 'finished', result = $1, end_reason = $2, finished_at = $3, \
+             draw_offer_by = NULL, closed_by_withdrawal = 1 WHERE id = $4",
+        )
+        .bind(result)
+        .bind(reason)
+        .bind(to_millis(now))
+        .bind(game.0)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+    /// A player's games in progress, with their players' and events' names.
+    pub async fn game_lines_of(&mut self, player: PlayerId) -> Result<Vec<GameLine>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id AS id, w.name AS white, b.name AS black, e.id AS event_id, \
+             e.name AS event FROM games g \
+             JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id \
+             LEFT JOIN events e ON e.id = g.event_id \
+             WHERE g.status = 'active' AND (g.white_id = $1 OR g.black_id = $1) ORDER BY g.id",
+        )
+        .bind(player.0)
+        .fetch_all(&mut *self.tx)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                let event_id: Option<i64> = r.try_get("event_id")?;
+                let event: Option<String> = r.try_get("event")?;
+                Ok(GameLine {
+                    game: crate::ids::GameId(r.try_get("id")?),
+                    white: r.try_get("white")?,
+                    black: r.try_get("black")?,
+                    event: event_id
+                        .zip(event)
+                        .map(|(id, name)| (crate::ids::EventId(id), name)),
+                })
+            })
+            .collect()
     }
 }

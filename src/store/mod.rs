@@ -11,29 +11,36 @@
 //! `migrations/postgres` carry the same versions and names and differ only
 //! in DDL dialect.
 //!
-//! - [`bounces`]: hard bounces per player, and players whose mail is held.
-//! - [`clocks`]: leave, the scheduler's due keys and schedules, deadline-report reads.
-//! - [`players`]: registering and finding players.
-//! - [`games`]: games and their moves.
-//! - [`mail`]: inbound log, outbox, confirmations, mailbox cursor; transactions.
-//! - [`events`]: events, their entrants and games, TD actions, deadline extensions.
+//! One file per table (or group of tables), each query written once; a
+//! [`Tx`] is one transaction, so a change and the mails it causes commit
+//! together or not at all.
+//!
+//! - [`players`]: players, their language, digest choice and pause.
+//! - [`games`]: games and their moves; [`schedule`]: the games' schedule
+//!   columns and what the deadline report reads of them.
+//! - [`events`]: events, their TDs, teams and entrants; [`td_log`]: TD
+//!   actions and deadline extensions.
+//! - [`inbound`]: the inbound log, confirmations, the mailbox cursor.
+//! - [`outbox`]: the mails to send, their leases and results.
+//! - [`clocks`]: leave, the scheduler's due keys, report runs, digests sent.
+//! - [`bounces`]: hard bounces per player.
 //! - [`failures`]: mails whose handling failed, scheduler work that failed.
-//! - [`replies`]: what keeps a stale or repeated reply from acting: the position
-//!   a confirmation asked about, fingerprints of mails that acted.
 
 pub mod bounces;
 pub mod clocks;
 pub mod events;
 pub mod failures;
 pub mod games;
-pub mod mail;
+pub mod inbound;
+pub mod outbox;
 pub mod players;
-pub mod replies;
+pub mod schedule;
+pub mod td_log;
 
 use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{AnyConnection, AnyPool, Connection, Executor};
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Transaction};
 
 /// Which database engine a store runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -410,6 +417,16 @@ pub(crate) fn db_text(text: &str, max_chars: usize) -> String {
 }
 
 /// Milliseconds since the epoch, the stored form of an instant.
+/// A stored value that cannot be what it should be.
+fn corrupt(what: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(what.to_string())
+}
+
+/// A stored count that must fit a `u32`.
+fn small(n: i64, what: &str) -> Result<u32, StoreError> {
+    u32::try_from(n).map_err(|_| corrupt(format!("{what} {n} is out of range")))
+}
+
 pub(crate) fn to_millis(t: chrono::DateTime<chrono::Utc>) -> i64 {
     t.timestamp_millis()
 }
@@ -418,6 +435,40 @@ pub(crate) fn to_millis(t: chrono::DateTime<chrono::Utc>) -> i64 {
 pub(crate) fn from_millis(ms: i64) -> Result<chrono::DateTime<chrono::Utc>, StoreError> {
     chrono::DateTime::from_timestamp_millis(ms)
         .ok_or_else(|| StoreError::Corrupt(format!("timestamp {ms} is out of range")))
+}
+
+/// An open transaction.
+pub struct Tx {
+    // Visible to the files of the store, which add their statements to the
+    // same transaction.
+    tx: Transaction<'static, Any>,
+    backend: Backend,
+}
+
+impl Store {
+    /// Starts a transaction.
+    pub async fn begin(&self) -> Result<Tx, StoreError> {
+        Ok(Tx {
+            tx: self.pool().begin().await?,
+            backend: self.backend(),
+        })
+    }
+}
+
+impl Tx {
+    /// The connection the transaction runs on, for other repositories.
+    pub(super) fn conn(&mut self) -> &mut sqlx::AnyConnection {
+        &mut self.tx
+    }
+    /// The database engine.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+    /// Commits everything done in the transaction.
+    pub async fn commit(self) -> Result<(), StoreError> {
+        self.tx.commit().await?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -27,8 +27,8 @@ use crate::mail::key::sha256_hex;
 use crate::mail::stale::{self, Freshness, MovePoint};
 use crate::player::Player;
 use crate::store::StoreError;
+use crate::store::Tx;
 use crate::store::games::GameStatus;
-use crate::store::mail::Tx;
 
 /// A player's words for a game, and the position they were written for.
 pub(super) struct Written<'a> {

@@ -22,7 +22,7 @@ use dopis::lang::Lang;
 use dopis::player::{NewPlayer, Player, PlayerId};
 use dopis::store::Store;
 use dopis::store::games::GameRecord;
-use dopis::store::mail::OutboxStatus;
+use dopis::store::outbox::OutboxStatus;
 
 use super::TestDb;
 use super::mail::Sent;
