@@ -28,7 +28,7 @@ use crate::lang::Lang;
 pub use conditionals::Conditionals;
 pub use draws::LastOffers;
 pub use notice::Notice;
-pub use reason::RejectionKind;
+pub use reason::{ConditionalNote, Reason, RejectionKind};
 use reason::{Rejection, reject};
 pub use ruling::{
     Answer, DirectorAddress, DirectorAnswer, Place, Ruling, StandingsAsked, Step, Writer, hear,
@@ -109,11 +109,11 @@ pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime
                     draw_offer_by,
                     conditionals: board.conditionals.clone(),
                     last_offers: board.last_offers,
-                    summary: format!("rejected ({:?}): {}", r.kind, r.explanation),
+                    summary: format!("rejected ({}): {:?}", r.kind.key(), r.reason),
                     notices: vec![Notice::Rejected {
                         to: me,
                         wrote: r.wrote,
-                        explanation: r.explanation,
+                        reason: *r.reason,
                         kind: r.kind,
                     }],
                     changed: false,
@@ -208,7 +208,7 @@ fn over(game: &Game, wrote: &str) -> Result<(), Rejection> {
     match game.outcome() {
         Some(o) => Err(reject(
             wrote,
-            format!("the game is already over: {o} Nothing more can be played in it."),
+            Reason::GameOver(o.clone()),
             RejectionKind::GameOver,
         )),
         None => Ok(()),

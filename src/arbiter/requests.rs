@@ -2,7 +2,7 @@
 //! `help`, `games`), text that is no command, and `report` out of place.
 
 use super::notice::Notice;
-use super::reason::{Rejection, RejectionKind, reject};
+use super::reason::{Reason, Rejection, RejectionKind, reject};
 use super::{Seat, State};
 use crate::command::Command;
 
@@ -34,9 +34,9 @@ pub(super) fn answer(
         Command::Unknown { text } => Err(reject(
             text.clone(),
             if text.is_empty() {
-                "your mail had no text we could read. Write your move on the first line of the reply, e.g. \"Nf3\" or \"e2-e4\"; write \"help\" for all commands.".to_string()
+                Reason::Empty
             } else {
-                "this is neither a move nor a command we know. Write your move on the first line of the reply, e.g. \"Nf3\", \"e2-e4\" or \"5254\"; write \"help\" for all commands.".to_string()
+                Reason::NotACommand
             },
             RejectionKind::Unreadable,
         )),
@@ -44,8 +44,7 @@ pub(super) fn answer(
         // (see `hear`'s caller); in a game it is nobody's business.
         Command::Report => Err(reject(
             "report",
-            "the deadline report is for the tournament directors of an event, and comes from \
-             its report address: a director replies to a report mail with \"report\".",
+            Reason::ReportNotHere,
             RejectionKind::Other,
         )),
         // The player's own settings, leave and standings are about no one

@@ -7,7 +7,7 @@ use chrono_tz::Tz;
 use shakmaty::Color;
 
 use super::notice::Notice;
-use super::reason::{RejectionKind, side_name};
+use super::reason::{Reason, RejectionKind};
 use super::{Seat, StateOfPlay, Verdict, apply};
 use crate::clock::leave::{self, regular_days_in_year};
 use crate::clock::{Allowance, Leave, LeaveError};
@@ -143,8 +143,8 @@ pub enum Answer {
     Rejected {
         /// What they wrote.
         wrote: String,
-        /// Why, in words.
-        explanation: String,
+        /// Why.
+        reason: Reason,
         /// The kind of refusal.
         kind: RejectionKind,
     },
@@ -205,7 +205,7 @@ pub fn hear(writer: &Writer, place: Place<'_>, commands: &[Command]) -> Ruling {
                     steps,
                     summary: format!(
                         "{} ran out of time before this mail arrived",
-                        side_name(side)
+                        if side.is_white() { "White" } else { "Black" }
                     ),
                 };
             }
@@ -341,9 +341,7 @@ fn closed(board: &StateOfPlay, side: Color, commands: &[Command]) -> Verdict {
         notices: vec![Notice::Rejected {
             to: side,
             wrote: command::describe(commands),
-            explanation: "this game was closed by the tournament director (annulled after \
-                          a withdrawal), so nothing more can be played in it."
-                .into(),
+            reason: Reason::Annulled,
             kind: RejectionKind::GameOver,
         }],
         summary: "rejected: game annulled".into(),
@@ -367,18 +365,12 @@ fn without_game(commands: &[Command], games: Vec<GameId>, first_line: String) ->
     if commands.iter().any(|c| matches!(c, Command::Help)) {
         return Answer::Help;
     }
-    let list: Vec<String> = games.iter().map(|g| g.to_string()).collect();
     Answer::Rejected {
         wrote: first_line,
-        explanation: if list.is_empty() {
-            "you have no game in progress, so there is nothing to play this in.".to_string()
+        reason: if games.is_empty() {
+            Reason::NoGameInProgress
         } else {
-            format!(
-                "we could not tell which game this is for. Reply to the mail of the game \
-                 (its subject starts with [dopis #N]) so the reply address names it. \
-                 Your games in progress: {}.",
-                list.join(", ")
-            )
+            Reason::WhichGame { games }
         },
         kind: RejectionKind::UnknownGame,
     }

@@ -11,7 +11,7 @@ use self::stale::Written;
 use super::clocks;
 use super::post::{Answering, LoadedGame, Post};
 use crate::arbiter::{
-    self, Answer, Notice, Place, RejectionKind, Ruling, StandingsAsked, Step, Writer,
+    self, Answer, Notice, Place, Reason, RejectionKind, Ruling, StandingsAsked, Step, Writer,
 };
 use crate::clock::{Allowance, Leave};
 use crate::command::{self, Command};
@@ -74,7 +74,9 @@ enum Route {
     Refuse {
         player: Option<Player>,
         game: Option<GameId>,
-        why: String,
+        why: Reason,
+        /// The same, in a few words for the inbound log.
+        log: String,
     },
 }
 
@@ -351,9 +353,14 @@ impl Inbox {
                     .await?;
                 Ok((None, done))
             }
-            Route::Refuse { player, game, why } => {
+            Route::Refuse {
+                player,
+                game,
+                why,
+                log,
+            } => {
                 let Some(player) = player else {
-                    return Ok((game, Handled::Ignored(format!("ignored: {why}"))));
+                    return Ok((game, Handled::Ignored(format!("ignored: {log}"))));
                 };
                 if !self.may_answer(tx, &player.email.to_string(), now).await? {
                     return Ok((game, Handled::Ignored("ignored: answer rate limit".into())));
@@ -365,15 +372,13 @@ impl Inbox {
                             "in.{}.refused",
                             sha256_hex(answering.mail_key.as_bytes(), 32)
                         ),
-                        LetterKind::Refused {
-                            explanation: why.clone(),
-                        },
+                        LetterKind::Refused { reason: why },
                         &player,
                         answering,
                         now,
                     )
                     .await?;
-                Ok((game, Handled::Done(format!("refused: {why}"))))
+                Ok((game, Handled::Done(format!("refused: {log}"))))
             }
         }
     }
@@ -387,12 +392,9 @@ impl Inbox {
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<(Option<GameId>, Handled), StoreError> {
-        let why = format!(
-            "this server acts only on mail with a valid DKIM signature of the sender's domain, \
-             and your mail from {} had none that checked out, so nothing was done. Ask your mail \
-             provider to sign outgoing mail (most do), or write from an address that is signed.",
-            mail.from
-        );
+        let why = Reason::Unsigned {
+            from: mail.from.to_string(),
+        };
         let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
             return Ok((
                 None,
@@ -406,7 +408,7 @@ impl Inbox {
             .answer(
                 tx,
                 format!("in.{}.dkim", sha256_hex(answering.mail_key.as_bytes(), 32)),
-                LetterKind::Refused { explanation: why },
+                LetterKind::Refused { reason: why },
                 &player,
                 answering,
                 now,
@@ -496,11 +498,10 @@ impl Inbox {
                 (_, owner, _) => Route::Refuse {
                     player: owner,
                     game: None,
-                    why: format!(
-                        "a confirmation reply came from {} that was not sent by you from your \
-                         registered address, so nothing was done",
-                        mail.from
-                    ),
+                    why: Reason::ConfirmationNotYours {
+                        from: mail.from.to_string(),
+                    },
+                    log: format!("a confirmation reply from {}, not its owner", mail.from),
                 },
             });
         }
@@ -515,7 +516,8 @@ impl Inbox {
                     return Ok(Route::Refuse {
                         player: sender,
                         game: None,
-                        why: format!("there is no game {game}; `games` lists yours"),
+                        why: Reason::NoSuchGame { game },
+                        log: format!("there is no game {game}"),
                     });
                 }
                 Err(e) => return Err(e),
@@ -532,25 +534,26 @@ impl Inbox {
                 (Some(owner), _) => Route::Refuse {
                     player: Some(tx.player(owner).await?),
                     game: Some(game),
-                    why: format!(
-                        "a mail for game {game} with your reply address came from {}, which is not \
-                         your registered address, so it was not applied. If it was you, write from \
-                         your registered address.",
+                    why: Reason::NotYourAddress {
+                        game,
+                        from: mail.from.to_string(),
+                    },
+                    log: format!(
+                        "a mail for game {game} with a player's reply address from {}",
                         mail.from
                     ),
                 },
                 (None, Some(sender)) if record.side_of(sender.id).is_some() => Route::Refuse {
                     player: Some(sender),
                     game: Some(game),
-                    why: format!(
-                        "your mail for game {game} went to an address with a wrong token, so it was \
-                         not applied. Reply to the latest mail of the game instead."
-                    ),
+                    why: Reason::WrongToken { game },
+                    log: format!("a mail for game {game} with a wrong token"),
                 },
                 (None, sender) => Route::Refuse {
                     player: sender,
                     game: Some(game),
-                    why: format!("you do not play in game {game}"),
+                    why: Reason::NotYourGame { game },
+                    log: format!("not a player of game {game}"),
                 },
             });
         }
@@ -559,7 +562,10 @@ impl Inbox {
             return Ok(Route::Refuse {
                 player: None,
                 game: None,
-                why: format!("unknown sender {}", mail.from),
+                why: Reason::UnknownSender {
+                    from: mail.from.to_string(),
+                },
+                log: format!("unknown sender {}", mail.from),
             });
         };
         let named = route::game_in_subject(&mail.subject).or_else(|| {
@@ -691,7 +697,7 @@ impl Inbox {
                 Step::RefuseLeave { from, to, reason } => {
                     let kind = LetterKind::LeaveRefused {
                         wrote: format!("leave {from} {to}"),
-                        explanation: reason.to_string(),
+                        reason: Reason::Leave(reason),
                     };
                     let key = format!("in.{hash}.leave.{from}");
                     self.post
@@ -727,9 +733,7 @@ impl Inbox {
                             Ok(event) => standings_kind(tx, event).await?,
                             Err(game) => LetterKind::Rejected {
                                 wrote: "standings".into(),
-                                explanation: format!(
-                                    "game {game} is not part of an event, so it has no standings."
-                                ),
+                                reason: Reason::NotInEvent { game },
                                 kind: RejectionKind::Other,
                             },
                         };
@@ -764,10 +768,7 @@ impl Inbox {
                         },
                         Answer::LeaveNeedsGame { from, to } => LetterKind::LeaveRefused {
                             wrote: format!("leave {from} {to}"),
-                            explanation: "leave changes the clocks of all your games, so it must come with your \
-                                 personal reply address: reply to any mail of one of your games with the \
-                                 leave line, and it applies to all of them."
-                                .to_string(),
+                            reason: Reason::LeaveNeedsGame,
                         },
                         // No game: compose takes the examples from the start
                         // position, in the player's piece letters.
@@ -776,11 +777,11 @@ impl Inbox {
                         },
                         Answer::Rejected {
                             wrote,
-                            explanation,
+                            reason,
                             kind,
                         } => LetterKind::Rejected {
                             wrote,
-                            explanation,
+                            reason,
                             kind,
                         },
                     };

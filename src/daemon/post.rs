@@ -441,13 +441,13 @@ impl Post {
                 Notice::Rejected {
                     to,
                     wrote,
-                    explanation,
+                    reason,
                     kind,
                 } => (
                     answer_key,
                     LetterKind::Rejected {
                         wrote: wrote.clone(),
-                        explanation: explanation.clone(),
+                        reason: reason.clone(),
                         kind: *kind,
                     },
                     *to,

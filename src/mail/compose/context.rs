@@ -285,7 +285,7 @@ pub(crate) struct OutcomeContext {
     pub sentence: String,
 }
 
-fn reason_key(reason: &EndReason) -> &'static str {
+pub(super) fn reason_key(reason: &EndReason) -> &'static str {
     match reason {
         EndReason::Checkmate => "checkmate",
         EndReason::Stalemate => "stalemate",
@@ -379,13 +379,10 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         LetterKind::MoveAccepted { san } | LetterKind::ConditionalPlayed { san } => {
             ctx.san = Some(san.clone())
         }
-        LetterKind::Rejected {
-            wrote,
-            explanation,
-            kind,
-        } => {
+        // The reasons' words come from their own template (see
+        // `super::explained`).
+        LetterKind::Rejected { wrote, kind, .. } => {
             ctx.wrote = Some(wrote.clone());
-            ctx.explanation = Some(explanation.clone());
             ctx.rejection = Some(kind.key());
         }
         LetterKind::ConfirmRequest { command } | LetterKind::NotYetSupported { command } => {
@@ -414,7 +411,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 ..ReplyNote::default()
             });
         }
-        LetterKind::Refused { explanation } => ctx.explanation = Some(explanation.clone()),
+        LetterKind::Refused { .. } => {}
         LetterKind::NotHandled { subject, cause } => {
             let subject: String = subject.chars().take(60).collect();
             ctx.wrote = (!subject.trim().is_empty()).then(|| subject.trim().to_string());
@@ -452,8 +449,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             }
         }
         LetterKind::NotifyChanged { digest } => ctx.digest_chosen = Some(*digest),
-        LetterKind::Conditionals { note, lines } => {
-            ctx.explanation = Some(note.clone());
+        LetterKind::Conditionals { lines, .. } => {
             ctx.lines = lines.clone();
         }
         LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
@@ -576,9 +572,8 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 ..TimeNote::default()
             });
         }
-        LetterKind::LeaveRefused { wrote, explanation } => {
+        LetterKind::LeaveRefused { wrote, .. } => {
             ctx.wrote = Some(wrote.clone());
-            ctx.explanation = Some(explanation.clone());
         }
         LetterKind::GameStarted
         | LetterKind::YourMove
