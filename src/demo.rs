@@ -19,10 +19,10 @@ use crate::clock::TimeControl;
 use crate::config::{Config, MailConfig, MaildirConfig, Secret};
 use crate::daemon::mailbox::Mailbox;
 use crate::daemon::mailer::Mailer;
-use crate::daemon::post::Post;
 use crate::daemon::run::Daemon;
 use crate::lang::Lang;
 use crate::player::NewPlayer;
+use crate::service::post::Post;
 use crate::store::Store;
 
 /// Légal's mate (Légal – Saint Brie, Paris 1750), as the two players write
@@ -130,7 +130,7 @@ async fn play(
     )?;
 
     let post = Post::new(&config.mail)?;
-    let game = crate::daemon::start::start_game(
+    let game = crate::service::start::start_game(
         store,
         &post,
         ana.id,
@@ -198,7 +198,7 @@ async fn play(
         "{} mails exchanged. The PGN:\n",
         seen.len() + SCRIPT.len()
     )?;
-    let table = crate::daemon::start::table(store, game).await?;
+    let table = crate::service::start::table(store, game).await?;
     writeln!(out, "{}", table.pgn())?;
     Ok(())
 }

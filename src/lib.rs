@@ -20,14 +20,12 @@
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
-//! - [`td`]: events made real — stored events, starting all their games,
-//!   standings of stored games, and the TD tools (result, withdraw, replace,
-//!   extend), each logged and told to the players.
-//! - [`report`]: the TD deadline report (text, CSV, JSON).
 //! - [`arbiter`]: applies a player's commands to a game by the rules (pure).
 //! - [`app`]: the config, store and clock every command shares.
+//! - [`service`]: the application — handling each inbound mail, the
+//!   outbox, clocks and the scheduler, events and the TD tools, reports.
 //! - [`daemon`]: `dopis serve` — mailboxes (IMAP, Maildir), mailers (SMTP,
-//!   Maildir), handling each inbound mail, the outbox, the loops.
+//!   Maildir), the loops.
 //! - [`demo`]: `dopis demo`, a whole game through the real pipeline.
 //! - [`telemetry`]: logging for the daemon.
 //! - [`cli`]: the `dopis` command line, a thin layer over the rest.
@@ -48,7 +46,6 @@ pub mod lang;
 pub mod locale;
 pub mod mail;
 pub mod player;
-pub mod report;
+pub mod service;
 pub mod store;
-pub mod td;
 pub mod telemetry;

@@ -13,14 +13,14 @@ use super::Format;
 use crate::address::EmailAddress;
 use crate::app::App;
 use crate::chess::game::GameResult;
-use crate::daemon::post::Post;
 use crate::ids::EventId;
 use crate::ids::GameId;
 use crate::lang::Lang;
 use crate::player::NewPlayer;
+use crate::service::post::Post;
+use crate::service::td::{self, PairedGame, StoredEvent};
 use crate::store::events::EventRecord;
 use crate::store::td_log::TdAction;
-use crate::td::{self, PairedGame, StoredEvent};
 
 /// Event subcommands.
 #[derive(Debug, Subcommand)]

@@ -12,10 +12,10 @@ use crate::address::EmailAddress;
 use crate::app::App;
 use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
-use crate::daemon::post::Post;
-use crate::daemon::start::start_game;
 use crate::ids::GameId;
 use crate::player::Player;
+use crate::service::post::Post;
+use crate::service::start::start_game;
 use crate::store::games::{GameRecord, StoredMove, Variant};
 
 /// Game subcommands.
@@ -265,7 +265,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
         GameCommand::Show { id, format } => {
             let g = store.game(GameId(id)).await?;
             let (w, b) = (store.player(g.white).await?, store.player(g.black).await?);
-            let table = crate::daemon::start::table(store, GameId(id)).await?;
+            let table = crate::service::start::table(store, GameId(id)).await?;
             let now = app.clock.now();
             let over = table.game.is_over();
             let clocks = table.clock.as_ref().map(|c| c.clocks(now));
@@ -295,7 +295,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
                         writeln!(
                             out,
                             "clocks:       {}",
-                            crate::daemon::post::clocks_text(c, g.time_control)
+                            crate::service::post::clocks_text(c, g.time_control)
                         )?;
                         let side = c.to_move;
                         if let Some(deadline) = c.players.get(side).next_deadline.filter(|_| !over)

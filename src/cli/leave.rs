@@ -12,7 +12,7 @@ use super::Format;
 use crate::address::EmailAddress;
 use crate::app::App;
 use crate::clock::{Allowance, Leave, LeaveKind};
-use crate::daemon::clocks::{self, left_text};
+use crate::service::clocks::{self, left_text};
 
 /// Leave subcommands.
 #[derive(Debug, Subcommand)]

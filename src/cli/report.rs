@@ -9,7 +9,7 @@ use clap::{Subcommand, ValueEnum};
 
 use crate::app::App;
 use crate::ids::EventId;
-use crate::report::{ReportAsk, SILENCE_DAYS, deadlines_in, event_exists};
+use crate::service::report::{ReportAsk, SILENCE_DAYS, deadlines_in, event_exists};
 
 /// Report subcommands.
 #[derive(Debug, Subcommand)]

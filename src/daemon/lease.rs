@@ -19,9 +19,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
-use sqlx::{AnyConnection, Connection, Row};
 use tokio::sync::Mutex;
 
+use crate::store::locks::LockSession;
 use crate::store::{Backend, Store, StoreError};
 
 /// Advisory lock keys are 64 bits: the high half names what is locked.
@@ -76,7 +76,7 @@ enum State {
     /// The session holding this daemon's advisory locks (`None` after it
     /// broke: a new one, with a new instance number, is made on the next try).
     Postgres {
-        session: Option<AnyConnection>,
+        session: Option<LockSession>,
         instance: i64,
         leader: bool,
     },
@@ -160,7 +160,7 @@ impl Lease {
             tracing::warn!(instance = number, "database session renewed");
         }
         if !*leader && let Some(conn) = session.as_mut() {
-            *leader = try_lock(conn, self.mailbox_key).await?;
+            *leader = conn.try_lock(self.mailbox_key).await?;
             if *leader {
                 tracing::info!("this daemon now reads the mailbox");
             }
@@ -179,7 +179,7 @@ impl Lease {
         }
     }
 
-    async fn session_alive(&self, session: &mut Option<AnyConnection>) -> bool {
+    async fn session_alive(&self, session: &mut Option<LockSession>) -> bool {
         let Some(conn) = session.as_mut() else {
             return false;
         };
@@ -207,8 +207,8 @@ impl Lease {
         let mut released = 0;
         for holder in self.store.outbox_lease_holders(*instance, now).await? {
             // Free means its session is gone; let go at once, it is not ours.
-            if try_lock(conn, holder).await? {
-                unlock(conn, holder).await?;
+            if conn.try_lock(holder).await? {
+                conn.unlock(holder).await?;
                 let n = self
                     .store
                     .release_outbox_leases(Some(holder), *instance, now)
@@ -227,30 +227,14 @@ impl Lease {
 
 /// A new session with an instance lock of its own; the number is drawn at
 /// random and drawn again in the unlikely case another daemon has it.
-async fn new_session(store: &Store) -> Result<(AnyConnection, i64), StoreError> {
-    let mut conn = store.connect_alone().await?;
+async fn new_session(store: &Store) -> Result<(LockSession, i64), StoreError> {
+    let mut conn = store.lock_session().await?;
     loop {
         let instance = key(INSTANCE_SPACE, rand::random::<u32>() >> 1);
-        if try_lock(&mut conn, instance).await? {
+        if conn.try_lock(instance).await? {
             return Ok((conn, instance));
         }
     }
-}
-
-async fn try_lock(conn: &mut AnyConnection, key: i64) -> Result<bool, StoreError> {
-    let row = sqlx::query("SELECT pg_try_advisory_lock($1) AS got")
-        .bind(key)
-        .fetch_one(&mut *conn)
-        .await?;
-    Ok(row.try_get("got")?)
-}
-
-async fn unlock(conn: &mut AnyConnection, key: i64) -> Result<(), StoreError> {
-    sqlx::query("SELECT pg_advisory_unlock($1) AS done")
-        .bind(key)
-        .fetch_one(&mut *conn)
-        .await?;
-    Ok(())
 }
 
 /// A lock key in one of our key spaces.

@@ -9,17 +9,17 @@ use anyhow::Context;
 use chrono::{DateTime, Duration, Timelike, Utc};
 use tokio::sync::watch;
 
-use super::clocks::Scheduler;
-use super::inbox::{Handled, Inbox};
 use super::lease::Lease;
 use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
-use super::post::Post;
-use super::quarantine::{self, MailFault};
 use crate::address::EmailAddress;
 use crate::app::{Clock, Settings};
 use crate::mail::inbound::InboundMail;
 use crate::player::PlayerId;
+use crate::service::clocks::Scheduler;
+use crate::service::inbox::{Handled, Inbox};
+use crate::service::post::Post;
+use crate::service::quarantine::{self, MailFault};
 use crate::store::failures::MailFailure;
 use crate::store::outbox::OutboxMail;
 use crate::store::{Blame, Store, StoreError};
@@ -34,16 +34,6 @@ const STANDBY_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 /// After this many failed attempts a transiently failing mail is given up
 /// (about two days of retries) and reported as failed.
 const MAX_ATTEMPTS: i64 = 40;
-
-/// A test hook for crash-and-restart tests: when `DOPIS_CRASH_AT` names
-/// this point, the process dies here at once, as if killed with `kill -9`
-/// (no destructors, no flushing). Unset in normal operation.
-pub(crate) fn crash_point(name: &str) {
-    if std::env::var("DOPIS_CRASH_AT").is_ok_and(|v| v == name) {
-        eprintln!("DOPIS_CRASH_AT={name}: aborting");
-        std::process::abort();
-    }
-}
 
 /// The running parts of the daemon.
 pub struct Daemon {
@@ -159,12 +149,12 @@ impl Daemon {
                 .map_err(|e| (MailFault::Store(e), sender))?
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
-        crash_point("after-inbound-commit");
+        crate::service::crash_point("after-inbound-commit");
         match mailbox.mark_done(&mail.key).await {
             Ok(()) => {}
             // The server is away: the pass is tried again later, the mail
             // read again (found handled) and marked then.
-            Err(e) if e.is_transient() => return Err((MailFault::Mailbox(e), None)),
+            Err(e) if e.is_transient() => return Err((MailFault::Mailbox(e.to_string()), None)),
             // Its effects are committed: said once, and the other mail goes
             // on. A Maildir does not hand such a mail out again; a reset IMAP
             // folder gives it a new UID, under which it is read again, found
@@ -379,7 +369,7 @@ impl Daemon {
             .await
         {
             Ok(()) => {
-                crash_point("after-send");
+                crate::service::crash_point("after-send");
                 self.store.outbox_sent(mail, self.clock.now()).await?;
                 tracing::info!(key = %mail.mail_key, to = %to, "sent");
                 Ok(true)
@@ -409,12 +399,12 @@ impl Daemon {
         let Some(player) = tx.player_by_email(&mail.recipient).await? else {
             return Ok(());
         };
-        let said = super::bounces::hard_bounce(
+        let said = crate::service::bounces::hard_bounce(
             &self.inbox.post,
             &mut tx,
             &player,
             &mail.message_id,
-            super::bounces::smtp_status(error).as_deref(),
+            crate::service::bounces::smtp_status(error).as_deref(),
             &format!("smtp:{}", mail.mail_key),
             now,
             now,
@@ -598,7 +588,7 @@ impl Daemon {
         }
         let mut tables = Vec::new();
         for game in tx.games_to_move(id).await? {
-            tables.push(super::clocks::load_table(&mut tx, game).await?);
+            tables.push(crate::service::clocks::load_table(&mut tx, game).await?);
         }
         let queued = !tables.is_empty();
         if queued {

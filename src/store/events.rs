@@ -314,3 +314,14 @@ impl Tx {
         Ok(())
     }
 }
+
+impl super::Store {
+    /// Whether an event of this number exists.
+    pub async fn event_exists(&self, event: EventId) -> Result<bool, StoreError> {
+        Ok(sqlx::query("SELECT id FROM events WHERE id = $1")
+            .bind(event.0)
+            .fetch_optional(self.pool())
+            .await?
+            .is_some())
+    }
+}

@@ -599,3 +599,38 @@ impl Tx {
             .collect()
     }
 }
+
+impl Store {
+    /// An event's games with their two players, to narrow a report to it.
+    pub async fn event_game_players(
+        &self,
+        event: EventId,
+    ) -> Result<Vec<(GameId, PlayerId, PlayerId)>, StoreError> {
+        sqlx::query("SELECT id, white_id, black_id FROM games WHERE event_id = $1")
+            .bind(event.0)
+            .fetch_all(self.pool())
+            .await?
+            .iter()
+            .map(|row| {
+                Ok((
+                    GameId(row.try_get("id")?),
+                    PlayerId(row.try_get("white_id")?),
+                    PlayerId(row.try_get("black_id")?),
+                ))
+            })
+            .collect()
+    }
+
+    /// The events that have games in progress.
+    pub async fn events_with_active_games(&self) -> Result<Vec<EventId>, StoreError> {
+        sqlx::query(
+            "SELECT DISTINCT event_id FROM games WHERE status = 'active' AND event_id IS NOT NULL \
+             ORDER BY event_id",
+        )
+        .fetch_all(self.pool())
+        .await?
+        .iter()
+        .map(|row| Ok(EventId(row.try_get("event_id")?)))
+        .collect()
+    }
+}

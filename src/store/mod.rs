@@ -24,14 +24,18 @@
 //! - [`outbox`]: the mails to send, their leases and results.
 //! - [`clocks`]: leave, the scheduler's due keys, report runs, digests sent.
 //! - [`bounces`]: hard bounces per player.
+//! - [`locks`]: advisory locks on a session of their own.
+//! - [`bench`]: seeding a scratch database for `dopis bench`.
 //! - [`failures`]: mails whose handling failed, scheduler work that failed.
 
+pub mod bench;
 pub mod bounces;
 pub mod clocks;
 pub mod events;
 pub mod failures;
 pub mod games;
 pub mod inbound;
+pub mod locks;
 pub mod outbox;
 pub mod players;
 pub mod schedule;

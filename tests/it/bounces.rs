@@ -9,8 +9,8 @@ use chrono::Duration;
 
 use dopis::address::EmailAddress;
 use dopis::app::{Clock, SystemClock};
-use dopis::daemon::inbox::Handled;
 use dopis::ids::GameId;
+use dopis::service::inbox::Handled;
 
 use crate::support::app::{TestApp, outbox_rows_of};
 use crate::support::{TestDb, dopis, ok};

@@ -9,10 +9,10 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use dopis::address::EmailAddress;
 use dopis::clock::TimeControl;
-use dopis::daemon::inbox::Handled;
 use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
+use dopis::service::inbox::Handled;
 use dopis::store::games::GameStatus;
 
 use crate::support::TestDb;
@@ -441,7 +441,7 @@ async fn a_td_extension_moves_the_deadline_of_the_side_to_move(db: &TestDb) {
     let h = Duration::hours;
     let td = EmailAddress::parse("td@clubs.test").unwrap();
     let mut tx = w.app.store.begin().await.unwrap();
-    dopis::td::extend(
+    dopis::service::td::extend(
         &mut tx,
         w.app.post(),
         w.game,

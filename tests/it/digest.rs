@@ -4,10 +4,10 @@
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
 use dopis::clock::TimeControl;
-use dopis::daemon::inbox::Handled;
 use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;

@@ -17,10 +17,10 @@ use mail_auth::hickory_resolver::proto::rr::{RData, Record, RecordType};
 use tokio::net::UdpSocket;
 
 use dopis::clock::TimeControl;
-use dopis::daemon::inbox::Handled;
 use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;

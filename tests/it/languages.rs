@@ -8,10 +8,10 @@
 use chrono::{Duration, TimeZone, Utc};
 
 use dopis::clock::TimeControl;
-use dopis::daemon::inbox::Handled;
 use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::on_both_backends;
 use crate::support::TestDb;

@@ -1196,8 +1196,8 @@ const TD_REPORT_ADDRESS: &str = "chess+r3.h6d2k9w4q1@chess.test";
 /// A deadline report with a player on leave and a game lost on time, and no
 /// game near its deadline: a game's line is longer than a text line may be
 /// (its own wrapping is the report's business, not the mail's).
-fn deadline_report() -> dopis::report::DeadlineReport {
-    use dopis::report::{DeadlineReport, LeaveLine, TimeoutLine};
+fn deadline_report() -> dopis::service::report::DeadlineReport {
+    use dopis::service::report::{DeadlineReport, LeaveLine, TimeoutLine};
     let at = |d, h| {
         Utc.with_ymd_and_hms(2026, 12, d, h, 0, 0)
             .single()

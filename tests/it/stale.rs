@@ -12,10 +12,10 @@ use std::collections::HashMap;
 
 use chrono::Duration;
 use dopis::clock::TimeControl;
-use dopis::daemon::inbox::Handled;
 use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
+use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;

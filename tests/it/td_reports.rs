@@ -7,7 +7,7 @@
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 
 use dopis::app::{Clock, SystemClock};
-use dopis::daemon::inbox::Handled;
+use dopis::service::inbox::Handled;
 
 use crate::support::app::TestApp;
 use crate::support::mail::Mail;

@@ -13,13 +13,13 @@ use dopis::app::{Clock, FixedClock, SystemClock};
 use dopis::chess::game::StartPosition;
 use dopis::clock::{Allowance, ReminderPlan, TimeControl};
 use dopis::config::{MailConfig, Secret};
-use dopis::daemon::inbox::{Handled, Inbox};
-use dopis::daemon::post::Post;
 use dopis::daemon::run::Daemon;
 use dopis::ids::EventId;
 use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::{NewPlayer, Player, PlayerId};
+use dopis::service::inbox::{Handled, Inbox};
+use dopis::service::post::Post;
 use dopis::store::Store;
 use dopis::store::games::GameRecord;
 use dopis::store::outbox::OutboxStatus;
@@ -104,7 +104,7 @@ impl TestApp {
 
     /// Starts a game from the standard position (its first mails queued).
     pub async fn game(&self, white: &Player, black: &Player, control: TimeControl) -> GameId {
-        dopis::daemon::start::start_game(
+        dopis::service::start::start_game(
             &self.store,
             self.post(),
             white.id,
@@ -121,8 +121,10 @@ impl TestApp {
     /// (its games' first mails queued).
     pub async fn event(&self, file: &str) -> (EventId, Vec<GameId>) {
         let mut tx = self.store.begin().await.unwrap();
-        let event = dopis::td::create(&mut tx, file, self.now()).await.unwrap();
-        let games = dopis::td::start(&mut tx, self.post(), event, self.now())
+        let event = dopis::service::td::create(&mut tx, file, self.now())
+            .await
+            .unwrap();
+        let games = dopis::service::td::start(&mut tx, self.post(), event, self.now())
             .await
             .unwrap();
         tx.commit().await.unwrap();

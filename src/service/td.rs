@@ -24,7 +24,6 @@ use crate::address::EmailAddress;
 use crate::chess::game::{EndReason, GameResult, Outcome, StartPosition};
 use crate::chess::side;
 use crate::clock::TimeControl;
-use crate::daemon::post::{LoadedGame, Post};
 use crate::event::berger::Cycles;
 use crate::event::crosstable::{self, Crosstable};
 use crate::event::file::{self, BadEventFile, Entrant, Event, EventKind, Pairings, Team};
@@ -36,6 +35,7 @@ use crate::ids::EventId;
 use crate::ids::GameId;
 use crate::mail::compose::{LetterKind, ReplacementRole};
 use crate::player::{NewPlayer, Player, PlayerId};
+use crate::service::post::{LoadedGame, Outgoing, Post};
 use crate::store::StoreError;
 use crate::store::Tx;
 use crate::store::events::{EntrantRecord, EventRecord, EventStatus, TeamRecord};
@@ -573,7 +573,7 @@ pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<Paire
 
 /// Loads a game with its players and clock, as mails show it.
 async fn table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
-    crate::daemon::clocks::load_table(tx, id).await
+    crate::service::clocks::load_table(tx, id).await
 }
 
 /// Starts an open event: creates every game and queues the first mails of
@@ -616,7 +616,7 @@ pub async fn start(
             start: StartPosition::Standard,
             time_control: ev.event.time_control,
         };
-        let id = crate::daemon::start::start_game_in(tx, post, &game, now).await?;
+        let id = crate::service::start::start_game_in(tx, post, &game, now).await?;
         tx.link_game(id, event, p.round, p.board).await?;
         ids.push(id);
     }
@@ -865,7 +865,7 @@ pub async fn extend(
     // The clock now has the extra days: mails show the new deadline, and the
     // scheduler looks at the game afresh.
     let t = table(tx, game).await?;
-    crate::daemon::clocks::reschedule(tx, &t, None, now).await?;
+    crate::service::clocks::reschedule(tx, &t, None, now).await?;
     let action = tx
         .record_td_action(
             &NewTdAction {
@@ -1050,20 +1050,22 @@ pub async fn withdraw(
     }
     post.queue(
         tx,
-        format!("td{action}.withdrawn"),
-        LetterKind::Withdrawal {
-            event: ev.event.name.clone(),
-            player: player.name.clone(),
-            effect: String::new(),
-            reason: reason.to_string(),
-            lines,
+        Outgoing {
+            key: format!("td{action}.withdrawn"),
+            kind: LetterKind::Withdrawal {
+                event: ev.event.name.clone(),
+                player: player.name.clone(),
+                effect: String::new(),
+                reason: reason.to_string(),
+                lines,
+            },
+            to: &player,
+            game: None,
+            side: None,
+            answering: None,
+            reply_to: None,
+            ply: None,
         },
-        &player,
-        None,
-        None,
-        None,
-        None,
-        None,
         now,
     )
     .await?;
@@ -1154,20 +1156,22 @@ pub async fn replace(
     }
     post.queue(
         tx,
-        format!("td{action}.replaced"),
-        LetterKind::Replaced {
-            event: ev.event.name.clone(),
-            old: leaving.name.clone(),
-            new: substitute.name.clone(),
-            role: ReplacementRole::Replaced,
-            reason: reason.to_string(),
+        Outgoing {
+            key: format!("td{action}.replaced"),
+            kind: LetterKind::Replaced {
+                event: ev.event.name.clone(),
+                old: leaving.name.clone(),
+                new: substitute.name.clone(),
+                role: ReplacementRole::Replaced,
+                reason: reason.to_string(),
+            },
+            to: &leaving,
+            game: None,
+            side: None,
+            answering: None,
+            reply_to: None,
+            ply: None,
         },
-        &leaving,
-        None,
-        None,
-        None,
-        None,
-        None,
         now,
     )
     .await?;

@@ -17,8 +17,6 @@ use chrono::{DateTime, Utc};
 use super::{Handled, Inbox, first_line};
 use crate::arbiter::{self, Seat};
 use crate::command::{self, Command};
-use crate::daemon::clocks;
-use crate::daemon::post::{Answering, LoadedGame};
 use crate::ids::GameId;
 use crate::locale;
 use crate::mail::compose::LetterKind;
@@ -26,6 +24,8 @@ use crate::mail::inbound::InboundMail;
 use crate::mail::key::sha256_hex;
 use crate::mail::stale::{self, Freshness, MovePoint};
 use crate::player::Player;
+use crate::service::clocks;
+use crate::service::post::{Answering, LoadedGame, Outgoing};
 use crate::store::StoreError;
 use crate::store::Tx;
 use crate::store::games::GameStatus;
@@ -76,20 +76,22 @@ impl Inbox {
         self.post
             .queue(
                 tx,
-                format!(
-                    "in.{}.repeated",
-                    sha256_hex(answering.mail_key.as_bytes(), 32)
-                ),
-                LetterKind::Repeated {
-                    wrote: first_line(&mail.text),
-                    first: locale::describe_deadline(first, player.tz, player.lang),
+                Outgoing {
+                    key: format!(
+                        "in.{}.repeated",
+                        sha256_hex(answering.mail_key.as_bytes(), 32)
+                    ),
+                    kind: LetterKind::Repeated {
+                        wrote: first_line(&mail.text),
+                        first: locale::describe_deadline(first, player.tz, player.lang),
+                    },
+                    to: player,
+                    game: Some(&table),
+                    side: table.record.side_of(player.id),
+                    answering: Some(answering),
+                    reply_to: Some(self.post.reply_to(game, player)),
+                    ply: None,
                 },
-                player,
-                Some(&table),
-                table.record.side_of(player.id),
-                Some(answering),
-                Some(self.post.reply_to(game, player)),
-                None,
                 now,
             )
             .await?;
@@ -188,19 +190,21 @@ impl Inbox {
         self.post
             .queue(
                 tx,
-                format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
-                LetterKind::ConfirmStale {
-                    command: command::describe(&commands),
-                    answered: then,
-                    current: now_at,
-                    example,
+                Outgoing {
+                    key: format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
+                    kind: LetterKind::ConfirmStale {
+                        command: command::describe(&commands),
+                        answered: then,
+                        current: now_at,
+                        example,
+                    },
+                    to: player,
+                    game: Some(&table),
+                    side: Some(side),
+                    answering: Some(answering),
+                    reply_to: Some(self.post.confirmation_address(id)),
+                    ply: None,
                 },
-                player,
-                Some(&table),
-                Some(side),
-                Some(answering),
-                Some(self.post.confirmation_address(id)),
-                None,
                 now,
             )
             .await?;
@@ -229,7 +233,7 @@ impl Inbox {
         let record = &table.record;
         let event = tx.event_of_game(record.id).await?;
         let draw_policy = match event {
-            Some(event) => crate::td::draw_policy(tx, event).await?,
+            Some(event) => crate::service::td::draw_policy(tx, event).await?,
             None => crate::event::DrawPolicy::default(),
         };
         let board = arbiter::StateOfPlay {

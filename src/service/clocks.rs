@@ -23,7 +23,7 @@
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use shakmaty::{ByColor, Color};
 
-use super::post::{LoadedGame, Post};
+use super::post::{LoadedGame, Outgoing, Post};
 use crate::chess::game::Game;
 use crate::chess::side;
 use crate::clock::describe_deadline;
@@ -236,14 +236,16 @@ pub async fn end_on_time(
     for td in directors_of(tx, id).await? {
         post.queue(
             tx,
-            format!("g{}.over.td.{}", id.0, td.email),
-            LetterKind::GameOver,
-            &td,
-            Some(table),
-            None,
-            None,
-            None,
-            None,
+            Outgoing {
+                key: format!("g{}.over.td.{}", id.0, td.email),
+                kind: LetterKind::GameOver,
+                to: &td,
+                game: Some(table),
+                side: None,
+                answering: None,
+                reply_to: None,
+                ply: None,
+            },
             now,
         )
         .await?;
@@ -405,14 +407,16 @@ impl Scheduler {
         self.post
             .queue(
                 tx,
-                key,
-                kind,
-                to,
-                Some(table),
-                side,
-                None,
-                reply_to,
-                None,
+                Outgoing {
+                    key,
+                    kind,
+                    to,
+                    game: Some(table),
+                    side,
+                    answering: None,
+                    reply_to,
+                    ply: None,
+                },
                 now,
             )
             .await

@@ -3,13 +3,14 @@
 //! with the mails it causes — all in one transaction, keyed by the mail's
 //! Message-ID so that it acts at most once.
 
+mod director;
 mod stale;
 
 use chrono::{DateTime, Duration, Utc};
 
 use self::stale::Written;
 use super::clocks;
-use super::post::{Answering, LoadedGame, Post};
+use super::post::{Answering, LoadedGame, Outgoing, Post};
 use crate::arbiter::{
     self, Answer, Notice, Place, Reason, RejectionKind, Ruling, StandingsAsked, Step, Writer,
 };
@@ -27,16 +28,7 @@ use crate::store::games::GameStatus;
 use crate::store::inbound::InboundRecord;
 use crate::store::{Store, StoreError};
 
-/// What became of a mail, for logs and tests.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Handled {
-    /// Seen before: did nothing.
-    Duplicate,
-    /// Not answered by rule (bounce, auto-reply, list, unreadable, rate limit).
-    Ignored(String),
-    /// Acted on or answered; the text says how.
-    Done(String),
-}
+pub use super::Handled;
 
 /// Settings for handling mail.
 #[derive(Debug, Clone)]
@@ -141,7 +133,8 @@ impl Inbox {
         let dkim_failed = self.post.require_dkim
             && !ours_back
             && mail.automatic.is_none()
-            && !super::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers).await;
+            && !crate::service::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers)
+                .await;
         let mut tx = store.begin().await?;
         let record = InboundRecord {
             mail_key: &key,
@@ -175,7 +168,7 @@ impl Inbox {
             self.refuse_unsigned(&mut tx, &mail, &answering, now)
                 .await?
         } else if let Some(done) =
-            super::reports::answer_director(self, store, &mut tx, &mail, &answering, now).await?
+            director::answer_director(self, store, &mut tx, &mail, &answering, now).await?
         {
             // A TD's `report`, or a mail to a report address.
             (None, done)
@@ -188,7 +181,7 @@ impl Inbox {
             Handled::Ignored(t) | Handled::Done(t) => t.clone(),
         };
         tx.inbound_outcome(&key, game, &text).await?;
-        super::run::crash_point("before-inbound-commit");
+        crate::service::crash_point("before-inbound-commit");
         tx.commit().await?;
         Ok(outcome)
     }
@@ -310,17 +303,19 @@ impl Inbox {
                 self.post
                     .queue(
                         tx,
-                        format!(
-                            "in.{}.confirm",
-                            sha256_hex(answering.mail_key.as_bytes(), 32)
-                        ),
-                        LetterKind::ConfirmRequest { command },
-                        &player,
-                        Some(&table),
-                        table.record.side_of(player.id),
-                        Some(answering),
-                        Some(self.post.confirmation_address(id)),
-                        None,
+                        Outgoing {
+                            key: format!(
+                                "in.{}.confirm",
+                                sha256_hex(answering.mail_key.as_bytes(), 32)
+                            ),
+                            kind: LetterKind::ConfirmRequest { command },
+                            to: &player,
+                            game: Some(&table),
+                            side: table.record.side_of(player.id),
+                            answering: Some(answering),
+                            reply_to: Some(self.post.confirmation_address(id)),
+                            ply: None,
+                        },
                         now,
                     )
                     .await?;
@@ -642,7 +637,7 @@ impl Inbox {
             side,
             at: played_at,
             flagged,
-            annulled: crate::td::is_annulled(&current.record, board.game.is_over()),
+            annulled: crate::service::td::is_annulled(&current.record, board.game.is_over()),
             event,
         };
         let ruling = arbiter::hear(&writer, place, commands);
@@ -897,10 +892,10 @@ impl Inbox {
 /// The standings letter of an event, with event errors as store errors (a
 /// stored event that cannot be read back is corrupt).
 async fn standings_kind(tx: &mut Tx, event: crate::ids::EventId) -> Result<LetterKind, StoreError> {
-    crate::td::standings_letter(tx, event)
+    crate::service::td::standings_letter(tx, event)
         .await
         .map_err(|e| match e {
-            crate::td::TdError::Store(e) => e,
+            crate::service::td::TdError::Store(e) => e,
             other => StoreError::Corrupt(other.to_string()),
         })
 }

@@ -16,7 +16,6 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::mailbox::MailboxError;
 use crate::mail::compose::NotHandledCause;
 use crate::mail::inbound::{self, Excess, InboundError, InboundMail};
 use crate::store::{Blame, StoreError};
@@ -45,9 +44,10 @@ pub enum MailFault {
     /// The database failed while handling it.
     #[error("{0}")]
     Store(#[from] StoreError),
-    /// The mailbox failed after the mail's effects were committed.
+    /// The mailbox failed after the mail's effects were committed (its
+    /// error, in words).
     #[error("{0}")]
-    Mailbox(#[from] MailboxError),
+    Mailbox(String),
 }
 
 impl MailFault {
@@ -184,7 +184,7 @@ mod tests {
         );
         assert_eq!(MailFault::ReaderCrashed("x".into()).blame(), Blame::Item);
         assert_eq!(
-            MailFault::Mailbox(MailboxError::Transient("x".into())).blame(),
+            MailFault::Mailbox("x (will retry)".into()).blame(),
             Blame::Outage
         );
         assert_eq!(

@@ -30,9 +30,9 @@ use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, Utc};
 
+use super::Handled;
 use super::clocks::directors_of_event;
-use super::inbox::Handled;
-use super::post::Post;
+use super::post::{Outgoing, Post};
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
 use crate::player::Player;
@@ -101,7 +101,7 @@ pub(super) async fn record(
 /// by our SMTP server's refusal at once; pauses the player when their
 /// address has failed often enough. Returns what was done, for the log.
 #[allow(clippy::too_many_arguments)]
-pub(super) async fn hard_bounce(
+pub(crate) async fn hard_bounce(
     post: &Post,
     tx: &mut Tx,
     player: &Player,
@@ -143,7 +143,7 @@ pub(super) async fn hard_bounce(
 }
 
 /// The enhanced status code (`5.1.1`) in an SMTP server's refusal, if any.
-pub(super) fn smtp_status(reply: &str) -> Option<String> {
+pub(crate) fn smtp_status(reply: &str) -> Option<String> {
     reply
         .split(|c: char| !(c.is_ascii_digit() || c == '.'))
         .find(|w| {
@@ -184,21 +184,23 @@ async fn tell_directors(
     for (email, (td, games)) in &directors {
         post.queue(
             tx,
-            format!("bounce.p{}.{stamp}.td.{email}", player.id.0),
-            LetterKind::AddressBounces {
-                player: player.name.clone(),
-                address: player.email.to_string(),
-                bounces: u32::try_from(count).unwrap_or(u32::MAX),
-                days: post.bounces.days,
-                status: status.unwrap_or_default().to_string(),
-                games: games.clone(),
+            Outgoing {
+                key: format!("bounce.p{}.{stamp}.td.{email}", player.id.0),
+                kind: LetterKind::AddressBounces {
+                    player: player.name.clone(),
+                    address: player.email.to_string(),
+                    bounces: u32::try_from(count).unwrap_or(u32::MAX),
+                    days: post.bounces.days,
+                    status: status.unwrap_or_default().to_string(),
+                    games: games.clone(),
+                },
+                to: td,
+                game: None,
+                side: None,
+                answering: None,
+                reply_to: None,
+                ply: None,
             },
-            td,
-            None,
-            None,
-            None,
-            None,
-            None,
             now,
         )
         .await?;

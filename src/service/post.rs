@@ -36,7 +36,7 @@ pub struct Post {
     /// Whether mail must carry an aligned DKIM pass to act (`[mail] require_dkim`).
     pub require_dkim: bool,
     /// Where the DKIM check looks keys up (`[mail] dns_servers`).
-    pub dns_servers: super::dkim::DnsServers,
+    pub dns_servers: crate::service::dkim::DnsServers,
     /// When a bouncing address pauses its player (`[mail] bounces_to_pause`,
     /// `bounce_days`).
     pub bounces: BouncePolicy,
@@ -132,6 +132,27 @@ pub struct Answering<'a> {
     pub message_id: Option<&'a MessageId>,
 }
 
+/// One mail to queue: what it says, to whom, and about which game.
+#[derive(Debug, Clone)]
+pub struct Outgoing<'a> {
+    /// Deterministic outbox key: queueing the same key twice queues it once.
+    pub key: String,
+    /// What the letter says.
+    pub kind: LetterKind,
+    /// The recipient.
+    pub to: &'a Player,
+    /// The game it is about (threading, the board, the clocks).
+    pub game: Option<&'a LoadedGame>,
+    /// The side the recipient plays in that game, if they play.
+    pub side: Option<Color>,
+    /// The player's mail it answers, if any (then it is rate-limited).
+    pub answering: Option<&'a Answering<'a>>,
+    /// A Reply-To other than the game's.
+    pub reply_to: Option<EmailAddress>,
+    /// For a mail telling of the opponent's move: that move's ply.
+    pub ply: Option<i64>,
+}
+
 impl Post {
     /// Reads the mail settings.
     pub fn new(cfg: &MailConfig) -> Result<Post, PostError> {
@@ -144,7 +165,7 @@ impl Post {
             name: cfg.name.clone(),
             tokens: Tokens::new(cfg.secret.expose()),
             require_dkim: cfg.require_dkim,
-            dns_servers: super::dkim::DnsServers::parse(&cfg.dns_servers)
+            dns_servers: crate::service::dkim::DnsServers::parse(&cfg.dns_servers)
                 .map_err(PostError::DnsServers)?,
             bounces: BouncePolicy {
                 to_pause: cfg.bounces_to_pause,
@@ -227,20 +248,22 @@ impl Post {
     }
 
     /// Composes a letter and queues it.
-    #[allow(clippy::too_many_arguments)]
     pub async fn queue(
         &self,
         tx: &mut Tx,
-        mail_key: String,
-        kind: LetterKind,
-        to: &Player,
-        table: Option<&LoadedGame>,
-        side: Option<Color>,
-        answering: Option<&Answering<'_>>,
-        reply_to: Option<EmailAddress>,
-        ply: Option<i64>,
+        mail: Outgoing<'_>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        let Outgoing {
+            key: mail_key,
+            kind,
+            to,
+            game: table,
+            side,
+            answering,
+            reply_to,
+            ply,
+        } = mail;
         let game_id = table.map(|t| t.record.id);
         let message_id = self.message_id(table, &mail_key)?;
         let root = game_id.map(|id| self.thread_root(id)).transpose()?;
@@ -304,14 +327,16 @@ impl Post {
         let reply_to = self.reply_to(table.record.id, to);
         self.queue(
             tx,
-            mail_key,
-            kind,
-            to,
-            Some(table),
-            Some(side),
-            None,
-            Some(reply_to),
-            None,
+            Outgoing {
+                key: mail_key,
+                kind,
+                to,
+                game: Some(table),
+                side: Some(side),
+                answering: None,
+                reply_to: Some(reply_to),
+                ply: None,
+            },
             now,
         )
         .await
@@ -330,14 +355,16 @@ impl Post {
     ) -> Result<(), StoreError> {
         self.queue(
             tx,
-            mail_key,
-            kind,
-            to,
-            None,
-            None,
-            Some(answering),
-            None,
-            None,
+            Outgoing {
+                key: mail_key,
+                kind,
+                to,
+                game: None,
+                side: None,
+                answering: Some(answering),
+                reply_to: None,
+                ply: None,
+            },
             now,
         )
         .await
@@ -507,14 +534,16 @@ impl Post {
             }
             self.queue(
                 tx,
-                key,
-                kind,
-                to,
-                Some(table),
-                Some(side),
-                answer.then_some(answering),
-                Some(self.reply_to(id, to)),
-                notice_ply,
+                Outgoing {
+                    key,
+                    kind,
+                    to,
+                    game: Some(table),
+                    side: Some(side),
+                    answering: answer.then_some(answering),
+                    reply_to: Some(self.reply_to(id, to)),
+                    ply: notice_ply,
+                },
                 now,
             )
             .await?;
@@ -544,14 +573,16 @@ impl Post {
             .collect();
         self.queue(
             tx,
-            format!("digest.p{}.{day}", to.id.0),
-            LetterKind::Digest { games },
-            to,
-            None,
-            None,
-            None,
-            None,
-            None,
+            Outgoing {
+                key: format!("digest.p{}.{day}", to.id.0),
+                kind: LetterKind::Digest { games },
+                to,
+                game: None,
+                side: None,
+                answering: None,
+                reply_to: None,
+                ply: None,
+            },
             now,
         )
         .await

@@ -9,13 +9,13 @@
 //! `at` shows what will be late by then; moves made after a past `at` are
 //! not taken back out.
 
+pub mod by_mail;
+
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::Serialize;
-
-use sqlx::Row;
 
 use crate::chess::game::{EndReason, GameResult, Outcome};
 use crate::ids::EventId;
@@ -145,18 +145,14 @@ struct Scope {
 
 impl Scope {
     async fn of(store: &Store, event: EventId) -> Result<Scope, StoreError> {
-        let rows = sqlx::query("SELECT id, white_id, black_id FROM games WHERE event_id = $1")
-            .bind(event.0)
-            .fetch_all(store.pool())
-            .await?;
         let mut scope = Scope {
             games: Default::default(),
             players: Default::default(),
         };
-        for row in rows {
-            scope.games.insert(row.try_get("id")?);
-            scope.players.insert(PlayerId(row.try_get("white_id")?));
-            scope.players.insert(PlayerId(row.try_get("black_id")?));
+        for (game, white, black) in store.event_game_players(event).await? {
+            scope.games.insert(game.0);
+            scope.players.insert(white);
+            scope.players.insert(black);
         }
         Ok(scope)
     }
@@ -164,24 +160,12 @@ impl Scope {
 
 /// Whether an event of this number exists.
 pub async fn event_exists(store: &Store, event: EventId) -> Result<bool, StoreError> {
-    Ok(sqlx::query("SELECT id FROM events WHERE id = $1")
-        .bind(event.0)
-        .fetch_optional(store.pool())
-        .await?
-        .is_some())
+    store.event_exists(event).await
 }
 
 /// The events that have games in progress: those whose TDs get the daily report.
 pub async fn events_with_active_games(store: &Store) -> Result<Vec<EventId>, StoreError> {
-    sqlx::query(
-        "SELECT DISTINCT event_id FROM games WHERE status = 'active' AND event_id IS NOT NULL \
-         ORDER BY event_id",
-    )
-    .fetch_all(store.pool())
-    .await?
-    .iter()
-    .map(|row| Ok(EventId(row.try_get("event_id")?)))
-    .collect()
+    store.events_with_active_games().await
 }
 
 /// Makes the report from the store, of every game.

@@ -22,22 +22,16 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::clocks::{director, directors_of_event};
-use super::inbox::{Handled, Inbox};
-use super::post::{Answering, Post};
-use crate::arbiter::{self, DirectorAddress, DirectorAnswer};
-use crate::command;
 use crate::ids::EventId;
 use crate::mail::compose::LetterKind;
-use crate::mail::inbound::InboundMail;
-use crate::mail::key::sha256_hex;
-use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
-use crate::report::{self, ReportAsk, SILENCE_DAYS};
+use crate::service::clocks::directors_of_event;
+use crate::service::post::{Answering, Outgoing, Post};
+use crate::service::report::{self, ReportAsk, SILENCE_DAYS};
 use crate::store::Tx;
 use crate::store::{Store, StoreError};
 
-use super::clocks::Scheduler;
+use crate::service::clocks::Scheduler;
 
 /// Deadlines this soon after the report count as due soon (as the CLI's default).
 const DUE_WITHIN: TimeDelta = TimeDelta::days(3);
@@ -49,7 +43,7 @@ fn run_name(event: EventId) -> String {
 
 /// An event's report letter as of `now`, with the timeouts since its last
 /// mailed report (or the last day).
-async fn report_letter(
+pub(crate) async fn report_letter(
     store: &Store,
     tx: &mut Tx,
     event: EventId,
@@ -80,7 +74,7 @@ async fn report_letter(
 
 /// Queues a mail to a TD with their report address as Reply-To.
 #[allow(clippy::too_many_arguments)]
-async fn to_director(
+pub(crate) async fn to_director(
     post: &Post,
     tx: &mut Tx,
     key: String,
@@ -93,14 +87,16 @@ async fn to_director(
     let reply_to = post.report_address(event.0, &td.email);
     post.queue(
         tx,
-        key,
-        kind,
-        td,
-        None,
-        None,
-        answering,
-        Some(reply_to),
-        None,
+        Outgoing {
+            key,
+            kind,
+            to: td,
+            game: None,
+            side: None,
+            answering,
+            reply_to: Some(reply_to),
+            ply: None,
+        },
         now,
     )
     .await
@@ -170,116 +166,4 @@ impl Scheduler {
         }
         Ok(due.len())
     }
-}
-
-/// Whether `address` is among an event's TDs (addresses compare without case).
-async fn directs(tx: &mut Tx, event: EventId, address: &str) -> Result<bool, StoreError> {
-    Ok(tx
-        .event_tds(event)
-        .await?
-        .iter()
-        .any(|td| td.eq_ignore_ascii_case(address)))
-}
-
-/// Handles a mail that is a TD's business: one to a report address, or
-/// `report` alone from a TD's address. `None` for any other mail, which
-/// goes on to players' handling.
-pub async fn answer_director(
-    inbox: &Inbox,
-    store: &Store,
-    tx: &mut Tx,
-    mail: &InboundMail,
-    answering: &Answering<'_>,
-    now: DateTime<Utc>,
-) -> Result<Option<Handled>, StoreError> {
-    let post = &inbox.post;
-    let from = mail.from.as_str();
-    let tag = mail
-        .recipients
-        .iter()
-        .filter_map(|a| route::read_plus_address(&post.ours, a))
-        .find_map(|t| match t {
-            PlusTag::Report { event, token } => Some((EventId(event), token)),
-            _ => None,
-        });
-    let Some(td) = director(tx, from).await? else {
-        return Ok(tag.map(|_| Handled::Ignored("ignored: unreadable sender".into())));
-    };
-    let asks = command::parse(&mail.text, td.lang).commands;
-    let mail_key = sha256_hex(answering.mail_key.as_bytes(), 12);
-    let Some((event, token)) = tag else {
-        // Without the report address: the arbiter says whether it is the
-        // TD's business at all, or a mail they wrote as a player.
-        if arbiter::hear_director(&asks, DirectorAddress::Elsewhere).is_none() {
-            return Ok(None);
-        }
-        let mut events = Vec::new();
-        for e in tx.events().await? {
-            if directs(tx, e.id, from).await? {
-                events.push(e);
-            }
-        }
-        if events.is_empty() {
-            return Ok(None);
-        }
-        if !may_answer(inbox, tx, from, now).await? {
-            return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
-        }
-        for e in &events {
-            let key = format!("in.{mail_key}.reporthow.e{}", e.id.0);
-            let kind = LetterKind::ReportInstructions {
-                event: e.name.clone(),
-            };
-            to_director(post, tx, key, kind, &td, e.id, Some(answering), now).await?;
-        }
-        return Ok(Some(Handled::Done(format!(
-            "told TD {from} how to ask for the report"
-        ))));
-    };
-    if !directs(tx, event, from).await? {
-        return Ok(Some(Handled::Ignored(format!(
-            "ignored: mail to the report address of event {event} from {from}, not its TD"
-        ))));
-    }
-    if !may_answer(inbox, tx, from, now).await? {
-        return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
-    }
-    let name = tx.event(event).await?.name;
-    let address = if post.tokens.director(event.0, from).matches(&token) {
-        DirectorAddress::Report
-    } else {
-        DirectorAddress::WrongToken
-    };
-    match arbiter::hear_director(&asks, address) {
-        Some(DirectorAnswer::HowToAsk) => {
-            let key = format!("in.{mail_key}.reporthow.e{}", event.0);
-            let kind = LetterKind::ReportInstructions { event: name };
-            to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
-            Ok(Some(Handled::Done(format!(
-                "wrong report token from TD {from}: told how to ask"
-            ))))
-        }
-        Some(DirectorAnswer::Report) => {
-            let kind = report_letter(store, tx, event, now).await?;
-            let key = format!("in.{mail_key}.report.e{}", event.0);
-            to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
-            Ok(Some(Handled::Done(format!(
-                "sent the deadline report of event {event} to {from}"
-            ))))
-        }
-        Some(DirectorAnswer::Nothing) | None => Ok(Some(Handled::Ignored(format!(
-            "ignored: TD {from} wrote to the report address without `report`"
-        )))),
-    }
-}
-
-/// Whether another answer to this address stays within the hourly limit.
-async fn may_answer(
-    inbox: &Inbox,
-    tx: &mut Tx,
-    address: &str,
-    now: DateTime<Utc>,
-) -> Result<bool, StoreError> {
-    let sent = tx.answers_since(address, now - TimeDelta::hours(1)).await?;
-    Ok(sent < i64::from(inbox.answers_per_hour))
 }

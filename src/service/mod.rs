@@ -1,0 +1,45 @@
+//! The application: what happens when a mail comes in, a clock runs out or
+//! a TD acts. The daemon, the CLI and the demo call these; they call the
+//! core (rules, clocks, events, the arbiter) and the adapters (the store,
+//! mail in and out), never the daemon or the CLI.
+//!
+//! - [`inbox`]: an inbound mail routed, authenticated and applied.
+//! - [`dkim`]: the optional DKIM check of an inbound mail.
+//! - [`post`]: the mails a change causes, queued in its transaction.
+//! - [`clocks`]: deadlines, reminders, leave and the scheduler.
+//! - [`start`]: starting a game.
+//! - [`td`]: events and what their directors do.
+//! - [`report`]: the deadline report, on the command line and by mail.
+//! - [`bounces`]: bounced mail, and holding a player's mail.
+//! - [`quarantine`]: mails whose handling failed.
+
+pub mod bounces;
+pub mod clocks;
+pub mod dkim;
+pub mod inbox;
+pub mod post;
+pub mod quarantine;
+pub mod report;
+pub mod start;
+pub mod td;
+
+/// What became of a mail, for logs and tests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handled {
+    /// Seen before: did nothing.
+    Duplicate,
+    /// Not answered by rule (bounce, auto-reply, list, unreadable, rate limit).
+    Ignored(String),
+    /// Acted on or answered; the text says how.
+    Done(String),
+}
+
+/// A test hook for crash-and-restart tests: when `DOPIS_CRASH_AT` names
+/// this point, the process dies here at once, as if killed with `kill -9`
+/// (no destructors, no flushing). Unset in normal operation.
+pub(crate) fn crash_point(name: &str) {
+    if std::env::var("DOPIS_CRASH_AT").is_ok_and(|v| v == name) {
+        eprintln!("DOPIS_CRASH_AT={name}: aborting");
+        std::process::abort();
+    }
+}
