@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use tokio::sync::watch;
 
 use crate::address::EmailAddress;
-use crate::app::{Clock, SystemClock};
+use crate::app::{App, Clock, SystemClock};
 use crate::chess::game::StartPosition;
 use crate::clock::TimeControl;
 use crate::config::{Config, MailConfig, MaildirConfig, Secret};
@@ -23,7 +23,6 @@ use crate::daemon::run::Daemon;
 use crate::lang::Lang;
 use crate::player::NewPlayer;
 use crate::service::post::Post;
-use crate::store::Store;
 
 /// Légal's mate (Légal – Saint Brie, Paris 1750), as the two players write
 /// it: Ana in Slovenian letters (S = knight, L = bishop), Bob in English
@@ -72,21 +71,21 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
         },
         ..Config::default()
     };
-    let store = Store::open(config.database.url.expose()).await?;
-    store
-        .close_after(play(&store, &config, dir, &db, &mail_dir, out))
+    let app = App::open(config).await?;
+    app.store
+        .close_after(play(&app, dir, &db, &mail_dir, out))
         .await
 }
 
 /// The demo's game, on an open store.
 async fn play(
-    store: &Store,
-    config: &Config,
+    app: &App,
     dir: &Path,
     db: &Path,
     mail_dir: &Path,
     out: &mut dyn Write,
 ) -> Result<()> {
+    let (store, config) = (&app.store, &app.config);
     let clock: Arc<dyn Clock> = Arc::new(SystemClock);
     let now = clock.now();
     let ana = store

@@ -14,12 +14,11 @@ use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
 use crate::address::EmailAddress;
 use crate::app::{Clock, Settings};
-use crate::mail::inbound::InboundMail;
 use crate::player::PlayerId;
 use crate::service::clocks::Scheduler;
 use crate::service::inbox::{Handled, Inbox};
 use crate::service::post::Post;
-use crate::service::quarantine::{self, MailFault};
+use crate::service::quarantine::{self, FailedMail, MailFault};
 use crate::store::failures::MailFailure;
 use crate::store::outbox::OutboxMail;
 use crate::store::{Blame, Store, StoreError};
@@ -127,7 +126,7 @@ impl Daemon {
         &self,
         mailbox: &mut Mailbox,
         mail: &Incoming,
-    ) -> Result<Handled, (MailFault, Option<InboundMail>)> {
+    ) -> Result<Handled, FailedMail> {
         let now = self.clock.now();
         let reference = mail.key.to_string();
         // A mail cannot have arrived after it is read: a delivery time in the
@@ -141,12 +140,15 @@ impl Daemon {
             let raw = Arc::new(mail.raw.clone());
             let read = quarantine::read_within(raw, self.read_budget)
                 .await
-                .map_err(|fault| (fault, None))?;
+                .map_err(|fault| FailedMail { fault, read: None })?;
             let sender = read.as_ref().ok().cloned();
             self.inbox
                 .handle_read(&self.store, &reference, &mail.raw, read, received_at, now)
                 .await
-                .map_err(|e| (MailFault::Store(e), sender))?
+                .map_err(|e| FailedMail {
+                    fault: MailFault::Store(e),
+                    read: sender,
+                })?
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
         crate::service::crash_point("after-inbound-commit");
@@ -154,7 +156,12 @@ impl Daemon {
             Ok(()) => {}
             // The server is away: the pass is tried again later, the mail
             // read again (found handled) and marked then.
-            Err(e) if e.is_transient() => return Err((MailFault::Mailbox(e.to_string()), None)),
+            Err(e) if e.is_transient() => {
+                return Err(FailedMail {
+                    fault: MailFault::Mailbox(e.to_string()),
+                    read: None,
+                });
+            }
             // Its effects are committed: said once, and the other mail goes
             // on. A Maildir does not hand such a mail out again; a reset IMAP
             // folder gives it a new UID, under which it is read again, found
@@ -185,9 +192,9 @@ impl Daemon {
         &self,
         mailbox: &mut Mailbox,
         mail: &Incoming,
-        fault: MailFault,
-        read: Option<InboundMail>,
+        failed: FailedMail,
     ) -> anyhow::Result<bool> {
+        let FailedMail { fault, read } = failed;
         let reference = mail.key.to_string();
         let blame = fault.blame();
         if blame == Blame::Outage {
@@ -294,9 +301,9 @@ impl Daemon {
                         count += 1;
                         true
                     }
-                    Err((fault, read)) => {
+                    Err(failure) => {
                         failed += 1;
-                        self.set_aside(mailbox, mail, fault, read).await?
+                        self.set_aside(mailbox, mail, failure).await?
                     }
                 };
                 all_done &= done;

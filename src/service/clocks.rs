@@ -222,35 +222,9 @@ pub async fn end_on_time(
     table.record.status = GameStatus::Finished;
     table.draw_offer_by = None;
     let id = table.record.id;
-    for side in [Color::White, Color::Black] {
-        post.to_player(
-            tx,
-            format!("g{}.over.{}", id.0, side::key(side)),
-            LetterKind::GameOver,
-            table,
-            side,
-            now,
-        )
-        .await?;
-    }
-    for td in directors_of(tx, id).await? {
-        post.queue(
-            tx,
-            Outgoing {
-                key: format!("g{}.over.td.{}", id.0, td.email),
-                kind: LetterKind::GameOver,
-                to: &td,
-                game: Some(table),
-                side: None,
-                answering: None,
-                reply_to: None,
-                ply: None,
-            },
-            now,
-        )
-        .await?;
-    }
-    Ok(())
+    let directors = directors_of(tx, id).await?;
+    post.game_over(tx, &format!("g{}", id.0), table, &directors, now)
+        .await
 }
 
 fn hours_text(d: TimeDelta) -> String {

@@ -312,6 +312,49 @@ impl Post {
         .await
     }
 
+    /// Tells both players, and `directors`, that a game is over: the one
+    /// game-over fan-out (a move that ends it, a timeout, a TD's result).
+    /// `stem` starts the outbox keys: `<stem>.over.<side>` for each player,
+    /// `<stem>.over.td.<address>` for each TD.
+    pub async fn game_over(
+        &self,
+        tx: &mut Tx,
+        stem: &str,
+        table: &LoadedGame,
+        directors: &[Player],
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        for side in [Color::White, Color::Black] {
+            self.to_player(
+                tx,
+                format!("{stem}.over.{}", side::key(side)),
+                LetterKind::GameOver,
+                table,
+                side,
+                now,
+            )
+            .await?;
+        }
+        for td in directors {
+            self.queue(
+                tx,
+                Outgoing {
+                    key: format!("{stem}.over.td.{}", td.email),
+                    kind: LetterKind::GameOver,
+                    to: td,
+                    game: Some(table),
+                    side: None,
+                    answering: None,
+                    reply_to: None,
+                    ply: None,
+                },
+                now,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
     /// Queues a mail about a game to the player of `side`, with their reply
     /// address (it is not an answer to a mail of theirs).
     pub async fn to_player(
@@ -438,17 +481,8 @@ impl Post {
                     None,
                 ),
                 Notice::GameOver => {
-                    for side in [Color::White, Color::Black] {
-                        self.to_player(
-                            tx,
-                            format!("g{}.over.{}", id.0, side::key(side)),
-                            LetterKind::GameOver,
-                            table,
-                            side,
-                            now,
-                        )
+                    self.game_over(tx, &format!("g{}", id.0), table, &[], now)
                         .await?;
-                    }
                     continue;
                 }
                 Notice::DrawOfferDeclined { to } => (

@@ -50,6 +50,16 @@ pub enum MailFault {
     Mailbox(String),
 }
 
+/// A mail that could not be handled: why, and the mail as far as it was
+/// read (to tell its sender).
+#[derive(Debug)]
+pub struct FailedMail {
+    /// Why.
+    pub fault: MailFault,
+    /// The mail, if it was read.
+    pub read: Option<InboundMail>,
+}
+
 impl MailFault {
     /// Whether the mail, the moment, or neither clearly is at fault.
     pub fn blame(&self) -> Blame {

@@ -810,17 +810,8 @@ pub async fn set_result(
         )
         .await?;
     let t = table(tx, game).await?;
-    for side in [Color::White, Color::Black] {
-        post.to_player(
-            tx,
-            format!("td{action}.g{}.over.{}", game.0, side::key(side)),
-            LetterKind::GameOver,
-            &t,
-            side,
-            now,
-        )
+    post.game_over(tx, &format!("td{action}.g{}", game.0), &t, &[], now)
         .await?;
-    }
     Ok(action)
 }
 

@@ -25,7 +25,7 @@
 //! - [`clocks`]: leave, the scheduler's due keys, report runs, digests sent.
 //! - [`bounces`]: hard bounces per player.
 //! - [`locks`]: advisory locks on a session of their own.
-//! - [`bench`]: seeding a scratch database for `dopis bench`.
+//! - [`bench`](mod@bench): seeding a scratch database for `dopis bench`.
 //! - [`failures`]: mails whose handling failed, scheduler work that failed.
 
 pub mod bench;
