@@ -682,7 +682,7 @@ impl Inbox {
                         from: leave.from().to_string(),
                         to: leave.to().to_string(),
                         days: leave.days(),
-                        left: clocks::left_text(&left),
+                        left,
                     };
                     let key = format!("in.{hash}.leave.{}", leave.from());
                     self.post

@@ -1083,7 +1083,7 @@ pub(crate) fn event_and_time_cases_in(
             from: "2026-12-24".to_owned(),
             to: "2027-01-02".to_owned(),
             days: 10,
-            left: "37 days of leave left in 2026, 43 days of leave left in 2027".to_owned(),
+            left: vec![(2026, 37), (2027, 43)],
         },
         lang,
         Color::Black,

@@ -130,7 +130,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         ],
         "leave_booked" => vec![
             "od 2026-12-24 do 2027-01-02, 10 dni",
-            "Preostanek dopusta (v angleščini):",
+            "Preostanek dopusta: 37 dni v letu 2026",
         ],
         "leave_refused" => vec![
             "> leave 2026-11-29 2026-12-05",

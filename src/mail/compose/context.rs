@@ -177,8 +177,17 @@ pub(crate) struct TimeNote {
     pub to: Option<String>,
     /// When a clock runs again.
     pub until: Option<String>,
-    /// What is left of the leave allowance.
-    pub left: Option<String>,
+    /// Regular leave days left in each year a booking touched.
+    pub left: Vec<LeftYear>,
+}
+
+/// Leave days left in one calendar year.
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct LeftYear {
+    /// The year.
+    pub year: i32,
+    /// Regular days left in it.
+    pub days: u32,
 }
 
 /// One game of a digest, as the templates see it.
@@ -568,7 +577,10 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 from: Some(from.clone()),
                 to: Some(to.clone()),
                 days: Some(*days),
-                left: Some(left.clone()),
+                left: left
+                    .iter()
+                    .map(|&(year, days)| LeftYear { year, days })
+                    .collect(),
                 ..TimeNote::default()
             });
         }

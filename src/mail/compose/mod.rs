@@ -281,8 +281,8 @@ pub enum LetterKind {
         to: String,
         /// Days booked.
         days: u32,
-        /// What is left of the allowance, e.g. `35 days left in 2026`.
-        left: String,
+        /// Regular days left in each calendar year the leave touches.
+        left: Vec<(i32, u32)>,
     },
     /// To a player whose leave could not be booked: why, and what to do.
     LeaveRefused {

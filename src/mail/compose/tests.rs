@@ -109,7 +109,7 @@ fn every_kind() -> Vec<LetterKind> {
             from: "2026-12-24".into(),
             to: "2027-01-02".into(),
             days: 10,
-            left: "37 days left in 2026".into(),
+            left: vec![(2026, 37)],
         },
         LetterKind::LeaveRefused {
             wrote: "leave 2026-12-24 2027-01-02".into(),
