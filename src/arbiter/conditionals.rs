@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
 
 use super::notice::Notice;
-use super::reason::{Rejection, RejectionKind, reject, rejection_kind};
+use super::reason::{ConditionalNote, Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
 use crate::chess::game::Game;
 use crate::chess::notation::{self, Notation};
@@ -65,7 +65,7 @@ pub(super) fn set(
     if game.turn() == me {
         return Err(reject(
             "if …",
-            "conditional moves are for when your opponent is to move. Send your move first and the conditional line after it in the same mail, e.g. \"Nf3\" on the first line and \"if Nc6 Bb5\" on the next.",
+            Reason::ConditionalOnYourMove,
             RejectionKind::Other,
         ));
     }
@@ -89,7 +89,7 @@ pub(super) fn set(
         .collect();
     let notice = Notice::Conditionals {
         to: me,
-        note: "Your conditional moves are set (they replace any earlier ones) and stay hidden from your opponent. When your opponent plays the first move of a line, your answer is played at once and costs you no time; any other move cancels them.".into(),
+        note: ConditionalNote::Set,
         lines: shown,
     };
     match earlier {
@@ -117,13 +117,13 @@ pub(super) fn list(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rej
         .map(|l| show_line(game, l, seat.lang))
         .collect();
     let note = if shown.is_empty() {
-        "You have no conditional moves in this game."
+        ConditionalNote::None
     } else {
-        "Your conditional moves in this game:"
+        ConditionalNote::Listed
     };
     notices.push(Notice::Conditionals {
         to: me,
-        note: note.into(),
+        note,
         lines: shown,
     });
     Ok(None)
@@ -144,9 +144,9 @@ pub(super) fn cancel(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, R
     notices.push(Notice::Conditionals {
         to: me,
         note: if had {
-            "Your conditional moves are cancelled.".into()
+            ConditionalNote::Cancelled
         } else {
-            "You had no conditional moves in this game.".into()
+            ConditionalNote::HadNone
         },
         lines: Vec::new(),
     });
@@ -166,7 +166,7 @@ pub(super) fn read_line(
     if line.len() < 2 || !line.len().is_multiple_of(2) {
         return Err(reject(
             whole,
-            "a conditional line pairs each move of your opponent with your answer and ends with your answer, e.g. \"if Nc6 Bb5\" or \"if 12...Nf6 13.e5 13...Nd5 14.c4\".",
+            Reason::ConditionalShape,
             RejectionKind::Other,
         ));
     }
@@ -175,18 +175,16 @@ pub(super) fn read_line(
     let mut ucis = Vec::new();
     for (i, text) in written.iter().enumerate() {
         let mv = notation::parse_move(&pos, text, seat.lang, mode).map_err(|e| {
-            let whose = if i % 2 == 0 {
-                "your opponent's move"
-            } else {
-                "your answer"
-            };
+            let kind = rejection_kind(&e);
             reject(
                 whole.clone(),
-                format!(
-                    "the line is refused whole: {whose} \"{text}\" (move {} of the line): {e}",
-                    i + 1
-                ),
-                rejection_kind(&e),
+                Reason::ConditionalMove {
+                    yours: i % 2 == 1,
+                    text: (*text).to_string(),
+                    index: i + 1,
+                    why: e,
+                },
+                kind,
             )
         })?;
         ucis.push(shakmaty::uci::UciMove::from_move(mv, mode).to_string());
@@ -195,7 +193,9 @@ pub(super) fn read_line(
             Err(_) => {
                 return Err(reject(
                     whole,
-                    format!("\"{text}\" is not legal there"),
+                    Reason::ConditionalIllegal {
+                        text: (*text).to_string(),
+                    },
                     RejectionKind::Illegal,
                 ));
             }
@@ -265,7 +265,7 @@ pub(super) fn fire_conditionals(
                 .unwrap_or_default();
             notices.push(Notice::Conditionals {
                 to: owner,
-                note: format!("Your opponent played {san}, which none of your conditional lines expected, so they are all cancelled."),
+                note: ConditionalNote::Unexpected { san },
                 lines: Vec::new(),
             });
             break;

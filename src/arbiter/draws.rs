@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::notice::Notice;
-use super::reason::{Rejection, RejectionKind, reject, rejection_kind};
+use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
 use crate::chess::game::Game;
 use crate::chess::notation;
@@ -49,16 +49,11 @@ impl State<'_> {
         let ply = u32::try_from(self.game.plies().len()).unwrap_or(u32::MAX);
         // The move number the offer goes with.
         let move_number = ply / 2 + 1;
-        let not_played = if with_move {
-            " Your move was not played either: send it again without the draw offer."
-        } else {
-            ""
-        };
         let first = self.policy.first_offer_move;
         if first > 0 && move_number < first {
             return Err(reject(
                 wrote,
-                format!("this event allows no draw offers before move {first}.{not_played}"),
+                Reason::DrawTooEarly { first, with_move },
                 RejectionKind::Other,
             ));
         }
@@ -70,9 +65,11 @@ impl State<'_> {
             let next = (last + 2 * between) / 2 + 1;
             return Err(reject(
                 wrote,
-                format!(
-                    "this event allows one draw offer per {between} moves: your next offer can come with move {next}.{not_played}"
-                ),
+                Reason::DrawTooSoon {
+                    between,
+                    next,
+                    with_move,
+                },
                 RejectionKind::Other,
             ));
         }
@@ -95,16 +92,12 @@ pub(super) fn offer(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Re
     let them = !me;
     over(game, "draw")?;
     if game.turn() == me {
-        return Err(reject(
-            "draw",
-            "a draw is offered together with your move: write the move and the word draw, e.g. \"Nf3 draw\".",
-            RejectionKind::Other,
-        ));
+        return Err(reject("draw", Reason::DrawNeedsMove, RejectionKind::Other));
     }
     if *offer == Some(me) {
         return Err(reject(
             "draw",
-            "your draw offer already stands.",
+            Reason::DrawOfferStands,
             RejectionKind::Other,
         ));
     }
@@ -124,12 +117,12 @@ pub(super) fn accept(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, R
     if *offer != Some(them) {
         return Err(reject(
             "accept draw",
-            "there is no draw offer from your opponent to accept. To offer a draw yourself, write your move and the word draw, e.g. \"Nf3 draw\".",
+            Reason::NoDrawToAccept,
             RejectionKind::Other,
         ));
     }
     game.agree_draw()
-        .map_err(|e| reject("accept draw", e.to_string(), RejectionKind::GameOver))?;
+        .map_err(|e| reject("accept draw", Reason::Game(e), RejectionKind::GameOver))?;
     *offer = None;
     Ok(Some("accepted the draw".into()))
 }
@@ -151,7 +144,7 @@ pub(super) fn decline(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, 
     if *offer != Some(them) {
         return Err(reject(
             "decline draw",
-            "there is no draw offer from your opponent to decline.",
+            Reason::NoDrawToDecline,
             RejectionKind::Other,
         ));
     }
@@ -179,7 +172,7 @@ pub(super) fn claim(
     if game.turn() != me {
         return Err(reject(
             wrote,
-            "a draw can be claimed only when it is your move (FIDE 9.2 and 9.3): claim it in your reply to your opponent's move.",
+            Reason::ClaimNotYourMove,
             RejectionKind::Other,
         ));
     }
@@ -189,7 +182,7 @@ pub(super) fn claim(
             let mv = notation::parse_move(game.position(), text.as_str(), seat.lang, mode)
                 .map_err(|e| {
                     let kind = rejection_kind(&e);
-                    reject(wrote.clone(), e.to_string(), kind)
+                    reject(wrote.clone(), Reason::Move(e), kind)
                 })?;
             Some(mv)
         }
@@ -203,14 +196,12 @@ pub(super) fn claim(
         Err(e) => {
             // Documented choice: an invalid claim plays nothing, not
             // even the named move; the player is told so.
-            let named = if with_move.is_some() {
-                " The move you named was NOT played either: the game goes on from the same position, and it is still your move."
-            } else {
-                " The game goes on, and it is still your move."
-            };
             Err(reject(
                 wrote,
-                format!("the draw claim is not valid: {e}.{named}"),
+                Reason::ClaimInvalid {
+                    why: e,
+                    with_move: with_move.is_some(),
+                },
                 RejectionKind::Other,
             ))
         }

@@ -13,6 +13,7 @@ mod moves;
 mod notice;
 mod reason;
 mod requests;
+mod ruling;
 #[cfg(test)]
 mod tests;
 
@@ -27,8 +28,12 @@ use crate::lang::Lang;
 pub use conditionals::Conditionals;
 pub use draws::LastOffers;
 pub use notice::Notice;
-pub use reason::RejectionKind;
+pub use reason::{ConditionalNote, Reason, RejectionKind};
 use reason::{Rejection, reject};
+pub use ruling::{
+    Answer, DirectorAddress, DirectorAnswer, Place, Ruling, StandingsAsked, Step, Writer, hear,
+    hear_director,
+};
 
 /// The state of a game the arbiter works on: the game, the standing draw
 /// offer, the conditional moves, and the event's draw rules.
@@ -104,11 +109,11 @@ pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime
                     draw_offer_by,
                     conditionals: board.conditionals.clone(),
                     last_offers: board.last_offers,
-                    summary: format!("rejected ({:?}): {}", r.kind, r.explanation),
+                    summary: format!("rejected ({}): {:?}", r.kind.key(), r.reason),
                     notices: vec![Notice::Rejected {
                         to: me,
                         wrote: r.wrote,
-                        explanation: r.explanation,
+                        reason: *r.reason,
                         kind: r.kind,
                     }],
                     changed: false,
@@ -203,7 +208,7 @@ fn over(game: &Game, wrote: &str) -> Result<(), Rejection> {
     match game.outcome() {
         Some(o) => Err(reject(
             wrote,
-            format!("the game is already over: {o} Nothing more can be played in it."),
+            Reason::GameOver(o.clone()),
             RejectionKind::GameOver,
         )),
         None => Ok(()),

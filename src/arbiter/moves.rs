@@ -5,7 +5,7 @@ use shakmaty::Color;
 
 use super::conditionals::{Conditionals, fire_conditionals};
 use super::notice::Notice;
-use super::reason::{Rejection, RejectionKind, reject, rejection_kind, side_name};
+use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
 use crate::chess::game::Game;
 use crate::chess::notation::{self, Notation};
@@ -37,10 +37,7 @@ pub(super) fn play(
     if game.turn() != me {
         return Err(reject(
             wrote,
-            format!(
-                "it is not your turn: {} (your opponent) is to move. Wait for their move; you will get a mail with it.",
-                side_name(them),
-            ),
+            Reason::NotYourTurn { to_move: them },
             RejectionKind::NotYourTurn,
         ));
     }
@@ -48,11 +45,11 @@ pub(super) fn play(
     let before = game.position().clone();
     let mv = notation::parse_move(&before, wrote, seat.lang, mode).map_err(|e| {
         let kind = rejection_kind(&e);
-        reject(wrote, e.to_string(), kind)
+        reject(wrote, Reason::Move(e), kind)
     })?;
     let written = notation::render(&before, &mv, Notation::San(seat.lang), mode);
     game.play(&mv, Some(at))
-        .map_err(|e| reject(wrote, e.to_string(), RejectionKind::Illegal))?;
+        .map_err(|e| reject(wrote, Reason::Game(e), RejectionKind::Illegal))?;
     // A move answers a standing offer from the opponent: declined.
     if *offer == Some(them) {
         *offer = None;
@@ -94,7 +91,7 @@ pub(super) fn resign(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, R
     let me = seat.side;
     over(game, "resign")?;
     game.resign(me)
-        .map_err(|e| reject("resign", e.to_string(), RejectionKind::GameOver))?;
+        .map_err(|e| reject("resign", Reason::Game(e), RejectionKind::GameOver))?;
     *offer = None;
     Ok(Some("resigned".into()))
 }

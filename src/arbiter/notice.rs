@@ -2,7 +2,7 @@
 
 use shakmaty::Color;
 
-use super::reason::RejectionKind;
+use super::reason::{ConditionalNote, Reason, RejectionKind};
 
 /// A mail to send because of what a player said.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,8 +37,8 @@ pub enum Notice {
         to: Color,
         /// What they wrote (the move text or command).
         wrote: String,
-        /// Why, in words, with how to do it right.
-        explanation: String,
+        /// Why, with how to do it right.
+        reason: Reason,
         /// The kind of refusal.
         kind: RejectionKind,
     },
@@ -66,8 +66,8 @@ pub enum Notice {
     Conditionals {
         /// The owner.
         to: Color,
-        /// What happened, in words.
-        note: String,
+        /// What happened to them.
+        note: ConditionalNote,
         /// The lines as the owner writes them (`if 12...Nf6 13.e5`).
         lines: Vec<String>,
     },
@@ -77,12 +77,5 @@ pub enum Notice {
         to: Color,
         /// Their move as they write it.
         written: String,
-    },
-    /// A command that a later version will carry out.
-    NotYetSupported {
-        /// Who asked.
-        to: Color,
-        /// The command, in words.
-        command: String,
     },
 }

@@ -1,8 +1,13 @@
-//! Why a mail was turned down.
+//! Why a mail was turned down, typed: templates write each reason in the
+//! player's language (`templates/<lang>/reason.txt`).
 
 use shakmaty::Color;
 
+use crate::chess::game::{ClaimRejected, GameError};
 use crate::chess::notation::MoveTextError;
+use crate::chess::outcome::Outcome;
+use crate::clock::LeaveError;
+use crate::ids::GameId;
 
 /// Why a mail was turned down, as the refusal mail names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,11 +43,169 @@ impl RejectionKind {
     }
 }
 
-pub(super) fn side_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
+/// Why a command, a mail or a leave was turned down: one variant per
+/// sentence, the rules core's own reasons wrapped whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// The move text cannot be played (illegal, ambiguous, unreadable).
+    Move(MoveTextError),
+    /// The game refused a move or an ending.
+    Game(GameError),
+    /// A leave cannot be booked.
+    Leave(LeaveError),
+    /// The game is already over.
+    GameOver(Outcome),
+    /// It is the opponent's move.
+    NotYourTurn {
+        /// The side to move.
+        to_move: Color,
+    },
+    /// The event allows no draw offers before move `first`.
+    DrawTooEarly {
+        /// The first move a draw may be offered with.
+        first: u32,
+        /// Whether the offer came with a move (not played either).
+        with_move: bool,
+    },
+    /// The event allows one draw offer per `between` moves.
+    DrawTooSoon {
+        /// Moves between offers.
+        between: u32,
+        /// The move the next offer may come with.
+        next: u32,
+        /// Whether the offer came with a move (not played either).
+        with_move: bool,
+    },
+    /// A draw is offered with one's own move, not alone on one's turn.
+    DrawNeedsMove,
+    /// The player's draw offer already stands.
+    DrawOfferStands,
+    /// No draw offer to accept.
+    NoDrawToAccept,
+    /// No draw offer to decline.
+    NoDrawToDecline,
+    /// A draw is claimed on one's own move only.
+    ClaimNotYourMove,
+    /// The claim is not valid; nothing was played.
+    ClaimInvalid {
+        /// Why not, by the rules.
+        why: ClaimRejected,
+        /// Whether the claim named a move (not played either).
+        with_move: bool,
+    },
+    /// Conditional moves are set while the opponent is to move.
+    ConditionalOnYourMove,
+    /// A conditional line is not pairs of moves ending with one's answer.
+    ConditionalShape,
+    /// A move of a conditional line cannot be read or played.
+    ConditionalMove {
+        /// Whether it is the player's answer (else the opponent's move).
+        yours: bool,
+        /// The move as written.
+        text: String,
+        /// Its place in the line, from 1.
+        index: usize,
+        /// Why, by the rules.
+        why: MoveTextError,
+    },
+    /// A move of a conditional line is not legal where it stands.
+    ConditionalIllegal {
+        /// The move as written.
+        text: String,
+    },
+    /// The mail had no text.
+    Empty,
+    /// The text is no move or command.
+    NotACommand,
+    /// `report` in a game: it is a TD's, from a report address.
+    ReportNotHere,
+    /// The game was closed by a TD (annulled after a withdrawal).
+    Annulled,
+    /// No game named, and none in progress.
+    NoGameInProgress,
+    /// No game named, and several (or one) in progress.
+    WhichGame {
+        /// The player's games in progress.
+        games: Vec<GameId>,
+    },
+    /// `standings` in a game outside any event.
+    NotInEvent {
+        /// The game.
+        game: GameId,
+    },
+    /// `leave` without a game's reply address.
+    LeaveNeedsGame,
+    /// A confirmation reply that did not come from its owner.
+    ConfirmationNotYours {
+        /// The sender.
+        from: String,
+    },
+    /// A reply address names a game that does not exist.
+    NoSuchGame {
+        /// The game named.
+        game: GameId,
+    },
+    /// The player's reply address, from another address.
+    NotYourAddress {
+        /// The game.
+        game: GameId,
+        /// The sender.
+        from: String,
+    },
+    /// A game's reply address with a token that is not the player's.
+    WrongToken {
+        /// The game.
+        game: GameId,
+    },
+    /// A game the sender does not play in.
+    NotYourGame {
+        /// The game.
+        game: GameId,
+    },
+    /// A mail from an address no player has.
+    UnknownSender {
+        /// The sender.
+        from: String,
+    },
+    /// No aligned DKIM pass, where one is required.
+    Unsigned {
+        /// The sender.
+        from: String,
+    },
+    /// A player's digest reply address, from another address.
+    DigestNotYourAddress {
+        /// The sender.
+        from: String,
+    },
+    /// A digest reply address with a token that is not the player's.
+    DigestWrongToken,
+    /// Lines of a reply to a digest that name no game of the player's.
+    DigestLinesUnnamed {
+        /// A game number for the example.
+        example: GameId,
+        /// The player's games in progress, `#2 (Ana Novak)`.
+        games: Vec<String>,
+    },
+}
+
+/// What a mail about conditional moves says happened to them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConditionalNote {
+    /// They are set.
+    Set,
+    /// Listed: there are none.
+    None,
+    /// Listed: these are they.
+    Listed,
+    /// Cancelled on request.
+    Cancelled,
+    /// Cancel asked, but there were none.
+    HadNone,
+    /// The opponent's move was in no line: all cancelled.
+    Unexpected {
+        /// The opponent's move.
+        san: String,
+    },
 }
 
 pub(super) fn rejection_kind(e: &MoveTextError) -> RejectionKind {
@@ -55,20 +218,20 @@ pub(super) fn rejection_kind(e: &MoveTextError) -> RejectionKind {
     }
 }
 
+/// A refusal on its way out of a command: what was written, why, and the
+/// kind the mail names.
 pub(super) struct Rejection {
     pub(super) wrote: String,
-    pub(super) explanation: String,
+    // Boxed: a reason can hold a whole move error, and every command
+    // returns a Result with this as its error.
+    pub(super) reason: Box<Reason>,
     pub(super) kind: RejectionKind,
 }
 
-pub(super) fn reject(
-    wrote: impl Into<String>,
-    explanation: impl Into<String>,
-    kind: RejectionKind,
-) -> Rejection {
+pub(super) fn reject(wrote: impl Into<String>, reason: Reason, kind: RejectionKind) -> Rejection {
     Rejection {
         wrote: wrote.into(),
-        explanation: explanation.into(),
+        reason: Box::new(reason),
         kind,
     }
 }

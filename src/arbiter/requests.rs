@@ -1,8 +1,8 @@
 //! Requests answered from the game without changing it (`status`, `pgn`,
-//! `help`, `games`), and text that is no command.
+//! `help`, `games`), text that is no command, and `report` out of place.
 
 use super::notice::Notice;
-use super::reason::{Rejection, RejectionKind, reject};
+use super::reason::{Reason, Rejection, RejectionKind, reject};
 use super::{Seat, State};
 use crate::command::Command;
 
@@ -34,29 +34,32 @@ pub(super) fn answer(
         Command::Unknown { text } => Err(reject(
             text.clone(),
             if text.is_empty() {
-                "your mail had no text we could read. Write your move on the first line of the reply, e.g. \"Nf3\" or \"e2-e4\"; write \"help\" for all commands.".to_string()
+                Reason::Empty
             } else {
-                "this is neither a move nor a command we know. Write your move on the first line of the reply, e.g. \"Nf3\", \"e2-e4\" or \"5254\"; write \"help\" for all commands.".to_string()
+                Reason::NotACommand
             },
             RejectionKind::Unreadable,
         )),
-        other => {
-            let command = not_yet_supported(other);
-            notices.push(Notice::NotYetSupported { to: me, command });
+        // A TD asks for the deadline report from the report address
+        // (see `hear`'s caller); in a game it is nobody's business.
+        Command::Report => Err(reject(
+            "report",
+            Reason::ReportNotHere,
+            RejectionKind::Other,
+        )),
+        // The player's own settings, leave and standings are about no one
+        // game: [`super::hear`] takes them out before the game is played.
+        Command::Leave { .. } | Command::Language(_) | Command::Notify(_) | Command::Standings => {
             Ok(None)
         }
+        Command::Move { .. }
+        | Command::OfferDraw
+        | Command::AcceptDraw
+        | Command::DeclineDraw
+        | Command::Resign
+        | Command::ClaimDraw { .. }
+        | Command::Conditional { .. }
+        | Command::Conditionals
+        | Command::CancelConditionals => Ok(None),
     }
-}
-
-/// The name of a command this version does not carry out yet.
-fn not_yet_supported(command: &Command) -> String {
-    match command {
-        Command::Leave { .. } => "leave",
-        Command::Standings => "standings",
-        Command::Report => "report",
-        Command::Language(_) => "language",
-        Command::Notify(_) => "notify",
-        _ => "this command",
-    }
-    .to_string()
 }

@@ -73,29 +73,19 @@ fn a_move_in_the_players_own_letters_is_confirmed_in_them() {
 fn bad_input_is_rejected_with_a_reason_and_changes_nothing() {
     let game = Game::new(StartPosition::Standard).unwrap();
     for (side, text, kind, says) in [
-        (
-            Color::White,
-            "e5",
-            RejectionKind::Illegal,
-            "cannot be played",
-        ),
-        (
-            Color::White,
-            "Ke2",
-            RejectionKind::Illegal,
-            "cannot be played",
-        ),
+        (Color::White, "e5", RejectionKind::Illegal, "Move(Illegal"),
+        (Color::White, "Ke2", RejectionKind::Illegal, "OwnPieceOn"),
         (
             Color::Black,
             "e5",
             RejectionKind::NotYourTurn,
-            "it is not your turn",
+            "NotYourTurn { to_move: White }",
         ),
         (
             Color::White,
             "hello there",
             RejectionKind::Unreadable,
-            "neither a move nor a command",
+            "NotACommand",
         ),
     ] {
         let v = apply(&board(&game, None), seat(side), &said(text, Lang::En), at());
@@ -104,13 +94,12 @@ fn bad_input_is_rejected_with_a_reason_and_changes_nothing() {
         match &v.notices[..] {
             [
                 Notice::Rejected {
-                    kind: k,
-                    explanation,
-                    ..
+                    kind: k, reason, ..
                 },
             ] => {
-                assert_eq!(*k, kind, "{text}: {explanation}");
-                assert!(explanation.contains(says), "{text}: {explanation}");
+                let reason = format!("{reason:?}");
+                assert_eq!(*k, kind, "{text}: {reason}");
+                assert!(reason.contains(says), "{text}: {reason}");
             }
             other => panic!("{text}: {other:?}"),
         }
@@ -201,16 +190,22 @@ fn mate_ends_the_game_with_one_mail_to_each() {
 }
 
 #[test]
-fn later_commands_get_a_not_yet_answer() {
+fn report_in_a_game_is_turned_down_and_changes_nothing() {
     let game = Game::new(StartPosition::Standard).unwrap();
     let v = apply(
         &board(&game, None),
         seat(Color::White),
-        &[Command::Standings],
+        &[Command::Report],
         at(),
     );
     assert!(!v.changed);
-    assert!(matches!(&v.notices[..], [Notice::NotYetSupported { .. }]));
+    assert!(matches!(
+        &v.notices[..],
+        [Notice::Rejected {
+            kind: RejectionKind::Other,
+            ..
+        }]
+    ));
 }
 
 #[test]
@@ -240,10 +235,16 @@ fn a_valid_claim_ends_the_game_and_an_invalid_one_plays_nothing() {
     );
     assert!(!v.changed);
     match &v.notices[..] {
-        [Notice::Rejected { explanation, .. }] => {
-            assert!(explanation.contains("not valid"), "{explanation}");
-            assert!(explanation.contains("NOT played"), "{explanation}");
-        }
+        [Notice::Rejected { reason, .. }] => assert!(
+            matches!(
+                reason,
+                Reason::ClaimInvalid {
+                    with_move: true,
+                    ..
+                }
+            ),
+            "{reason:?}"
+        ),
         other => panic!("{other:?}"),
     }
     // Only the side to move can claim.
@@ -302,7 +303,7 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
     };
     let v3 = apply(&b2, seat(Color::Black), &cond("d6"), later);
     assert!(v3.conditionals.white.is_empty());
-    assert!(v3.notices.iter().any(|n| matches!(n, Notice::Conditionals { to: Color::White, note, .. } if note.contains("cancelled"))));
+    assert!(v3.notices.iter().any(|n| matches!(n, Notice::Conditionals { to: Color::White, note, .. } if matches!(note, ConditionalNote::Unexpected { .. }))));
     assert!(v3.notices.contains(&Notice::YourMove { to: Color::White }));
 }
 
@@ -317,8 +318,11 @@ fn an_illegal_conditional_line_is_refused_whole() {
     );
     assert!(!v.changed);
     match &v.notices[..] {
-        [Notice::Rejected { explanation, .. }] => {
-            assert!(explanation.contains("refused whole"), "{explanation}")
+        [Notice::Rejected { reason, .. }] => {
+            assert!(
+                matches!(reason, Reason::ConditionalMove { index: 4, .. }),
+                "{reason:?}"
+            )
         }
         other => panic!("{other:?}"),
     }
@@ -349,13 +353,13 @@ fn an_events_draw_rules_refuse_early_and_repeated_offers() {
     let v = apply(&b, seat(Color::White), &said("e4 draw", Lang::En), at());
     assert!(!v.changed);
     match &v.notices[..] {
-        [Notice::Rejected { explanation, .. }] => {
-            assert!(
-                explanation.contains("no draw offers before move 3"),
-                "{explanation}"
-            );
-            assert!(explanation.contains("not played either"), "{explanation}");
-        }
+        [Notice::Rejected { reason, .. }] => assert_eq!(
+            *reason,
+            Reason::DrawTooEarly {
+                first: 3,
+                with_move: true
+            }
+        ),
         other => panic!("{other:?}"),
     }
     // Play on to move 3 and offer then: allowed.
@@ -384,12 +388,10 @@ fn an_events_draw_rules_refuse_early_and_repeated_offers() {
     // Move 4: within two moves of the last offer.
     let v = apply(&b, seat(Color::White), &said("c3 draw", Lang::En), at());
     match &v.notices[..] {
-        [Notice::Rejected { explanation, .. }] => {
-            assert!(
-                explanation.contains("next offer can come with move 5"),
-                "{explanation}"
-            )
-        }
+        [Notice::Rejected { reason, .. }] => assert!(
+            matches!(reason, Reason::DrawTooSoon { next: 5, .. }),
+            "{reason:?}"
+        ),
         other => panic!("{other:?}"),
     }
 }

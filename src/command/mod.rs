@@ -555,5 +555,50 @@ fn language(word: &str) -> Option<Lang> {
     })
 }
 
+/// Commands in the English words every language also reads, so a player
+/// can write back what a mail quotes (`parse(describe(c)) == c`).
+pub fn describe(commands: &[Command]) -> String {
+    commands
+        .iter()
+        .map(|c| match c {
+            Command::Move {
+                text,
+                offer_draw: true,
+            } => format!("{} (and offer a draw)", text.as_str()),
+            Command::Move { text, .. } => text.as_str().to_string(),
+            Command::OfferDraw => "draw".into(),
+            Command::AcceptDraw => "accept draw".into(),
+            Command::DeclineDraw => "decline draw".into(),
+            Command::Resign => "resign".into(),
+            Command::ClaimDraw { with_move: None } => "claim draw".into(),
+            Command::ClaimDraw {
+                with_move: Some(text),
+            } => format!("claim draw {text}"),
+            Command::Conditional { lines } => lines
+                .iter()
+                .map(|line| {
+                    let moves: Vec<&str> = line.iter().map(|m| m.as_str()).collect();
+                    format!("if {}", moves.join(" "))
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            Command::Leave { from, to } => format!("leave {from} {to}"),
+            Command::Status => "status".into(),
+            Command::Games => "games".into(),
+            Command::Pgn => "pgn".into(),
+            Command::Help => "help".into(),
+            Command::Standings => "standings".into(),
+            Command::Report => "report".into(),
+            Command::Language(lang) => format!("language {}", lang.code()),
+            Command::Notify(Notify::Each) => "notify each".into(),
+            Command::Notify(Notify::Digest) => "notify digest".into(),
+            Command::Conditionals => "conditionals".into(),
+            Command::CancelConditionals => "cancel conditionals".into(),
+            Command::Unknown { text } => text.clone(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests;

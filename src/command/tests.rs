@@ -622,3 +622,36 @@ proptest! {
         prop_assert!(!parse(&text, lang).commands.is_empty());
     }
 }
+
+#[test]
+fn a_confirmation_quotes_commands_in_words_that_read_back_as_the_same_commands() {
+    for text in [
+        "Nf3",
+        "draw",
+        "accept draw",
+        "decline draw",
+        "resign",
+        "claim draw",
+        "claim draw Nf3",
+        "if Nc6 Bb5",
+        "leave 2026-12-24 2027-01-02",
+        "status",
+        "games",
+        "pgn",
+        "help",
+        "standings",
+        "language sl",
+        "notify digest",
+        "notify each",
+        "conditionals",
+        "cancel conditionals",
+    ] {
+        let commands = parse(text, Lang::Sl).commands;
+        let quoted = describe(&commands);
+        assert_eq!(
+            parse(&quoted, Lang::Sl).commands,
+            commands,
+            "{text} -> {quoted}"
+        );
+    }
+}

@@ -441,21 +441,7 @@ pub async fn book_leave(
         Ok(b) => b,
         Err(e) => return Ok(Err(e)),
     };
-    let id = tx
-        .add_leave(
-            &NewLeave {
-                player: player.id,
-                leave,
-                created_by,
-                reason,
-            },
-            now,
-        )
-        .await?;
-    let games = tx.active_games_of(player.id).await?;
-    for game in &games {
-        reschedule_game(tx, *game, None, now).await?;
-    }
+    let (id, games) = store_leave(tx, player, leave, created_by, reason, now).await?;
     let left = booking
         .years
         .iter()
@@ -474,6 +460,34 @@ pub async fn book_leave(
         left,
         games,
     }))
+}
+
+/// Stores a leave already judged bookable (see [`leave::book`]) and
+/// reschedules the player's active games; returns its row id and the games.
+pub async fn store_leave(
+    tx: &mut Tx,
+    player: &Player,
+    leave: Leave,
+    created_by: &str,
+    reason: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<(i64, Vec<GameId>), StoreError> {
+    let id = tx
+        .add_leave(
+            &NewLeave {
+                player: player.id,
+                leave,
+                created_by,
+                reason,
+            },
+            now,
+        )
+        .await?;
+    let games = tx.active_games_of(player.id).await?;
+    for game in &games {
+        reschedule_game(tx, *game, None, now).await?;
+    }
+    Ok((id, games))
 }
 
 /// Cancels a player's leave `from..=to` (which must not have begun);

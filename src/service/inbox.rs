@@ -8,15 +8,18 @@ mod director;
 mod stale;
 mod too_large;
 
-use chrono::{DateTime, Duration, NaiveDate, Utc};
+use chrono::{DateTime, Duration, Utc};
 
 use self::stale::Written;
 use super::clocks;
-use super::post::{Answering, Outgoing, Post};
-use crate::arbiter::{self, Notice, RejectionKind, Seat};
+use super::post::{Answering, LoadedGame, Outgoing, Post};
+use crate::arbiter::{
+    self, Answer, Notice, Place, Reason, RejectionKind, Ruling, StandingsAsked, Step, Writer,
+};
 use crate::clock::{Allowance, Leave};
-use crate::command;
+use crate::command::{self, Command};
 use crate::ids::GameId;
+use crate::lang::Lang;
 use crate::mail::compose::{LetterKind, NotHandledCause};
 use crate::mail::inbound::{self, InboundMail};
 use crate::mail::key::sha256_hex;
@@ -67,7 +70,9 @@ enum Route {
     Refuse {
         player: Option<Player>,
         game: Option<GameId>,
-        why: String,
+        why: Reason,
+        /// The same, in a few words for the inbound log.
+        log: String,
     },
 }
 
@@ -230,14 +235,16 @@ impl Inbox {
                     return Ok((Some(game), done));
                 }
                 let reading = command::parse(&mail.text, player.lang);
-                let (commands, booked) = self
-                    .split_leave(tx, &player, reading.commands, answering, received_at, now)
-                    .await?;
-                if commands.is_empty() && !booked.is_empty() {
-                    return Ok((Some(game), Handled::Done(booked.join("; "))));
-                }
                 let done = self
-                    .apply(tx, game, &player, &commands, answering, received_at, now)
+                    .apply(
+                        tx,
+                        game,
+                        &player,
+                        &reading.commands,
+                        answering,
+                        (received_at, received_at),
+                        now,
+                    )
                     .await?;
                 Ok((Some(game), done))
             }
@@ -272,22 +279,16 @@ impl Inbox {
                 // Leave is judged when the confirming reply arrived, not the
                 // first mail: only then is the request known to be the
                 // player's, and judging it earlier would let a player wait
-                // and book, by confirming or not, days already past.
-                let (commands, booked) = self
-                    .split_leave(tx, &player, reading.commands, answering, received_at, now)
-                    .await?;
-                if commands.is_empty() && !booked.is_empty() {
-                    return Ok((Some(confirmation.game_id), Handled::Done(booked.join("; "))));
-                }
-                // The move counts from when the original mail arrived.
+                // and book, by confirming or not, days already past. The
+                // move counts from when the original mail arrived.
                 let done = self
                     .apply(
                         tx,
                         confirmation.game_id,
                         &player,
-                        &commands,
+                        &reading.commands,
                         answering,
-                        confirmation.received_at,
+                        (received_at, confirmation.received_at),
                         now,
                     )
                     .await?;
@@ -309,7 +310,7 @@ impl Inbox {
                 let ply = u32::try_from(table.game.plies().len()).unwrap_or(u32::MAX);
                 tx.set_confirmation_ply(id, ply).await?;
                 let reading = command::parse(&mail.text, player.lang);
-                let command = describe(&reading.commands);
+                let command = command::describe(&reading.commands);
                 self.post
                     .queue(
                         tx,
@@ -339,101 +340,33 @@ impl Inbox {
                     return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
                 }
                 let reading = command::parse(&mail.text, player.lang);
-                let (player, commands, changed) = self
-                    .change_language(tx, &player, &reading.commands, answering, now)
-                    .await?;
-                if commands.is_empty() {
-                    return Ok((None, Handled::Done(changed)));
-                }
+                let commands = reading.commands;
                 let games = tx.active_games_of(player.id).await?;
-                let list: Vec<String> = games.iter().map(|g| g.to_string()).collect();
-                if commands
-                    .iter()
-                    .any(|c| matches!(c, command::Command::Standings))
-                {
-                    // The standings of every event the player is in.
-                    let events = tx.events_of_player(player.id).await?;
-                    for event in &events {
-                        let kind = standings_kind(tx, *event).await?;
-                        self.post
-                            .answer(
-                                tx,
-                                format!(
-                                    "in.{}.standings.e{}",
-                                    sha256_hex(answering.mail_key.as_bytes(), 32),
-                                    event.0
-                                ),
-                                kind,
-                                &player,
-                                answering,
-                                now,
-                            )
-                            .await?;
-                    }
-                    if !events.is_empty() {
-                        return Ok((None, Handled::Done("sent the standings".into())));
-                    }
-                }
-                let kind = if commands
-                    .iter()
-                    .any(|c| matches!(c, command::Command::Games))
-                {
-                    // `#42` reads the same in every language.
-                    LetterKind::Games {
-                        lines: list.clone(),
-                    }
-                } else if let Some(command::Command::Leave { from, to }) = commands
-                    .iter()
-                    .find(|c| matches!(c, command::Command::Leave { .. }))
-                {
-                    LetterKind::LeaveRefused {
-                        wrote: format!("leave {from} {to}"),
-                        explanation: "leave changes the clocks of all your games, so it must come with your \
-                             personal reply address: reply to any mail of one of your games with the \
-                             leave line, and it applies to all of them."
-                            .to_string(),
-                    }
-                } else if commands.iter().any(|c| matches!(c, command::Command::Help)) {
-                    // No game: compose takes the examples from the start
-                    // position, in the player's piece letters.
-                    LetterKind::Help {
-                        examples: Vec::new(),
-                    }
+                let events = if commands.iter().any(|c| matches!(c, Command::Standings)) {
+                    tx.events_of_player(player.id).await?
                 } else {
-                    LetterKind::Rejected {
-                        wrote: first_line(&mail.text),
-                        explanation: if list.is_empty() {
-                            "you have no game in progress, so there is nothing to play this in."
-                                .to_string()
-                        } else {
-                            format!(
-                                "we could not tell which game this is for. Reply to the mail of the game \
-                                 (its subject starts with [dopis #N]) so the reply address names it. \
-                                 Your games in progress: {}.",
-                                list.join(", ")
-                            )
-                        },
-                        kind: RejectionKind::UnknownGame,
-                    }
+                    Vec::new()
                 };
-                self.post
-                    .answer(
-                        tx,
-                        format!(
-                            "in.{}.nogame",
-                            sha256_hex(answering.mail_key.as_bytes(), 32)
-                        ),
-                        kind,
-                        &player,
-                        answering,
-                        now,
-                    )
+                let writer = self.writer(&player, Vec::new(), received_at);
+                let place = Place::NoGame {
+                    games,
+                    events,
+                    first_line: first_line(&mail.text),
+                };
+                let ruling = arbiter::hear(&writer, place, &commands);
+                let done = self
+                    .carry_out(tx, ruling, &player, None, answering, now)
                     .await?;
-                Ok((None, Handled::Done("answered a mail without a game".into())))
+                Ok((None, done))
             }
-            Route::Refuse { player, game, why } => {
+            Route::Refuse {
+                player,
+                game,
+                why,
+                log,
+            } => {
                 let Some(player) = player else {
-                    return Ok((game, Handled::Ignored(format!("ignored: {why}"))));
+                    return Ok((game, Handled::Ignored(format!("ignored: {log}"))));
                 };
                 if !self.may_answer(tx, &player.email.to_string(), now).await? {
                     return Ok((game, Handled::Ignored("ignored: answer rate limit".into())));
@@ -445,15 +378,13 @@ impl Inbox {
                             "in.{}.refused",
                             sha256_hex(answering.mail_key.as_bytes(), 32)
                         ),
-                        LetterKind::Refused {
-                            explanation: why.clone(),
-                        },
+                        LetterKind::Refused { reason: why },
                         &player,
                         answering,
                         now,
                     )
                     .await?;
-                Ok((game, Handled::Done(format!("refused: {why}"))))
+                Ok((game, Handled::Done(format!("refused: {log}"))))
             }
         }
     }
@@ -467,12 +398,9 @@ impl Inbox {
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<(Option<GameId>, Handled), StoreError> {
-        let why = format!(
-            "this server acts only on mail with a valid DKIM signature of the sender's domain, \
-             and your mail from {} had none that checked out, so nothing was done. Ask your mail \
-             provider to sign outgoing mail (most do), or write from an address that is signed.",
-            mail.from
-        );
+        let why = Reason::Unsigned {
+            from: mail.from.to_string(),
+        };
         let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
             return Ok((
                 None,
@@ -486,7 +414,7 @@ impl Inbox {
             .answer(
                 tx,
                 format!("in.{}.dkim", sha256_hex(answering.mail_key.as_bytes(), 32)),
-                LetterKind::Refused { explanation: why },
+                LetterKind::Refused { reason: why },
                 &player,
                 answering,
                 now,
@@ -590,11 +518,10 @@ impl Inbox {
                 (_, owner, _) => Route::Refuse {
                     player: owner,
                     game: None,
-                    why: format!(
-                        "a confirmation reply came from {} that was not sent by you from your \
-                         registered address, so nothing was done",
-                        mail.from
-                    ),
+                    why: Reason::ConfirmationNotYours {
+                        from: mail.from.to_string(),
+                    },
+                    log: format!("a confirmation reply from {}, not its owner", mail.from),
                 },
             });
         }
@@ -609,19 +536,16 @@ impl Inbox {
                 _ if valid => Route::Refuse {
                     player: Some(tx.player(crate::player::PlayerId(owner)).await?),
                     game: None,
-                    why: format!(
-                        "a reply to your daily digest came from {}, which is not your registered \
-                         address, so nothing was done. If it was you, write from your registered \
-                         address.",
-                        mail.from
-                    ),
+                    why: Reason::DigestNotYourAddress {
+                        from: mail.from.to_string(),
+                    },
+                    log: format!("a digest reply from {}, not its owner", mail.from),
                 },
                 sender => Route::Refuse {
                     player: sender,
                     game: None,
-                    why: "your mail went to a digest address with a wrong token, so nothing was \
-                          done. Reply to your latest digest instead."
-                        .into(),
+                    why: Reason::DigestWrongToken,
+                    log: "a digest address with a wrong token".into(),
                 },
             });
         }
@@ -636,7 +560,8 @@ impl Inbox {
                     return Ok(Route::Refuse {
                         player: sender,
                         game: None,
-                        why: format!("there is no game {game}; `games` lists yours"),
+                        why: Reason::NoSuchGame { game },
+                        log: format!("there is no game {game}"),
                     });
                 }
                 Err(e) => return Err(e),
@@ -653,25 +578,26 @@ impl Inbox {
                 (Some(owner), _) => Route::Refuse {
                     player: Some(tx.player(owner).await?),
                     game: Some(game),
-                    why: format!(
-                        "a mail for game {game} with your reply address came from {}, which is not \
-                         your registered address, so it was not applied. If it was you, write from \
-                         your registered address.",
+                    why: Reason::NotYourAddress {
+                        game,
+                        from: mail.from.to_string(),
+                    },
+                    log: format!(
+                        "a mail for game {game} with a player's reply address from {}",
                         mail.from
                     ),
                 },
                 (None, Some(sender)) if record.side_of(sender.id).is_some() => Route::Refuse {
                     player: Some(sender),
                     game: Some(game),
-                    why: format!(
-                        "your mail for game {game} went to an address with a wrong token, so it was \
-                         not applied. Reply to the latest mail of the game instead."
-                    ),
+                    why: Reason::WrongToken { game },
+                    log: format!("a mail for game {game} with a wrong token"),
                 },
                 (None, sender) => Route::Refuse {
                     player: sender,
                     game: Some(game),
-                    why: format!("you do not play in game {game}"),
+                    why: Reason::NotYourGame { game },
+                    log: format!("not a player of game {game}"),
                 },
             });
         }
@@ -680,7 +606,10 @@ impl Inbox {
             return Ok(Route::Refuse {
                 player: None,
                 game: None,
-                why: format!("unknown sender {}", mail.from),
+                why: Reason::UnknownSender {
+                    from: mail.from.to_string(),
+                },
+                log: format!("unknown sender {}", mail.from),
             });
         };
         let named = route::game_in_subject(&mail.subject).or_else(|| {
@@ -714,101 +643,227 @@ impl Inbox {
         Ok(Route::NoGame { player })
     }
 
-    /// Applies commands to a game and queues the mails they cause.
+    /// Hears a mail's commands in a game — one call into the arbiter — and
+    /// carries out the ruling. Leave is judged at `asked_at`, moves count
+    /// from `played_at`.
     #[allow(clippy::too_many_arguments)]
     async fn apply(
         &self,
         tx: &mut Tx,
         game: GameId,
         player: &Player,
-        commands: &[command::Command],
+        commands: &[Command],
         answering: &Answering<'_>,
-        received_at: DateTime<Utc>,
+        (asked_at, played_at): (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
         let current = clocks::load_table(tx, game).await?;
         let Some(side) = current.record.side_of(player.id) else {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
         };
-        // A language change comes first: a move in the same mail is then read
-        // in the new language, and every answer is written in it.
-        let (player, commands, changed) = self
-            .change_language(tx, player, commands, answering, now)
-            .await?;
-        if commands.is_empty() {
-            return Ok(Handled::Done(changed));
-        }
-        let (player, commands) = (&player, commands.as_slice());
-        // `standings` is about the game's event, not the game: answered
-        // here, the rest of the mail goes to the arbiter.
-        let asked_standings = commands
-            .iter()
-            .any(|c| matches!(c, command::Command::Standings));
-        let commands: Vec<command::Command> = commands
-            .iter()
-            .filter(|c| !matches!(c, command::Command::Standings))
-            .cloned()
-            .collect();
-        if asked_standings {
-            if !self.may_answer(tx, &player.email.to_string(), now).await? {
-                return Ok(Handled::Ignored("ignored: answer rate limit".into()));
-            }
-            self.standings_for_game(tx, game, player, answering, now)
-                .await?;
-            if commands.is_empty() {
-                return Ok(Handled::Done("sent the standings".into()));
-            }
-        }
-        // Time that ran out before this mail arrived ends the game first,
-        // whatever the mail says (the scheduler may not have got to it yet).
-        if current.record.status == GameStatus::Active
-            && let Some((flagged, at)) = current
+        let leaves = if commands.iter().any(|c| matches!(c, Command::Leave { .. })) {
+            tx.leaves_of(player.id)
+                .await?
+                .into_iter()
+                .map(|l| l.leave)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let writer = self.writer(player, leaves, asked_at);
+        let flagged = if current.record.status == GameStatus::Active {
+            current
                 .clock
                 .as_ref()
-                .and_then(|c| c.clocks(received_at).timeout())
-        {
-            let mut table = current;
-            clocks::end_on_time(tx, &self.post, &mut table, flagged, at, now).await?;
-            clocks::reschedule(tx, &table, None, now).await?;
-            return Ok(Handled::Done(format!(
-                "{} ran out of time before this mail arrived",
-                if flagged.is_white() { "White" } else { "Black" }
-            )));
-        }
-        let record = current.record.clone();
-        let seat = Seat {
-            side,
-            lang: player.lang,
-        };
-        let board = self.board(tx, &current).await?;
-        let verdict = if crate::service::td::is_annulled(&record, board.game.is_over()) {
-            // Closed by a TD (a withdrawal annulled it): no more moves.
-            arbiter::Verdict {
-                game: board.game.clone(),
-                draw_offer_by: record.draw_offer_by,
-                conditionals: record.conditionals.clone(),
-                last_offers: record.last_offers,
-                notices: vec![Notice::Rejected {
-                    to: side,
-                    wrote: describe(&commands),
-                    explanation: "this game was closed by the tournament director (annulled after \
-                                  a withdrawal), so nothing more can be played in it."
-                        .into(),
-                    kind: RejectionKind::GameOver,
-                }],
-                summary: "rejected: game annulled".into(),
-                changed: false,
-            }
+                .and_then(|c| c.clocks(played_at).timeout())
         } else {
-            arbiter::apply(&board, seat, &commands, received_at)
+            None
         };
+        let (board, event) = self.board_and_event(tx, &current).await?;
+        let place = Place::Game {
+            id: game,
+            board: &board,
+            side,
+            at: played_at,
+            flagged,
+            annulled: crate::service::td::is_annulled(&current.record, board.game.is_over()),
+            event,
+        };
+        let ruling = arbiter::hear(&writer, place, commands);
+        self.carry_out(tx, ruling, player, Some(current), answering, now)
+            .await
+    }
+
+    /// What the arbiter needs to know of a player.
+    fn writer(&self, player: &Player, leaves: Vec<Leave>, asked_at: DateTime<Utc>) -> Writer {
+        Writer {
+            lang: player.lang,
+            tz: player.tz,
+            leaves,
+            allowance: self.allowance,
+            asked_at,
+        }
+    }
+
+    /// Carries out a ruling's steps in order: the store writes and the mails
+    /// they cause. `current` is the game the mail is for, as loaded.
+    async fn carry_out(
+        &self,
+        tx: &mut Tx,
+        ruling: Ruling,
+        player: &Player,
+        mut current: Option<LoadedGame>,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, StoreError> {
+        let hash = sha256_hex(answering.mail_key.as_bytes(), 32);
+        let mut player = player.clone();
+        for step in ruling.steps {
+            match step {
+                Step::BookLeave { leave, left } => {
+                    clocks::store_leave(tx, &player, leave, player.email.as_str(), None, now)
+                        .await?;
+                    // The game's clocks and deadlines now know the leave.
+                    if let Some(table) = &current {
+                        current = Some(clocks::load_table(tx, table.record.id).await?);
+                    }
+                    let kind = LetterKind::LeaveBooked {
+                        from: leave.from().to_string(),
+                        to: leave.to().to_string(),
+                        days: leave.days(),
+                        left,
+                    };
+                    let key = format!("in.{hash}.leave.{}", leave.from());
+                    self.post
+                        .answer(tx, key, kind, &player, answering, now)
+                        .await?;
+                }
+                Step::RefuseLeave { from, to, reason } => {
+                    let kind = LetterKind::LeaveRefused {
+                        wrote: format!("leave {from} {to}"),
+                        reason: Reason::Leave(reason),
+                    };
+                    let key = format!("in.{hash}.leave.{from}");
+                    self.post
+                        .answer(tx, key, kind, &player, answering, now)
+                        .await?;
+                }
+                Step::Settings { lang, digest } => {
+                    self.settings(tx, &mut player, lang, digest, answering, now)
+                        .await?;
+                }
+                Step::Standings(asked) => {
+                    let events = match asked {
+                        StandingsAsked::OfEvents(events) => events
+                            .into_iter()
+                            .map(|e| (format!("in.{hash}.standings.e{}", e.0), Ok(e)))
+                            .collect(),
+                        StandingsAsked::OfGame(event) => {
+                            vec![(format!("in.{hash}.standings"), Ok(event))]
+                        }
+                        StandingsAsked::NotInEvent(game) => {
+                            vec![(format!("in.{hash}.standings"), Err(game))]
+                        }
+                    };
+                    // In a game the rest of the mail waits on this answer;
+                    // without one the limit was checked on the way in.
+                    if current.is_some()
+                        && !self.may_answer(tx, &player.email.to_string(), now).await?
+                    {
+                        return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+                    }
+                    for (key, event) in events {
+                        let kind = match event {
+                            Ok(event) => standings_kind(tx, event).await?,
+                            Err(game) => LetterKind::Rejected {
+                                wrote: "standings".into(),
+                                reason: Reason::NotInEvent { game },
+                                kind: RejectionKind::Other,
+                            },
+                        };
+                        self.post
+                            .answer(tx, key, kind, &player, answering, now)
+                            .await?;
+                    }
+                }
+                Step::EndOnTime { side, at } => {
+                    let Some(mut table) = current.take() else {
+                        continue;
+                    };
+                    clocks::end_on_time(tx, &self.post, &mut table, side, at, now).await?;
+                    clocks::reschedule(tx, &table, None, now).await?;
+                }
+                Step::Play(verdict) => {
+                    let Some(table) = current.take() else {
+                        continue;
+                    };
+                    if let Some(ignored) = self
+                        .play(tx, table, *verdict, &player, answering, now)
+                        .await?
+                    {
+                        return Ok(ignored);
+                    }
+                }
+                Step::Answer(answer) => {
+                    let kind = match answer {
+                        // `#42` reads the same in every language.
+                        Answer::Games(games) => LetterKind::Games {
+                            lines: games.iter().map(|g| g.to_string()).collect(),
+                        },
+                        Answer::LeaveNeedsGame { from, to } => LetterKind::LeaveRefused {
+                            wrote: format!("leave {from} {to}"),
+                            reason: Reason::LeaveNeedsGame,
+                        },
+                        // No game: compose takes the examples from the start
+                        // position, in the player's piece letters.
+                        Answer::Help => LetterKind::Help {
+                            examples: Vec::new(),
+                        },
+                        Answer::Rejected {
+                            wrote,
+                            reason,
+                            kind,
+                        } => LetterKind::Rejected {
+                            wrote,
+                            reason,
+                            kind,
+                        },
+                    };
+                    self.post
+                        .answer(
+                            tx,
+                            format!("in.{hash}.nogame"),
+                            kind,
+                            &player,
+                            answering,
+                            now,
+                        )
+                        .await?;
+                }
+            }
+        }
+        Ok(Handled::Done(ruling.summary))
+    }
+
+    /// Carries out the arbiter's verdict on a game: saves it and queues the
+    /// mails its notices ask for. `Some` when held back by the rate limit.
+    async fn play(
+        &self,
+        tx: &mut Tx,
+        current: LoadedGame,
+        verdict: arbiter::Verdict,
+        player: &Player,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Handled>, StoreError> {
         let rejected = verdict
             .notices
             .iter()
             .any(|n| matches!(n, Notice::Rejected { .. }));
         if rejected && !self.may_answer(tx, &player.email.to_string(), now).await? {
-            return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+            return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
         }
+        let record = current.record.clone();
         let mut table = if verdict.changed {
             tx.save_game(
                 &record,
@@ -820,7 +875,7 @@ impl Inbox {
             )
             .await?;
             // Read back within the transaction: the clock with the new move.
-            clocks::load_table(tx, game).await?
+            clocks::load_table(tx, record.id).await?
         } else {
             current
         };
@@ -836,157 +891,20 @@ impl Inbox {
         self.post
             .notices(tx, &table, &verdict.notices, answering, now)
             .await?;
-        Ok(Handled::Done(verdict.summary))
+        Ok(None)
     }
 
-    /// Books the leave a player asked for by mail (judged at `asked_at`, see
-    /// [`clocks::book_leave`]) and answers with the booking or the refusal.
-    async fn leave(
+    /// Stores a player's language and notification choice and answers each
+    /// (in the new language); `player` becomes the player as they now are.
+    async fn settings(
         &self,
         tx: &mut Tx,
-        player: &Player,
-        (from, to): (NaiveDate, NaiveDate),
-        answering: &Answering<'_>,
-        asked_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
-        let wrote = format!("leave {from} {to}");
-        let booked = match Leave::new(from, to) {
-            Ok(leave) => {
-                clocks::book_leave(
-                    tx,
-                    player,
-                    leave,
-                    self.allowance,
-                    player.email.as_str(),
-                    None,
-                    asked_at,
-                    now,
-                )
-                .await?
-            }
-            Err(e) => Err(e),
-        };
-        let key = format!(
-            "in.{}.leave.{from}",
-            sha256_hex(answering.mail_key.as_bytes(), 32)
-        );
-        let (kind, outcome) = match booked {
-            Ok(b) => (
-                LetterKind::LeaveBooked {
-                    from: from.to_string(),
-                    to: to.to_string(),
-                    days: b.leave.days(),
-                    left: clocks::left_text(&b.left),
-                },
-                format!("booked leave {from} to {to}"),
-            ),
-            Err(e) => (
-                LetterKind::LeaveRefused {
-                    wrote,
-                    explanation: e.to_string(),
-                },
-                format!("refused leave {from} to {to}: {e}"),
-            ),
-        };
-        self.post
-            .answer(tx, key, kind, player, answering, now)
-            .await?;
-        Ok(outcome)
-    }
-
-    /// Books the leave among `commands` (asked at `asked_at`) and returns the
-    /// others, with what was done (leave applies to all the player's games,
-    /// not to one).
-    async fn split_leave(
-        &self,
-        tx: &mut Tx,
-        player: &Player,
-        commands: Vec<command::Command>,
-        answering: &Answering<'_>,
-        asked_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<(Vec<command::Command>, Vec<String>), StoreError> {
-        let mut rest = Vec::new();
-        let mut done = Vec::new();
-        for c in commands {
-            match c {
-                command::Command::Leave { from, to } => {
-                    done.push(
-                        self.leave(tx, player, (from, to), answering, asked_at, now)
-                            .await?,
-                    );
-                }
-                other => rest.push(other),
-            }
-        }
-        Ok((rest, done))
-    }
-
-    /// Answers `standings` in a game: the crosstable of the game's event, or
-    /// why there is none.
-    async fn standings_for_game(
-        &self,
-        tx: &mut Tx,
-        game: GameId,
-        player: &Player,
+        player: &mut Player,
+        chosen: Option<Lang>,
+        notify: Option<bool>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let key = format!(
-            "in.{}.standings",
-            sha256_hex(answering.mail_key.as_bytes(), 32)
-        );
-        let kind = match tx.event_of_game(game).await? {
-            Some(event) => standings_kind(tx, event).await?,
-            None => LetterKind::Rejected {
-                wrote: "standings".into(),
-                explanation: format!(
-                    "game {game} is not part of an event, so it has no standings."
-                ),
-                kind: RejectionKind::Other,
-            },
-        };
-        self.post
-            .answer(tx, key, kind, player, answering, now)
-            .await
-    }
-}
-
-/// The standings letter of an event, with event errors as store errors (a
-/// stored event that cannot be read back is corrupt).
-async fn standings_kind(tx: &mut Tx, event: crate::ids::EventId) -> Result<LetterKind, StoreError> {
-    crate::service::td::standings_letter(tx, event)
-        .await
-        .map_err(|e| match e {
-            crate::service::td::TdError::Store(e) => e,
-            other => StoreError::Corrupt(other.to_string()),
-        })
-}
-
-impl Inbox {
-    /// Carries out `language xx` and `notify digest|each`: stores the
-    /// player's choice and answers (in the new language). Returns the player
-    /// as they now are and the other commands, still to be applied.
-    async fn change_language(
-        &self,
-        tx: &mut Tx,
-        player: &Player,
-        commands: &[command::Command],
-        answering: &Answering<'_>,
-        now: DateTime<Utc>,
-    ) -> Result<(Player, Vec<command::Command>, String), StoreError> {
-        let mut player = player.clone();
-        let mut rest = Vec::with_capacity(commands.len());
-        let mut chosen = None;
-        let mut notify = None;
-        for c in commands {
-            match c {
-                command::Command::Language(lang) => chosen = Some(*lang),
-                command::Command::Notify(n) => notify = Some(*n == command::Notify::Digest),
-                other => rest.push(other.clone()),
-            }
-        }
         if let Some(lang) = chosen {
             player.lang = lang;
             tx.set_player_lang(player.id, lang).await?;
@@ -1015,69 +933,26 @@ impl Inbox {
                             sha256_hex(answering.mail_key.as_bytes(), 32)
                         ),
                         kind,
-                        &player,
+                        player,
                         answering,
                         now,
                     )
                     .await?;
             }
         }
-        let summary = [
-            chosen.map(|l| format!("language set to {l}")),
-            notify.map(|d| format!("notify {}", if d { "digest" } else { "each" })),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join("; ");
-        Ok((player, rest, summary))
+        Ok(())
     }
 }
 
-fn describe(commands: &[command::Command]) -> String {
-    use command::Command;
-    // Game commands in the English words every language also reads, so a
-    // player can write back what a mail quotes.
-    commands
-        .iter()
-        .map(|c| match c {
-            Command::Move {
-                text,
-                offer_draw: true,
-            } => format!("{} (and offer a draw)", text.as_str()),
-            Command::Move { text, .. } => text.as_str().to_string(),
-            Command::OfferDraw => "draw".into(),
-            Command::AcceptDraw => "accept draw".into(),
-            Command::DeclineDraw => "decline draw".into(),
-            Command::Resign => "resign".into(),
-            Command::ClaimDraw { with_move: None } => "claim draw".into(),
-            Command::ClaimDraw {
-                with_move: Some(text),
-            } => format!("claim draw {text}"),
-            Command::Conditional { lines } => lines
-                .iter()
-                .map(|line| {
-                    let moves: Vec<&str> = line.iter().map(|m| m.as_str()).collect();
-                    format!("if {}", moves.join(" "))
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-            Command::Leave { from, to } => format!("leave {from} {to}"),
-            Command::Status => "status".into(),
-            Command::Games => "games".into(),
-            Command::Pgn => "pgn".into(),
-            Command::Help => "help".into(),
-            Command::Standings => "standings".into(),
-            Command::Report => "report".into(),
-            Command::Language(lang) => format!("language {}", lang.code()),
-            Command::Notify(command::Notify::Each) => "notify each".into(),
-            Command::Notify(command::Notify::Digest) => "notify digest".into(),
-            Command::Conditionals => "conditionals".into(),
-            Command::CancelConditionals => "cancel conditionals".into(),
-            Command::Unknown { text } => text.clone(),
+/// The standings letter of an event, with event errors as store errors (a
+/// stored event that cannot be read back is corrupt).
+async fn standings_kind(tx: &mut Tx, event: crate::ids::EventId) -> Result<LetterKind, StoreError> {
+    crate::service::td::standings_letter(tx, event)
+        .await
+        .map_err(|e| match e {
+            crate::service::td::TdError::Store(e) => e,
+            other => StoreError::Corrupt(other.to_string()),
         })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn first_line(text: &str) -> String {

@@ -540,13 +540,13 @@ impl Post {
                 Notice::Rejected {
                     to,
                     wrote,
-                    explanation,
+                    reason,
                     kind,
                 } => (
                     answer_key,
                     LetterKind::Rejected {
                         wrote: wrote.clone(),
-                        explanation: explanation.clone(),
+                        reason: reason.clone(),
                         kind: *kind,
                     },
                     *to,
@@ -596,15 +596,6 @@ impl Post {
                     },
                     *to,
                     false,
-                    None,
-                ),
-                Notice::NotYetSupported { to, command } => (
-                    answer_key,
-                    LetterKind::NotYetSupported {
-                        command: command.clone(),
-                    },
-                    *to,
-                    true,
                     None,
                 ),
             };

@@ -460,17 +460,20 @@ async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &T
         cancelled
             .body_text(0)
             .unwrap_or_default()
-            .contains("cancelled")
+            .contains("preklicane"),
+        "White reads the cancellation in Slovenian"
     );
     assert_eq!(m.moves(db).0, ["e4", "e5", "Nf3", "d6"]);
     // An invalid claim is refused, plays nothing, and White still has the move.
     m.answer(true, "Your move", "claim draw Ng1").await;
     let refused = m.white.wait_for("Not played").await;
+    let why = refused.body_text(0).unwrap_or_default();
     assert!(
-        refused
-            .body_text(0)
-            .unwrap_or_default()
-            .contains("NOT played")
+        why.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("NI bila odigrana"),
+        "White reads why the claim failed in Slovenian"
     );
     assert_eq!(m.moves(db).0, ["e4", "e5", "Nf3", "d6"]);
     // Knights out and back until the position after 2...d6 comes a third

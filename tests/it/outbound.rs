@@ -16,12 +16,15 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, TimeZone, Utc};
 use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
-use shakmaty::Color;
+use shakmaty::{Color, Role, Square};
 
 use dopis::address::EmailAddress;
+use dopis::arbiter::{ConditionalNote, Reason};
 use dopis::chess::game::{Game, StartPosition};
+use dopis::chess::notation::{IllegalReason, MoveTextError};
 use dopis::chess::pgn::{self, PgnTags};
-use dopis::clock::TimeControl;
+use dopis::clock::{LeaveError, TimeControl};
+use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::locale::{describe_control, describe_deadline};
 use dopis::mail::compose::{
@@ -242,7 +245,7 @@ fn english(name: &str) -> Vec<&'static str> {
             "came on 2026-11-29 12:01 CET (11:01 UTC), and it was answered",
             "so nothing was done now.",
         ],
-        "refused" => vec!["not accepted", "reply token that is"],
+        "refused" => vec!["not accepted", "went to an address with a wrong token"],
         "help" => vec!["e.g. Nf3, e4, O-O", "accept draw", "language sl"],
         "status" => vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
         "games" => vec!["#42  Alice Novak", "#45  Bojan"],
@@ -446,9 +449,14 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
         letter(
             LetterKind::Rejected {
                 wrote: "Qxb7".to_owned(),
-                explanation: "\"Qxb7\" cannot be played: the queen on f3 cannot reach b7, \
-                              the pawn on e4 is in the way"
-                    .to_owned(),
+                reason: Reason::Move(MoveTextError::Illegal {
+                    text: "Qxb7".to_owned(),
+                    reason: IllegalReason::CannotReach {
+                        role: Role::Queen,
+                        from: Some(Square::F3),
+                        to: Square::B7,
+                    },
+                }),
                 kind: RejectionKind::Illegal,
             },
             lang,
@@ -464,7 +472,9 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
         letter(
             LetterKind::Rejected {
                 wrote: "Nf6".to_owned(),
-                explanation: "It is White's move in game #42.".to_owned(),
+                reason: Reason::NotYourTurn {
+                    to_move: Color::White,
+                },
                 kind: RejectionKind::NotYourTurn,
             },
             lang,
@@ -478,8 +488,7 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
     let mut unknown = letter(
         LetterKind::Rejected {
             wrote: "e4".to_owned(),
-            explanation: "This mail names game #77, and you play in no game with that number."
-                .to_owned(),
+            reason: Reason::NotYourGame { game: GameId(77) },
             kind: RejectionKind::UnknownGame,
         },
         lang,
@@ -507,9 +516,7 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
         "refused",
         letter(
             LetterKind::Refused {
-                explanation: "The mail came from your address but with a reply token that is \
-                              not yours."
-                    .to_owned(),
+                reason: Reason::WrongToken { game: GameId(42) },
             },
             lang,
             Color::Black,
@@ -983,11 +990,7 @@ pub(crate) fn event_and_time_cases_in(
         "conditionals",
         letter(
             LetterKind::Conditionals {
-                note: "Your conditional moves are set (they replace any earlier ones) and \
-                       stay hidden from your opponent. When your opponent plays the first \
-                       move of a line, your answer is played at once and costs you no \
-                       time; any other move cancels them."
-                    .to_owned(),
+                note: ConditionalNote::Set,
                 lines: vec![
                     format!("if 3...{b}g4 4.dxe5"),
                     format!("if 3...exd4 4.{n}xd4"),
@@ -1162,7 +1165,7 @@ pub(crate) fn event_and_time_cases_in(
             from: "2026-12-24".to_owned(),
             to: "2027-01-02".to_owned(),
             days: 10,
-            left: "37 days of leave left in 2026, 43 days of leave left in 2027".to_owned(),
+            left: vec![(2026, 37), (2027, 43)],
         },
         lang,
         Color::Black,
@@ -1173,9 +1176,9 @@ pub(crate) fn event_and_time_cases_in(
     let mut leave_refused = letter(
         LetterKind::LeaveRefused {
             wrote: "leave 2026-11-29 2026-12-05".to_owned(),
-            explanation: "leave can't start on or before today (2026-11-29): those days are \
-                          already on the clock; the earliest first day is 2026-11-30"
-                .to_owned(),
+            reason: Reason::Leave(LeaveError::NotInFuture {
+                today: chrono::NaiveDate::from_ymd_opt(2026, 11, 29).expect("a date"),
+            }),
         },
         lang,
         Color::Black,

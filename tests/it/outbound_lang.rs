@@ -48,7 +48,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         }
         "rejected_illegal" => vec![
             "> Qxb7",
-            "Pojasnilo (v angleščini):",
+            "Pojasnilo:",
             "Kako pravilno zapisati:",
             "Vaša poteza 6. ? še čaka",
         ],
@@ -69,7 +69,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "Prvič je prispelo 29. 11. 2026 12:01 CET (11:01 UTC)",
             "zdaj nismo storili ničesar.",
         ],
-        "refused" => vec!["nismo sprejeli", "Razlog (v angleščini):"],
+        "refused" => vec!["nismo sprejeli", "Razlog:"],
         "help" => vec!["npr. Sf3, e4, O-O", "sprejmem remi", "predaja", "jezik sl"],
         "status" => vec![
             "Na potezi ste: 7... ?",
@@ -80,7 +80,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "zaenkrat pa še ne"],
         "language_changed" => vec!["Od zdaj vam pišemo v slovenščini.", "jezik en"],
         "conditionals" => vec![
-            "Obvestilo (v angleščini):",
+            "Obvestilo:",
             "Vaše pogojne poteze:",
             "  if 3...Lg4 4.dxe5",
             "»če Sc6 Lb5«",
@@ -132,11 +132,11 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         ],
         "leave_booked" => vec![
             "od 2026-12-24 do 2027-01-02, 10 dni",
-            "Preostanek dopusta (v angleščini):",
+            "Preostanek dopusta: 37 dni v letu 2026",
         ],
         "leave_refused" => vec![
             "> leave 2026-11-29 2026-12-05",
-            "Dopusta nismo vpisali. Razlog (v angleščini):",
+            "Dopusta nismo vpisali. Razlog:",
         ],
         "digest" => vec![
             "Na potezi ste v 2 partijah.",
@@ -208,7 +208,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         }
         "rejected_illegal" => vec![
             "> Qxb7",
-            "Wyjaśnienie (po angielsku):",
+            "Wyjaśnienie:",
             "Jak zapisać poprawnie:",
             "Twój ruch 6. ? nadal czeka",
         ],
@@ -229,7 +229,7 @@ fn polish(name: &str) -> Vec<&'static str> {
             "pierwsza kopia przyszła 29.11.2026 12:01 CET (11:01 UTC)",
             "teraz nic nie zostało",
         ],
-        "refused" => vec!["nie została przyjęta", "Powód (po angielsku):"],
+        "refused" => vec!["nie została przyjęta", "Powód:"],
         "help" => vec![
             "np. Sf3, e4, O-O",
             "przyjmuję remis",
@@ -242,7 +242,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "ale jeszcze nie teraz"],
         "language_changed" => vec!["Od teraz piszemy do Ciebie po polsku.", "język en"],
         "conditionals" => vec![
-            "Komunikat (po angielsku):",
+            "Komunikat:",
             "Twoje ruchy warunkowe:",
             "  if 3...Gg4 4.dxe5",
             "„jeśli Sc6 Gb5”",
@@ -279,7 +279,7 @@ fn polish(name: &str) -> Vec<&'static str> {
             "03.01.2027 00:00 CET",
         ],
         "leave_booked" => vec!["od 2026-12-24 do 2027-01-02, 10 dni", "Pozostały urlop"],
-        "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Powód (po angielsku):"],
+        "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Powód:"],
         "digest" => vec![
             "Masz ruch w 2 partiach.",
             "== Partia #42: Alice Novak - Bojan Kralj ==",
@@ -347,7 +347,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
         }
         "rejected_illegal" => vec![
             "> Qxb7",
-            "Paskaidrojums (angliski):",
+            "Paskaidrojums:",
             "Kā pierakstīt pareizi:",
             "Jūsu gājiens 6. ? joprojām gaida",
         ],
@@ -370,7 +370,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "pienāca 29.11.2026. 12:01 CET (11:01 UTC)",
             "tagad nekas netika izdarīts.",
         ],
-        "refused" => vec!["netika pieņemta", "Iemesls (angliski):"],
+        "refused" => vec!["netika pieņemta", "Iemesls:"],
         "help" => vec![
             "piem. Zf3, e4, O-O",
             "pieņemu neizšķirtu",
@@ -383,7 +383,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
         "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "bet pagaidām vēl ne"],
         "language_changed" => vec!["Turpmāk mēs Jums rakstīsim latviski.", "valoda en"],
         "conditionals" => vec![
-            "Paziņojums (angliski):",
+            "Paziņojums:",
             "Jūsu nosacījuma gājieni:",
             "  if 3...Lg4 4.dxe5",
             "„ja Zc6 Lb5“",
@@ -426,7 +426,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "no 2026-12-24 līdz 2027-01-02, 10 dienas",
             "Atlikušais atvaļinājums",
         ],
-        "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Iemesls (angliski):"],
+        "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Iemesls:"],
         "digest" => vec![
             "Jūsu gājiens ir 2 partijās.",
             "== Partija #42: Alice Novak - Bojan Kralj ==",
@@ -494,7 +494,7 @@ fn german(name: &str) -> Vec<&'static str> {
         }
         "rejected_illegal" => vec![
             "> Qxb7",
-            "Erläuterung (auf Englisch):",
+            "Erläuterung:",
             "So schreiben Sie es richtig:",
             "Ihr Zug 6. ? steht noch aus",
         ],
@@ -515,7 +515,7 @@ fn german(name: &str) -> Vec<&'static str> {
             "29.11.2026 12:01 CET (11:01 UTC)",
             "daher ist jetzt nichts geschehen.",
         ],
-        "refused" => vec!["wurde nicht angenommen", "Grund (auf Englisch):"],
+        "refused" => vec!["wurde nicht angenommen", "Grund:"],
         "help" => vec![
             "z. B. Sf3, e4, O-O",
             "Remis angenommen",
@@ -531,7 +531,7 @@ fn german(name: &str) -> Vec<&'static str> {
         "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "aber noch nicht jetzt"],
         "language_changed" => vec!["ab jetzt schreiben wir Ihnen auf Deutsch.", "Sprache en"],
         "conditionals" => vec![
-            "Mitteilung (auf Englisch):",
+            "Mitteilung:",
             "Ihre bedingten Züge:",
             "  if 3...Lg4 4.dxe5",
             "„wenn Sc6 Lb5“",
@@ -571,7 +571,7 @@ fn german(name: &str) -> Vec<&'static str> {
             "03.01.2027 00:00 CET",
         ],
         "leave_booked" => vec!["2026-12-24 bis 2027-01-02, 10 Tage", "Verbleibender"],
-        "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Grund (auf Englisch):"],
+        "leave_refused" => vec!["> leave 2026-11-29 2026-12-05", "Grund:"],
         "digest" => vec![
             "Sie sind in 2 Partien am Zug.",
             "== Partie #42: Alice Novak - Bojan Kralj ==",

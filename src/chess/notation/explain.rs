@@ -9,6 +9,28 @@ use shakmaty::{
 
 use super::letters::role_name;
 
+/// Where a move text says its piece stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Area {
+    /// On this square.
+    Square(Square),
+    /// On this file.
+    File(File),
+    /// On this rank.
+    Rank(Rank),
+}
+
+impl fmt::Display for Area {
+    /// In English words: "on b1", "on the b-file", "on rank 2".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Area::Square(s) => write!(f, "on {s}"),
+            Area::File(file) => write!(f, "on the {}-file", file.char()),
+            Area::Rank(rank) => write!(f, "on rank {}", rank.char()),
+        }
+    }
+}
+
 /// Why a move that was read is not legal here.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IllegalReason {
@@ -37,8 +59,8 @@ pub enum IllegalReason {
     NoSuchPiece {
         /// The piece written.
         role: Role,
-        /// Where the text said it stands, like "on the b-file".
-        place: Option<String>,
+        /// Where the text said it stands: on a square, file or rank.
+        place: Option<Area>,
     },
     /// No piece of that kind can get to the target square.
     CannotReach {
@@ -448,9 +470,9 @@ pub(super) fn why_not(pos: &Chess, c: &Coords, capture: bool) -> IllegalReason {
         }
         if ours.is_empty() {
             let place = match (file, c.from_rank) {
-                (Some(f), Some(r)) => Some(format!("on {}", Square::from_coords(f, r))),
-                (Some(f), None) => Some(format!("on the {}-file", f.char())),
-                (None, Some(r)) => Some(format!("on rank {}", r.char())),
+                (Some(f), Some(r)) => Some(Area::Square(Square::from_coords(f, r))),
+                (Some(f), None) => Some(Area::File(f)),
+                (None, Some(r)) => Some(Area::Rank(r)),
                 (None, None) => None,
             };
             return IllegalReason::NoSuchPiece { role, place };

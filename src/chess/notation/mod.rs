@@ -25,7 +25,7 @@ use shakmaty::{
 };
 use thiserror::Error;
 
-pub use explain::IllegalReason;
+pub use explain::{Area, IllegalReason};
 
 use crate::lang::Lang;
 use explain::Coords;
@@ -56,8 +56,51 @@ pub struct Candidate {
     /// A way to write it that the player's language reads as this move only:
     /// their own SAN where that is clear, else long algebraic, else ICCF.
     pub written: String,
-    /// The move in words, e.g. "knight b1 to d2".
-    pub meaning: String,
+    /// What the move does, e.g. the knight from b1 to d2.
+    pub meaning: Meaning,
+}
+
+/// What a candidate move does, for words in any language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Meaning {
+    /// Castling on one side.
+    Castling(CastlingSide),
+    /// A piece from one square to another.
+    Move {
+        /// The piece.
+        role: Role,
+        /// Its square.
+        from: Square,
+        /// The target square.
+        to: Square,
+        /// The piece a pawn becomes.
+        promotion: Option<Role>,
+    },
+    /// A move without a starting square (a drop), as UCI writes it.
+    Other(String),
+}
+
+impl fmt::Display for Meaning {
+    /// In English words, e.g. "knight b1 to d2, promoting to a queen".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Meaning::Castling(CastlingSide::KingSide) => f.write_str("castling king side"),
+            Meaning::Castling(CastlingSide::QueenSide) => f.write_str("castling queen side"),
+            Meaning::Move {
+                role,
+                from,
+                to,
+                promotion,
+            } => {
+                write!(f, "{} {from} to {to}", letters::role_name(*role))?;
+                match promotion {
+                    Some(p) => write!(f, ", promoting to a {}", letters::role_name(*p)),
+                    None => Ok(()),
+                }
+            }
+            Meaning::Other(text) => f.write_str(text),
+        }
+    }
 }
 
 impl fmt::Display for Candidate {
@@ -179,22 +222,17 @@ fn candidate(pos: &Chess, m: Move, lang: Lang, mode: CastlingMode) -> Candidate 
         .find(clear)
         .unwrap_or_else(|| render(pos, &m, Notation::Iccf, mode));
     let meaning = match (m.castling_side(), m.from()) {
-        (Some(CastlingSide::KingSide), _) => "castling king side".to_string(),
-        (Some(CastlingSide::QueenSide), _) => "castling queen side".to_string(),
-        (None, Some(from)) => {
-            let promotion = match m {
-                Move::Normal {
-                    promotion: Some(p), ..
-                } => format!(", promoting to a {}", letters::role_name(p)),
-                _ => String::new(),
-            };
-            format!(
-                "{} {from} to {}{promotion}",
-                letters::role_name(m.role()),
-                m.to()
-            )
-        }
-        (None, None) => m.to_string(),
+        (Some(side), _) => Meaning::Castling(side),
+        (None, Some(from)) => Meaning::Move {
+            role: m.role(),
+            from,
+            to: m.to(),
+            promotion: match m {
+                Move::Normal { promotion, .. } => promotion,
+                _ => None,
+            },
+        },
+        (None, None) => Meaning::Other(m.to_string()),
     };
     Candidate {
         san: render(pos, &m, Notation::San(Lang::En), mode),

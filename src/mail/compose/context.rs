@@ -183,8 +183,17 @@ pub(crate) struct TimeNote {
     pub to: Option<String>,
     /// When a clock runs again.
     pub until: Option<String>,
-    /// What is left of the leave allowance.
-    pub left: Option<String>,
+    /// Regular leave days left in each year a booking touched.
+    pub left: Vec<LeftYear>,
+}
+
+/// Leave days left in one calendar year.
+#[derive(Debug, Clone, Default, Serialize)]
+pub(crate) struct LeftYear {
+    /// The year.
+    pub year: i32,
+    /// Regular days left in it.
+    pub days: u32,
 }
 
 /// One game of a digest, as the templates see it.
@@ -293,7 +302,7 @@ pub(crate) struct OutcomeContext {
     pub sentence: String,
 }
 
-fn reason_key(reason: &EndReason) -> &'static str {
+pub(super) fn reason_key(reason: &EndReason) -> &'static str {
     match reason {
         EndReason::Checkmate => "checkmate",
         EndReason::Stalemate => "stalemate",
@@ -389,13 +398,10 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         LetterKind::MoveAccepted { san } | LetterKind::ConditionalPlayed { san } => {
             ctx.san = Some(san.clone())
         }
-        LetterKind::Rejected {
-            wrote,
-            explanation,
-            kind,
-        } => {
+        // The reasons' words come from their own template (see
+        // `super::explained`).
+        LetterKind::Rejected { wrote, kind, .. } => {
             ctx.wrote = Some(wrote.clone());
-            ctx.explanation = Some(explanation.clone());
             ctx.rejection = Some(kind.key());
         }
         LetterKind::ConfirmRequest { command } | LetterKind::NotYetSupported { command } => {
@@ -424,7 +430,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 ..ReplyNote::default()
             });
         }
-        LetterKind::Refused { explanation } => ctx.explanation = Some(explanation.clone()),
+        LetterKind::Refused { .. } => {}
         LetterKind::NotHandled { subject, cause } => {
             let subject: String = subject.chars().take(60).collect();
             ctx.wrote = (!subject.trim().is_empty()).then(|| subject.trim().to_string());
@@ -465,8 +471,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             ctx.digest_chosen = Some(*digest);
             ctx.digest_at = Some(at.clone());
         }
-        LetterKind::Conditionals { note, lines } => {
-            ctx.explanation = Some(note.clone());
+        LetterKind::Conditionals { lines, .. } => {
             ctx.lines = lines.clone();
         }
         LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
@@ -585,13 +590,15 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 from: Some(from.clone()),
                 to: Some(to.clone()),
                 days: Some(*days),
-                left: Some(left.clone()),
+                left: left
+                    .iter()
+                    .map(|&(year, days)| LeftYear { year, days })
+                    .collect(),
                 ..TimeNote::default()
             });
         }
-        LetterKind::LeaveRefused { wrote, explanation } => {
+        LetterKind::LeaveRefused { wrote, .. } => {
             ctx.wrote = Some(wrote.clone());
-            ctx.explanation = Some(explanation.clone());
         }
         LetterKind::GameStarted
         | LetterKind::YourMove

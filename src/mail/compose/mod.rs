@@ -26,6 +26,7 @@ mod calendar;
 mod context;
 mod mime;
 mod templates;
+mod words;
 
 #[cfg(test)]
 mod tests;
@@ -125,8 +126,8 @@ pub enum LetterKind {
     Rejected {
         /// What the player wrote (quoted back).
         wrote: String,
-        /// Why it was not carried out, in words.
-        explanation: String,
+        /// Why it was not carried out.
+        reason: Reason,
         /// The kind of refusal.
         kind: RejectionKind,
     },
@@ -159,8 +160,8 @@ pub enum LetterKind {
     },
     /// An authentication failure, to the registered address.
     Refused {
-        /// What was wrong, in words.
-        explanation: String,
+        /// What was wrong.
+        reason: Reason,
     },
     /// A mail of theirs that could not be handled and was kept for the
     /// admin: nothing changed, send it again in plain text.
@@ -205,8 +206,8 @@ pub enum LetterKind {
     },
     /// The player's conditional moves: set, listed or cancelled.
     Conditionals {
-        /// What happened, in words.
-        note: String,
+        /// What happened to them.
+        note: ConditionalNote,
         /// The lines as the player writes them.
         lines: Vec<String>,
     },
@@ -290,15 +291,15 @@ pub enum LetterKind {
         to: String,
         /// Days booked.
         days: u32,
-        /// What is left of the allowance, e.g. `35 days left in 2026`.
-        left: String,
+        /// Regular days left in each calendar year the leave touches.
+        left: Vec<(i32, u32)>,
     },
     /// To a player whose leave could not be booked: why, and what to do.
     LeaveRefused {
         /// What they wrote.
         wrote: String,
         /// Why it was refused, with the fix.
-        explanation: String,
+        reason: Reason,
     },
     /// The player chose the language of their mails (`language pl`); the
     /// letter is written in the new language.
@@ -397,7 +398,7 @@ impl ReplacementRole {
     }
 }
 
-pub use crate::arbiter::RejectionKind;
+pub use crate::arbiter::{ConditionalNote, Reason, RejectionKind};
 pub use crate::mail::stale::MovePoint;
 
 /// Why a mail could not be composed; a bug or bad data, never the player's fault.
@@ -521,7 +522,7 @@ impl LetterKind {
 
 /// The mail as RFC 5322 bytes with CRLF line ends, ready for SMTP or a Maildir.
 pub fn compose(letter: &Letter) -> Result<Vec<u8>, ComposeError> {
-    let mut ctx = context::build(letter, true)?;
+    let mut ctx = explained(letter, context::build(letter, true)?)?;
     let rendered = templates::render(letter.lang, letter.kind.template_name(), &ctx)?;
     let subject = full_subject(letter, &rendered.subject);
     ctx.ics = deadline_calendar(letter, &ctx)?;
@@ -562,9 +563,24 @@ fn deadline_calendar(
     Ok(Some((format!("dopis-{}.ics", view.id), text)))
 }
 
+/// The context with the letter's typed reason or note in words, in the
+/// letter's language (`reason.txt`).
+fn explained(letter: &Letter, mut ctx: context::Context) -> Result<context::Context, ComposeError> {
+    let words = match &letter.kind {
+        LetterKind::Rejected { reason, .. }
+        | LetterKind::Refused { reason }
+        | LetterKind::LeaveRefused { reason, .. } => words::reason(reason),
+        LetterKind::Conditionals { note, .. } => words::note(note),
+        _ => return Ok(ctx),
+    };
+    ctx.explanation = Some(templates::words(letter.lang, &words)?);
+    Ok(ctx)
+}
+
 /// The subject line, with the tag `[dopis #42]` when the mail is about a game.
 pub fn subject(letter: &Letter) -> String {
     let line = context::build(letter, false)
+        .and_then(|ctx| explained(letter, ctx))
         .and_then(|ctx| templates::render_subject(letter.lang, letter.kind.template_name(), &ctx))
         .unwrap_or_default();
     full_subject(letter, &line)

@@ -163,6 +163,20 @@ fn render_one(
     Ok((subject, captured.into_output()))
 }
 
+/// A typed reason or note in `lang` (English fallback), on one line:
+/// `value` is what [`super::words`] made of it, seen as `r` by
+/// `reason.txt`.
+pub(crate) fn words(lang: Lang, value: &serde_json::Value) -> Result<String, ComposeError> {
+    let name = resolve_in(lang.code(), "reason.txt");
+    let template = env()?
+        .get_template(&name)
+        .map_err(|e| template_error(&name, &e))?;
+    let text = template
+        .render(minijinja::context! { r => Value::from(Serde(value)) })
+        .map_err(|e| template_error(&name, &e))?;
+    Ok(text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 /// Plain text as mail wants it: no tabs, no trailing spaces (except the
 /// signature separator `-- `), no run of blank lines, one final newline.
 fn tidy_text(text: &str) -> String {

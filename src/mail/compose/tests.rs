@@ -7,7 +7,9 @@ use shakmaty::Color;
 
 use super::templates::{TEXT_WIDTH, names, wrap};
 use super::*;
+use crate::arbiter::{ConditionalNote, Reason};
 use crate::chess::game::StartPosition;
+use crate::ids::GameId;
 
 fn addr(text: &str) -> EmailAddress {
     EmailAddress::parse(text).expect("test address")
@@ -67,14 +69,14 @@ fn every_kind() -> Vec<LetterKind> {
         LetterKind::DrawOfferDeclined,
         LetterKind::Rejected {
             wrote: "x".into(),
-            explanation: "y".into(),
+            reason: Reason::NotACommand,
             kind: RejectionKind::Unreadable,
         },
         LetterKind::ConfirmRequest {
             command: "e4".into(),
         },
         LetterKind::Refused {
-            explanation: "no".into(),
+            reason: Reason::WrongToken { game: GameId(1) },
         },
         LetterKind::NotHandled {
             subject: "Re: [dopis #1] your move".into(),
@@ -109,11 +111,11 @@ fn every_kind() -> Vec<LetterKind> {
             from: "2026-12-24".into(),
             to: "2027-01-02".into(),
             days: 10,
-            left: "37 days left in 2026".into(),
+            left: vec![(2026, 37)],
         },
         LetterKind::LeaveRefused {
             wrote: "leave 2026-12-24 2027-01-02".into(),
-            explanation: "no".into(),
+            reason: Reason::LeaveNeedsGame,
         },
         LetterKind::LanguageChanged,
         LetterKind::NotifyChanged {
@@ -272,7 +274,9 @@ fn html_escapes_what_players_and_callers_wrote() {
     let l = letter(
         LetterKind::Rejected {
             wrote: "<script>alert(1)</script>".into(),
-            explanation: "a & b <i>".into(),
+            reason: Reason::ConditionalIllegal {
+                text: "a & b <i>".into(),
+            },
             kind: RejectionKind::Unreadable,
         },
         Lang::En,
@@ -291,7 +295,9 @@ fn hostile_names_and_quotes_cannot_add_headers_or_break_the_subject() {
     let mut l = letter(
         LetterKind::Rejected {
             wrote: "e5\r\nX-Evil: 1\n\n".into(),
-            explanation: "\0\t weird".into(),
+            reason: Reason::ConditionalIllegal {
+                text: "\0\t weird".into(),
+            },
             kind: RejectionKind::Illegal,
         },
         Lang::En,
@@ -364,7 +370,7 @@ fn a_very_long_quoted_text_is_cut_in_the_subject() {
     let l = letter(
         LetterKind::Rejected {
             wrote: "Nf3 ".repeat(200),
-            explanation: "too long".into(),
+            reason: Reason::NotACommand,
             kind: RejectionKind::Unreadable,
         },
         Lang::En,
@@ -427,7 +433,7 @@ fn line_breaks_and_control_characters_from_players_never_make_a_header() {
     let mut l = letter(
         LetterKind::Rejected {
             wrote: wrote.to_owned(),
-            explanation: "x".to_owned(),
+            reason: Reason::NotACommand,
             kind: RejectionKind::Unreadable,
         },
         Lang::En,
@@ -495,4 +501,358 @@ fn a_language_without_its_own_templates_falls_back_to_english() {
     let text = text_part(&compose(&l).expect("composes"));
     assert!(text.contains("It is your move"), "{text}");
     assert!(text.contains("1. Jf3"), "{text}");
+}
+
+/// One of every typed reason and note, each rules-core reason inside it
+/// too, so that a sentence missing from a language shows.
+fn every_reason() -> Vec<serde_json::Value> {
+    let (reasons, notes) = every_reason_typed();
+    let mut values: Vec<serde_json::Value> = reasons.iter().map(super::words::reason).collect();
+    values.extend(notes.iter().map(super::words::note));
+    values
+}
+
+fn every_reason_typed() -> (Vec<Reason>, Vec<ConditionalNote>) {
+    use crate::chess::game::{ClaimRejected, EndReason, GameError, GameResult, Outcome};
+    use crate::chess::notation::{Area, Candidate, IllegalReason, Meaning, MoveTextError};
+    use crate::clock::{Leave, LeaveError};
+    use shakmaty::{CastlingSide, File, Rank, Role, Square};
+
+    let day = |m, d| chrono::NaiveDate::from_ymd_opt(2026, m, d).expect("a date");
+    let won = Outcome::new(GameResult::WhiteWins, EndReason::Checkmate);
+    let outcomes = [
+        won.clone(),
+        Outcome::new(GameResult::BlackWins, EndReason::Resignation),
+        Outcome::new(GameResult::WhiteWins, EndReason::TimeForfeit),
+        Outcome::draw(EndReason::TimeForfeitOpponentCannotMate),
+        Outcome::draw(EndReason::Stalemate),
+        Outcome::draw(EndReason::DeadPosition),
+        Outcome::draw(EndReason::FivefoldRepetition),
+        Outcome::draw(EndReason::SeventyFiveMoveRule),
+        Outcome::draw(EndReason::ThreefoldRepetition),
+        Outcome::draw(EndReason::FiftyMoveRule),
+        Outcome::draw(EndReason::Agreement),
+        Outcome::new(
+            GameResult::BlackWins,
+            EndReason::Adjudication("forfeit".into()),
+        ),
+    ];
+    let illegal = [
+        IllegalReason::NoPieceOn { square: Square::E3 },
+        IllegalReason::NotYourPiece {
+            square: Square::E7,
+            role: Role::Pawn,
+        },
+        IllegalReason::WrongPiece {
+            square: Square::G1,
+            written: Role::Bishop,
+            found: Role::Knight,
+        },
+        IllegalReason::NoSuchPiece {
+            role: Role::Queen,
+            place: None,
+        },
+        IllegalReason::NoSuchPiece {
+            role: Role::Rook,
+            place: Some(Area::Square(Square::A3)),
+        },
+        IllegalReason::NoSuchPiece {
+            role: Role::Knight,
+            place: Some(Area::File(File::B)),
+        },
+        IllegalReason::NoSuchPiece {
+            role: Role::Bishop,
+            place: Some(Area::Rank(Rank::Second)),
+        },
+        IllegalReason::CannotReach {
+            role: Role::Knight,
+            from: Some(Square::B1),
+            to: Square::D3,
+        },
+        IllegalReason::CannotReach {
+            role: Role::Bishop,
+            from: None,
+            to: Square::H3,
+        },
+        IllegalReason::OwnPieceOn {
+            square: Square::E2,
+            role: Role::Pawn,
+        },
+        IllegalReason::NothingToCapture { square: Square::D5 },
+        IllegalReason::PromotionNeeded { to: Square::A8 },
+        IllegalReason::NoPromotionHere,
+        IllegalReason::CannotPromoteTo { role: Role::King },
+        IllegalReason::Pinned {
+            role: Role::Knight,
+            square: Square::C3,
+            by_role: Role::Bishop,
+            by: Square::B4,
+        },
+        IllegalReason::InCheck {
+            by_role: Role::Queen,
+            by: Square::H4,
+        },
+        IllegalReason::KingWouldBeInCheck {
+            on: Some(Square::F2),
+        },
+        IllegalReason::KingWouldBeInCheck { on: None },
+        IllegalReason::KingHasMoved,
+        IllegalReason::RookHasMoved {
+            square: Square::H1,
+            side: CastlingSide::KingSide,
+        },
+        IllegalReason::CastlingRightLost {
+            side: CastlingSide::QueenSide,
+        },
+        IllegalReason::CastlingOutOfCheck {
+            by_role: Role::Rook,
+            by: Square::E8,
+        },
+        IllegalReason::CastlingBlocked {
+            side: CastlingSide::KingSide,
+            square: Square::G1,
+        },
+        IllegalReason::CastlingThroughCheck {
+            side: CastlingSide::KingSide,
+            square: Square::F1,
+            by_role: Role::Bishop,
+            by: Square::C4,
+        },
+        IllegalReason::CastlingIntoCheck {
+            side: CastlingSide::QueenSide,
+            square: Square::C1,
+        },
+    ];
+    let candidate = |meaning| Candidate {
+        san: "Nbd2".into(),
+        uci: "b1d2".into(),
+        written: "Nbd2".into(),
+        meaning,
+    };
+    let mut move_errors: Vec<MoveTextError> = illegal
+        .into_iter()
+        .map(|reason| MoveTextError::Illegal {
+            text: "Nd3".into(),
+            reason,
+        })
+        .collect();
+    move_errors.extend([
+        MoveTextError::Ambiguous {
+            text: "Nd2".into(),
+            candidates: vec![
+                candidate(Meaning::Move {
+                    role: Role::Knight,
+                    from: Square::B1,
+                    to: Square::D2,
+                    promotion: None,
+                }),
+                candidate(Meaning::Move {
+                    role: Role::Pawn,
+                    from: Square::E7,
+                    to: Square::D8,
+                    promotion: Some(Role::Queen),
+                }),
+                candidate(Meaning::Castling(CastlingSide::KingSide)),
+            ],
+        },
+        MoveTextError::Unreadable {
+            text: "xyz".into(),
+            read: "xyz".into(),
+            examples: vec!["Nf3".into(), "g1-f3".into()],
+        },
+        MoveTextError::WrongMoveNumber {
+            written: "12...".into(),
+            expected: "13.".into(),
+        },
+    ]);
+    let leave = Leave::new(day(12, 24), day(12, 31)).expect("a leave");
+    let mut reasons: Vec<Reason> = move_errors.iter().cloned().map(Reason::Move).collect();
+    reasons.extend(outcomes.iter().cloned().map(Reason::GameOver));
+    reasons.extend(outcomes.iter().cloned().map(|o| Reason::ClaimInvalid {
+        why: ClaimRejected::MoveEndsGame(o),
+        with_move: true,
+    }));
+    reasons.extend([
+        Reason::Game(GameError::GameOver(won.clone())),
+        Reason::Game(GameError::IllegalMove { uci: "e2e5".into() }),
+        Reason::Game(GameError::UnreadableUci("zz".into())),
+        Reason::Game(GameError::NoSuchPly(9)),
+        Reason::Leave(LeaveError::EndsBeforeItStarts {
+            from: day(12, 24),
+            to: day(12, 20),
+        }),
+        Reason::Leave(LeaveError::TooLong { days: 400 }),
+        Reason::Leave(LeaveError::NotInFuture { today: day(11, 29) }),
+        Reason::Leave(LeaveError::PastIsFixed { today: day(11, 29) }),
+        Reason::Leave(LeaveError::Overlaps { other: leave }),
+        Reason::Leave(LeaveError::OverAllowance {
+            year: 2026,
+            left: 3,
+            needs: 8,
+            allowance: 45,
+        }),
+        Reason::Leave(LeaveError::NotBooked { leave }),
+        Reason::NotYourTurn {
+            to_move: Color::White,
+        },
+        Reason::DrawTooEarly {
+            first: 20,
+            with_move: true,
+        },
+        Reason::DrawTooSoon {
+            between: 5,
+            next: 12,
+            with_move: false,
+        },
+        Reason::DrawNeedsMove,
+        Reason::DrawOfferStands,
+        Reason::NoDrawToAccept,
+        Reason::NoDrawToDecline,
+        Reason::ClaimNotYourMove,
+        Reason::ClaimInvalid {
+            why: ClaimRejected::GameOver(won.clone()),
+            with_move: false,
+        },
+        Reason::ClaimInvalid {
+            why: ClaimRejected::IllegalMove { uci: "e2e5".into() },
+            with_move: true,
+        },
+        Reason::ClaimInvalid {
+            why: ClaimRejected::NotYet {
+                with_move: true,
+                occurrences: 2,
+                quiet_moves: 12,
+            },
+            with_move: true,
+        },
+        Reason::ConditionalOnYourMove,
+        Reason::ConditionalShape,
+        Reason::ConditionalMove {
+            yours: true,
+            text: "Nf3".into(),
+            index: 2,
+            why: move_errors[0].clone(),
+        },
+        Reason::ConditionalMove {
+            yours: false,
+            text: "Nd2".into(),
+            index: 1,
+            why: move_errors[move_errors.len() - 3].clone(),
+        },
+        Reason::ConditionalIllegal { text: "Nf3".into() },
+        Reason::Empty,
+        Reason::NotACommand,
+        Reason::ReportNotHere,
+        Reason::Annulled,
+        Reason::NoGameInProgress,
+        Reason::WhichGame {
+            games: vec![GameId(3), GameId(4)],
+        },
+        Reason::NotInEvent { game: GameId(3) },
+        Reason::LeaveNeedsGame,
+        Reason::ConfirmationNotYours {
+            from: "eve@x.test".into(),
+        },
+        Reason::NoSuchGame { game: GameId(9) },
+        Reason::NotYourAddress {
+            game: GameId(9),
+            from: "eve@x.test".into(),
+        },
+        Reason::WrongToken { game: GameId(9) },
+        Reason::NotYourGame { game: GameId(9) },
+        Reason::UnknownSender {
+            from: "eve@x.test".into(),
+        },
+        Reason::Unsigned {
+            from: "eve@x.test".into(),
+        },
+        Reason::DigestNotYourAddress {
+            from: "eve@x.test".into(),
+        },
+        Reason::DigestWrongToken,
+        Reason::DigestLinesUnnamed {
+            example: GameId(9),
+            games: vec!["#9 (Ana Novak)".into()],
+        },
+    ]);
+    let notes = vec![
+        ConditionalNote::Set,
+        ConditionalNote::None,
+        ConditionalNote::Listed,
+        ConditionalNote::Cancelled,
+        ConditionalNote::HadNone,
+        ConditionalNote::Unexpected { san: "Nf3".into() },
+    ];
+    (reasons, notes)
+}
+
+#[test]
+fn english_reasons_read_as_the_rules_core_words_them() {
+    // The English template says what the typed errors' own Display says,
+    // word for word, so English mails did not change when reasons got types.
+    let en = |r: &Reason| super::templates::words(Lang::En, &super::words::reason(r)).unwrap();
+    let (reasons, _) = every_reason_typed();
+    let mut checked = 0;
+    for r in &reasons {
+        let expected = match r {
+            Reason::Move(e) => e.to_string(),
+            Reason::Game(e) => e.to_string(),
+            Reason::Leave(e) => e.to_string(),
+            Reason::GameOver(o) => {
+                format!("the game is already over: {o} Nothing more can be played in it.")
+            }
+            Reason::ClaimInvalid { why, with_move } => format!(
+                "the draw claim is not valid: {why}.{}",
+                if *with_move {
+                    " The move you named was NOT played either: the game goes on from the same position, and it is still your move."
+                } else {
+                    " The game goes on, and it is still your move."
+                }
+            ),
+            _ => continue,
+        };
+        assert_eq!(
+            en(r),
+            expected.split_whitespace().collect::<Vec<_>>().join(" ")
+        );
+        checked += 1;
+    }
+    assert!(checked > 40, "{checked}");
+}
+
+#[test]
+fn no_reason_reaches_a_non_english_mail_in_english() {
+    // Whole English words that none of the other languages uses; a
+    // sentence missing from a language's reason.txt would come out empty,
+    // and one taken from English would carry them.
+    const ENGLISH: &[&str] = &[
+        "the", "your", "you", "is", "not", "cannot", "move", "game", "castling", "draw", "piece",
+        "there", "this", "with", "which", "can", "be", "played", "king", "queen", "rook", "bishop",
+        "knight", "pawn", "leave", "wins", "drawn", "claim",
+    ];
+    for lang in [Lang::De, Lang::Sl, Lang::Pl, Lang::Lv] {
+        assert!(
+            names().any(|n| n == format!("{}/reason.txt", lang.code())),
+            "{lang:?} has no reason.txt of its own"
+        );
+    }
+    for value in every_reason() {
+        let english = super::templates::words(Lang::En, &value).expect("renders");
+        assert!(!english.is_empty(), "no English words for {value}");
+        for lang in [Lang::De, Lang::Sl, Lang::Pl, Lang::Lv] {
+            let text = super::templates::words(lang, &value).expect("renders");
+            assert!(!text.is_empty(), "{lang:?}: no words for {value}");
+            assert_ne!(text, english, "{lang:?}: {value}");
+            let words: Vec<String> = text
+                .split(|c: char| !c.is_alphanumeric())
+                .map(str::to_lowercase)
+                .collect();
+            for w in ENGLISH {
+                assert!(
+                    !words.iter().any(|x| x == w),
+                    "{lang:?}: English \"{w}\" in \"{text}\" ({value})"
+                );
+            }
+        }
+    }
 }

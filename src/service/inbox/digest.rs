@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 
 use super::stale::Written;
 use super::{Handled, Inbox};
-use crate::arbiter::RejectionKind;
+use crate::arbiter::{Reason, RejectionKind};
 use crate::command;
 use crate::ids::GameId;
 use crate::mail::compose::LetterKind;
@@ -100,18 +100,7 @@ impl Inbox {
                 continue;
             }
             let reading = command::parse(&text, player.lang);
-            let (commands, booked) = self
-                .split_leave(
-                    tx,
-                    player,
-                    reading.commands,
-                    &line_answering,
-                    received_at,
-                    now,
-                )
-                .await?;
-            done.extend(booked);
-            if commands.is_empty() {
+            if reading.commands.is_empty() {
                 continue;
             }
             let outcome = self
@@ -119,9 +108,9 @@ impl Inbox {
                     tx,
                     game,
                     player,
-                    &commands,
+                    &reading.commands,
                     &line_answering,
-                    received_at,
+                    (received_at, received_at),
                     now,
                 )
                 .await?;
@@ -135,17 +124,12 @@ impl Inbox {
                 .iter()
                 .map(|(g, name)| format!("#{} ({name})", g.0))
                 .collect();
-            let example = known.first().map_or(2, |(g, _)| g.0);
-            let explanation = if known.is_empty() {
-                "you have no game in progress, so there is nothing to play this in.".to_owned()
-            } else {
-                format!(
-                    "a reply to the daily digest needs one line per game that names the game: \
-                     its number or your opponent's name, then the move, e.g. \"#{example} e4\" \
-                     or \"{example}: e4\". Nothing was done with the lines quoted. Your games in \
-                     progress: {}.",
-                    games.join(", ")
-                )
+            let reason = match known.first() {
+                None => Reason::NoGameInProgress,
+                Some((example, _)) => Reason::DigestLinesUnnamed {
+                    example: *example,
+                    games,
+                },
             };
             // Answered from the digest's address: a reply to it is read as
             // a reply to the digest, one line per game.
@@ -163,7 +147,7 @@ impl Inbox {
                             } else {
                                 unread.join("\n")
                             },
-                            explanation,
+                            reason,
                             kind: RejectionKind::UnknownGame,
                         },
                         to: player,

@@ -5,7 +5,8 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Inbox;
-use crate::command::{self, Command};
+use crate::arbiter::{self, DirectorAddress, DirectorAnswer};
+use crate::command;
 use crate::ids::EventId;
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
@@ -52,12 +53,11 @@ pub async fn answer_director(
         return Ok(tag.map(|_| Handled::Ignored("ignored: unreadable sender".into())));
     };
     let asks = command::parse(&mail.text, td.lang).commands;
-    let asks_report = asks.iter().any(|c| matches!(c, Command::Report));
     let mail_key = sha256_hex(answering.mail_key.as_bytes(), 12);
     let Some((event, token)) = tag else {
-        // Without the report address: only `report` alone from a TD's
-        // address is theirs; anything else is a player's mail.
-        if !matches!(asks.as_slice(), [Command::Report]) {
+        // Without the report address: the arbiter says whether it is the
+        // TD's business at all, or a mail they wrote as a player.
+        if arbiter::hear_director(&asks, DirectorAddress::Elsewhere).is_none() {
             return Ok(None);
         }
         let mut events = Vec::new();
@@ -92,25 +92,32 @@ pub async fn answer_director(
         return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
     }
     let name = tx.event(event).await?.name;
-    if !post.tokens.director(event.0, from).matches(&token) {
-        let key = format!("in.{mail_key}.reporthow.e{}", event.0);
-        let kind = LetterKind::ReportInstructions { event: name };
-        to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
-        return Ok(Some(Handled::Done(format!(
-            "wrong report token from TD {from}: told how to ask"
-        ))));
-    }
-    if !asks_report {
-        return Ok(Some(Handled::Ignored(format!(
+    let address = if post.tokens.director(event.0, from).matches(&token) {
+        DirectorAddress::Report
+    } else {
+        DirectorAddress::WrongToken
+    };
+    match arbiter::hear_director(&asks, address) {
+        Some(DirectorAnswer::HowToAsk) => {
+            let key = format!("in.{mail_key}.reporthow.e{}", event.0);
+            let kind = LetterKind::ReportInstructions { event: name };
+            to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
+            Ok(Some(Handled::Done(format!(
+                "wrong report token from TD {from}: told how to ask"
+            ))))
+        }
+        Some(DirectorAnswer::Report) => {
+            let kind = report_letter(store, tx, event, now).await?;
+            let key = format!("in.{mail_key}.report.e{}", event.0);
+            to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
+            Ok(Some(Handled::Done(format!(
+                "sent the deadline report of event {event} to {from}"
+            ))))
+        }
+        Some(DirectorAnswer::Nothing) | None => Ok(Some(Handled::Ignored(format!(
             "ignored: TD {from} wrote to the report address without `report`"
-        ))));
+        )))),
     }
-    let kind = report_letter(store, tx, event, now).await?;
-    let key = format!("in.{mail_key}.report.e{}", event.0);
-    to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
-    Ok(Some(Handled::Done(format!(
-        "sent the deadline report of event {event} to {from}"
-    ))))
 }
 
 /// Whether another answer to this address stays within the hourly limit.

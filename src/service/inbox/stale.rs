@@ -193,7 +193,7 @@ impl Inbox {
                 Outgoing {
                     key: format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
                     kind: LetterKind::ConfirmStale {
-                        command: super::describe(&commands),
+                        command: command::describe(&commands),
                         answered: then,
                         current: now_at,
                         example,
@@ -221,56 +221,28 @@ impl Inbox {
         tx: &mut Tx,
         table: &LoadedGame,
     ) -> Result<arbiter::StateOfPlay, StoreError> {
+        Ok(self.board_and_event(tx, table).await?.0)
+    }
+
+    /// [`Inbox::board`], and the event the game belongs to.
+    pub(super) async fn board_and_event(
+        &self,
+        tx: &mut Tx,
+        table: &LoadedGame,
+    ) -> Result<(arbiter::StateOfPlay, Option<crate::ids::EventId>), StoreError> {
         let record = &table.record;
-        let draw_policy = match tx.event_of_game(record.id).await? {
+        let event = tx.event_of_game(record.id).await?;
+        let draw_policy = match event {
             Some(event) => crate::service::td::draw_policy(tx, event).await?,
             None => crate::event::DrawPolicy::default(),
         };
-        Ok(arbiter::StateOfPlay {
+        let board = arbiter::StateOfPlay {
             game: table.game.clone(),
             draw_offer_by: record.draw_offer_by,
             conditionals: record.conditionals.clone(),
             draw_policy,
             last_offers: record.last_offers,
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::command::parse;
-    use crate::lang::Lang;
-
-    #[test]
-    fn a_confirmation_quotes_commands_in_words_that_read_back_as_the_same_commands() {
-        for text in [
-            "Nf3",
-            "draw",
-            "accept draw",
-            "decline draw",
-            "resign",
-            "claim draw",
-            "claim draw Nf3",
-            "if Nc6 Bb5",
-            "leave 2026-12-24 2027-01-02",
-            "status",
-            "games",
-            "pgn",
-            "help",
-            "standings",
-            "language sl",
-            "notify digest",
-            "notify each",
-            "conditionals",
-            "cancel conditionals",
-        ] {
-            let commands = parse(text, Lang::Sl).commands;
-            let quoted = super::super::describe(&commands);
-            assert_eq!(
-                parse(&quoted, Lang::Sl).commands,
-                commands,
-                "{text} -> {quoted}"
-            );
-        }
+        };
+        Ok((board, event))
     }
 }
