@@ -250,7 +250,6 @@ fn english(name: &str) -> Vec<&'static str> {
         "status" => vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
         "games" => vec!["#42  Alice Novak", "#45  Bojan"],
         "pgn" => vec!["[White \"Alice Novak\"]", "7. Qb3 Qe7 *"],
-        "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "not yet"],
         "language_changed" => vec!["From now on our mails to you are in English."],
         "conditionals" => vec![
             "Your conditional moves are set",
@@ -577,20 +576,6 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
         ),
         true,
         true,
-    );
-
-    add(
-        "not_yet_supported",
-        letter(
-            LetterKind::NotYetSupported {
-                command: "if 12...Nf6 13.e5".to_owned(),
-            },
-            lang,
-            Color::White,
-            Some(view(opera_after(4), Some(Color::White))),
-        ),
-        false,
-        false,
     );
 
     let mut language = letter(LetterKind::LanguageChanged, lang, Color::Black, None);

@@ -77,7 +77,6 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         ],
         "games" => vec!["Vaše partije:", "#42  Alice Novak"],
         "pgn" => vec!["v zapisu PGN", "7. Qb3 Qe7 *"],
-        "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "zaenkrat pa še ne"],
         "language_changed" => vec!["Od zdaj vam pišemo v slovenščini.", "jezik en"],
         "conditionals" => vec![
             "Obvestilo:",
@@ -239,7 +238,6 @@ fn polish(name: &str) -> Vec<&'static str> {
         "status" => vec!["Twój ruch: 7... ?", "[ ] oznacza ostatni ruch, 7. Hb3."],
         "games" => vec!["Twoje partie:", "#42  Alice Novak"],
         "pgn" => vec!["w formacie PGN", "7. Qb3 Qe7 *"],
-        "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "ale jeszcze nie teraz"],
         "language_changed" => vec!["Od teraz piszemy do Ciebie po polsku.", "język en"],
         "conditionals" => vec![
             "Komunikat:",
@@ -380,7 +378,6 @@ fn latvian(name: &str) -> Vec<&'static str> {
         "status" => vec!["Jūsu gājiens: 7... ?", "[ ] apzīmē pēdējo gājienu, 7. Db3."],
         "games" => vec!["Jūsu partijas:", "#42  Alice Novak"],
         "pgn" => vec!["PGN formātā", "7. Qb3 Qe7 *"],
-        "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "bet pagaidām vēl ne"],
         "language_changed" => vec!["Turpmāk mēs Jums rakstīsim latviski.", "valoda en"],
         "conditionals" => vec![
             "Paziņojums:",
@@ -528,7 +525,6 @@ fn german(name: &str) -> Vec<&'static str> {
         ],
         "games" => vec!["Ihre Partien:", "#42  Alice Novak"],
         "pgn" => vec!["als PGN", "7. Qb3 Qe7 *"],
-        "not_yet_supported" => vec!["> if 12...Nf6 13.e5", "aber noch nicht jetzt"],
         "language_changed" => vec!["ab jetzt schreiben wir Ihnen auf Deutsch.", "Sprache en"],
         "conditionals" => vec![
             "Mitteilung:",

@@ -44,7 +44,7 @@ pub(crate) struct Context {
     pub explanation: Option<String>,
     /// `Rejected`: the rejection key, e.g. `illegal`.
     pub rejection: Option<&'static str>,
-    /// `ConfirmRequest`, `NotYetSupported`: the command.
+    /// `ConfirmRequest`: the command.
     pub command: Option<String>,
     /// `Games`: the lines; `Help`: unused.
     pub lines: Vec<String>,
@@ -404,7 +404,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             ctx.wrote = Some(wrote.clone());
             ctx.rejection = Some(kind.key());
         }
-        LetterKind::ConfirmRequest { command } | LetterKind::NotYetSupported { command } => {
+        LetterKind::ConfirmRequest { command } => {
             ctx.command = Some(command.clone());
         }
         LetterKind::ConfirmStale {

@@ -211,11 +211,6 @@ pub enum LetterKind {
         /// The lines as the player writes them.
         lines: Vec<String>,
     },
-    /// A command that a later version will handle.
-    NotYetSupported {
-        /// The command as the player wrote it.
-        command: String,
-    },
     /// An event's crosstable, on request (`standings`).
     Standings {
         /// The event's name.
@@ -454,7 +449,6 @@ impl LetterKind {
             LetterKind::Digest { .. } => "digest",
             LetterKind::NotifyChanged { .. } => "notify_changed",
             LetterKind::ConditionalPlayed { .. } => "conditional_played",
-            LetterKind::NotYetSupported { .. } => "not_yet_supported",
             LetterKind::Standings { .. } => "standings",
             LetterKind::Withdrawal { .. } => "withdrawal",
             LetterKind::Replaced { .. } => "replaced",

@@ -92,9 +92,6 @@ fn every_kind() -> Vec<LetterKind> {
         LetterKind::Status,
         LetterKind::Games { lines: Vec::new() },
         LetterKind::Pgn,
-        LetterKind::NotYetSupported {
-            command: "leave".into(),
-        },
         LetterKind::Reminder {
             deadline: "2026-12-02 17:00 UTC".into(),
             before: "24 hours".into(),
