@@ -240,6 +240,9 @@ struct EventView<'a> {
     time_control: String,
     leave_days: u32,
     withdrawal: &'static str,
+    /// The event's analysis board link; absent: the server's `[mail] analysis_link`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    analysis_link: Option<String>,
     tds: &'a [String],
     teams: &'a [crate::store::events::TeamRecord],
     entrants: &'a [crate::store::events::EntrantRecord],
@@ -372,6 +375,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                             crate::event::WithdrawalRule::ForfeitAll => "forfeit-all",
                             crate::event::WithdrawalRule::AnnulIfUnderHalf => "annul-if-under-half",
                         },
+                        analysis_link: ev.event.analysis_link.as_ref().map(|a| a.to_string()),
                         tds: &ev.tds,
                         teams: &ev.teams,
                         entrants: &ev.entrants,
@@ -483,6 +487,14 @@ fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Res
         out,
         "scoring:      win {}, draw {}, loss {}",
         ev.event.scoring.win, ev.event.scoring.draw, ev.event.scoring.loss
+    )?;
+    writeln!(
+        out,
+        "analysis:     {}",
+        ev.event.analysis_link.as_ref().map_or_else(
+            || "the server's [mail] analysis_link".to_string(),
+            |a| a.to_string()
+        )
     )?;
     writeln!(out, "TDs:          {}", ev.tds.join(", "))?;
     let line = |e: &crate::store::events::EntrantRecord| {

@@ -437,6 +437,21 @@ async fn an_event_may_turn_off_the_analysis_link_the_server_turns_on(db: &TestDb
         let id = ok(&dopis(d, db, &["event", "create", file]));
         ok(&dopis(d, db, &["event", "start", id.trim()]));
     }
+    // The TD sees each event's setting.
+    let closed = ok(&dopis(d, db, &["event", "show", "1"]));
+    assert!(closed.contains("analysis:     off"), "{closed}");
+    let shown = ok(&dopis(d, db, &["event", "show", "2"]));
+    assert!(
+        shown.contains("analysis:     the server's [mail] analysis_link"),
+        "{shown}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        d,
+        db,
+        &["event", "show", "1", "--format", "json"],
+    )))
+    .unwrap();
+    assert_eq!(json["analysis_link"], "off");
     let store = dopis::store::Store::open(&db.url).await.unwrap();
     let rows = sqlx::query("SELECT recipient, mail_key, raw FROM outbox ORDER BY id")
         .fetch_all(store.pool())
