@@ -273,10 +273,10 @@ impl Crosstable {
         let mut out = String::from("<table class=\"crosstable\">\n");
         out.push_str(&format!(
             "<caption>{}</caption>\n<thead><tr>",
-            escape(&self.title)
+            crate::html::escape(&self.title)
         ));
         for h in self.header() {
-            out.push_str(&format!("<th>{}</th>", escape(&h)));
+            out.push_str(&format!("<th>{}</th>", crate::html::escape(&h)));
         }
         out.push_str("</tr></thead>\n<tbody>\n");
         let decimal = self.decimal_columns();
@@ -285,29 +285,13 @@ impl Crosstable {
             for (i, c) in self.cells(row, &decimal).iter().enumerate() {
                 let tag = if i == 2 { "th scope=\"row\"" } else { "td" };
                 let close = if i == 2 { "th" } else { "td" };
-                out.push_str(&format!("<{tag}>{}</{close}>", escape(c)));
+                out.push_str(&format!("<{tag}>{}</{close}>", crate::html::escape(c)));
             }
             out.push_str("</tr>\n");
         }
         out.push_str("</tbody>\n</table>\n");
         out
     }
-}
-
-/// Escapes text for HTML element content and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

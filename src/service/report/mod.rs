@@ -398,11 +398,11 @@ impl DeadlineReport {
             let _ = write!(
                 out,
                 "<table class=\"report\"><caption>{} ({})</caption><tr>",
-                escape(caption),
+                crate::html::escape(caption),
                 rows.len()
             );
             for h in heads {
-                let _ = write!(out, "<th>{}</th>", escape(h));
+                let _ = write!(out, "<th>{}</th>", crate::html::escape(h));
             }
             out.push_str("</tr>");
             if rows.is_empty() {
@@ -411,7 +411,7 @@ impl DeadlineReport {
             for row in rows {
                 out.push_str("<tr>");
                 for cell in row {
-                    let _ = write!(out, "<td>{}</td>", escape(&cell));
+                    let _ = write!(out, "<td>{}</td>", crate::html::escape(&cell));
                 }
                 out.push_str("</tr>");
             }
@@ -554,22 +554,6 @@ impl DeadlineReport {
         }
         out
     }
-}
-
-/// Escapes text for HTML (names come from players and TDs).
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
