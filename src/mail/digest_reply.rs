@@ -33,6 +33,14 @@ pub enum Line {
     Unnamed(String),
 }
 
+/// The most lines of one reply that are read: a digest shows a player's
+/// games in progress, a line each, and every line read is a reply carried
+/// out (a game loaded, the arbiter heard) in the mail's transaction, so a
+/// mail of thousands of lines would hold the daemon for minutes. Lines
+/// beyond it come back as one unnamed line, `… +N` (no words: it is quoted
+/// back in the player's language), saying how many were not read.
+pub const MAX_LINES: usize = 50;
+
 /// Reads the lines of a reply. `known` are the player's games in progress
 /// (names are looked up there); `shown` the games the digest showed (a
 /// line without a name goes to the only one, when it showed one).
@@ -42,8 +50,8 @@ pub fn read(text: &str, known: &[Named<'_>], shown: &[i64]) -> Vec<Line> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    let mut out = Vec::with_capacity(lines.len());
-    for line in &lines {
+    let mut out = Vec::with_capacity(lines.len().min(MAX_LINES + 1));
+    for line in lines.iter().take(MAX_LINES) {
         match named(line, known) {
             Some((game, rest)) => out.push(Line::Game {
                 game,
@@ -59,6 +67,9 @@ pub fn read(text: &str, known: &[Named<'_>], shown: &[i64]) -> Vec<Line> {
     {
         let text = text.clone();
         out = vec![Line::Game { game: *only, text }];
+    }
+    if lines.len() > MAX_LINES {
+        out.push(Line::Unnamed(format!("… +{}", lines.len() - MAX_LINES)));
     }
     out
 }
@@ -116,6 +127,24 @@ fn separator(rest: &str, glued: bool) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_reply_of_thousands_of_lines_is_read_up_to_the_cap() {
+        let known = [super::Named {
+            game: 2,
+            opponent: "Ana Novak",
+        }];
+        let text = "#2 e4\n".repeat(10_000);
+        let lines = super::read(&text, &known, &[2]);
+        assert_eq!(lines.len(), super::MAX_LINES + 1);
+        assert_eq!(
+            lines.last(),
+            Some(&super::Line::Unnamed(format!(
+                "… +{}",
+                10_000 - super::MAX_LINES
+            )))
+        );
+    }
+
     use super::*;
 
     fn known() -> Vec<Named<'static>> {
