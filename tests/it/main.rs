@@ -12,6 +12,7 @@ mod daemon;
 mod digest;
 mod dkim;
 mod e2e;
+mod english_left;
 mod event_mail;
 mod events;
 mod exit;
