@@ -9,7 +9,7 @@ use super::reason::{ConditionalNote, Reason, Rejection, RejectionKind, reject, r
 use super::{Seat, State, over};
 use crate::chess::game::Game;
 use crate::chess::notation::{self, Notation};
-use crate::command::MoveText;
+use crate::command::{self, MoveText};
 use crate::lang::Lang;
 
 /// Each side's conditional moves: lines of UCI moves, each starting with
@@ -61,10 +61,11 @@ pub(super) fn set(
     let conditionals: &mut Conditionals = conditionals;
     let notices: &mut Vec<Notice> = notices;
     let me = seat.side;
-    over(game, "if …")?;
+    let wrote = format!("{} …", command::if_word(seat.lang));
+    over(game, &wrote)?;
     if game.turn() == me {
         return Err(reject(
-            "if …",
+            wrote,
             Reason::ConditionalOnYourMove,
             RejectionKind::Other,
         ));
@@ -162,7 +163,7 @@ pub(super) fn read_line(
     seat: Seat,
 ) -> Result<Vec<String>, Rejection> {
     let written: Vec<&str> = line.iter().map(|m| m.as_str()).collect();
-    let whole = format!("if {}", written.join(" "));
+    let whole = format!("{} {}", command::if_word(seat.lang), written.join(" "));
     if line.len() < 2 || !line.len().is_multiple_of(2) {
         return Err(reject(
             whole,
@@ -231,7 +232,7 @@ pub(super) fn show_line(game: &Game, line: &[String], lang: Lang) -> String {
             Err(_) => break,
         }
     }
-    format!("if {}", parts.join(" "))
+    format!("{} {}", command::if_word(lang), parts.join(" "))
 }
 
 /// After a move, plays the conditional answers it triggers, in a chain

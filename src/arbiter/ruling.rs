@@ -210,7 +210,7 @@ pub fn hear(writer: &Writer, place: Place<'_>, commands: &[Command]) -> Ruling {
                 };
             }
             let verdict = if annulled {
-                closed(board, side, &commands)
+                closed(board, Seat { side, lang }, &commands)
             } else {
                 apply(board, Seat { side, lang }, &commands, at)
             };
@@ -332,15 +332,15 @@ fn settings_step(
 
 /// A game closed by a TD (annulled after a withdrawal): nothing more can be
 /// played in it.
-fn closed(board: &StateOfPlay, side: Color, commands: &[Command]) -> Verdict {
+fn closed(board: &StateOfPlay, seat: Seat, commands: &[Command]) -> Verdict {
     Verdict {
         game: board.game.clone(),
         draw_offer_by: board.draw_offer_by,
         conditionals: board.conditionals.clone(),
         last_offers: board.last_offers,
         notices: vec![Notice::Rejected {
-            to: side,
-            wrote: command::describe(commands),
+            to: seat.side,
+            wrote: command::describe(commands, seat.lang),
             reason: Reason::Annulled,
             kind: RejectionKind::GameOver,
         }],

@@ -262,6 +262,28 @@ fn cond(text: &str) -> Vec<Command> {
 }
 
 #[test]
+fn conditional_lines_are_listed_in_the_owners_words_and_piece_letters() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let mut cmds = said("e4", Lang::Sl);
+    cmds.extend(said("če e5 Sf3", Lang::Sl));
+    let slovenian = Seat {
+        side: Color::White,
+        lang: Lang::Sl,
+    };
+    let v = apply(&board(&game, None), slovenian, &cmds, at());
+    let lines = v.notices.iter().find_map(|n| match n {
+        Notice::Conditionals { lines, .. } => Some(lines.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        lines,
+        Some(vec!["če 1...e5 2.Sf3".to_string()]),
+        "{:?}",
+        v.notices
+    );
+}
+
+#[test]
 fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
     let game = Game::new(StartPosition::Standard).unwrap();
     // White plays e4 and sets: if e5 Nf3 (then if Nc6 Bb5), and if c5 Nf3.

@@ -555,49 +555,68 @@ fn language(word: &str) -> Option<Lang> {
     })
 }
 
-/// Commands in the English words every language also reads, so a player
-/// can write back what a mail quotes (`parse(describe(c)) == c`).
-pub fn describe(commands: &[Command]) -> String {
+/// Commands in the words of the player's language (English's where the
+/// language has none), so a mail quotes them as the player would write them
+/// and the player can write back what it quotes (`parse(describe(c, l), l)
+/// == c`: every language also reads English).
+pub fn describe(commands: &[Command], lang: Lang) -> String {
+    let w = |pick: fn(&words::Words) -> &'static [&'static str]| words::first(lang, pick);
     commands
         .iter()
         .map(|c| match c {
             Command::Move {
                 text,
                 offer_draw: true,
-            } => format!("{} (and offer a draw)", text.as_str()),
+            } if lang == Lang::En => format!("{} (and offer a draw)", text.as_str()),
+            Command::Move {
+                text,
+                offer_draw: true,
+            } => format!("{} {}", text.as_str(), draw_word(lang)),
             Command::Move { text, .. } => text.as_str().to_string(),
-            Command::OfferDraw => "draw".into(),
-            Command::AcceptDraw => "accept draw".into(),
-            Command::DeclineDraw => "decline draw".into(),
-            Command::Resign => "resign".into(),
-            Command::ClaimDraw { with_move: None } => "claim draw".into(),
+            Command::OfferDraw => w(|v| v.offer_draw).into(),
+            Command::AcceptDraw => w(|v| v.accept_draw).into(),
+            Command::DeclineDraw => w(|v| v.decline_draw).into(),
+            Command::Resign => w(|v| v.resign).into(),
+            Command::ClaimDraw { with_move: None } => w(|v| v.claim_draw).into(),
             Command::ClaimDraw {
                 with_move: Some(text),
-            } => format!("claim draw {text}"),
+            } => format!("{} {text}", w(|v| v.claim_draw)),
             Command::Conditional { lines } => lines
                 .iter()
                 .map(|line| {
                     let moves: Vec<&str> = line.iter().map(|m| m.as_str()).collect();
-                    format!("if {}", moves.join(" "))
+                    format!("{} {}", if_word(lang), moves.join(" "))
                 })
                 .collect::<Vec<_>>()
                 .join(", "),
-            Command::Leave { from, to } => format!("leave {from} {to}"),
-            Command::Status => "status".into(),
-            Command::Games => "games".into(),
-            Command::Pgn => "pgn".into(),
-            Command::Help => "help".into(),
-            Command::Standings => "standings".into(),
-            Command::Report => "report".into(),
-            Command::Language(lang) => format!("language {}", lang.code()),
-            Command::Notify(Notify::Each) => "notify each".into(),
-            Command::Notify(Notify::Digest) => "notify digest".into(),
-            Command::Conditionals => "conditionals".into(),
-            Command::CancelConditionals => "cancel conditionals".into(),
+            Command::Leave { from, to } => format!("{} {from} {to}", w(|v| v.leave)),
+            Command::Status => w(|v| v.status).into(),
+            Command::Games => w(|v| v.games).into(),
+            Command::Pgn => w(|v| v.pgn).into(),
+            Command::Help => w(|v| v.help).into(),
+            Command::Standings => w(|v| v.standings).into(),
+            Command::Report => w(|v| v.report).into(),
+            Command::Language(l) => format!("{} {}", w(|v| v.language), l.code()),
+            Command::Notify(Notify::Each) => format!("{} {}", w(|v| v.notify), w(|v| v.each)),
+            Command::Notify(Notify::Digest) => {
+                format!("{} {}", w(|v| v.notify), w(|v| v.digest))
+            }
+            Command::Conditionals => w(|v| v.conditionals).into(),
+            Command::CancelConditionals => w(|v| v.cancel_conditionals).into(),
             Command::Unknown { text } => text.clone(),
         })
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The word that offers a draw in `lang` (`draw`, `remi`, `Remis`).
+pub fn draw_word(lang: Lang) -> &'static str {
+    words::first(lang, |v| v.offer_draw)
+}
+
+/// The word that starts a conditional line in `lang` (`if`, `če`, `wenn`).
+pub fn if_word(lang: Lang) -> &'static str {
+    words::first(lang, |v| v.if_words)
 }
 
 #[cfg(test)]

@@ -647,11 +647,13 @@ fn a_confirmation_quotes_commands_in_words_that_read_back_as_the_same_commands()
         "cancel conditionals",
     ] {
         let commands = parse(text, Lang::Sl).commands;
-        let quoted = describe(&commands);
-        assert_eq!(
-            parse(&quoted, Lang::Sl).commands,
-            commands,
-            "{text} -> {quoted}"
-        );
+        for lang in [Lang::En, Lang::Sl, Lang::Pl, Lang::De, Lang::Lv] {
+            let quoted = describe(&commands, lang);
+            assert_eq!(
+                parse(&quoted, lang).commands,
+                commands,
+                "{lang:?}: {text} -> {quoted}"
+            );
+        }
     }
 }

@@ -321,6 +321,17 @@ pub(super) fn for_lang(lang: Lang) -> Vec<&'static Words> {
     std::iter::once(&EN).chain(own).collect()
 }
 
+/// The first (most usual) phrase of one kind in `lang`'s own vocabulary, or
+/// English's where the language has none.
+pub(super) fn first(lang: Lang, pick: fn(&Words) -> &'static [&'static str]) -> &'static str {
+    for words in for_lang(lang).into_iter().rev() {
+        if let Some(phrase) = pick(words).first() {
+            return phrase;
+        }
+    }
+    ""
+}
+
 /// Every vocabulary, for tests that check them all.
 #[cfg(test)]
 pub(super) const ALL: [(&str, &Words); 5] = [

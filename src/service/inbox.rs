@@ -310,7 +310,7 @@ impl Inbox {
                 let ply = u32::try_from(table.game.plies().len()).unwrap_or(u32::MAX);
                 tx.set_confirmation_ply(id, ply).await?;
                 let reading = command::parse(&mail.text, player.lang);
-                let command = command::describe(&reading.commands);
+                let command = command::describe(&reading.commands, player.lang);
                 self.post
                     .queue(
                         tx,

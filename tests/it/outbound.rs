@@ -968,17 +968,18 @@ pub(crate) fn event_and_time_cases_in(
         })
     };
 
-    // White set two lines after 3. d4 (the arbiter shows them with "if" and
-    // the player's piece letters), then one of them fired.
+    // White set two lines after 3. d4 (the arbiter shows them with the
+    // language's `if` word and piece letters), then one of them fired.
     let (b, n) = (bishop(lang), knight(lang));
+    let when = dopis::command::if_word(lang);
     add(
         "conditionals",
         letter(
             LetterKind::Conditionals {
                 note: ConditionalNote::Set,
                 lines: vec![
-                    format!("if 3...{b}g4 4.dxe5"),
-                    format!("if 3...exd4 4.{n}xd4"),
+                    format!("{when} 3...{b}g4 4.dxe5"),
+                    format!("{when} 3...exd4 4.{n}xd4"),
                 ],
             },
             lang,

@@ -81,7 +81,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         "conditionals" => vec![
             "Obvestilo:",
             "Vaše pogojne poteze:",
-            "  if 3...Lg4 4.dxe5",
+            "  če 3...Lg4 4.dxe5",
             "»če Sc6 Lb5«",
             "»prekliči pogojne poteze«",
         ],
@@ -242,7 +242,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         "conditionals" => vec![
             "Komunikat:",
             "Twoje ruchy warunkowe:",
-            "  if 3...Gg4 4.dxe5",
+            "  jeśli 3...Gg4 4.dxe5",
             "„jeśli Sc6 Gb5”",
             "„anuluj ruchy warunkowe”",
         ],
@@ -382,7 +382,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
         "conditionals" => vec![
             "Paziņojums:",
             "Jūsu nosacījuma gājieni:",
-            "  if 3...Lg4 4.dxe5",
+            "  ja 3...Lg4 4.dxe5",
             "„ja Zc6 Lb5“",
             "„atcelt nosacījuma gājienus“",
         ],
@@ -529,7 +529,7 @@ fn german(name: &str) -> Vec<&'static str> {
         "conditionals" => vec![
             "Mitteilung:",
             "Ihre bedingten Züge:",
-            "  if 3...Lg4 4.dxe5",
+            "  wenn 3...Lg4 4.dxe5",
             "„wenn Sc6 Lb5“",
             "„bedingte Züge löschen“",
         ],

@@ -183,7 +183,11 @@ impl Inbox {
         let example = commands.iter().find_map(|c| match c {
             Command::Move { text, offer_draw } => Some(format!(
                 "{now_at} {text}{}",
-                if *offer_draw { " draw" } else { "" }
+                if *offer_draw {
+                    format!(" {}", command::draw_word(lang))
+                } else {
+                    String::new()
+                }
             )),
             _ => None,
         });
@@ -193,7 +197,7 @@ impl Inbox {
                 Outgoing {
                     key: format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
                     kind: LetterKind::ConfirmStale {
-                        command: command::describe(&commands),
+                        command: command::describe(&commands, lang),
                         answered: then,
                         current: now_at,
                         example,
