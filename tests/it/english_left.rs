@@ -26,9 +26,6 @@ const SHARED: &[&str] = &["dopis", "pgn", "fen", "utc", "ics", "html", "ok"];
 const KNOWN: &[&str] = &[
     "deadline_report.eml",
     "games.eml",
-    "not_handled_failed.eml",
-    "not_handled_too_complex.eml",
-    "not_handled_too_slow.eml",
     "standings.eml",
     "withdrawal_player.eml",
 ];

@@ -1245,7 +1245,15 @@ pub(crate) fn event_and_time_cases_in(
     ] {
         let mut not_handled = letter(
             LetterKind::NotHandled {
-                subject: "Re: [dopis #42] Your move".to_owned(),
+                // The player answered our mail in their language.
+                subject: match lang {
+                    Lang::De => "Re: [dopis #42] Sie sind am Zug: Bojan Kralj spielte Lg4",
+                    Lang::Sl => "Re: [dopis #42] Na potezi ste: Bojan Kralj igra Lg4",
+                    Lang::Pl => "Re: [dopis #42] Twój ruch: Bojan Kralj gra Gg4",
+                    Lang::Lv => "Re: [dopis #42] Jūsu gājiens: Bojan Kralj spēlēja Lg4",
+                    _ => "Re: [dopis #42] Your move",
+                }
+                .to_owned(),
                 cause,
             },
             lang,
