@@ -806,12 +806,11 @@ impl Inbox {
                 }
                 Step::Answer(answer) => {
                     let kind = match answer {
-                        // `#42` reads the same in every language.
                         Answer::Games(games) => LetterKind::Games {
-                            lines: games.iter().map(|g| g.to_string()).collect(),
+                            games: super::post::game_list(tx, &games, &player, now).await?,
                         },
                         Answer::LeaveNeedsGame { from, to } => LetterKind::LeaveRefused {
-                            wrote: format!("leave {from} {to}"),
+                            wrote: command::describe(&[Command::Leave { from, to }], player.lang),
                             reason: Reason::LeaveNeedsGame,
                         },
                         // No game: compose takes the examples from the start

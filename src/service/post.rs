@@ -15,7 +15,7 @@ use crate::clock::{Clocks, GameClock, TimeControl};
 use crate::config::MailConfig;
 use crate::ids::GameId;
 use crate::locale;
-use crate::mail::compose::{self, DigestGame, GameView, Letter, LetterKind, Party};
+use crate::mail::compose::{self, DigestGame, GameListEntry, GameView, Letter, LetterKind, Party};
 use crate::mail::inbound::MessageId;
 use crate::mail::key::sha256_hex;
 use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
@@ -565,12 +565,12 @@ impl Post {
                     None,
                 ),
                 Notice::Games { to } => {
-                    // `#42` reads the same in every language.
-                    let games = tx.active_games_of(table.player(*to).id).await?;
+                    let player = table.player(*to);
+                    let games = tx.active_games_of(player.id).await?;
                     (
                         answer_key,
                         LetterKind::Games {
-                            lines: games.iter().map(|g| g.to_string()).collect(),
+                            games: game_list(tx, &games, player, now).await?,
                         },
                         *to,
                         true,
@@ -747,6 +747,49 @@ pub fn clocks_text(clocks: &Clocks, control: TimeControl) -> String {
     locale::describe_clocks(clocks, control, crate::lang::Lang::En).replace('\n', " ")
 }
 
+/// The deadline of the side to move; none once the game is over.
+fn deadline_of(clocks: Option<&Clocks>, over: bool) -> Option<DateTime<Utc>> {
+    clocks
+        .filter(|_| !over)
+        .and_then(|c| c.players.get(c.to_move).next_deadline)
+}
+
+/// A player's games in progress as their `games` mail lists them: who
+/// plays whom, in which event, the move now, whose it is, the deadline.
+pub(crate) async fn game_list(
+    tx: &mut Tx,
+    games: &[GameId],
+    to: &Player,
+    now: DateTime<Utc>,
+) -> Result<Vec<GameListEntry>, StoreError> {
+    let mut list = Vec::with_capacity(games.len());
+    for id in games {
+        let table = super::clocks::load_table(tx, *id).await?;
+        let event = match tx.event_of_game(*id).await? {
+            Some(event) => Some(tx.event(event).await?.name),
+            None => None,
+        };
+        let over = table.game.is_over();
+        let clocks = table.clock.as_ref().map(|c| c.clocks(now));
+        let side = if table.white.id == to.id {
+            Color::White
+        } else {
+            Color::Black
+        };
+        list.push(GameListEntry {
+            id: id.0,
+            white: table.white.name.clone(),
+            black: table.black.name.clone(),
+            event,
+            move_number: shakmaty::Position::fullmoves(table.game.position()).get(),
+            your_move: !over && table.game.turn() == side,
+            deadline: deadline_of(clocks.as_ref(), over)
+                .map(|d| locale::describe_deadline(d, to.tz, to.lang)),
+        });
+    }
+    Ok(list)
+}
+
 fn game_view(
     table: &LoadedGame,
     recipient: Option<Color>,
@@ -763,10 +806,7 @@ fn game_view(
             c.clocks(now)
         }
     });
-    let deadline_at = clocks
-        .as_ref()
-        .filter(|_| !over)
-        .and_then(|c| c.players.get(c.to_move).next_deadline);
+    let deadline_at = deadline_of(clocks.as_ref(), over);
     let deadline = deadline_at.map(|d| locale::describe_deadline(d, to.tz, to.lang));
     // The board is seen by the recipient, or by the side to move.
     let seen_by = recipient.unwrap_or_else(|| table.game.turn());

@@ -490,7 +490,56 @@ async fn an_unknown_language_changes_nothing(db: &TestDb) {
     board.app.close().await;
 }
 
+/// `games` lists each game in progress with the opponent, the move, whose
+/// move it is and the deadline, in the player's words: asked in a reply to
+/// a game's mail and asked of the server's address.
+async fn the_games_list_says_whose_move_and_the_deadline_in_the_players_words(db: &TestDb) {
+    let mut board = Board::new(db, [Lang::Pl, Lang::De]).await;
+    board.reply(WHITE, "e4").await;
+    // White asks in a reply to the game's mail: it is Black's move.
+    board.reply(WHITE, "partie").await;
+    let list = board
+        .mails_to(WHITE)
+        .last()
+        .copied()
+        .cloned()
+        .expect("list");
+    assert!(list.subject.contains("Twoje partie"), "{}", list.subject);
+    let text = list.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(&format!(
+            "#{} Ana Novak - Jan Kowalski: ruch 1, ruch przeciwnika, termin 02.12.2026",
+            board.game.0
+        )),
+        "{text}"
+    );
+    // Black asks the server's address: it is his move, with his deadline.
+    let raw = crate::support::mail::Mail::new("jan@players.test", "chess@dopis.test")
+        .subject("Partien")
+        .body("Partien")
+        .bytes();
+    board.app.deliver(&raw).await;
+    board.send_outbox().await;
+    let list = board
+        .mails_to(BLACK)
+        .last()
+        .copied()
+        .cloned()
+        .expect("list");
+    let text = list.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(&format!(
+            "#{} Ana Novak - Jan Kowalski: Zug 1, Sie sind am Zug, Frist 02.12.2026",
+            board.game.0
+        )),
+        "{text}"
+    );
+    assert!(list.html.contains("Sie sind am Zug"), "{}", list.html);
+    board.app.close().await;
+}
+
 on_both_backends!(
+    the_games_list_says_whose_move_and_the_deadline_in_the_players_words,
     players_play_whole_games_in_their_own_language,
     a_player_changes_language_by_mail,
     an_unknown_language_changes_nothing,

@@ -28,8 +28,8 @@ use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::locale::{describe_control, describe_deadline};
 use dopis::mail::compose::{
-    DigestGame, GameView, Letter, LetterKind, MovePoint, Party, RejectionKind, ReplacementRole,
-    compose, subject,
+    DigestGame, GameListEntry, GameView, Letter, LetterKind, MovePoint, Party, RejectionKind,
+    ReplacementRole, compose, subject,
 };
 use dopis::mail::inbound::MessageId;
 
@@ -248,7 +248,11 @@ fn english(name: &str) -> Vec<&'static str> {
         "refused" => vec!["not accepted", "went to an address with a wrong token"],
         "help" => vec!["e.g. Nf3, e4, O-O", "accept draw", "language sl"],
         "status" => vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
-        "games" => vec!["#42  Alice Novak", "#45  Bojan"],
+        "games" => vec![
+            "#42 Alice Novak - Bojan Kralj: move 7, your move, deadline 2026-12-02",
+            "#45 Bojan Kralj - Cecilija Zorman (Club championship 2027): move 21,",
+            "opponent's move, deadline 2026-12-09",
+        ],
         "pgn" => vec!["[White \"Alice Novak\"]", "7. Qb3 Qe7 *"],
         "language_changed" => vec!["From now on our mails to you are in English."],
         "conditionals" => vec![
@@ -554,9 +558,25 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
 
     let mut games = letter(
         LetterKind::Games {
-            lines: vec![
-                "#42  Alice Novak - Bojan Kralj  move 7, your move, deadline 2026-12-02".to_owned(),
-                "#45  Bojan Kralj - Cecilija Zorman  move 21, her move".to_owned(),
+            games: vec![
+                GameListEntry {
+                    id: 42,
+                    white: "Alice Novak".to_owned(),
+                    black: "Bojan Kralj".to_owned(),
+                    event: None,
+                    move_number: 7,
+                    your_move: true,
+                    deadline: Some(deadline_in(lang, 2026, 12, 2, 17, 5)),
+                },
+                GameListEntry {
+                    id: 45,
+                    white: "Bojan Kralj".to_owned(),
+                    black: "Cecilija Zorman".to_owned(),
+                    event: Some("Club championship 2027".to_owned()),
+                    move_number: 21,
+                    your_move: false,
+                    deadline: Some(deadline_in(lang, 2026, 12, 9, 9, 30)),
+                },
             ],
         },
         lang,

@@ -75,7 +75,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "Na potezi ste: 7... ?",
             "[ ] označuje zadnjo potezo, 7. Db3.",
         ],
-        "games" => vec!["Vaše partije:", "#42  Alice Novak"],
+        "games" => vec!["Vaše partije:", "#42 Alice Novak - Bojan Kralj"],
         "pgn" => vec!["v zapisu PGN", "7. Qb3 Qe7 *"],
         "language_changed" => vec!["Od zdaj vam pišemo v slovenščini.", "jezik en"],
         "conditionals" => vec![
@@ -236,7 +236,7 @@ fn polish(name: &str) -> Vec<&'static str> {
             "język pl",
         ],
         "status" => vec!["Twój ruch: 7... ?", "[ ] oznacza ostatni ruch, 7. Hb3."],
-        "games" => vec!["Twoje partie:", "#42  Alice Novak"],
+        "games" => vec!["Twoje partie:", "#42 Alice Novak - Bojan Kralj"],
         "pgn" => vec!["w formacie PGN", "7. Qb3 Qe7 *"],
         "language_changed" => vec!["Od teraz piszemy do Ciebie po polsku.", "język en"],
         "conditionals" => vec![
@@ -376,7 +376,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "valoda lv",
         ],
         "status" => vec!["Jūsu gājiens: 7... ?", "[ ] apzīmē pēdējo gājienu, 7. Db3."],
-        "games" => vec!["Jūsu partijas:", "#42  Alice Novak"],
+        "games" => vec!["Jūsu partijas:", "#42 Alice Novak - Bojan Kralj"],
         "pgn" => vec!["PGN formātā", "7. Qb3 Qe7 *"],
         "language_changed" => vec!["Turpmāk mēs Jums rakstīsim latviski.", "valoda en"],
         "conditionals" => vec![
@@ -523,7 +523,7 @@ fn german(name: &str) -> Vec<&'static str> {
             "Sie sind am Zug: 7... ?",
             "[ ] markiert den letzten Zug, 7. Db3.",
         ],
-        "games" => vec!["Ihre Partien:", "#42  Alice Novak"],
+        "games" => vec!["Ihre Partien:", "#42 Alice Novak - Bojan Kralj"],
         "pgn" => vec!["als PGN", "7. Qb3 Qe7 *"],
         "language_changed" => vec!["ab jetzt schreiben wir Ihnen auf Deutsch.", "Sprache en"],
         "conditionals" => vec![

@@ -46,8 +46,10 @@ pub(crate) struct Context {
     pub rejection: Option<&'static str>,
     /// `ConfirmRequest`: the command.
     pub command: Option<String>,
-    /// `Games`: the lines; `Help`: unused.
+    /// `Conditionals`, `Digest`, TD mails: the lines.
     pub lines: Vec<String>,
+    /// `Games`: the player's games.
+    pub games: Vec<super::GameListEntry>,
     /// Move texts that show accepted notation in the recipient's letters:
     /// the caller's for `Help`, else made from the position.
     pub examples: Vec<String>,
@@ -379,6 +381,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         rejection: None,
         command: None,
         lines: Vec::new(),
+        games: Vec::new(),
         examples,
         board,
         pgn: None,
@@ -443,7 +446,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 });
             }
         }
-        LetterKind::Games { lines } => ctx.lines = lines.clone(),
+        LetterKind::Games { games } => ctx.games = games.clone(),
         LetterKind::Digest { games } => {
             for (i, entry) in games.iter().enumerate() {
                 let view = &entry.view;

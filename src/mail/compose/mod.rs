@@ -106,6 +106,26 @@ pub struct GameView {
     pub pgn: Option<String>,
 }
 
+/// One game in a player's list of games (the `games` command): the
+/// template says it in the player's words.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct GameListEntry {
+    /// The game number, `#42`.
+    pub id: i64,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The event's name, if the game is one of an event's.
+    pub event: Option<String>,
+    /// The number of the move being played now (`7` for 7. or 7...).
+    pub move_number: u32,
+    /// Whether it is the recipient's move.
+    pub your_move: bool,
+    /// The deadline of the side to move, formatted for the recipient.
+    pub deadline: Option<String>,
+}
+
 /// Every kind of mail dopis sends.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LetterKind {
@@ -178,10 +198,10 @@ pub enum LetterKind {
     },
     /// The game's current state.
     Status,
-    /// The player's games, one line each.
+    /// The player's games in progress, one line each.
     Games {
-        /// Lines formatted by the caller.
-        lines: Vec<String>,
+        /// The games, in the order shown.
+        games: Vec<GameListEntry>,
     },
     /// The PGN, inline and attached.
     Pgn,

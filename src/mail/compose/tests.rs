@@ -90,7 +90,7 @@ fn every_kind() -> Vec<LetterKind> {
             examples: Vec::new(),
         },
         LetterKind::Status,
-        LetterKind::Games { lines: Vec::new() },
+        LetterKind::Games { games: Vec::new() },
         LetterKind::Pgn,
         LetterKind::Reminder {
             deadline: "2026-12-02 17:00 UTC".into(),
