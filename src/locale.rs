@@ -30,6 +30,24 @@ pub fn describe_deadline(instant: DateTime<Utc>, tz: Option<Tz>, lang: Lang) -> 
 /// A time control in words, e.g. `3 dni na potezo` or `10 Züge in 50 Tagen`;
 /// the spec (`10/50d!20`) follows in brackets when the words leave out a
 /// rule, and stands alone for Fischer controls.
+/// A crosstable's column heading in `lang` (see
+/// [`crate::event::crosstable::Crosstable::relabel`]); `None` keeps the
+/// English one. Abbreviations of tie-breaks named after people or used as
+/// they are in every language's tables (`SB`, `DE`, `BB`, `Koya`) are kept.
+pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
+    let words: [&str; 6] = match lang {
+        Lang::De => ["Rang", "Nr", "Name", "Pkt", "Siege", "Schwarz"],
+        Lang::Sl => ["Mesto", "Št", "Ime", "Točke", "Zmage", "Črni"],
+        Lang::Pl => ["Miejsce", "Nr", "Zawodnik", "Pkt", "Wygrane", "Czarne"],
+        Lang::Lv => ["Vieta", "Nr", "Vārds", "Punkti", "Uzvaras", "Melnie"],
+        _ => return None,
+    };
+    let index = ["Rank", "No", "Name", "Pts", "Wins", "Black"]
+        .iter()
+        .position(|h| *h == heading)?;
+    words.get(index).copied()
+}
+
 pub fn describe_control(control: &TimeControl, lang: Lang) -> String {
     match *control {
         TimeControl::DaysPerMove { days } => days_per_move(lang, days),

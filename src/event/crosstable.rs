@@ -15,7 +15,7 @@ use super::standings::{Counted, Standings, TeamStandings};
 use super::{Decision, Side, SideResult};
 
 /// A crosstable, ready to render in any format.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Crosstable {
     /// The event's name.
     pub title: String,
@@ -23,10 +23,19 @@ pub struct Crosstable {
     pub headings: Vec<String>,
     /// The rows, best first.
     pub rows: Vec<Row>,
+    /// The headings of the first three columns (`Rank`, `No`, `Name`):
+    /// English until [`Crosstable::relabel`] says them in a reader's words.
+    #[serde(skip)]
+    pub labels: [String; 3],
+}
+
+/// The headings of the first three columns in English.
+fn english_labels() -> [String; 3] {
+    ["Rank".to_string(), "No".to_string(), "Name".to_string()]
 }
 
 /// One row of a crosstable.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Row {
     /// Rank, `3` or `3-4` when shared.
     pub rank: String,
@@ -111,6 +120,7 @@ pub fn individual(title: &str, names: &[String], standings: &Standings) -> Cross
         title: title.to_string(),
         headings,
         rows,
+        labels: english_labels(),
     }
 }
 
@@ -159,12 +169,29 @@ pub fn team(title: &str, names: &[String], standings: &TeamStandings) -> Crossta
             .map(|c| c.heading().to_string())
             .collect(),
         rows,
+        labels: english_labels(),
     }
 }
 
 impl Crosstable {
+    /// The same table with its column headings in a reader's words: `word`
+    /// gives the word for an English heading (`Rank`, `No`, `Name`, `Pts`,
+    /// `Wins`, …), or `None` to keep it (`SB` reads the same everywhere).
+    pub fn relabel(&self, word: impl Fn(&str) -> Option<&'static str>) -> Crosstable {
+        let say = |h: &String| word(h).map_or_else(|| h.clone(), str::to_string);
+        Crosstable {
+            labels: [
+                say(&self.labels[0]),
+                say(&self.labels[1]),
+                say(&self.labels[2]),
+            ],
+            headings: self.headings.iter().map(say).collect(),
+            ..self.clone()
+        }
+    }
+
     fn header(&self) -> Vec<String> {
-        let mut header = vec!["Rank".to_string(), "No".to_string(), "Name".to_string()];
+        let mut header = self.labels.to_vec();
         header.extend((1..=self.rows.len()).map(|n| n.to_string()));
         header.extend(self.headings.iter().cloned());
         header

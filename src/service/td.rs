@@ -768,8 +768,7 @@ pub async fn standings_letter(tx: &mut Tx, event: EventId) -> Result<LetterKind,
     let table = standings(tx, &ev).await?;
     Ok(LetterKind::Standings {
         event: ev.event.name.clone(),
-        text: table.crosstable.to_text(),
-        html: table.crosstable.to_html(),
+        table: table.crosstable,
     })
 }
 

@@ -1028,8 +1028,7 @@ pub(crate) fn event_and_time_cases_in(
     let mut standings = letter(
         LetterKind::Standings {
             event: table.title.clone(),
-            text: table.to_text(),
-            html: table.to_html(),
+            table,
         },
         lang,
         Color::White,

@@ -91,7 +91,8 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         ],
         "standings" => vec![
             "Trenutna lestvica turnirja Club championship 2027:",
-            "1   1  Alice Novak  X  1  1    2",
+            "Mesto  Št  Ime          1  2  3  Točke  Zmage    SB  DE",
+            "    1   1  Alice Novak  X  1  1      2      2     1",
             "zmaga in poraz brez boja",
             "»lestvica«",
         ],
@@ -248,6 +249,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "conditional_played" => vec!["Ruch przeciwnika zgadza się z Twoim wariantem"],
         "standings" => vec![
+            "Miejsce  Nr  Zawodnik     1  2  3  Pkt  Wygrane    SB  DE",
             "Aktualna tabela turnieju Club championship 2027:",
             "wygrana i przegrana walkowerem",
             "„tabela”",

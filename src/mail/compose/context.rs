@@ -478,11 +478,12 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             ctx.lines = lines.clone();
         }
         LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
-        LetterKind::Standings { event, text, html } => {
+        LetterKind::Standings { event, table } => {
+            let table = table.relabel(|h| crate::locale::crosstable_word(h, lang));
             ctx.event = Some(EventContext {
                 event: event.clone(),
-                table_lines: text.lines().map(str::to_owned).collect(),
-                table_html: styled_table(html),
+                table_lines: table.to_text().lines().map(str::to_owned).collect(),
+                table_html: styled_table(&table.to_html()),
                 ..EventContext::default()
             });
         }

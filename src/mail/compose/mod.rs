@@ -235,10 +235,9 @@ pub enum LetterKind {
     Standings {
         /// The event's name.
         event: String,
-        /// The crosstable as fixed-width text.
-        text: String,
-        /// The crosstable as an HTML table (escaped by its maker).
-        html: String,
+        /// The crosstable, with English headings: the mail says them in
+        /// the recipient's words.
+        table: crate::event::crosstable::Crosstable,
     },
     /// A player withdrew from an event: to each opponent about one game
     /// (with the game), and to the player about all of them (without).
