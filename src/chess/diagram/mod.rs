@@ -18,6 +18,9 @@ mod svg;
 
 use shakmaty::{Board, CastlingSide, Chess, Color, File, Move, Position, Rank, Square};
 
+use crate::chess::notation::letters;
+use crate::lang::Lang;
+
 pub use raster::{PNG_SIZE_PX, RenderError};
 
 /// A board seen from one side, with the last move and any check marked.
@@ -95,8 +98,22 @@ impl Diagram {
     /// lines up in any monospace font and survives quoting and
     /// `format=flowed`.
     pub fn to_ascii(&self) -> String {
+        self.to_ascii_in(Lang::En)
+    }
+
+    /// [`Diagram::to_ascii`] with the piece letters a reader of `lang`
+    /// knows (a Polish board shows `H` and `w` where an English one shows
+    /// `Q` and `r`; see [`letters::board_letter`]).
+    pub fn to_ascii_in(&self, lang: Lang) -> String {
         self.to_text(|square| match self.board.piece_at(square) {
-            Some(piece) => piece.char(),
+            Some(piece) => {
+                let letter = letters::board_letter(lang, piece.role);
+                if piece.color.is_white() {
+                    letter
+                } else {
+                    letter.to_ascii_lowercase()
+                }
+            }
             None => '.',
         })
     }

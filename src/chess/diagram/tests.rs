@@ -39,6 +39,25 @@ const BEFORE_SCHOLARS_MATE: &str =
     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
 
 #[test]
+fn a_text_board_shows_the_readers_piece_letters() {
+    let nf3 = diagram_after(START, "g1f3", false).seen_by(Color::White);
+    let rows = |lang| -> Vec<String> {
+        let text = nf3.to_ascii_in(lang);
+        text.lines().map(str::to_string).collect()
+    };
+    let pl = rows(crate::lang::Lang::Pl);
+    assert_eq!(pl[1], "8  w  s  g  h  k  g  s  w  8");
+    assert_eq!(pl[8], "1  W  S  G  H  K  G [.] W  1");
+    assert_eq!(pl[7], "2  P  P  P  P  P  P  P  P  2");
+    let lv = rows(crate::lang::Lang::Lv);
+    assert_eq!(lv[2], "7  b  b  b  b  b  b  b  b  7", "Latvian bandinieks");
+    assert_eq!(lv[6], "3  .  .  .  .  . [Z] .  .  3");
+    let lt = rows(crate::lang::Lang::Lt);
+    assert!(nf3.to_ascii_in(crate::lang::Lang::Lt).is_ascii(), "{lt:?}");
+    assert_eq!(lt[8], "1  B  N  R  V  K  R [.] B  1", "Ž falls back to N");
+}
+
+#[test]
 fn text_boards_show_the_position_from_either_side_with_the_last_move_in_brackets() {
     let nf3 = diagram_after(START, "g1f3", false);
     let mate = diagram_after(BEFORE_SCHOLARS_MATE, "h5f7", false);

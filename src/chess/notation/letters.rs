@@ -70,6 +70,28 @@ pub fn letter(lang: Lang, role: Role) -> Option<char> {
     }
 }
 
+/// The ASCII letter a text diagram shows for a piece (upper case) to a
+/// reader of `lang`: the language's SAN letter, and for the pawn, which SAN
+/// leaves unlettered in some languages, the initial of its name there
+/// (Slovenian kmet/pešec `P`, Latvian bandinieks `B`, Lithuanian pėstininkas
+/// `P`). A letter outside ASCII (Lithuanian `Ž`) falls back to English's: the
+/// figurine board beside it says the piece either way.
+pub fn board_letter(lang: Lang, role: Role) -> char {
+    let pawn = match lang {
+        Lang::Lv => 'B',
+        _ => 'P',
+    };
+    let ours = match role {
+        Role::Pawn => letter(lang, role).unwrap_or(pawn),
+        _ => letter(lang, role).unwrap_or('?'),
+    };
+    if ours.is_ascii_alphabetic() {
+        ours
+    } else {
+        letter(Lang::En, role).unwrap_or('?')
+    }
+}
+
 /// What one letter may mean in one language, upper or lower case.
 /// The second field is true when the letter is that language's pawn letter.
 fn meaning(lang: Lang, ch: char) -> Option<(Role, bool)> {

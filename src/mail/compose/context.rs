@@ -718,7 +718,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         over: game.is_over(),
         outcome,
         check: pos.is_check(),
-        board_lines: side_by_side(&diagram(view)),
+        board_lines: side_by_side(&diagram(view), lang),
         fen: fen(pos),
         chess960: game.start().is_chess960(),
         analysis_url: view.analysis_url.clone(),
@@ -778,8 +778,8 @@ fn wrap_words(words: &[String], width: usize) -> Vec<String> {
 /// figurines wider than letters then shift only the right-hand board, and a
 /// reader whose client mangles Unicode still has a whole board. Side by side
 /// the two fit in 60 columns instead of 22 lines.
-fn side_by_side(diagram: &Diagram) -> Vec<String> {
-    let ascii = diagram.to_ascii();
+fn side_by_side(diagram: &Diagram, lang: Lang) -> Vec<String> {
+    let ascii = diagram.to_ascii_in(lang);
     let unicode = diagram.to_unicode();
     let width = ascii.lines().map(|l| l.chars().count()).max().unwrap_or(0) + BOARD_GAP;
     ascii
