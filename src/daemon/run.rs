@@ -654,7 +654,7 @@ impl Daemon {
         }
         let mut tables = Vec::new();
         for game in games {
-            tables.push(crate::service::clocks::load_table(&mut tx, game).await?);
+            tables.push(crate::service::post::load_table(&mut tx, game).await?);
         }
         self.inbox
             .post

@@ -21,97 +21,22 @@
 //! mailbox in time is played rather than timed out.
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
-use shakmaty::{ByColor, Color};
+use shakmaty::Color;
 
 /// The hour of the player's day from which their digest goes out.
 pub const DIGEST_HOUR: u32 = 7;
 
-use super::post::{LoadedGame, Outgoing, Post};
-use crate::chess::game::Game;
-use crate::chess::side;
+use super::post::{LoadedGame, Outgoing, Post, load_table};
 use crate::clock::describe_deadline;
 use crate::clock::leave::{self, regular_days_in_year};
-use crate::clock::{Allowance, Due, GameClock, Leave, LeaveError, Pauses, ReminderPlan, Timeline};
+use crate::clock::{Allowance, Due, Leave, LeaveError, ReminderPlan};
 use crate::ids::GameId;
 use crate::mail::compose::LetterKind;
 use crate::player::Player;
 use crate::store::Tx;
 use crate::store::clocks::NewLeave;
-use crate::store::games::{GameRecord, GameStatus};
+use crate::store::games::GameStatus;
 use crate::store::{Store, StoreError};
-
-/// The timeline of a stored game (see the module docs for missing times).
-pub fn timeline_of(record: &GameRecord, game: &Game) -> Timeline {
-    let first = game
-        .start()
-        .to_position()
-        .map(|p| shakmaty::Position::turn(&p))
-        .unwrap_or(Color::White);
-    let mut timeline = Timeline {
-        first,
-        ..Timeline::new(record.created_at)
-    };
-    for m in &record.moves {
-        let started = timeline.clock_start(timeline.moves.len());
-        let received = m.received_at.or(m.sent_at).unwrap_or(started).max(started);
-        timeline = timeline.with_move(received, m.sent_at);
-    }
-    timeline
-}
-
-/// A game's clock: its control, its move times, both players' leave.
-pub async fn game_clock(
-    tx: &mut Tx,
-    record: &GameRecord,
-    game: &Game,
-    white: &Player,
-    black: &Player,
-) -> Result<GameClock, StoreError> {
-    let mut pauses = ByColor::new_with(|_| Pauses::none());
-    let extensions = tx.deadline_extensions(record.id).await?;
-    for (side, player) in [(Color::White, white), (Color::Black, black)] {
-        let leaves: Vec<Leave> = tx
-            .leaves_of(player.id)
-            .await?
-            .into_iter()
-            .map(|l| l.leave)
-            .collect();
-        let mut spans: Vec<_> = leaves.iter().map(|l| l.span(player.tz)).collect();
-        // A TD's extension of N days stops that side's clock for N days from
-        // when it was granted: the deadline they are thinking against moves
-        // N days later (given to the side to move, as TDs do).
-        let name = side::key(side);
-        spans.extend(extensions.iter().filter(|e| e.side == name).map(|e| {
-            (
-                e.granted_at,
-                e.granted_at + TimeDelta::days(i64::from(e.days)),
-            )
-        }));
-        *pauses.get_mut(side) = Pauses::from_spans(spans);
-    }
-    Ok(GameClock {
-        control: record.time_control,
-        timeline: timeline_of(record, game),
-        pauses,
-    })
-}
-
-/// Loads a game with its players and clock, its row locked for the transaction.
-pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
-    let record = tx.game_for_update(id).await?;
-    let game = record.to_game()?;
-    let white = tx.player(record.white).await?;
-    let black = tx.player(record.black).await?;
-    let clock = game_clock(tx, &record, &game, &white, &black).await?;
-    Ok(LoadedGame {
-        draw_offer_by: record.draw_offer_by,
-        record,
-        game,
-        white,
-        black,
-        clock: Some(clock),
-    })
-}
 
 /// Stores when the game next needs the scheduler (never, once it is over),
 /// its deadline and whose move it is. Without the scheduler's `plan` (mail

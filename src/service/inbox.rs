@@ -12,7 +12,7 @@ use chrono::{DateTime, Duration, Utc};
 
 use self::stale::Written;
 use super::clocks;
-use super::post::{Answering, LoadedGame, Outgoing, Post};
+use super::post::{self, Answering, LoadedGame, Outgoing, Post};
 use crate::arbiter::{
     self, Answer, Notice, Place, Reason, RejectionKind, Ruling, StandingsAsked, Step, Writer,
 };
@@ -306,7 +306,7 @@ impl Inbox {
                     .await?;
                 // The position asked about: a confirmation after the game
                 // moved on is asked again (see `stale`).
-                let table = clocks::load_table(tx, game).await?;
+                let table = post::load_table(tx, game).await?;
                 let ply = u32::try_from(table.game.plies().len()).unwrap_or(u32::MAX);
                 tx.set_confirmation_ply(id, ply).await?;
                 let reading = command::parse(&mail.text, player.lang);
@@ -657,7 +657,7 @@ impl Inbox {
         (asked_at, played_at): (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
-        let current = clocks::load_table(tx, game).await?;
+        let current = post::load_table(tx, game).await?;
         let Some(side) = current.record.side_of(player.id) else {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
         };
@@ -725,7 +725,7 @@ impl Inbox {
                         .await?;
                     // The game's clocks and deadlines now know the leave.
                     if let Some(table) = &current {
-                        current = Some(clocks::load_table(tx, table.record.id).await?);
+                        current = Some(post::load_table(tx, table.record.id).await?);
                     }
                     let kind = LetterKind::LeaveBooked {
                         from: leave.from().to_string(),
@@ -807,7 +807,7 @@ impl Inbox {
                 Step::Answer(answer) => {
                     let kind = match answer {
                         Answer::Games(games) => LetterKind::Games {
-                            games: super::post::game_list(tx, &games, &player, now).await?,
+                            games: post::game_list(tx, &games, &player, now).await?,
                         },
                         Answer::LeaveNeedsGame { from, to } => LetterKind::LeaveRefused {
                             wrote: command::describe(&[Command::Leave { from, to }], player.lang),
@@ -874,7 +874,7 @@ impl Inbox {
             )
             .await?;
             // Read back within the transaction: the clock with the new move.
-            clocks::load_table(tx, record.id).await?
+            post::load_table(tx, record.id).await?
         } else {
             current
         };

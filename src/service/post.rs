@@ -2,8 +2,8 @@
 //! tokens, deterministic keys and Message-IDs, threading, and the letters
 //! themselves (composed from `templates/`).
 
-use chrono::{DateTime, Utc};
-use shakmaty::Color;
+use chrono::{DateTime, TimeDelta, Utc};
+use shakmaty::{ByColor, Color};
 
 use crate::address::EmailAddress;
 use crate::arbiter::Notice;
@@ -11,7 +11,7 @@ use crate::chess::analysis::AnalysisLink;
 use crate::chess::game::Game;
 use crate::chess::pgn::{self, PgnTags};
 use crate::chess::side;
-use crate::clock::{Clocks, GameClock, TimeControl};
+use crate::clock::{Clocks, GameClock, Leave, Pauses, TimeControl, Timeline};
 use crate::config::MailConfig;
 use crate::ids::GameId;
 use crate::locale;
@@ -119,6 +119,80 @@ impl LoadedGame {
         };
         pgn::export(&self.game, &tags)
     }
+}
+
+/// The timeline of a stored game (a move without its arrival time counts as
+/// arriving when its clock started; see `service::clocks`).
+pub fn timeline_of(record: &GameRecord, game: &Game) -> Timeline {
+    let first = game
+        .start()
+        .to_position()
+        .map(|p| shakmaty::Position::turn(&p))
+        .unwrap_or(Color::White);
+    let mut timeline = Timeline {
+        first,
+        ..Timeline::new(record.created_at)
+    };
+    for m in &record.moves {
+        let started = timeline.clock_start(timeline.moves.len());
+        let received = m.received_at.or(m.sent_at).unwrap_or(started).max(started);
+        timeline = timeline.with_move(received, m.sent_at);
+    }
+    timeline
+}
+
+/// A game's clock: its control, its move times, both players' leave.
+pub async fn game_clock(
+    tx: &mut Tx,
+    record: &GameRecord,
+    game: &Game,
+    white: &Player,
+    black: &Player,
+) -> Result<GameClock, StoreError> {
+    let mut pauses = ByColor::new_with(|_| Pauses::none());
+    let extensions = tx.deadline_extensions(record.id).await?;
+    for (side, player) in [(Color::White, white), (Color::Black, black)] {
+        let leaves: Vec<Leave> = tx
+            .leaves_of(player.id)
+            .await?
+            .into_iter()
+            .map(|l| l.leave)
+            .collect();
+        let mut spans: Vec<_> = leaves.iter().map(|l| l.span(player.tz)).collect();
+        // A TD's extension of N days stops that side's clock for N days from
+        // when it was granted: the deadline they are thinking against moves
+        // N days later (given to the side to move, as TDs do).
+        let name = side::key(side);
+        spans.extend(extensions.iter().filter(|e| e.side == name).map(|e| {
+            (
+                e.granted_at,
+                e.granted_at + TimeDelta::days(i64::from(e.days)),
+            )
+        }));
+        *pauses.get_mut(side) = Pauses::from_spans(spans);
+    }
+    Ok(GameClock {
+        control: record.time_control,
+        timeline: timeline_of(record, game),
+        pauses,
+    })
+}
+
+/// Loads a game with its players and clock, its row locked for the transaction.
+pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
+    let record = tx.game_for_update(id).await?;
+    let game = record.to_game()?;
+    let white = tx.player(record.white).await?;
+    let black = tx.player(record.black).await?;
+    let clock = game_clock(tx, &record, &game, &white, &black).await?;
+    Ok(LoadedGame {
+        draw_offer_by: record.draw_offer_by,
+        record,
+        game,
+        white,
+        black,
+        clock: Some(clock),
+    })
 }
 
 /// The PGN `TimeControl` tag: "moves/seconds" where the standard can say
@@ -764,7 +838,7 @@ pub(crate) async fn game_list(
 ) -> Result<Vec<GameListEntry>, StoreError> {
     let mut list = Vec::with_capacity(games.len());
     for id in games {
-        let table = super::clocks::load_table(tx, *id).await?;
+        let table = load_table(tx, *id).await?;
         let event = match tx.event_of_game(*id).await? {
             Some(event) => Some(tx.event(event).await?.name),
             None => None,

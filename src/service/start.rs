@@ -57,7 +57,7 @@ pub async fn first_mails(
     id: GameId,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    let table = super::clocks::load_table(tx, id).await?;
+    let table = super::post::load_table(tx, id).await?;
     post.game_started(tx, &table, now).await?;
     super::clocks::reschedule(tx, &table, None, now).await
 }
@@ -65,7 +65,7 @@ pub async fn first_mails(
 /// A game with its players.
 pub async fn table(store: &Store, id: GameId) -> Result<LoadedGame, StoreError> {
     let mut tx = store.begin().await?;
-    let table = super::clocks::load_table(&mut tx, id).await?;
+    let table = super::post::load_table(&mut tx, id).await?;
     tx.commit().await?;
     Ok(table)
 }

@@ -591,7 +591,7 @@ pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<Paire
 
 /// Loads a game with its players and clock, as mails show it.
 async fn table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
-    crate::service::clocks::load_table(tx, id).await
+    crate::service::post::load_table(tx, id).await
 }
 
 /// Starts an open event: creates every game and queues the first mails of

@@ -434,7 +434,7 @@ async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &T
     assert!(
         set.body_text(0)
             .unwrap_or_default()
-            .contains("if 1...e5 2.Sf3 2...Sc6 3.Lb5")
+            .contains("če 1...e5 2.Sf3 2...Sc6 3.Lb5")
     );
     // Black plays e5: Nf3 follows at once, without White writing.
     m.answer(false, "Your move", "e5").await;

@@ -24,8 +24,7 @@ use crate::mail::inbound::InboundMail;
 use crate::mail::key::sha256_hex;
 use crate::mail::stale::{self, Freshness, MovePoint};
 use crate::player::Player;
-use crate::service::clocks;
-use crate::service::post::{Answering, LoadedGame, Outgoing};
+use crate::service::post::{self, Answering, LoadedGame, Outgoing};
 use crate::store::StoreError;
 use crate::store::Tx;
 use crate::store::games::GameStatus;
@@ -72,7 +71,7 @@ impl Inbox {
                 "ignored: a repeated mail (answer rate limit)".into(),
             )));
         }
-        let table = clocks::load_table(tx, game).await?;
+        let table = post::load_table(tx, game).await?;
         self.post
             .queue(
                 tx,
@@ -122,7 +121,7 @@ impl Inbox {
         if u32::try_from(played).is_ok_and(|played| played <= answered) {
             return Ok(None);
         }
-        let table = clocks::load_table(tx, game).await?;
+        let table = post::load_table(tx, game).await?;
         let Some(side) = table.record.side_of(player.id) else {
             return Ok(None);
         };
