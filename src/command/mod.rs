@@ -609,6 +609,35 @@ pub fn describe(commands: &[Command], lang: Lang) -> String {
         .join(", ")
 }
 
+/// Every command a player can give, each with the phrases `lang`'s own
+/// vocabulary has for it (English's for English): for tests that check a
+/// mail teaches them all.
+#[cfg(test)]
+pub(crate) fn every_command(lang: Lang) -> Vec<(&'static str, &'static [&'static str])> {
+    let own = *words::for_lang(lang).last().expect("English at least");
+    vec![
+        ("offer draw", own.offer_draw),
+        ("accept draw", own.accept_draw),
+        ("decline draw", own.decline_draw),
+        ("resign", own.resign),
+        ("claim draw", own.claim_draw),
+        ("status", own.status),
+        ("games", own.games),
+        ("pgn", own.pgn),
+        ("help", own.help),
+        ("standings", own.standings),
+        ("report", own.report),
+        ("conditionals", own.conditionals),
+        ("cancel conditionals", own.cancel_conditionals),
+        ("leave", own.leave),
+        ("language", own.language),
+        ("notify", own.notify),
+        ("notify each", own.each),
+        ("notify digest", own.digest),
+        ("if", own.if_words),
+    ]
+}
+
 /// The word that offers a draw in `lang` (`draw`, `remi`, `Remis`).
 pub fn draw_word(lang: Lang) -> &'static str {
     words::first(lang, |v| v.offer_draw)

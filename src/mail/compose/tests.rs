@@ -173,6 +173,32 @@ fn html_part(bytes: &[u8]) -> String {
 }
 
 #[test]
+fn help_names_every_command_in_the_readers_words_in_text_and_html() {
+    let fold = |t: &str| {
+        t.to_lowercase()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for lang in [Lang::En, Lang::Sl, Lang::Pl, Lang::De, Lang::Lv] {
+        let kind = LetterKind::Help {
+            examples: vec!["Nf3".into()],
+        };
+        let bytes = compose(&letter(kind, lang, None)).expect("composes");
+        let text = fold(&text_part(&bytes));
+        let html = fold(&html_part(&bytes));
+        for (command, phrases) in crate::command::every_command(lang) {
+            for (part, body) in [("text", &text), ("html", &html)] {
+                assert!(
+                    phrases.iter().any(|p| body.contains(&fold(p))),
+                    "{lang:?} help ({part}) does not name '{command}' ({phrases:?}):\n{body}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn every_kind_has_a_text_and_html_template_in_every_translated_language() {
     let all: Vec<&str> = names().collect();
     for lang in ["en", "sl", "pl", "lv", "de"] {
