@@ -7,7 +7,7 @@
 //! - [`dkim`]: the optional DKIM check of an inbound mail.
 //! - [`post`]: the mails a change causes, queued in its transaction.
 //! - [`clocks`]: deadlines, reminders, leave and the scheduler.
-//! - [`start`]: starting a game.
+//! - [`start`]: starting a game; [`games`]: a stored game as shown.
 //! - [`td`]: events and what their directors do.
 //! - [`report`]: the deadline report, on the command line and by mail.
 //! - [`bounces`]: bounced mail, and holding a player's mail.
@@ -20,6 +20,7 @@ pub mod bounces;
 pub mod clocks;
 pub mod delivery;
 pub mod dkim;
+pub mod games;
 pub mod inbox;
 pub mod lease;
 pub mod post;
@@ -33,7 +34,13 @@ pub mod td;
 /// [`open_store`]), hold it, hand it to the services and close it; what is
 /// read or written in it is the services' business, so the edges name
 /// these two types and no other of the store's.
-pub use crate::store::{Store, StoreError};
+pub use crate::store::{Store, StoreError, redact_url};
+
+/// Creates (or brings up to date) the database at `url` and opens it, as
+/// `dopis init` does.
+pub async fn create_store(url: &str) -> Result<Store, StoreError> {
+    Store::open(url).await
+}
 
 /// Opens the database at `url`, which `dopis init` set up (a missing or
 /// older one is an error that says to run it).

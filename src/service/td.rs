@@ -38,9 +38,14 @@ use crate::player::{NewPlayer, Player, PlayerId};
 use crate::service::post::{LoadedGame, Outgoing, Post};
 use crate::store::StoreError;
 use crate::store::Tx;
-use crate::store::events::{EntrantRecord, EventRecord, EventStatus, TeamRecord};
+use crate::store::events::EventStatus;
 use crate::store::games::{EventGame, GameRecord, GameStatus, NewGame};
 use crate::store::td_log::{DeadlineExtension, NewTdAction};
+
+/// The service's vocabulary for events as stored: plain records the CLI
+/// prints (an event, its teams and entrants, the TD's log).
+pub use crate::store::events::{EntrantRecord, EventRecord, TeamRecord};
+pub use crate::store::td_log::TdAction;
 
 /// Why a TD command was not carried out, by what the TD does next.
 #[derive(Debug, thiserror::Error)]
