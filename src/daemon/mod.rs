@@ -4,7 +4,7 @@
 //! - [`mailbox`]: where players' mail comes in (IMAP or a local Maildir).
 //! - [`mailer`]: where ours goes out (SMTP or a local Maildir).
 //! - [`run`]: the loops, and `serve`.
-//! - [`retry`]: `dopis failed retry`, a failed mail put back into the mailbox.
+//! - [`retry_failed`]: `dopis failed retry`, a failed mail put back into the mailbox.
 
 pub mod mailbox;
 pub mod mailer;

@@ -50,7 +50,7 @@ pub async fn unaddressable(store: &Store, mail: &OutboxMail) -> Result<(), Store
 }
 
 /// The server failed the mail for a while: tried again after a growing
-/// pause, or given up after [`MAX_ATTEMPTS`]. Returns when it is tried
+/// pause, or given up after 40 attempts. Returns when it is tried
 /// again (`None`: given up).
 pub async fn failed_for_now(
     store: &Store,
