@@ -11,7 +11,8 @@ use super::{
     StoredEvent, TdError, reason_given, refused, registered, standings::standings, table, tell,
 };
 use crate::address::EmailAddress;
-use crate::chess::game::{EndReason, GameResult, Outcome};
+use crate::chess::game::{GameResult, Outcome};
+use crate::chess::outcome::WithdrawalForfeit;
 use crate::event::standings::Counted;
 use crate::ids::EventId;
 use crate::ids::GameId;
@@ -131,8 +132,11 @@ pub async fn withdraw(
                 Color::White => GameResult::BlackWins,
                 Color::Black => GameResult::WhiteWins,
             };
-            let why = format!("forfeit: {} withdrew from {}", player.name, ev.event.name);
-            let text = Outcome::new(result, EndReason::Adjudication(why)).to_string();
+            let forfeit = WithdrawalForfeit {
+                player: player.name.clone(),
+                event: ev.event.name.clone(),
+            };
+            let text = Outcome::new(result, forfeit.end_reason()).to_string();
             tx.close_by_withdrawal(id, Some((result.as_pgn(), &text)), now)
                 .await?;
         } else {
