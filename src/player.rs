@@ -33,6 +33,15 @@ fn serialize_tz<S: serde::Serializer>(tz: &Option<chrono_tz::Tz>, s: S) -> Resul
     }
 }
 
+/// Why and since when a player's mail is held.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Pause {
+    /// When the player was paused.
+    pub since: chrono::DateTime<chrono::Utc>,
+    /// Why, in words (how many bounces, the last status).
+    pub reason: String,
+}
+
 /// A player to be registered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewPlayer {

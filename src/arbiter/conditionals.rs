@@ -51,19 +51,10 @@ pub(super) fn set(
     seat: Seat,
     lines: &[Vec<MoveText>],
 ) -> Result<Option<String>, Rejection> {
-    let State {
-        game,
-        conditionals,
-        notices,
-        ..
-    } = st;
-    let game: &mut Game = game;
-    let conditionals: &mut Conditionals = conditionals;
-    let notices: &mut Vec<Notice> = notices;
     let me = seat.side;
     let wrote = format!("{} …", command::if_word(seat.lang));
-    over(game, &wrote)?;
-    if game.turn() == me {
+    over(st.game, &wrote)?;
+    if st.game.turn() == me {
         return Err(reject(
             wrote,
             Reason::ConditionalOnYourMove,
@@ -72,21 +63,23 @@ pub(super) fn set(
     }
     let mut parsed = Vec::new();
     for line in lines {
-        parsed.push(read_line(game, line, seat)?);
+        parsed.push(read_line(st.game, line, seat)?);
     }
     // A mail's first `if` replaces the lines set before; further `if`s
     // in the same mail add branches.
-    let earlier = notices
+    let earlier = st
+        .notices
         .iter()
         .position(|n| matches!(n, Notice::Conditionals { to, .. } if *to == me));
     if earlier.is_none() {
-        conditionals.of_mut(me).clear();
+        st.conditionals.of_mut(me).clear();
     }
-    conditionals.of_mut(me).extend(parsed);
-    let shown: Vec<String> = conditionals
+    st.conditionals.of_mut(me).extend(parsed);
+    let shown: Vec<String> = st
+        .conditionals
         .of(me)
         .iter()
-        .map(|l| show_line(game, l, seat.lang))
+        .map(|l| show_line(st.game, l, seat.lang))
         .collect();
     let notice = Notice::Conditionals {
         to: me,
@@ -94,35 +87,27 @@ pub(super) fn set(
         lines: shown,
     };
     match earlier {
-        Some(i) => notices[i] = notice,
-        None => notices.push(notice),
+        Some(i) => st.notices[i] = notice,
+        None => st.notices.push(notice),
     }
     Ok(Some(format!("set {} conditional line(s)", lines.len())))
 }
 
 /// `conditionals`: lists the lines.
 pub(super) fn list(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
-    let State {
-        game,
-        conditionals,
-        notices,
-        ..
-    } = st;
-    let game: &mut Game = game;
-    let conditionals: &mut Conditionals = conditionals;
-    let notices: &mut Vec<Notice> = notices;
     let me = seat.side;
-    let shown: Vec<String> = conditionals
+    let shown: Vec<String> = st
+        .conditionals
         .of(me)
         .iter()
-        .map(|l| show_line(game, l, seat.lang))
+        .map(|l| show_line(st.game, l, seat.lang))
         .collect();
     let note = if shown.is_empty() {
         ConditionalNote::None
     } else {
         ConditionalNote::Listed
     };
-    notices.push(Notice::Conditionals {
+    st.notices.push(Notice::Conditionals {
         to: me,
         note,
         lines: shown,
@@ -132,17 +117,10 @@ pub(super) fn list(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rej
 
 /// `cancel conditionals`.
 pub(super) fn cancel(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
-    let State {
-        conditionals,
-        notices,
-        ..
-    } = st;
-    let conditionals: &mut Conditionals = conditionals;
-    let notices: &mut Vec<Notice> = notices;
     let me = seat.side;
-    let had = !conditionals.of(me).is_empty();
-    conditionals.of_mut(me).clear();
-    notices.push(Notice::Conditionals {
+    let had = !st.conditionals.of(me).is_empty();
+    st.conditionals.of_mut(me).clear();
+    st.notices.push(Notice::Conditionals {
         to: me,
         note: if had {
             ConditionalNote::Cancelled

@@ -7,7 +7,6 @@ use shakmaty::Color;
 use super::notice::Notice;
 use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
-use crate::chess::game::Game;
 use crate::chess::notation;
 use crate::command::MoveText;
 
@@ -79,77 +78,57 @@ impl State<'_> {
 }
 /// A draw offer without a move.
 pub(super) fn offer(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
-    let State {
-        game,
-        offer,
-        notices,
-        ..
-    } = st;
-    let game: &mut Game = game;
-    let offer: &mut Option<Color> = offer;
-    let notices: &mut Vec<Notice> = notices;
     let me = seat.side;
     let them = !me;
-    over(game, "draw")?;
-    if game.turn() == me {
+    over(st.game, "draw")?;
+    if st.game.turn() == me {
         return Err(reject("draw", Reason::DrawNeedsMove, RejectionKind::Other));
     }
-    if *offer == Some(me) {
+    if *st.offer == Some(me) {
         return Err(reject(
             "draw",
             Reason::DrawOfferStands,
             RejectionKind::Other,
         ));
     }
-    *offer = Some(me);
-    notices.push(Notice::DrawOffered { to: them });
+    *st.offer = Some(me);
+    st.notices.push(Notice::DrawOffered { to: them });
     Ok(Some("offered a draw".into()))
 }
 
 /// Accepting the opponent's offer.
 pub(super) fn accept(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
-    let State { game, offer, .. } = st;
-    let game: &mut Game = game;
-    let offer: &mut Option<Color> = offer;
     let me = seat.side;
     let them = !me;
-    over(game, "accept draw")?;
-    if *offer != Some(them) {
+    over(st.game, "accept draw")?;
+    if *st.offer != Some(them) {
         return Err(reject(
             "accept draw",
             Reason::NoDrawToAccept,
             RejectionKind::Other,
         ));
     }
-    game.agree_draw()
+    st.game
+        .agree_draw()
         .map_err(|e| reject("accept draw", Reason::Game(e), RejectionKind::GameOver))?;
-    *offer = None;
+    *st.offer = None;
     Ok(Some("accepted the draw".into()))
 }
 
 /// Declining the opponent's offer.
 pub(super) fn decline(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
-    let State {
-        game,
-        offer,
-        notices,
-        ..
-    } = st;
-    let game: &mut Game = game;
-    let offer: &mut Option<Color> = offer;
-    let notices: &mut Vec<Notice> = notices;
     let me = seat.side;
     let them = !me;
-    over(game, "decline draw")?;
-    if *offer != Some(them) {
+    over(st.game, "decline draw")?;
+    if *st.offer != Some(them) {
         return Err(reject(
             "decline draw",
             Reason::NoDrawToDecline,
             RejectionKind::Other,
         ));
     }
-    *offer = None;
-    notices.push(Notice::DrawOfferDeclined { to: them });
+    *st.offer = None;
+    st.notices.push(Notice::DrawOfferDeclined { to: them });
     Ok(Some("declined the draw".into()))
 }
 
@@ -160,16 +139,13 @@ pub(super) fn claim(
     with_move: &Option<MoveText>,
     at: DateTime<Utc>,
 ) -> Result<Option<String>, Rejection> {
-    let State { game, offer, .. } = st;
-    let game: &mut Game = game;
-    let offer: &mut Option<Color> = offer;
     let me = seat.side;
     let wrote = match with_move {
         Some(m) => format!("claim draw {}", m.as_str()),
         None => "claim draw".to_string(),
     };
-    over(game, &wrote)?;
-    if game.turn() != me {
+    over(st.game, &wrote)?;
+    if st.game.turn() != me {
         return Err(reject(
             wrote,
             Reason::ClaimNotYourMove,
@@ -178,8 +154,8 @@ pub(super) fn claim(
     }
     let mv = match with_move {
         Some(text) => {
-            let mode = game.castling_mode();
-            let mv = notation::parse_move(game.position(), text.as_str(), seat.lang, mode)
+            let mode = st.game.castling_mode();
+            let mv = notation::parse_move(st.game.position(), text.as_str(), seat.lang, mode)
                 .map_err(|e| {
                     let kind = rejection_kind(&e);
                     reject(wrote.clone(), Reason::Move(e), kind)
@@ -188,9 +164,9 @@ pub(super) fn claim(
         }
         None => None,
     };
-    match game.draw_by_claim(mv.as_ref(), Some(at)) {
+    match st.game.draw_by_claim(mv.as_ref(), Some(at)) {
         Ok(_) => {
-            *offer = None;
+            *st.offer = None;
             Ok(Some(wrote.clone()))
         }
         Err(e) => {

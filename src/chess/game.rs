@@ -25,6 +25,16 @@ pub const CHESS960_POSITIONS: u16 = 960;
 /// The Scharnagl number of the standard array in Chess960 numbering.
 pub const CHESS960_STANDARD: u16 = 518;
 
+/// The rules variant a game is played under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Standard chess.
+    Standard,
+    /// Chess960 (Fischer random).
+    Chess960,
+}
+
 /// Where a game starts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum StartPosition {

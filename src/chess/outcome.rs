@@ -164,6 +164,44 @@ impl Outcome {
 
 const ADJUDICATED: &str = "Adjudicated:";
 
+/// The adjudication a withdrawal makes in a game the withdrawn player does
+/// not finish: a typed reason, written as the adjudication's text (which is
+/// what is stored and what PGN carries) and read back from it, so that
+/// mails say it in the reader's language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WithdrawalForfeit {
+    /// Who withdrew.
+    pub player: String,
+    /// From which event.
+    pub event: String,
+}
+
+const FORFEIT: &str = "forfeit: ";
+const WITHDREW_FROM: &str = " withdrew from ";
+
+impl WithdrawalForfeit {
+    /// The end reason this forfeit is.
+    pub fn end_reason(&self) -> EndReason {
+        EndReason::Adjudication(self.to_string())
+    }
+
+    /// Reads back an adjudication's text written by this type's `Display`.
+    pub fn read(why: &str) -> Option<WithdrawalForfeit> {
+        let (player, event) = why.strip_prefix(FORFEIT)?.split_once(WITHDREW_FROM)?;
+        Some(WithdrawalForfeit {
+            player: player.to_owned(),
+            event: event.to_owned(),
+        })
+    }
+}
+
+impl fmt::Display for WithdrawalForfeit {
+    /// `forfeit: <player> withdrew from <event>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{FORFEIT}{}{WITHDREW_FROM}{}", self.player, self.event)
+    }
+}
+
 fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
@@ -215,6 +253,32 @@ impl fmt::Display for Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_withdrawal_forfeit_reads_back_from_its_adjudication_text() {
+        let forfeit = WithdrawalForfeit {
+            player: "Ana Novak".into(),
+            event: "Spring Cup 2026".into(),
+        };
+        let text = Outcome::new(GameResult::WhiteWins, forfeit.end_reason()).to_string();
+        assert_eq!(
+            text,
+            "Adjudicated: forfeit: Ana Novak withdrew from Spring Cup 2026"
+        );
+        let read = Outcome::from_description(GameResult::WhiteWins, &text);
+        let Some(Outcome {
+            reason: EndReason::Adjudication(why),
+            ..
+        }) = read
+        else {
+            panic!("not read back: {text}");
+        };
+        assert_eq!(WithdrawalForfeit::read(&why), Some(forfeit));
+        assert_eq!(
+            WithdrawalForfeit::read("White's attack wins by force"),
+            None
+        );
+    }
 
     #[test]
     fn every_description_reads_back_to_the_same_outcome() {

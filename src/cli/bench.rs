@@ -9,8 +9,8 @@ use anyhow::{Result, bail};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use clap::Subcommand;
 
+use crate::service::Store;
 use crate::service::report::{ReportAsk, SILENCE_DAYS, deadlines};
-use crate::store::Store;
 
 /// Benchmark subcommands.
 #[derive(Debug, Subcommand)]
@@ -46,7 +46,7 @@ async fn seed(store: &Store, games: u32) -> Result<()> {
 }
 
 async fn measure(name: &str, url: &str, games: u32, out: &mut dyn Write) -> Result<()> {
-    let store = Store::open(url).await?;
+    let store = crate::service::create_store(url).await?;
     store
         .close_after(measure_on(&store, name, games, out))
         .await

@@ -13,14 +13,15 @@ use super::Format;
 use crate::address::EmailAddress;
 use crate::app::App;
 use crate::chess::game::GameResult;
+use crate::event::EventStatus;
 use crate::ids::EventId;
 use crate::ids::GameId;
 use crate::lang::Lang;
 use crate::player::NewPlayer;
 use crate::service::post::Post;
-use crate::service::td::{self, PairedGame, StoredEvent};
-use crate::store::events::EventRecord;
-use crate::store::td_log::TdAction;
+use crate::service::td::{
+    self, EntrantRecord, EventRecord, PairedGame, StoredEvent, TdAction, TeamRecord,
+};
 
 /// Event subcommands.
 #[derive(Debug, Subcommand)]
@@ -244,8 +245,8 @@ struct EventView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     analysis_link: Option<String>,
     tds: &'a [String],
-    teams: &'a [crate::store::events::TeamRecord],
-    entrants: &'a [crate::store::events::EntrantRecord],
+    teams: &'a [TeamRecord],
+    entrants: &'a [EntrantRecord],
     td_actions: &'a [TdAction],
 }
 
@@ -332,7 +333,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                     let p = tx
                         .player_by_email(e.as_str())
                         .await?
-                        .ok_or_else(|| crate::store::StoreError::UnknownPlayer(e.to_string()))?;
+                        .ok_or_else(|| crate::service::StoreError::UnknownPlayer(e.to_string()))?;
                     into.push(p);
                 }
             }
@@ -394,8 +395,8 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 Format::Text => {
                     for e in &events {
                         let status = match e.status {
-                            crate::store::events::EventStatus::Open => "open",
-                            crate::store::events::EventStatus::Started => "started",
+                            EventStatus::Open => "open",
+                            EventStatus::Started => "started",
                         };
                         writeln!(out, "{}\t{}\t{}\t{status}", e.id.0, e.name, e.kind)?;
                     }
@@ -405,10 +406,8 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
         EventCommand::Pairings { id, format } => {
             let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
             let games = match ev.record.status {
-                crate::store::events::EventStatus::Open => td::pairings(&ev)?,
-                crate::store::events::EventStatus::Started => {
-                    td::started_pairings(&mut tx, &ev).await?
-                }
+                EventStatus::Open => td::pairings(&ev)?,
+                EventStatus::Started => td::started_pairings(&mut tx, &ev).await?,
             };
             tx.commit().await?;
             print_pairings(out, &games, format)?;
@@ -477,8 +476,8 @@ fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Res
         out,
         "status:       {}",
         match r.status {
-            crate::store::events::EventStatus::Open => "open (entrants may be added)",
-            crate::store::events::EventStatus::Started => "started",
+            EventStatus::Open => "open (entrants may be added)",
+            EventStatus::Started => "started",
         }
     )?;
     writeln!(out, "time control: {}", ev.event.time_control)?;
@@ -497,7 +496,7 @@ fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Res
         )
     )?;
     writeln!(out, "TDs:          {}", ev.tds.join(", "))?;
-    let line = |e: &crate::store::events::EntrantRecord| {
+    let line = |e: &EntrantRecord| {
         let seat = match e.seat {
             Some(s) if ev.is_team_event() => format!("board {s}"),
             Some(s) => format!("{s:>3}."),

@@ -5,12 +5,12 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Subcommand;
 
 use super::Format;
 use crate::app::App;
-use crate::daemon::mailbox::Mailbox;
+use crate::service::quarantine;
 
 /// Subcommands of `dopis failed`.
 #[derive(Debug, Subcommand)]
@@ -39,8 +39,8 @@ pub async fn run(app: &App, cmd: FailedCommand, out: &mut dyn Write) -> Result<E
     let store = &app.store;
     match cmd {
         FailedCommand::List { format } => {
-            let mails = store.failed_mails().await?;
-            let stuck = store.stuck_work().await?;
+            let mails = quarantine::failed_mails(store).await?;
+            let stuck = quarantine::stuck_work(store).await?;
             match format {
                 Format::Json => {
                     let json = serde_json::json!({ "mails": mails, "work": stuck });
@@ -83,24 +83,17 @@ pub async fn run(app: &App, cmd: FailedCommand, out: &mut dyn Write) -> Result<E
             Ok(ExitCode::SUCCESS)
         }
         FailedCommand::Show { id } => {
-            let Some((_, raw)) = store.failed_mail(id).await? else {
+            let Some((_, raw)) = quarantine::failed_mail(store, id).await? else {
                 bail!("no failed mail {id}: `dopis failed list` shows the ones there are");
             };
             out.write_all(&raw)?;
             Ok(ExitCode::SUCCESS)
         }
         FailedCommand::Retry { id } => {
-            let Some((mail, raw)) = store.failed_mail(id).await? else {
+            // The mailbox is the daemon's: the CLI dispatches it there.
+            let Some(place) = crate::daemon::retry_failed(app, id).await? else {
                 bail!("no failed mail {id}: `dopis failed list` shows the ones there are");
             };
-            let mut mailbox = Mailbox::open(&app.config.mail)
-                .await
-                .context("cannot open the mailbox to put the mail back")?;
-            let place = mailbox
-                .put_back(&raw, mail.received_at, mail.kept_in.as_deref())
-                .await
-                .context("cannot put the mail back into the inbox")?;
-            store.forget_failed_mail(id).await?;
             writeln!(
                 out,
                 "mail {id} is back in the inbox ({place}); the daemon reads it on its next pass"

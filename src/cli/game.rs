@@ -11,12 +11,13 @@ use super::Format;
 use crate::address::EmailAddress;
 use crate::app::App;
 use crate::chess::game::StartPosition;
+use crate::chess::game::Variant;
 use crate::clock::TimeControl;
 use crate::ids::GameId;
 use crate::player::Player;
+use crate::service::games::{GameRecord, StoredMove};
 use crate::service::post::Post;
 use crate::service::start::start_game;
-use crate::store::games::{GameRecord, StoredMove, Variant};
 
 /// Game subcommands.
 #[derive(Debug, Subcommand)]

@@ -146,9 +146,9 @@ fn init(cli: &Cli, out: &mut dyn Write) -> Result<ExitCode> {
     // Loaded after writing, so that a config named with --config that did
     // not exist yet is the one read.
     let config = load_config_from(Some(&path), cli)?;
-    let url = crate::store::redact_url(config.database.url.expose());
+    let url = crate::service::redact_url(config.database.url.expose());
     runtime()?.block_on(async {
-        let store = crate::store::Store::open(config.database.url.expose()).await?;
+        let store = crate::service::create_store(config.database.url.expose()).await?;
         store.close().await;
         anyhow::Ok(())
     })?;

@@ -102,7 +102,7 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                     struct Shown<'a> {
                         #[serde(flatten)]
                         player: &'a Player,
-                        paused: Option<crate::store::players::Pause>,
+                        paused: Option<crate::player::Pause>,
                     }
                     let shown = Shown { player: &p, paused };
                     writeln!(out, "{}", serde_json::to_string_pretty(&shown)?)?;

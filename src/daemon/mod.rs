@@ -3,14 +3,14 @@
 //!
 //! - [`mailbox`]: where players' mail comes in (IMAP or a local Maildir).
 //! - [`mailer`]: where ours goes out (SMTP or a local Maildir).
-//! - [`lease`]: who reads the mailbox and whose outbox leases are alive,
-//!   when several daemons share a database.
 //! - [`run`]: the loops, and `serve`.
+//! - [`retry_failed`]: `dopis failed retry`, a failed mail put back into the mailbox.
 
-pub mod lease;
 pub mod mailbox;
 pub mod mailer;
 mod net;
+mod retry;
 pub mod run;
 
+pub use retry::retry_failed;
 pub use run::serve;

@@ -6,31 +6,22 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
-use chrono::{DateTime, Duration, Timelike, Utc};
 use tokio::sync::watch;
 
-use super::lease::Lease;
 use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
 use crate::address::EmailAddress;
 use crate::app::{Clock, Settings};
-use crate::player::PlayerId;
-use crate::service::clocks::DIGEST_HOUR;
 use crate::service::clocks::Scheduler;
-use crate::service::inbox::{Handled, Inbox};
+use crate::service::delivery::{self, OutboxMail};
+use crate::service::inbox::{self, Handled, Inbox};
+use crate::service::lease::Lease;
 use crate::service::post::Post;
-use crate::service::quarantine::{self, FailedMail, MailFault};
-use crate::store::failures::MailFailure;
-use crate::store::outbox::OutboxMail;
-use crate::store::{Blame, Store, StoreError};
+use crate::service::quarantine::{self, FailedMail, MailFault, SetAside, Unhandled, is_outage};
+use crate::service::{Store, StoreError};
 
-/// How long a claimed outbox mail is left alone by other senders.
-const LEASE_SECONDS: i64 = 300;
 /// How often a standby daemon tries to take over the mailbox.
 const STANDBY_POLL: std::time::Duration = std::time::Duration::from_secs(2);
-/// After this many failed attempts a transiently failing mail is given up
-/// (about two days of retries) and reported as failed.
-const MAX_ATTEMPTS: i64 = 40;
 
 /// The running parts of the daemon.
 pub struct Daemon {
@@ -77,19 +68,6 @@ enum Delivery {
     NotSent,
     /// The server takes no mail now (why): not this mail's fault.
     ServerUnavailable(String),
-}
-
-/// Delay before retry number `attempts` (1-based): 1, 2, 4 … minutes, at
-/// most an hour.
-fn backoff(attempts: i64) -> Duration {
-    let exp = u32::try_from(attempts.clamp(1, 7) - 1).unwrap_or(0);
-    Duration::minutes(2_i64.pow(exp).min(60))
-}
-
-/// Whether a failure of one unit of work (a mail, a game, a digest, a
-/// report) must stop the pass: only when the database itself is away.
-fn is_outage(e: &StoreError) -> bool {
-    e.blame() == Blame::Outage
 }
 
 impl Daemon {
@@ -210,10 +188,8 @@ impl Daemon {
         }
         if self.retrying.lock().is_ok_and(|mut r| r.remove(&reference)) {
             // Best effort: a leftover record only shows in `dopis failed`.
-            if let Err(e) = self
-                .store
-                .clear_mail_failure(&self.mailbox_name, &reference)
-                .await
+            if let Err(e) =
+                quarantine::handled_at_last(&self.store, &self.mailbox_name, &reference).await
             {
                 tracing::warn!(mail = %reference, error = %e, "could not clear an old failure");
             }
@@ -234,8 +210,7 @@ impl Daemon {
     ) -> anyhow::Result<bool> {
         let FailedMail { fault, read } = failed;
         let reference = mail.key.to_string();
-        let blame = fault.blame();
-        if blame == Blame::Outage {
+        if fault.is_outage() {
             return Err(anyhow::Error::new(fault).context(format!("handling mail {reference}")));
         }
         let now = self.clock.now();
@@ -244,28 +219,27 @@ impl Daemon {
             None => quarantine::read_head(&mail.raw).await,
         };
         let reason = fault.to_string();
-        let failure = MailFailure {
+        let unhandled = Unhandled {
             mailbox: &self.mailbox_name,
-            mailbox_ref: &reference,
+            reference: &reference,
             raw: &mail.raw,
             received_at: mail.received_at,
             sender: read.as_ref().map(|m| m.from.as_str()),
-            reason: &reason,
         };
-        let record = self
-            .store
-            .record_mail_failure(&failure, now)
+        let decided = quarantine::record_failure(&self.store, &unhandled, &fault, now)
             .await
             .with_context(|| format!("recording the failure of mail {reference}"))?;
-        if blame == Blame::Unsure && record.attempts < quarantine::MAX_MAIL_ATTEMPTS {
-            if let Ok(mut retrying) = self.retrying.lock() {
-                retrying.insert(reference.clone());
+        let (id, first_time) = match decided {
+            SetAside::TryAgain { attempts } => {
+                if let Ok(mut retrying) = self.retrying.lock() {
+                    retrying.insert(reference.clone());
+                }
+                tracing::warn!(mail = %reference, attempt = attempts, error = %reason,
+                    "mail could not be handled; will try again on the next pass");
+                return Ok(false);
             }
-            tracing::warn!(mail = %reference, attempt = record.attempts, error = %reason,
-                "mail could not be handled; will try again on the next pass");
-            return Ok(false);
-        }
-        let first_time = record.quarantined_at.is_none();
+            SetAside::Quarantine { id, first_time } => (id, first_time),
+        };
         if first_time && let Some(read) = &read {
             let key = format!("failed:{}:{reference}", self.mailbox_name);
             match self
@@ -288,13 +262,11 @@ impl Daemon {
                 None
             }
         };
-        self.store
-            .quarantine_mail(record.id, kept_in.as_deref(), now)
-            .await?;
+        quarantine::kept(&self.store, id, kept_in.as_deref(), now).await?;
         if first_time {
-            tracing::error!(mail = %reference, failed = record.id, error = %reason,
+            tracing::error!(mail = %reference, failed = id, error = %reason,
                 kept_in = kept_in.as_deref().unwrap_or("the inbox"),
-                "mail could not be handled; kept for the admin (dopis failed show {})", record.id);
+                "mail could not be handled; kept for the admin (dopis failed show {})", id);
         }
         Ok(true)
     }
@@ -312,9 +284,7 @@ impl Daemon {
         shutdown: &watch::Receiver<bool>,
     ) -> anyhow::Result<(usize, usize)> {
         let (mut count, mut failed) = (0, 0);
-        let mut after: Option<MailRef> = self
-            .store
-            .mailbox_cursor(&self.mailbox_name)
+        let mut after: Option<MailRef> = inbox::mailbox_cursor(&self.store, &self.mailbox_name)
             .await?
             .and_then(|c| c.parse().ok());
         let mut all_done = true;
@@ -346,14 +316,13 @@ impl Daemon {
                 };
                 all_done &= done;
                 if all_done {
-                    let mut tx = self.store.begin().await?;
-                    tx.set_mailbox_cursor(
+                    inbox::set_mailbox_cursor(
+                        &self.store,
                         &self.mailbox_name,
                         &mail.key.to_string(),
                         self.clock.now(),
                     )
                     .await?;
-                    tx.commit().await?;
                 }
             }
         }
@@ -381,10 +350,7 @@ impl Daemon {
                 anyhow::bail!("the database session holding this daemon's leases ended");
             }
             let now = self.clock.now();
-            let batch = self
-                .store
-                .claim_outbox_for(now, Duration::seconds(LEASE_SECONDS), 20, holder)
-                .await?;
+            let batch = delivery::claim(&self.store, now, holder).await?;
             if batch.is_empty() {
                 return Ok(sent);
             }
@@ -401,11 +367,8 @@ impl Daemon {
                         // pass fails, so the daemon's pause between failed
                         // passes (seconds, not each mail's growing backoff)
                         // sets when they are tried again.
-                        let now = self.clock.now();
-                        self.store.outbox_unclaim(mail, Some(&why), now).await?;
-                        for rest in &batch[i + 1..] {
-                            self.store.outbox_unclaim(rest, None, now).await?;
-                        }
+                        delivery::put_back(&self.store, &batch[i..], &why, self.clock.now())
+                            .await?;
                         anyhow::bail!(
                             "{why}; the outbox waits for the server ({sent} sent this pass)"
                         );
@@ -420,9 +383,7 @@ impl Daemon {
             EmailAddress::parse(&mail.envelope_from),
             EmailAddress::parse(&mail.recipient),
         ) else {
-            self.store
-                .outbox_failed(mail, "invalid address", None)
-                .await?;
+            delivery::unaddressable(&self.store, mail).await?;
             return Ok(Delivery::NotSent);
         };
         match mailer
@@ -431,50 +392,24 @@ impl Daemon {
         {
             Ok(()) => {
                 crate::service::crash_point("after-send");
-                self.store.outbox_sent(mail, self.clock.now()).await?;
+                delivery::sent(&self.store, mail, self.clock.now()).await?;
                 tracing::info!(key = %mail.mail_key, to = %to, "sent");
                 Ok(Delivery::Sent)
             }
             Err(SendError::Permanent(e)) => {
                 tracing::error!(key = %mail.mail_key, to = %to, error = %e, "delivery failed for good");
-                self.store.outbox_failed(mail, &e, None).await?;
-                self.refused_for_good(mail, &e).await?;
+                let post = &self.inbox.post;
+                delivery::refused(&self.store, post, mail, &e, self.clock.now()).await?;
                 Ok(Delivery::NotSent)
             }
             Err(SendError::Transient(e)) => {
-                let retry = (mail.attempts < MAX_ATTEMPTS)
-                    .then(|| self.clock.now() + backoff(mail.attempts));
+                let retry =
+                    delivery::failed_for_now(&self.store, mail, &e, self.clock.now()).await?;
                 tracing::warn!(key = %mail.mail_key, to = %to, error = %e, ?retry, "delivery failed; will retry");
-                self.store.outbox_failed(mail, &e, retry).await?;
                 Ok(Delivery::NotSent)
             }
             Err(SendError::Unavailable(e)) => Ok(Delivery::ServerUnavailable(e)),
         }
-    }
-
-    /// Counts our SMTP server's refusal of a mail to a player as a hard
-    /// bounce, as a returned DSN would count: an address refused at once,
-    /// again and again, pauses its player and tells their TDs too.
-    async fn refused_for_good(&self, mail: &OutboxMail, error: &str) -> Result<(), StoreError> {
-        let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
-        let Some(player) = tx.player_by_email(&mail.recipient).await? else {
-            return Ok(());
-        };
-        let said = crate::service::bounces::hard_bounce(
-            &self.inbox.post,
-            &mut tx,
-            &player,
-            &mail.message_id,
-            crate::service::bounces::smtp_status(error).as_deref(),
-            &format!("smtp:{}", mail.mail_key),
-            now,
-            now,
-        )
-        .await?;
-        tx.commit().await?;
-        tracing::info!(to = %mail.recipient, "{said}");
-        Ok(())
     }
 
     /// Runs the scheduler for every game that is due (in steps of one game,
@@ -483,7 +418,7 @@ impl Daemon {
     /// the others go on.
     pub async fn schedule(&self, shutdown: &watch::Receiver<bool>) -> anyhow::Result<usize> {
         let mut handled = 0;
-        let stuck = self.stuck_subjects().await?;
+        let (stuck, _) = quarantine::stuck_subjects(&self.store, self.clock.now()).await?;
         while !*shutdown.borrow() {
             let now = self.clock.now();
             let Some((game, outcome)) = self.scheduler.step(&self.store, now).await? else {
@@ -496,7 +431,7 @@ impl Daemon {
                         tracing::info!(game = %game, due = %due.key(), "scheduler");
                     }
                     if stuck.contains(&subject) {
-                        self.store.clear_stuck(&subject).await?;
+                        quarantine::unstuck(&self.store, &subject).await?;
                     }
                     handled += 1;
                 }
@@ -504,58 +439,13 @@ impl Daemon {
                     return Err(anyhow::Error::new(e).context(format!("scheduling game {game}")));
                 }
                 Err(e) => {
-                    let attempts = self.record_stuck(&subject, &e).await?;
+                    let attempts = quarantine::record_stuck(&self.store, &subject, &e, now).await?;
                     let until = quarantine::stuck_pause(attempts, now);
                     self.scheduler.put_off(&self.store, game, until).await?;
                 }
             }
         }
         Ok(handled)
-    }
-
-    /// Every subject of scheduler work that has failed (see
-    /// [`crate::store::failures`]); normally none.
-    async fn stuck_subjects(&self) -> Result<HashSet<String>, StoreError> {
-        Ok(self
-            .store
-            .stuck_work()
-            .await?
-            .into_iter()
-            .map(|s| s.subject)
-            .collect())
-    }
-
-    /// Subjects whose pause after a failure has not ended yet.
-    async fn waiting_subjects(&self, now: DateTime<Utc>) -> Result<HashSet<String>, StoreError> {
-        Ok(self
-            .store
-            .stuck_work()
-            .await?
-            .into_iter()
-            .filter(|s| s.next_try_at > now)
-            .map(|s| s.subject)
-            .collect())
-    }
-
-    /// Records a failure of scheduler work; logged as an error the first
-    /// time only. Returns how often it has failed.
-    async fn record_stuck(&self, subject: &str, e: &StoreError) -> Result<i64, StoreError> {
-        let now = self.clock.now();
-        let attempts = self
-            .store
-            .record_stuck(
-                subject,
-                &e.to_string(),
-                |a| quarantine::stuck_pause(a, now),
-                now,
-            )
-            .await?;
-        if attempts == 1 {
-            tracing::error!(subject, error = %e, "scheduler work failed; put off, the rest goes on (dopis failed)");
-        } else {
-            tracing::debug!(subject, attempts, error = %e, "scheduler work failed again");
-        }
-        Ok(attempts)
     }
 
     /// Runs one unit of scheduler work (a digest, a report) unless it is
@@ -574,13 +464,13 @@ impl Daemon {
         match work.await {
             Ok(done) => {
                 if stuck.contains(&subject) {
-                    self.store.clear_stuck(&subject).await?;
+                    quarantine::unstuck(&self.store, &subject).await?;
                 }
                 Ok(Some(done))
             }
             Err(e) if is_outage(&e) => Err(anyhow::Error::new(e).context(subject)),
             Err(e) => {
-                self.record_stuck(&subject, &e).await?;
+                quarantine::record_stuck(&self.store, &subject, &e, self.clock.now()).await?;
                 Ok(None)
             }
         }
@@ -591,8 +481,7 @@ impl Daemon {
     /// put off; the others go on.
     pub async fn reports(&self) -> anyhow::Result<usize> {
         let now = self.clock.now();
-        let stuck = self.stuck_subjects().await?;
-        let waiting = self.waiting_subjects(now).await?;
+        let (stuck, waiting) = quarantine::stuck_subjects(&self.store, now).await?;
         let mut sent = 0;
         for event in self.scheduler.reports_due(&self.store, now).await? {
             let work = self.scheduler.daily_report(&self.store, event, now);
@@ -607,21 +496,16 @@ impl Daemon {
         Ok(sent)
     }
 
-    /// Queues the daily digest of every player who chose one and whose day
-    /// (in their time zone) has reached [`DIGEST_HOUR`] without one: every
-    /// game where it is their move, in one mail. Once per player and day,
-    /// recorded with the mail in one transaction. A digest that cannot be
+    /// Queues the daily digest of every player who chose one and whose
+    /// digest is due (see [`Scheduler::digest`]). A digest that cannot be
     /// made is put off; the others go on.
     pub async fn digests(&self) -> anyhow::Result<usize> {
         let now = self.clock.now();
-        let mut tx = self.store.begin().await?;
-        let players = tx.digest_players().await?;
-        tx.commit().await?;
-        let stuck = self.stuck_subjects().await?;
-        let waiting = self.waiting_subjects(now).await?;
+        let players = self.scheduler.digest_players(&self.store).await?;
+        let (stuck, waiting) = quarantine::stuck_subjects(&self.store, now).await?;
         let mut queued = 0;
         for id in players {
-            let work = self.digest(id, now);
+            let work = self.scheduler.digest(&self.store, id, now);
             if self
                 .contained(format!("digest:{}", id.0), &stuck, &waiting, work)
                 .await?
@@ -631,37 +515,6 @@ impl Daemon {
             }
         }
         Ok(queued)
-    }
-
-    /// One player's digest, if due; `true` when one was queued.
-    async fn digest(&self, id: PlayerId, now: DateTime<Utc>) -> Result<bool, StoreError> {
-        let mut tx = self.store.begin().await?;
-        let player = tx.player(id).await?;
-        let local = match player.tz {
-            Some(tz) => now.with_timezone(&tz).naive_local(),
-            None => now.naive_utc(),
-        };
-        if local.hour() < DIGEST_HOUR {
-            return Ok(false);
-        }
-        let day = local.date().to_string();
-        let games = tx.games_to_move(id).await?;
-        // A day with nothing to tell is not used up: a move that comes later
-        // that day goes out in that day's digest at the next pass, rather
-        // than waiting for tomorrow's.
-        if games.is_empty() || !tx.record_digest(id, &day, now).await? {
-            return Ok(false);
-        }
-        let mut tables = Vec::new();
-        for game in games {
-            tables.push(crate::service::post::load_table(&mut tx, game).await?);
-        }
-        self.inbox
-            .post
-            .digest(&mut tx, &player, &tables, &day, now)
-            .await?;
-        tx.commit().await?;
-        Ok(true)
     }
 
     /// One pass: everything waiting in the mailbox, then the scheduler (so
@@ -781,7 +634,7 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
     // Opened last, so that every way out from here closes it.
-    let store = Store::open_existing(config.database.url.expose()).await?;
+    let store = crate::service::open_store(config.database.url.expose()).await?;
     let daemon = Daemon::new(
         store.clone(),
         Arc::new(crate::app::SystemClock),
@@ -865,15 +718,4 @@ async fn wait_for_signal() {
         }
     }
     let _ = tokio::signal::ctrl_c().await;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn retries_back_off_to_an_hour() {
-        let minutes: Vec<i64> = (1..=9).map(|a| backoff(a).num_minutes()).collect();
-        assert_eq!(minutes, vec![1, 2, 4, 8, 16, 32, 60, 60, 60]);
-    }
 }

@@ -30,6 +30,16 @@ use serde::Serialize;
 
 use crate::chess::game::GameResult;
 
+/// Where an event is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventStatus {
+    /// Created; entrants may still be added.
+    Open,
+    /// Its games have started.
+    Started,
+}
+
 /// An event's rules for draw offers (none outside events).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DrawPolicy {

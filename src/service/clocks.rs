@@ -20,7 +20,7 @@
 //! before the scheduler runs in each pass, so a move that reached the
 //! mailbox in time is played rather than timed out.
 
-use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
+use chrono::{DateTime, NaiveDate, TimeDelta, Timelike, Utc};
 use shakmaty::Color;
 
 /// The hour of the player's day from which their digest goes out.
@@ -32,7 +32,7 @@ use crate::clock::leave::{self, regular_days_in_year};
 use crate::clock::{Allowance, Due, Leave, LeaveError, ReminderPlan};
 use crate::ids::GameId;
 use crate::mail::compose::LetterKind;
-use crate::player::Player;
+use crate::player::{Player, PlayerId};
 use crate::store::Tx;
 use crate::store::clocks::NewLeave;
 use crate::store::games::GameStatus;
@@ -292,6 +292,52 @@ impl Scheduler {
         let mut tx = store.begin().await?;
         tx.put_off_game(game, until).await?;
         tx.commit().await
+    }
+
+    /// The players who chose a daily digest.
+    pub async fn digest_players(&self, store: &Store) -> Result<Vec<PlayerId>, StoreError> {
+        let mut tx = store.begin().await?;
+        let players = tx.digest_players().await?;
+        tx.commit().await?;
+        Ok(players)
+    }
+
+    /// One player's daily digest, if due: their day (in their time zone)
+    /// has reached [`DIGEST_HOUR`] without one, and some game waits for
+    /// their move; every such game in one mail. Once per player and day,
+    /// recorded with the mail in one transaction. `true` when one was queued.
+    pub async fn digest(
+        &self,
+        store: &Store,
+        id: PlayerId,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = store.begin().await?;
+        let player = tx.player(id).await?;
+        let local = match player.tz {
+            Some(tz) => now.with_timezone(&tz).naive_local(),
+            None => now.naive_utc(),
+        };
+        if local.hour() < DIGEST_HOUR {
+            return Ok(false);
+        }
+        let day = local.date().to_string();
+        let games = tx.games_to_move(id).await?;
+        // A day with nothing to tell is not used up: a move that comes later
+        // that day goes out in that day's digest at the next pass, rather
+        // than waiting for tomorrow's.
+        if games.is_empty() || !tx.record_digest(id, &day, now).await? {
+            return Ok(false);
+        }
+        let mut tables = Vec::new();
+        for game in games {
+            tables.push(load_table(&mut tx, game).await?);
+        }
+        self.post
+            .digest(&mut tx, &player, &tables, &day, now)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -943,6 +943,24 @@ impl Inbox {
     }
 }
 
+/// Where the daemon's reading of mailbox `mailbox` got to: the last mail
+/// done with (handled or quarantined), as the mailbox names it.
+pub async fn mailbox_cursor(store: &Store, mailbox: &str) -> Result<Option<String>, StoreError> {
+    store.mailbox_cursor(mailbox).await
+}
+
+/// Moves the cursor of mailbox `mailbox` past mail `reference`.
+pub async fn set_mailbox_cursor(
+    store: &Store,
+    mailbox: &str,
+    reference: &str,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let mut tx = store.begin().await?;
+    tx.set_mailbox_cursor(mailbox, reference, now).await?;
+    tx.commit().await
+}
+
 /// The standings letter of an event, with event errors as store errors (a
 /// stored event that cannot be read back is corrupt).
 async fn standings_kind(tx: &mut Tx, event: crate::ids::EventId) -> Result<LetterKind, StoreError> {

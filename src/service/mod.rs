@@ -7,21 +7,46 @@
 //! - [`dkim`]: the optional DKIM check of an inbound mail.
 //! - [`post`]: the mails a change causes, queued in its transaction.
 //! - [`clocks`]: deadlines, reminders, leave and the scheduler.
-//! - [`start`]: starting a game.
+//! - [`start`]: starting a game; [`games`]: a stored game as shown.
 //! - [`td`]: events and what their directors do.
 //! - [`report`]: the deadline report, on the command line and by mail.
 //! - [`bounces`]: bounced mail, and holding a player's mail.
-//! - [`quarantine`]: mails whose handling failed.
+//! - [`quarantine`]: mails and scheduler work whose handling failed.
+//! - [`lease`]: who reads the mailbox and whose outbox leases are alive,
+//!   when several daemons share a database.
+//! - [`delivery`]: what becomes of an outbox mail the daemon tried to send.
 
 pub mod bounces;
 pub mod clocks;
+pub mod delivery;
 pub mod dkim;
+pub mod games;
 pub mod inbox;
+pub mod lease;
 pub mod post;
 pub mod quarantine;
 pub mod report;
 pub mod start;
 pub mod td;
+
+/// The database handle and its error, as the edges see them: the CLI and
+/// the daemon open a store (through [`crate::app::App`] or
+/// [`open_store`]), hold it, hand it to the services and close it; what is
+/// read or written in it is the services' business, so the edges name
+/// these two types and no other of the store's.
+pub use crate::store::{Store, StoreError, redact_url};
+
+/// Creates (or brings up to date) the database at `url` and opens it, as
+/// `dopis init` does.
+pub async fn create_store(url: &str) -> Result<Store, StoreError> {
+    Store::open(url).await
+}
+
+/// Opens the database at `url`, which `dopis init` set up (a missing or
+/// older one is an error that says to run it).
+pub async fn open_store(url: &str) -> Result<Store, StoreError> {
+    Store::open_existing(url).await
+}
 
 /// What became of a mail, for logs and tests.
 #[derive(Debug, Clone, PartialEq, Eq)]

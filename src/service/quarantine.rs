@@ -11,6 +11,7 @@
 //! Each is logged once when set aside (and at warning level for the few
 //! retries before), not on every pass.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,7 +19,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::mail::compose::NotHandledCause;
 use crate::mail::inbound::{self, Excess, InboundError, InboundMail};
-use crate::store::{Blame, StoreError};
+use crate::store::failures::MailFailure;
+use crate::store::{Blame, Store, StoreError};
 
 /// How often a mail is tried before it is quarantined, when it is not clear
 /// whether the mail or the moment is at fault.
@@ -70,6 +72,11 @@ impl MailFault {
             MailFault::Store(e) => e.blame(),
             MailFault::Mailbox(_) => Blame::Outage,
         }
+    }
+
+    /// Whether the database or the mailbox is away: the pass stops.
+    pub fn is_outage(&self) -> bool {
+        self.blame() == Blame::Outage
     }
 
     /// What the sender is told.
@@ -158,6 +165,164 @@ fn head_of(raw: &[u8]) -> &[u8] {
 pub fn stuck_pause(attempts: i64, now: DateTime<Utc>) -> DateTime<Utc> {
     let exp = u32::try_from(attempts.clamp(1, 10) - 1).unwrap_or(0);
     now + TimeDelta::minutes(2_i64.pow(exp).min(360))
+}
+
+/// Whether a failure of one unit of work (a mail, a game, a digest, a
+/// report) must stop the pass: only when the database itself is away.
+pub fn is_outage(e: &StoreError) -> bool {
+    e.blame() == Blame::Outage
+}
+
+/// A mail that could not be handled, as the mailbox holds it.
+#[derive(Debug, Clone, Copy)]
+pub struct Unhandled<'a> {
+    /// The mailbox's name (its cursor's key).
+    pub mailbox: &'a str,
+    /// The mail's reference in the mailbox.
+    pub reference: &'a str,
+    /// The mail, byte-exact.
+    pub raw: &'a [u8],
+    /// When it arrived.
+    pub received_at: DateTime<Utc>,
+    /// Its sender, if its head could be read.
+    pub sender: Option<&'a str>,
+}
+
+/// What to do with a mail whose failure was just recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetAside {
+    /// Not clear the mail is at fault: read it again on the next pass
+    /// (this was attempt number `attempts`).
+    TryAgain {
+        /// Attempts so far.
+        attempts: i64,
+    },
+    /// Quarantine it: move it out of the inbox, then [`kept`].
+    Quarantine {
+        /// Its number for `dopis failed`.
+        id: i64,
+        /// Whether this is the first time it is given up on (its sender is
+        /// told, and it is logged, only then).
+        first_time: bool,
+    },
+}
+
+/// Records one failure of a mail (kept byte-exact the first time) and
+/// decides whether it is tried again or quarantined.
+pub async fn record_failure(
+    store: &Store,
+    mail: &Unhandled<'_>,
+    fault: &MailFault,
+    now: DateTime<Utc>,
+) -> Result<SetAside, StoreError> {
+    let reason = fault.to_string();
+    let failure = MailFailure {
+        mailbox: mail.mailbox,
+        mailbox_ref: mail.reference,
+        raw: mail.raw,
+        received_at: mail.received_at,
+        sender: mail.sender,
+        reason: &reason,
+    };
+    let record = store.record_mail_failure(&failure, now).await?;
+    Ok(
+        if fault.blame() == Blame::Unsure && record.attempts < MAX_MAIL_ATTEMPTS {
+            SetAside::TryAgain {
+                attempts: record.attempts,
+            }
+        } else {
+            SetAside::Quarantine {
+                id: record.id,
+                first_time: record.quarantined_at.is_none(),
+            }
+        },
+    )
+}
+
+/// Records that failed mail `id` is given up on, and where the mailbox
+/// keeps it now (`None`: still in the inbox).
+pub async fn kept(
+    store: &Store,
+    id: i64,
+    kept_in: Option<&str>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    store.quarantine_mail(id, kept_in, now).await
+}
+
+/// Forgets the failures of a mail that has now been handled.
+pub async fn handled_at_last(
+    store: &Store,
+    mailbox: &str,
+    reference: &str,
+) -> Result<(), StoreError> {
+    store.clear_mail_failure(mailbox, reference).await
+}
+
+/// The service's vocabulary for `dopis failed`: plain records of a mail set
+/// aside and of scheduler work that keeps failing.
+pub use crate::store::failures::{FailedMail as FailedMailRecord, StuckWork};
+
+/// Every mail that failed (tried again or quarantined), oldest first.
+pub async fn failed_mails(store: &Store) -> Result<Vec<FailedMailRecord>, StoreError> {
+    store.failed_mails().await
+}
+
+/// A failed mail and its bytes.
+pub async fn failed_mail(
+    store: &Store,
+    id: i64,
+) -> Result<Option<(FailedMailRecord, Vec<u8>)>, StoreError> {
+    store.failed_mail(id).await
+}
+
+/// Forgets a failed mail once it is back in the inbox.
+pub async fn forget_failed_mail(store: &Store, id: i64) -> Result<bool, StoreError> {
+    store.forget_failed_mail(id).await
+}
+
+/// Every piece of scheduler work that has failed; normally none.
+pub async fn stuck_work(store: &Store) -> Result<Vec<StuckWork>, StoreError> {
+    store.stuck_work().await
+}
+
+/// The subjects of scheduler work that has failed and, of those, the ones
+/// whose pause after the failure has not ended yet.
+pub async fn stuck_subjects(
+    store: &Store,
+    now: DateTime<Utc>,
+) -> Result<(HashSet<String>, HashSet<String>), StoreError> {
+    let stuck = store.stuck_work().await?;
+    let waiting = stuck
+        .iter()
+        .filter(|s| s.next_try_at > now)
+        .map(|s| s.subject.clone())
+        .collect();
+    Ok((stuck.into_iter().map(|s| s.subject).collect(), waiting))
+}
+
+/// Records a failure of scheduler work, put off for [`stuck_pause`];
+/// logged as an error the first time only. Returns how often it has failed.
+pub async fn record_stuck(
+    store: &Store,
+    subject: &str,
+    e: &StoreError,
+    now: DateTime<Utc>,
+) -> Result<i64, StoreError> {
+    let attempts = store
+        .record_stuck(subject, &e.to_string(), |a| stuck_pause(a, now), now)
+        .await?;
+    if attempts == 1 {
+        tracing::error!(subject, error = %e, "scheduler work failed; put off, the rest goes on (dopis failed)");
+    } else {
+        tracing::debug!(subject, attempts, error = %e, "scheduler work failed again");
+    }
+    Ok(attempts)
+}
+
+/// Scheduler work that failed before has now been done.
+pub async fn unstuck(store: &Store, subject: &str) -> Result<(), StoreError> {
+    store.clear_stuck(subject).await
 }
 
 #[cfg(test)]

@@ -12,15 +12,8 @@ use super::{StoreError, Tx, corrupt, from_millis, small, to_millis};
 use crate::ids::EventId;
 use crate::player::{Player, PlayerId};
 
-/// Where an event is in its life.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EventStatus {
-    /// Created; entrants may still be added.
-    Open,
-    /// Its games have started.
-    Started,
-}
+/// Where an event is in its life: a word of the core, stored as its name.
+pub use crate::event::EventStatus;
 
 /// An event as stored.
 #[derive(Debug, Clone, Serialize)]

@@ -25,22 +25,14 @@ pub enum GameStatus {
     Finished,
 }
 
-/// The rules variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Variant {
-    /// Standard chess.
-    Standard,
-    /// Chess960 (Fischer random).
-    Chess960,
-}
+/// The rules variant: a word of the core, stored as its name.
+pub use crate::chess::game::Variant;
 
-impl Variant {
-    pub(super) fn as_str(self) -> &'static str {
-        match self {
-            Variant::Standard => "standard",
-            Variant::Chess960 => "chess960",
-        }
+/// A variant's name in the `variant` column.
+fn variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::Standard => "standard",
+        Variant::Chess960 => "chess960",
     }
 }
 
@@ -350,7 +342,7 @@ impl Tx {
         )
         .bind(g.white.0)
         .bind(g.black.0)
-        .bind(variant.as_str())
+        .bind(variant_name(variant))
         .bind(number)
         .bind(fen)
         .bind(g.time_control.to_string())

@@ -1,6 +1,6 @@
 //! PostgreSQL advisory locks on a session of their own, outside the pool:
 //! a lock lives exactly as long as the session that took it, so a daemon's
-//! locks end with it (see `daemon::lease`).
+//! locks end with it (see `service::lease`).
 
 use sqlx::{AnyConnection, Connection, Row};
 

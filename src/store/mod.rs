@@ -389,7 +389,7 @@ impl Store {
 
     /// A connection of its own, outside the pool: for a session whose
     /// locks must live exactly as long as one daemon (see
-    /// [`crate::daemon::lease`]).
+    /// [`crate::service::lease`]).
     pub async fn connect_alone(&self) -> Result<AnyConnection, StoreError> {
         Ok(AnyConnection::connect(&self.connect_url).await?)
     }

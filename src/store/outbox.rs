@@ -94,7 +94,7 @@ impl Store {
         self.claim_outbox_for(now, lease, limit, None).await
     }
     /// The same, recording the daemon that holds the leases (see
-    /// [`crate::daemon::lease`]), so that its leases can be taken over at
+    /// [`crate::service::lease`]), so that its leases can be taken over at
     /// once when it dies. A row that cannot be read is marked failed, with
     /// why, rather than stopping every send.
     pub async fn claim_outbox_for(

@@ -1,7 +1,6 @@
 //! Registering and finding players.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AssertSqlSafe, Row};
 
@@ -110,14 +109,8 @@ impl Store {
     }
 }
 
-/// Why and since when a player's mail is held.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Pause {
-    /// When the player was paused.
-    pub since: DateTime<Utc>,
-    /// Why, in words (how many bounces, the last status).
-    pub reason: String,
-}
+/// Why and since when a player's mail is held: a word of the core.
+pub use crate::player::Pause;
 
 impl Store {
     /// Whether and why the player of an address has their mail held.

@@ -8,6 +8,7 @@ use super::{ComposeError, GameView, Letter, LetterKind};
 use crate::chess::diagram::{Diagram, PNG_SIZE_PX};
 use crate::chess::game::{EndReason, Game, GameResult};
 use crate::chess::notation::{Notation, render};
+use crate::chess::outcome::WithdrawalForfeit;
 use crate::chess::side;
 use crate::lang::Lang;
 
@@ -300,6 +301,10 @@ pub(crate) struct OutcomeContext {
     pub reason: &'static str,
     /// A tournament director's words, for `adjudication`.
     pub adjudication: Option<String>,
+    /// For an `adjudication` that is a withdrawal's forfeit: who withdrew
+    /// from which event (the templates say it; `adjudication` has it in
+    /// English).
+    pub forfeit: Option<WithdrawalForfeit>,
     /// The English sentence the PGN carries ("White wins by checkmate.").
     pub sentence: String,
 }
@@ -678,6 +683,10 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
             reason: reason_key(&o.reason),
             adjudication: match &o.reason {
                 EndReason::Adjudication(why) => Some(why.clone()),
+                _ => None,
+            },
+            forfeit: match &o.reason {
+                EndReason::Adjudication(why) => WithdrawalForfeit::read(why),
                 _ => None,
             },
             sentence: o.to_string(),

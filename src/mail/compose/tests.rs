@@ -526,6 +526,52 @@ fn a_language_without_its_own_templates_falls_back_to_english() {
     assert!(text.contains("1. Jf3"), "{text}");
 }
 
+#[test]
+fn a_withdrawal_forfeit_is_told_in_the_reader_s_language() {
+    use crate::chess::game::{EndReason, GameResult};
+    use crate::chess::outcome::WithdrawalForfeit;
+    let forfeit = WithdrawalForfeit {
+        player: "Bor".into(),
+        event: "Spring Cup".into(),
+    };
+    let EndReason::Adjudication(why) = forfeit.end_reason() else {
+        panic!("a forfeit is an adjudication");
+    };
+    let mut g = game_after(&["e2e4"]);
+    g.adjudicate(GameResult::WhiteWins, why);
+    let said = [
+        (Lang::En, "forfeit: Bor withdrew from Spring Cup"),
+        (
+            Lang::De,
+            "Kampflos: Bor spielt nicht mehr im Turnier Spring Cup mit.",
+        ),
+        (
+            Lang::Sl,
+            "Brez igre: Bor ne igra več v turnirju Spring Cup.",
+        ),
+        (Lang::Pl, "Walkower: Bor nie gra już w turnieju Spring Cup."),
+        (
+            Lang::Lv,
+            "Bez spēles: Bor vairs nepiedalās turnīrā Spring Cup.",
+        ),
+    ];
+    for (lang, words) in said {
+        let l = letter(
+            LetterKind::GameOver,
+            lang,
+            Some(view(g.clone(), Some(Color::White))),
+        );
+        let bytes = compose(&l).expect("composes");
+        let (text, html) = (text_part(&bytes), html_part(&bytes));
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(words), "{lang:?}: {text}");
+        assert!(html.contains(words), "{lang:?}: {html}");
+        if lang != Lang::En {
+            assert!(!text.contains("withdrew"), "{lang:?}: {text}");
+        }
+    }
+}
+
 /// One of every typed reason and note, each rules-core reason inside it
 /// too, so that a sentence missing from a language shows.
 fn every_reason() -> Vec<serde_json::Value> {

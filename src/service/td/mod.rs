@@ -1,0 +1,150 @@
+//! Events made real: an event file becomes stored rows, an event starts all
+//! its games at once with their first mails, stored games become standings
+//! and crosstables, and the tournament director's tools (set a result,
+//! withdraw, replace, extend a deadline) change games, log who did what and
+//! why, and tell the players — each in one transaction.
+//!
+//! The pairing, scoring and ranking rules are the pure [`event`](crate::event)
+//! module's; this module maps stored seats to its indices and back.
+//!
+//! A seat is a starting number (round robin) or a board of a team. A
+//! substitute takes over a seat: the game rows switch player, so the
+//! standings keep the seat's line under the holder's name. A withdrawal
+//! closes the player's unfinished games (no more moves) and marks them, so
+//! the standings score them by the event's rule (forfeit or annulled)
+//! whatever else happens later.
+//!
+//! By concern, one file each: `stored` (an event as stored, rebuilt with
+//! its seats), `entrants` (creating an event, adding players and teams),
+//! `pairings` (its pairings, and starting it), `standings` (standings and
+//! crosstables), `results` (results set by a TD), `deadlines` (deadlines
+//! extended by a TD), `players` (withdrawals and substitutes).
+
+mod deadlines;
+mod entrants;
+mod pairings;
+mod players;
+mod results;
+mod standings;
+mod stored;
+
+use chrono::{DateTime, Utc};
+
+use crate::address::EmailAddress;
+use crate::event::file::BadEventFile;
+use crate::ids::GameId;
+use crate::mail::compose::LetterKind;
+use crate::player::Player;
+use crate::service::post::{LoadedGame, Outgoing, Post};
+use crate::store::StoreError;
+use crate::store::Tx;
+use crate::store::games::{GameRecord, GameStatus};
+
+pub use deadlines::extend;
+pub use entrants::{add_player, add_team, create};
+pub use pairings::{PairedGame, pairings, start, started_pairings};
+pub use players::{replace, withdraw};
+pub use results::set_result;
+pub use standings::{EventStandings, standings, standings_letter};
+pub use stored::{StoredEvent, draw_policy};
+
+/// The service's vocabulary for events as stored: plain records the CLI
+/// prints (an event, its teams and entrants, the TD's log).
+pub use crate::store::events::{EntrantRecord, EventRecord, TeamRecord};
+pub use crate::store::td_log::TdAction;
+
+/// Why a TD command was not carried out, by what the TD does next.
+#[derive(Debug, thiserror::Error)]
+pub enum TdError {
+    /// The event file has problems (each with its line and key).
+    #[error("the event file has problems:\n{0}")]
+    BadFile(#[from] BadEventFile),
+    /// The request does not fit the event or game as it stands.
+    #[error("{0}")]
+    Refused(String),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+fn refused<T>(text: impl Into<String>) -> Result<T, TdError> {
+    Err(TdError::Refused(text.into()))
+}
+
+fn corrupt(what: impl std::fmt::Display) -> TdError {
+    TdError::Store(StoreError::Corrupt(what.to_string()))
+}
+
+/// The event of a game, loaded, if it has one; and a check that `by` is a TD.
+async fn event_of(
+    tx: &mut Tx,
+    game: GameId,
+    by: &EmailAddress,
+) -> Result<Option<StoredEvent>, TdError> {
+    match tx.event_of_game(game).await? {
+        Some(id) => {
+            let ev = StoredEvent::load(tx, id).await?;
+            ev.check_td(by)?;
+            Ok(Some(ev))
+        }
+        None => Ok(None),
+    }
+}
+
+/// The reason a TD gave, trimmed; refused when there is none (it is
+/// recorded, and told to `told`).
+fn reason_given<'r>(reason: &'r str, told: &str) -> Result<&'r str, TdError> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return refused(format!(
+            "say why with --reason TEXT: it is recorded and told to {told}"
+        ));
+    }
+    Ok(reason)
+}
+
+/// The registered player of an address.
+async fn registered(tx: &mut Tx, email: &EmailAddress) -> Result<Player, TdError> {
+    match tx.player_by_email(email.as_str()).await? {
+        Some(player) => Ok(player),
+        None => Err(StoreError::UnknownPlayer(email.to_string()).into()),
+    }
+}
+
+/// Queues a mail to a player about no one game, which answers no mail of
+/// theirs (what a TD's action on an event means for them).
+async fn tell(
+    tx: &mut Tx,
+    post: &Post,
+    key: String,
+    kind: LetterKind,
+    to: &Player,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    post.queue(
+        tx,
+        Outgoing {
+            key,
+            kind,
+            to,
+            game: None,
+            side: None,
+            answering: None,
+            reply_to: None,
+            ply: None,
+        },
+        now,
+    )
+    .await
+}
+
+/// Loads a game with its players and clock, as mails show it.
+async fn table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
+    crate::service::post::load_table(tx, id).await
+}
+
+/// Whether a game was closed without a result (annulled by a withdrawal):
+/// nothing more may be played in it.
+pub fn is_annulled(record: &GameRecord, over: bool) -> bool {
+    record.status == GameStatus::Finished && !over
+}

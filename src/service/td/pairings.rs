@@ -1,0 +1,168 @@
+//! An event's pairings with the players of its seats, and starting an
+//! event: every game at once, with its first mails.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use super::{StoredEvent, TdError, corrupt, refused};
+use crate::chess::game::StartPosition;
+use crate::event::file::{EventKind, Pairings};
+use crate::ids::EventId;
+use crate::ids::GameId;
+use crate::player::{Player, PlayerId};
+use crate::service::post::Post;
+use crate::store::Tx;
+use crate::store::events::EventStatus;
+use crate::store::games::NewGame;
+
+/// One game of an event's pairings, with the players of its seats.
+#[derive(Debug, Clone, Serialize)]
+pub struct PairedGame {
+    /// Round, from 1.
+    pub round: u32,
+    /// Board, from 1.
+    pub board: u32,
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// The white team's name (team events).
+    pub white_team: Option<String>,
+    /// The black team's name (team events).
+    pub black_team: Option<String>,
+    /// The game, once the event has started.
+    pub game: Option<GameId>,
+    /// `active` or the result, once started.
+    pub status: Option<String>,
+}
+
+/// The games the event's pairings make, with the seats' current players.
+pub fn pairings(ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
+    let missing = || corrupt(format!("event {}: a paired seat is empty", ev.record.id));
+    let mut out = Vec::new();
+    match ev.event.pairings() {
+        Pairings::Individual(list) => {
+            for p in list {
+                let white = ev.holder(None, p.white as u32 + 1).ok_or_else(missing)?;
+                let black = ev.holder(None, p.black as u32 + 1).ok_or_else(missing)?;
+                out.push(PairedGame {
+                    round: p.round,
+                    board: p.board,
+                    white: white.player.clone(),
+                    black: black.player.clone(),
+                    white_team: None,
+                    black_team: None,
+                    game: None,
+                    status: None,
+                });
+            }
+        }
+        Pairings::Teams(list) => {
+            for g in list {
+                let (wt, bt) = (g.white_team as u32 + 1, g.black_team as u32 + 1);
+                let white = ev.holder(Some(wt), g.board).ok_or_else(missing)?;
+                let black = ev.holder(Some(bt), g.board).ok_or_else(missing)?;
+                let team_name = |n: u32| {
+                    ev.teams
+                        .iter()
+                        .find(|t| t.number == n)
+                        .map(|t| t.name.clone())
+                };
+                out.push(PairedGame {
+                    round: g.round,
+                    board: g.board,
+                    white: white.player.clone(),
+                    black: black.player.clone(),
+                    white_team: team_name(wt),
+                    black_team: team_name(bt),
+                    game: None,
+                    status: None,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The event's games as started, in pairing form (for `event pairings`).
+pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
+    let games = tx.event_games(ev.record.id).await?;
+    let mut out = Vec::new();
+    for g in games {
+        let white = tx.player(g.game.white).await?;
+        let black = tx.player(g.game.black).await?;
+        let team_of = |p: PlayerId| {
+            ev.seat_of(p)
+                .and_then(|e| e.team)
+                .and_then(|n| ev.teams.iter().find(|t| t.number == n))
+                .map(|t| t.name.clone())
+        };
+        let status = if g.closed_by_withdrawal && g.game.result.is_none() {
+            "annulled".to_string()
+        } else {
+            g.game.result.clone().unwrap_or_else(|| "active".into())
+        };
+        out.push(PairedGame {
+            round: g.round,
+            board: g.board,
+            white_team: team_of(white.id),
+            black_team: team_of(black.id),
+            white,
+            black,
+            game: Some(g.game.id),
+            status: Some(status),
+        });
+    }
+    Ok(out)
+}
+
+/// Starts an open event: creates every game and queues the first mails of
+/// all of them (correspondence style: all games start together); returns
+/// the games.
+pub async fn start(
+    tx: &mut Tx,
+    post: &Post,
+    event: EventId,
+    now: DateTime<Utc>,
+) -> Result<Vec<GameId>, TdError> {
+    let ev = StoredEvent::load(tx, event).await?;
+    if ev.record.status != EventStatus::Open {
+        return refused(format!("event {event} has started already"));
+    }
+    let count = match &ev.event.kind {
+        EventKind::RoundRobin { players, .. } => players.len(),
+        EventKind::Olympiad { teams, .. } => teams.len(),
+        EventKind::TeamMatch { teams, .. } => teams.len().max(1) + 1,
+    };
+    let needed = match &ev.event.kind {
+        EventKind::TeamMatch { teams, .. } if teams.len() != 2 => {
+            return refused(format!(
+                "event {event} is a team match and has {} teams; it needs 2",
+                teams.len()
+            ));
+        }
+        _ => crate::event::berger::MIN_ENTRANTS,
+    };
+    if count < needed {
+        return refused(format!(
+            "event {event} has {count} entrants; a round robin or olympiad needs at least {needed}"
+        ));
+    }
+    let mut ids = Vec::new();
+    for p in pairings(&ev)? {
+        let game = NewGame {
+            white: p.white.id,
+            black: p.black.id,
+            start: StartPosition::Standard,
+            time_control: ev.event.time_control,
+        };
+        // Linked to the event before its first mails, which follow the
+        // event's settings.
+        let id = tx.add_game(&game, now).await?;
+        tx.link_game(id, event, p.round, p.board).await?;
+        crate::service::start::first_mails(tx, post, id, now).await?;
+        ids.push(id);
+    }
+    tx.set_event_started(event, now).await?;
+    Ok(ids)
+}

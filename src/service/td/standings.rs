@@ -1,0 +1,143 @@
+//! Standings and crosstables from an event's stored games.
+
+use std::collections::HashMap;
+
+use super::{EntrantRecord, StoredEvent, TdError};
+use crate::chess::game::{EndReason, GameResult, Outcome};
+use crate::event::crosstable::{self, Crosstable};
+use crate::event::file::EventKind;
+use crate::event::standings::{self, Counted};
+use crate::event::{Decision, GameState};
+use crate::ids::EventId;
+use crate::ids::GameId;
+use crate::mail::compose::LetterKind;
+use crate::player::PlayerId;
+use crate::store::Tx;
+use crate::store::games::{EventGame, GameStatus};
+
+/// How a stored game counts for standings.
+fn state_of(g: &EventGame) -> GameState {
+    if g.closed_by_withdrawal || g.game.status != GameStatus::Finished {
+        return GameState::Unfinished;
+    }
+    let (Some(result), Some(reason)) = (&g.game.result, &g.game.end_reason) else {
+        return GameState::Unfinished;
+    };
+    let Some(result) = GameResult::from_pgn(result) else {
+        return GameState::Unfinished;
+    };
+    let decision = match Outcome::from_description(result, reason) {
+        Some(o) if matches!(o.reason, EndReason::Adjudication(_)) => Decision::Adjudicated,
+        _ => Decision::Played,
+    };
+    GameState::Finished {
+        outcome: result,
+        decision,
+    }
+}
+
+/// The standings of a stored event as a crosstable, and how each of its
+/// games counts (by game id).
+pub struct EventStandings {
+    /// The crosstable, ready to render.
+    pub crosstable: Crosstable,
+    /// How each game counts after withdrawals.
+    pub counted: HashMap<GameId, Counted>,
+}
+
+/// Computes the standings of an event from its stored games.
+pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, TdError> {
+    let games = tx.event_games(ev.record.id).await?;
+    let withdrawn_mark = |e: &EntrantRecord| {
+        if e.withdrawn_at.is_some() {
+            format!("{} (withdrawn)", e.player.name)
+        } else {
+            e.player.name.clone()
+        }
+    };
+    let mut counted = HashMap::new();
+    if let EventKind::RoundRobin { players, .. } = &ev.event.kind {
+        let index: HashMap<PlayerId, usize> = ev
+            .entrants
+            .iter()
+            .filter_map(|e| e.seat.map(|s| (e.player.id, s as usize - 1)))
+            .collect();
+        let mut kept = Vec::new();
+        let mut list = Vec::new();
+        for g in &games {
+            if let (Some(&w), Some(&b)) = (index.get(&g.game.white), index.get(&g.game.black)) {
+                list.push(standings::ScoredGame {
+                    round: g.round,
+                    white: w,
+                    black: b,
+                    state: state_of(g),
+                });
+                kept.push(g.game.id);
+            }
+        }
+        let withdrawn: Vec<usize> = ev
+            .entrants
+            .iter()
+            .filter(|e| e.withdrawn_at.is_some())
+            .filter_map(|e| e.seat.map(|s| s as usize - 1))
+            .collect();
+        let table = standings::individual(players.len(), &list, &withdrawn, &ev.event.rules());
+        let mut names = vec![String::new(); players.len()];
+        for e in &ev.entrants {
+            if let Some(slot) = e.seat.and_then(|s| names.get_mut(s as usize - 1)) {
+                *slot = withdrawn_mark(e);
+            }
+        }
+        counted.extend(kept.into_iter().zip(table.counted.iter().copied()));
+        return Ok(EventStandings {
+            crosstable: crosstable::individual(&ev.event.name, &names, &table),
+            counted,
+        });
+    }
+    let index: HashMap<PlayerId, (usize, u32)> = ev
+        .entrants
+        .iter()
+        .filter_map(|e| match (e.team, e.seat) {
+            (Some(t), Some(s)) => Some((e.player.id, (t as usize - 1, s))),
+            _ => None,
+        })
+        .collect();
+    let mut list = Vec::new();
+    for g in &games {
+        if let (Some(&(wt, _)), Some(&(bt, _))) =
+            (index.get(&g.game.white), index.get(&g.game.black))
+        {
+            list.push(standings::ScoredTeamGame {
+                round: g.round,
+                board: g.board,
+                white_team: wt,
+                black_team: bt,
+                state: state_of(g),
+            });
+        }
+    }
+    let withdrawn: Vec<(usize, u32)> = ev
+        .entrants
+        .iter()
+        .filter(|e| e.withdrawn_at.is_some())
+        .filter_map(|e| index.get(&e.player.id).copied())
+        .collect();
+    let table = standings::team(ev.teams.len(), &list, &withdrawn, &ev.event.team_rules());
+    // Team standings do not list how each game counts; a withdrawn board's
+    // closed games are forfeits or annulled as individual standings say.
+    let names: Vec<String> = ev.teams.iter().map(|t| t.name.clone()).collect();
+    Ok(EventStandings {
+        crosstable: crosstable::team(&ev.event.name, &names, &table),
+        counted,
+    })
+}
+
+/// The standings letter of an event: its crosstable as text and HTML.
+pub async fn standings_letter(tx: &mut Tx, event: EventId) -> Result<LetterKind, TdError> {
+    let ev = StoredEvent::load(tx, event).await?;
+    let table = standings(tx, &ev).await?;
+    Ok(LetterKind::Standings {
+        event: ev.event.name.clone(),
+        table: table.crosstable,
+    })
+}

@@ -1,0 +1,292 @@
+//! An event as stored: its settings (kept as JSON in `events.settings`)
+//! and rows, rebuilt as the pure [`Event`] with its seats.
+
+use serde::{Deserialize, Serialize};
+
+use super::{EntrantRecord, EventRecord, TdError, TeamRecord, corrupt, refused};
+use crate::address::EmailAddress;
+use crate::clock::TimeControl;
+use crate::event::berger::Cycles;
+use crate::event::file::{Entrant, Event, EventKind, Team};
+use crate::event::olympiad::GamesPerPairing;
+use crate::event::tiebreak::{TeamCriterion, TieBreak};
+use crate::event::{Points, Scoring, WithdrawalRule};
+use crate::ids::EventId;
+use crate::player::PlayerId;
+use crate::store::StoreError;
+use crate::store::Tx;
+
+/// Everything of an event but its entrants, as stored in `events.settings`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct Settings {
+    time_control: String,
+    leave_days: u32,
+    win: f64,
+    draw: f64,
+    loss: f64,
+    withdrawal: String,
+    /// Tie-breaks (round robin) or the team ranking order, by key.
+    tie_breaks: Vec<String>,
+    #[serde(default)]
+    cycles: u32,
+    #[serde(default)]
+    boards: u32,
+    #[serde(default)]
+    games_per_pairing: u32,
+    /// The draw offer rules (absent in events stored before they existed).
+    #[serde(default)]
+    draws: crate::event::DrawPolicy,
+    /// The analysis board link of the event's mails, as written (absent:
+    /// the server's setting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    analysis_link: Option<String>,
+}
+
+pub(super) fn rule_key(rule: WithdrawalRule) -> &'static str {
+    match rule {
+        WithdrawalRule::ForfeitAll => "forfeit-all",
+        WithdrawalRule::AnnulIfUnderHalf => "annul-if-under-half",
+    }
+}
+
+pub(super) fn kind_key(kind: &EventKind) -> &'static str {
+    match kind {
+        EventKind::RoundRobin { .. } => "round-robin",
+        EventKind::Olympiad { .. } => "olympiad",
+        EventKind::TeamMatch { .. } => "team-match",
+    }
+}
+
+fn points(p: f64) -> Points {
+    Points::from_quarters((p * 4.0).round() as i64)
+}
+
+impl Settings {
+    pub(super) fn of(event: &Event) -> Settings {
+        let (tie_breaks, cycles, boards, games_per_pairing) = match &event.kind {
+            EventKind::RoundRobin {
+                cycles, tie_breaks, ..
+            } => (
+                tie_breaks.iter().map(|t| t.key().to_string()).collect(),
+                if *cycles == Cycles::Double { 2 } else { 1 },
+                0,
+                0,
+            ),
+            EventKind::Olympiad {
+                games_per_pairing,
+                boards,
+                order,
+                ..
+            } => (
+                order.iter().map(|t| t.key().to_string()).collect(),
+                0,
+                *boards,
+                if *games_per_pairing == GamesPerPairing::Two {
+                    2
+                } else {
+                    1
+                },
+            ),
+            EventKind::TeamMatch { boards, order, .. } => (
+                order.iter().map(|t| t.key().to_string()).collect(),
+                0,
+                *boards,
+                2,
+            ),
+        };
+        Settings {
+            time_control: event.time_control.to_string(),
+            leave_days: event.leave_days,
+            win: event.scoring.win.as_f64(),
+            draw: event.scoring.draw.as_f64(),
+            loss: event.scoring.loss.as_f64(),
+            withdrawal: rule_key(event.withdrawal).to_string(),
+            tie_breaks,
+            cycles,
+            boards,
+            games_per_pairing,
+            draws: event.draws,
+            analysis_link: event
+                .analysis_link
+                .as_ref()
+                .map(|a| a.as_setting().to_owned()),
+        }
+    }
+}
+
+/// The draw offer rules of a stored event.
+pub async fn draw_policy(
+    tx: &mut Tx,
+    event: EventId,
+) -> Result<crate::event::DrawPolicy, StoreError> {
+    let record = tx.event(event).await?;
+    let settings: Settings = serde_json::from_str(&record.settings)
+        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
+    Ok(settings.draws)
+}
+
+fn stored_analysis_link(text: &str) -> Result<crate::chess::analysis::AnalysisLink, StoreError> {
+    crate::chess::analysis::AnalysisLink::parse(text)
+        .map_err(|e| StoreError::Corrupt(format!("event settings: analysis_link {e}")))
+}
+
+/// An event as stored, rebuilt as the pure [`Event`] with its seats.
+#[derive(Debug, Clone)]
+pub struct StoredEvent {
+    /// The stored row.
+    pub record: EventRecord,
+    /// The event as the pure module sees it (entrants in seat order).
+    pub event: Event,
+    /// The TDs' addresses.
+    pub tds: Vec<String>,
+    /// The teams (team events).
+    pub teams: Vec<TeamRecord>,
+    /// Every entrant, reserves included.
+    pub entrants: Vec<EntrantRecord>,
+}
+
+fn entrant_of(e: &EntrantRecord) -> Entrant {
+    Entrant {
+        email: e.player.email.clone(),
+        name: e.player.name.clone(),
+        lang: Some(e.player.lang),
+    }
+}
+
+impl StoredEvent {
+    /// Loads an event with everything that belongs to it.
+    pub async fn load(tx: &mut Tx, id: EventId) -> Result<StoredEvent, TdError> {
+        let record = tx.event(id).await?;
+        let tds = tx.event_tds(id).await?;
+        let teams = tx.teams(id).await?;
+        let entrants = tx.entrants(id).await?;
+        let s: Settings = serde_json::from_str(&record.settings)
+            .map_err(|e| corrupt(format!("event {id} settings: {e}")))?;
+        let time_control: TimeControl = s
+            .time_control
+            .parse()
+            .map_err(|e| corrupt(format!("event {id}: {e}")))?;
+        let withdrawal = match s.withdrawal.as_str() {
+            "forfeit-all" => WithdrawalRule::ForfeitAll,
+            _ => WithdrawalRule::AnnulIfUnderHalf,
+        };
+        let seated = |team: Option<u32>| -> Vec<Entrant> {
+            entrants
+                .iter()
+                .filter(|e| e.team == team && e.seat.is_some())
+                .map(entrant_of)
+                .collect()
+        };
+        let team_list: Vec<Team> = teams
+            .iter()
+            .map(|t| Team {
+                name: t.name.clone(),
+                boards: seated(Some(t.number)),
+                reserves: entrants
+                    .iter()
+                    .filter(|e| e.team == Some(t.number) && e.seat.is_none())
+                    .map(entrant_of)
+                    .collect(),
+            })
+            .collect();
+        let order = || -> Vec<TeamCriterion> {
+            s.tie_breaks.iter().filter_map(|t| t.parse().ok()).collect()
+        };
+        let kind = match record.kind.as_str() {
+            "round-robin" => EventKind::RoundRobin {
+                cycles: if s.cycles == 2 {
+                    Cycles::Double
+                } else {
+                    Cycles::Single
+                },
+                players: seated(None),
+                tie_breaks: s
+                    .tie_breaks
+                    .iter()
+                    .filter_map(|t| t.parse::<TieBreak>().ok())
+                    .collect(),
+            },
+            "olympiad" => EventKind::Olympiad {
+                games_per_pairing: if s.games_per_pairing == 2 {
+                    GamesPerPairing::Two
+                } else {
+                    GamesPerPairing::One
+                },
+                boards: s.boards,
+                teams: team_list,
+                order: order(),
+            },
+            "team-match" => EventKind::TeamMatch {
+                boards: s.boards,
+                teams: team_list,
+                order: order(),
+            },
+            other => return Err(corrupt(format!("event {id}: unknown kind '{other}'"))),
+        };
+        let event = Event {
+            name: record.name.clone(),
+            kind,
+            time_control,
+            leave_days: s.leave_days,
+            scoring: Scoring {
+                win: points(s.win),
+                draw: points(s.draw),
+                loss: points(s.loss),
+            },
+            tds: tds
+                .iter()
+                .filter_map(|t| EmailAddress::parse(t).ok())
+                .collect(),
+            withdrawal,
+            draws: s.draws,
+            analysis_link: s
+                .analysis_link
+                .as_deref()
+                .map(stored_analysis_link)
+                .transpose()?,
+        };
+        Ok(StoredEvent {
+            record,
+            event,
+            tds,
+            teams,
+            entrants,
+        })
+    }
+
+    /// Whether this is a team event.
+    pub fn is_team_event(&self) -> bool {
+        !matches!(self.event.kind, EventKind::RoundRobin { .. })
+    }
+
+    /// The entrant holding a seat: `(team, seat)`; team `None` in a round robin.
+    pub(super) fn holder(&self, team: Option<u32>, seat: u32) -> Option<&EntrantRecord> {
+        self.entrants
+            .iter()
+            .find(|e| e.team == team && e.seat == Some(seat))
+    }
+
+    /// The seated entrant a player is, if any.
+    pub fn seat_of(&self, player: PlayerId) -> Option<&EntrantRecord> {
+        self.entrants
+            .iter()
+            .find(|e| e.player.id == player && e.seat.is_some())
+    }
+
+    /// Whether an address is one of the event's TDs.
+    pub fn is_td(&self, address: &EmailAddress) -> bool {
+        self.tds.iter().any(|t| t == address.as_str())
+    }
+
+    pub(super) fn check_td(&self, by: &EmailAddress) -> Result<(), TdError> {
+        if self.is_td(by) {
+            Ok(())
+        } else {
+            refused(format!(
+                "{by} is not a TD of event {} (its TDs: {}); give one of them with --by",
+                self.record.id,
+                self.tds.join(", ")
+            ))
+        }
+    }
+}
