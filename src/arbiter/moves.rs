@@ -8,7 +8,7 @@ use super::notice::Notice;
 use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
 use crate::chess::game::Game;
-use crate::chess::notation::{self, Notation};
+use crate::chess::notation;
 use crate::command::MoveText;
 
 /// A move, maybe with a draw offer.
@@ -47,7 +47,6 @@ pub(super) fn play(
         let kind = rejection_kind(&e);
         reject(wrote, Reason::Move(e), kind)
     })?;
-    let written = notation::render(&before, &mv, Notation::San(seat.lang), mode);
     game.play(&mv, Some(at))
         .map_err(|e| reject(wrote, Reason::Game(e), RejectionKind::Illegal))?;
     // A move answers a standing offer from the opponent: declined.
@@ -62,7 +61,7 @@ pub(super) fn play(
     }
     notices.push(Notice::MoveAccepted {
         to: me,
-        written: written.clone(),
+        ply: game.plies().len().saturating_sub(1),
     });
     let mut what = format!(
         "played {}",

@@ -203,8 +203,9 @@ pub enum ConditionalNote {
     HadNone,
     /// The opponent's move was in no line: all cancelled.
     Unexpected {
-        /// The opponent's move.
-        san: String,
+        /// Which half-move of the game (counted from 0) the opponent's
+        /// move is: the mail writes it in the owner's letters.
+        ply: usize,
     },
 }
 

@@ -47,7 +47,7 @@ fn a_legal_move_is_played_and_both_players_are_told() {
         vec![
             Notice::MoveAccepted {
                 to: Color::White,
-                written: "e4".into()
+                ply: 0
             },
             Notice::YourMove { to: Color::Black },
         ]
@@ -65,7 +65,7 @@ fn a_move_in_the_players_own_letters_is_confirmed_in_them() {
     assert_eq!(v.game.plies()[0].san, "Nf3");
     assert!(v.notices.contains(&Notice::MoveAccepted {
         to: Color::White,
-        written: "Sf3".into()
+        ply: 0
     }));
 }
 
@@ -306,9 +306,13 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
     let sans: Vec<&str> = v2.game.plies().iter().map(|p| p.san.as_str()).collect();
     assert_eq!(sans, ["e4", "e5", "Nf3"]);
     assert_eq!(v2.game.plies()[2].received_at, Some(later), "costs no time");
+    assert!(v2.notices.contains(&Notice::MoveAccepted {
+        to: Color::Black,
+        ply: 1
+    }));
     assert!(v2.notices.contains(&Notice::ConditionalPlayed {
         to: Color::White,
-        written: "Nf3".into()
+        ply: 2
     }));
     assert!(v2.notices.contains(&Notice::YourMove { to: Color::Black }));
     assert_eq!(
@@ -325,7 +329,7 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
     };
     let v3 = apply(&b2, seat(Color::Black), &cond("d6"), later);
     assert!(v3.conditionals.white.is_empty());
-    assert!(v3.notices.iter().any(|n| matches!(n, Notice::Conditionals { to: Color::White, note, .. } if matches!(note, ConditionalNote::Unexpected { .. }))));
+    assert!(v3.notices.iter().any(|n| matches!(n, Notice::Conditionals { to: Color::White, note, .. } if *note == ConditionalNote::Unexpected { ply: 3 })));
     assert!(v3.notices.contains(&Notice::YourMove { to: Color::White }));
 }
 

@@ -211,7 +211,15 @@ fn english(name: &str) -> Vec<&'static str> {
             "1. e4 e5 2. Nf3 d6 3. d4 Bg4",
             "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
         ],
-        "move_accepted" => vec!["Your move 10. Nxb5 in game #42 is played."],
+        "move_accepted" => vec![
+            "Your move 10. Nxb5 in game #42 is played.",
+            "Bojan Kralj has been told and has the move now.",
+        ],
+        "move_accepted_conditional" => vec![
+            "Your move 3... Bg4 in game #42 is played.",
+            "4. dxe5. It is your move now: 4... ?",
+            "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
+        ],
         "game_over_won" => vec![
             "Result: 1-0. Alice Novak wins by checkmate.",
             "Congratulations!",
@@ -260,7 +268,9 @@ fn english(name: &str) -> Vec<&'static str> {
             "  if 3...Bg4 4.dxe5",
             "\"cancel conditionals\" drops them",
         ],
+        "conditionals_unexpected" => vec!["Your opponent played 3... Bg4, which none of your"],
         "conditional_played" => vec![
+            "Your opponent played 3... Bg4, the move your conditional line expected",
             "answer 4. dxe5 in game #42 was played at once",
             "Bojan Kralj has the move now.",
         ],
@@ -407,12 +417,23 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
     add(
         "move_accepted",
         letter(
-            LetterKind::MoveAccepted {
-                san: format!("{}xb5", knight(lang)),
-            },
+            LetterKind::MoveAccepted { ply: 18 },
             lang,
             Color::White,
             Some(view(opera_after(19), Some(Color::White))),
+        ),
+        true,
+        false,
+    );
+    // Black's 3... Bg4 set off White's conditional answer 4. dxe5: Black
+    // is told of both, and that it is Black's move again.
+    add(
+        "move_accepted_conditional",
+        letter(
+            LetterKind::MoveAccepted { ply: 5 },
+            lang,
+            Color::Black,
+            Some(view(opera_after(7), Some(Color::Black))),
         ),
         true,
         false,
@@ -1009,12 +1030,25 @@ pub(crate) fn event_and_time_cases_in(
         false,
         false,
     );
+    // Black played 3... Bg4, which none of White's lines expected.
+    add(
+        "conditionals_unexpected",
+        letter(
+            LetterKind::Conditionals {
+                note: ConditionalNote::Unexpected { ply: 5 },
+                lines: Vec::new(),
+            },
+            lang,
+            Color::White,
+            Some(view(opera_after(6), Some(Color::White))),
+        ),
+        false,
+        false,
+    );
     add(
         "conditional_played",
         letter(
-            LetterKind::ConditionalPlayed {
-                san: "dxe5".to_owned(),
-            },
+            LetterKind::ConditionalPlayed { ply: 6 },
             lang,
             Color::White,
             Some(view(opera_after(7), Some(Color::White))),

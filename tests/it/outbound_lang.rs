@@ -33,6 +33,11 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "»remi«",
         ],
         "move_accepted" => vec!["Vaša poteza 10. Sxb5 v partiji #42 je odigrana."],
+        "move_accepted_conditional" => vec![
+            "Vaša poteza 3... Lg4 v partiji #42 je odigrana.",
+            "4. dxe5. Zdaj ste spet na potezi: 4... ?",
+            "Rok: 2. 12. 2026 18:05 CET (17:05 UTC)",
+        ],
         "game_over_won" => vec![
             "Izid: 1-0. Mat: zmaga Alice Novak.",
             "Čestitamo!",
@@ -85,9 +90,11 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "»če Sc6 Lb5«",
             "»prekliči pogojne poteze«",
         ],
+        "conditionals_unexpected" => vec!["Nasprotnik je odigral 3... Lg4, česar"],
         "conditional_played" => vec![
-            "vaš odgovor 4. dxe5 v partiji #42",
-            "Na potezi je zdaj Bojan Kralj.",
+            "Nasprotnikova poteza 3... Lg4 je bila tista",
+            "odgovor 4. dxe5 v partiji #42",
+            "Na potezi je zdaj Bojan",
         ],
         "standings" => vec![
             "Trenutna lestvica turnirja Club championship 2027:",
@@ -193,6 +200,11 @@ fn polish(name: &str) -> Vec<&'static str> {
             "„poddaję się”",
         ],
         "move_accepted" => vec!["Twój ruch 10. Sxb5 w partii #42 został wykonany."],
+        "move_accepted_conditional" => vec![
+            "Twój ruch 3... Gg4 w partii #42 został wykonany.",
+            "4. dxe5. Teraz znowu Twój ruch: 4... ?",
+            "Termin: 02.12.2026 18:05 CET (17:05 UTC)",
+        ],
         "game_over_won" => vec![
             "Wynik: 1-0. Mat: wygrywa Alice Novak.",
             "Gratulacje!",
@@ -247,7 +259,11 @@ fn polish(name: &str) -> Vec<&'static str> {
             "„jeśli Sc6 Gb5”",
             "„anuluj ruchy warunkowe”",
         ],
-        "conditional_played" => vec!["Ruch przeciwnika zgadza się z Twoim wariantem"],
+        "conditionals_unexpected" => vec!["Przeciwnik zagrał 3... Gg4, czego"],
+        "conditional_played" => vec![
+            "Ruch przeciwnika 3... Gg4 zgadza się z Twoim wariantem",
+            "4. dxe5",
+        ],
         "standings" => vec![
             "Miejsce  Nr  Zawodnik     1  2  3  Pkt  Wygrane    SB  DE",
             "Aktualna tabela turnieju Club championship 2027:",
@@ -332,6 +348,10 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "„padodos“",
         ],
         "move_accepted" => vec!["Jūsu gājiens 10. Zxb5 partijā #42 ir izdarīts."],
+        "move_accepted_conditional" => vec![
+            "Jūsu gājiens 3... Lg4 partijā #42 ir izdarīts.",
+            "4. dxe5. Tagad atkal Jūsu gājiens: 4... ?",
+        ],
         "game_over_won" => vec![
             "Rezultāts: 1-0. Mats: uzvar Alice Novak.",
             "Apsveicam!",
@@ -388,7 +408,11 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "„ja Zc6 Lb5“",
             "„atcelt nosacījuma gājienus“",
         ],
-        "conditional_played" => vec!["Pretinieka gājiens sakrita ar Jūsu nosacījuma"],
+        "conditionals_unexpected" => vec!["Pretinieks izspēlēja 3... Lg4, ko"],
+        "conditional_played" => vec![
+            "Pretinieka gājiens 3... Lg4 sakrita ar Jūsu nosacījuma",
+            "4. dxe5",
+        ],
         "standings" => vec![
             "Turnīra Club championship 2027 pašreizējā tabula:",
             "uzvara un zaudējums bez spēles",
@@ -478,6 +502,10 @@ fn german(name: &str) -> Vec<&'static str> {
             "„aufgeben“",
         ],
         "move_accepted" => vec!["Ihr Zug 10. Sxb5 in Partie #42 ist ausgeführt."],
+        "move_accepted_conditional" => vec![
+            "Ihr Zug 3... Lg4 in Partie #42 ist ausgeführt.",
+            "4. dxe5. Jetzt sind Sie wieder am Zug: 4... ?",
+        ],
         "game_over_won" => vec![
             "Ergebnis: 1-0. Matt: Alice Novak gewinnt.",
             "Herzlichen Glückwunsch!",
@@ -535,7 +563,11 @@ fn german(name: &str) -> Vec<&'static str> {
             "„wenn Sc6 Lb5“",
             "„bedingte Züge löschen“",
         ],
-        "conditional_played" => vec!["Der Zug Ihres Gegenübers war der, den Ihre"],
+        "conditionals_unexpected" => vec!["Ihr Gegenüber hat 3... Lg4 gespielt"],
+        "conditional_played" => vec![
+            "Der Zug Ihres Gegenübers, 3... Lg4, war der, den Ihre",
+            "4. dxe5",
+        ],
         "standings" => vec![
             "Der aktuelle Stand von Club championship 2027:",
             "kampflos gewonnen und verloren",

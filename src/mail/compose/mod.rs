@@ -133,10 +133,12 @@ pub enum LetterKind {
     GameStarted,
     /// To the side to move: board, last move, game so far, deadline, how to reply.
     YourMove,
-    /// A short confirmation to the mover, with their move as they would write it.
+    /// A short confirmation to the mover, with their move as they would
+    /// write it, and the opponent's conditional answer when it set one off
+    /// (it is then the mover's move again).
     MoveAccepted {
-        /// The move in the mover's letters.
-        san: String,
+        /// Which half-move of the game (counted from 0) is theirs.
+        ply: usize,
     },
     /// To both players: result, reason, final board, PGN attached.
     GameOver,
@@ -219,10 +221,11 @@ pub enum LetterKind {
         /// When the digest comes, e.g. `07:00 (Europe/Ljubljana)`.
         at: String,
     },
-    /// A conditional answer of the player's was played for them.
+    /// A conditional answer of the player's was played for them, after
+    /// the opponent's move that its line expected.
     ConditionalPlayed {
-        /// The move in the player's letters.
-        san: String,
+        /// Which half-move of the game (counted from 0) the answer is.
+        ply: usize,
     },
     /// The player's conditional moves: set, listed or cancelled.
     Conditionals {
@@ -583,7 +586,9 @@ fn explained(letter: &Letter, mut ctx: context::Context) -> Result<context::Cont
         LetterKind::Rejected { reason, .. }
         | LetterKind::Refused { reason }
         | LetterKind::LeaveRefused { reason, .. } => words::reason(reason),
-        LetterKind::Conditionals { note, .. } => words::note(note),
+        LetterKind::Conditionals { note, .. } => {
+            words::note(note, letter.game.as_ref().map(|v| &v.game), letter.lang)
+        }
         _ => return Ok(ctx),
     };
     ctx.explanation = Some(templates::words(letter.lang, &words)?);

@@ -1,0 +1,233 @@
+//! Issue 12's story of a conditional answer, by mail on both backends:
+//! Ana (White, Slovenian letters) plays `c3` and sets `če Te8 Sf1` and
+//! `če a6 La4`; Piotr (Black, Polish) answers `We8`, so her `Sf1` is played
+//! at once. Each side must be told exactly that, in their own letters:
+//! Piotr that his 8... We8 was played, then Ana's pre-set 9. Sf1, and that
+//! it is his move again; Ana that her 9. Sf1 followed Piotr's 8... Te8.
+//! Then Piotr's own line is cancelled by a move it did not expect, and the
+//! notice names that move in Polish letters. Every mail runs through
+//! `Inbox::handle` and the outbox, as the daemon runs them.
+
+use chrono::{Duration, TimeZone, Utc};
+
+use dopis::clock::TimeControl;
+use dopis::ids::GameId;
+use dopis::lang::Lang;
+use dopis::player::Player;
+
+use crate::on_both_backends;
+use crate::support::TestDb;
+use crate::support::app::TestApp;
+use crate::support::mail::Sent as Received;
+
+/// Ana (White) is player 0, Piotr (Black) player 1.
+const ANA: usize = 0;
+const PIOTR: usize = 1;
+
+struct Story {
+    app: TestApp,
+    players: [Player; 2],
+    game: GameId,
+    mails: Vec<Received>,
+}
+
+impl Story {
+    async fn new(db: &TestDb) -> Story {
+        let app = TestApp::builder()
+            .at(Utc.with_ymd_and_hms(2026, 11, 29, 9, 0, 0).unwrap())
+            .address("chess@dopis.test")
+            .name("dopis")
+            .secret("a test secret that is long enough")
+            .open(db)
+            .await;
+        let ana = app
+            .player(
+                "ana@players.test",
+                "Ana Novak",
+                Lang::Sl,
+                Some("Europe/Ljubljana"),
+            )
+            .await;
+        let piotr = app
+            .player(
+                "piotr@players.test",
+                "Piotr Nowak",
+                Lang::Pl,
+                Some("Europe/Warsaw"),
+            )
+            .await;
+        let game = app.game(&ana, &piotr, TimeControl::default()).await;
+        let mut story = Story {
+            app,
+            players: [ana, piotr],
+            game,
+            mails: Vec::new(),
+        };
+        story.mails.extend(story.app.sent().await);
+        story
+    }
+
+    fn email(&self, who: usize) -> String {
+        self.players[who].email.to_string()
+    }
+
+    /// The player answers the latest mail they got that wants a reply, as
+    /// a mail client does; returns the mails this sent to each player.
+    async fn reply(&mut self, who: usize, text: &str) -> [Vec<Received>; 2] {
+        self.app.advance(Duration::hours(5));
+        let from = self.email(who);
+        let last = self
+            .mails
+            .iter()
+            .rev()
+            .find(|m| m.to == from && m.reply_to.is_some())
+            .unwrap_or_else(|| panic!("{from} got no mail to answer"))
+            .clone();
+        let parent = format!("<{}>", last.message_id);
+        let quoted: String = last.text.lines().map(|l| format!("> {l}\r\n")).collect();
+        let raw = format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: Re: {subject}\r\n\
+             Message-ID: <story.{n}@players.test>\r\nIn-Reply-To: {parent}\r\n\
+             References: {parent}\r\nMIME-Version: 1.0\r\n\
+             Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
+             {text}\r\n\r\n{from} wrote:\r\n{quoted}",
+            to = last.reply_to.as_deref().unwrap_or_default(),
+            subject = last.subject,
+            n = self.mails.len(),
+        );
+        self.app.deliver(raw.as_bytes()).await;
+        let sent = self.app.sent().await;
+        self.mails.extend(sent.iter().cloned());
+        let to = |who: usize| {
+            let email = self.email(who);
+            sent.iter().filter(|m| m.to == email).cloned().collect()
+        };
+        [to(ANA), to(PIOTR)]
+    }
+}
+
+/// The one mail whose subject has `wanted`, with the subjects for a failure.
+fn the<'a>(mails: &'a [Received], wanted: &str) -> &'a Received {
+    let found: Vec<&Received> = mails
+        .iter()
+        .filter(|m| m.subject.contains(wanted))
+        .collect();
+    match found.as_slice() {
+        [one] => one,
+        _ => panic!(
+            "want one mail with {wanted:?}, got {:?}",
+            mails.iter().map(|m| &m.subject).collect::<Vec<_>>()
+        ),
+    }
+}
+
+/// The text with its lines joined, as a reader reads wrapped sentences.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn says(mail: &Received, phrases: &[&str]) {
+    let text = flat(&mail.text);
+    for phrase in phrases {
+        assert!(
+            text.contains(phrase),
+            "{:?} lacks {phrase:?}:\n{}",
+            mail.subject,
+            mail.text
+        );
+    }
+}
+
+fn never_says(mail: &Received, words: &[&str]) {
+    for word in words {
+        assert!(
+            !mail.subject.contains(word) && !mail.text.contains(word) && !mail.html.contains(word),
+            "{:?} says {word:?}:\n{}",
+            mail.subject,
+            mail.text
+        );
+    }
+}
+
+async fn a_conditional_answer_is_told_to_each_side_as_it_happened_in_their_letters(db: &TestDb) {
+    let mut s = Story::new(db).await;
+    let opening = [
+        (ANA, "e4"),
+        (PIOTR, "e5"),
+        (ANA, "Sf3"),
+        (PIOTR, "Sc6"),
+        (ANA, "Lb5"),
+        (PIOTR, "Sf6"),
+        (ANA, "d3"),
+        (PIOTR, "Gc5"),
+        (ANA, "O-O"),
+        (PIOTR, "d6"),
+        (ANA, "Te1"),
+        (PIOTR, "O-O"),
+        (ANA, "Sbd2"),
+        (PIOTR, "h6"),
+    ];
+    for (who, text) in opening {
+        s.reply(who, text).await;
+    }
+    let [to_ana, _] = s.reply(ANA, "c3\r\nče Te8 Sf1\r\nče a6 La4").await;
+    says(
+        the(&to_ana, "Pogojne poteze"),
+        &["8...Te8 9.Sf1", "8...a6 9.La4"],
+    );
+
+    // Piotr plays 8... Re8: Ana's 9. Nf1 follows at once.
+    let [to_ana, to_piotr] = s.reply(PIOTR, "We8").await;
+    assert_eq!(
+        s.app.moves(s.game).await[14..],
+        ["c3", "Re8", "Nf1"],
+        "the conditional answer was played"
+    );
+
+    let accepted = the(&to_piotr, "Ruch przyjęty: We8");
+    says(
+        accepted,
+        &[
+            "Twój ruch 8... We8 w partii",
+            "została wykonana od razu: 9. Sf1.",
+            "Teraz znowu Twój ruch: 9... ?",
+            "oznacza ostatni ruch, 9. Sf1.",
+            "Termin: ",
+        ],
+    );
+    never_says(
+        accepted,
+        &[
+            "Twój ruch 9. Sf1",
+            "teraz ruch ma",
+            "Termin na ruch przeciwnika",
+            "Nf1",
+        ],
+    );
+    // His "your move" mail shows Ana's answer in his letters too.
+    let your_move = the(&to_piotr, "Twój ruch");
+    assert!(your_move.subject.contains("Sf1"), "{}", your_move.subject);
+    never_says(your_move, &["Nf1"]);
+
+    let played = the(&to_ana, "Pogojna poteza odigrana: Sf1");
+    says(
+        played,
+        &[
+            "Nasprotnikova poteza 8... Te8 je bila tista",
+            "odgovor 9. Sf1 v partiji",
+            "Na potezi je zdaj Piotr Nowak.",
+        ],
+    );
+    never_says(played, &["Nf1", "Re8", "We8"]);
+
+    // Piotr answers 9... Bb6 and sets "if Ng3 Be6"; Ana plays 10. Bc4,
+    // which his line did not expect: the notice names it in Polish letters.
+    let [_, to_piotr] = s.reply(PIOTR, "Gb6\r\njeśli Sg3 Ge6").await;
+    says(the(&to_piotr, "Ruchy warunkowe"), &["10.Sg3 10...Ge6"]);
+    let [_, to_piotr] = s.reply(ANA, "Lc4").await;
+    let cancelled = the(&to_piotr, "Ruchy warunkowe");
+    says(cancelled, &["Przeciwnik zagrał 10. Gc4"]);
+    never_says(cancelled, &["Bc4", "Lc4"]);
+}
+
+on_both_backends!(a_conditional_answer_is_told_to_each_side_as_it_happened_in_their_letters);
