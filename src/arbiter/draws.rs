@@ -9,7 +9,7 @@ use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
 use crate::chess::game::Game;
 use crate::chess::notation;
-use crate::command::MoveText;
+use crate::command::{Command, MoveText};
 
 /// The half-move (ply count before it) at which each side last offered a draw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -90,16 +90,13 @@ pub(super) fn offer(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Re
     let notices: &mut Vec<Notice> = notices;
     let me = seat.side;
     let them = !me;
-    over(game, "draw")?;
+    let wrote = seat.words(Command::OfferDraw);
+    over(game, &wrote)?;
     if game.turn() == me {
-        return Err(reject("draw", Reason::DrawNeedsMove, RejectionKind::Other));
+        return Err(reject(wrote, Reason::DrawNeedsMove, RejectionKind::Other));
     }
     if *offer == Some(me) {
-        return Err(reject(
-            "draw",
-            Reason::DrawOfferStands,
-            RejectionKind::Other,
-        ));
+        return Err(reject(wrote, Reason::DrawOfferStands, RejectionKind::Other));
     }
     *offer = Some(me);
     notices.push(Notice::DrawOffered { to: them });
@@ -113,16 +110,17 @@ pub(super) fn accept(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, R
     let offer: &mut Option<Color> = offer;
     let me = seat.side;
     let them = !me;
-    over(game, "accept draw")?;
+    let wrote = seat.words(Command::AcceptDraw);
+    over(game, &wrote)?;
     if *offer != Some(them) {
         return Err(reject(
-            "accept draw",
+            wrote.clone(),
             Reason::NoDrawToAccept,
             RejectionKind::Other,
         ));
     }
     game.agree_draw()
-        .map_err(|e| reject("accept draw", Reason::Game(e), RejectionKind::GameOver))?;
+        .map_err(|e| reject(wrote, Reason::Game(e), RejectionKind::GameOver))?;
     *offer = None;
     Ok(Some("accepted the draw".into()))
 }
@@ -140,13 +138,10 @@ pub(super) fn decline(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, 
     let notices: &mut Vec<Notice> = notices;
     let me = seat.side;
     let them = !me;
-    over(game, "decline draw")?;
+    let wrote = seat.words(Command::DeclineDraw);
+    over(game, &wrote)?;
     if *offer != Some(them) {
-        return Err(reject(
-            "decline draw",
-            Reason::NoDrawToDecline,
-            RejectionKind::Other,
-        ));
+        return Err(reject(wrote, Reason::NoDrawToDecline, RejectionKind::Other));
     }
     *offer = None;
     notices.push(Notice::DrawOfferDeclined { to: them });
@@ -164,16 +159,15 @@ pub(super) fn claim(
     let game: &mut Game = game;
     let offer: &mut Option<Color> = offer;
     let me = seat.side;
-    let wrote = match with_move {
-        Some(m) => format!("claim draw {}", m.as_str()),
-        None => "claim draw".to_string(),
-    };
+    let wrote = seat.words(Command::ClaimDraw {
+        with_move: with_move.clone(),
+    });
     over(game, &wrote)?;
     if game.turn() != me {
         return Err(reject(
             wrote,
             Reason::ClaimNotYourMove,
-            RejectionKind::Other,
+            RejectionKind::Claim,
         ));
     }
     let mv = match with_move {
@@ -202,7 +196,7 @@ pub(super) fn claim(
                     why: e,
                     with_move: with_move.is_some(),
                 },
-                RejectionKind::Other,
+                RejectionKind::Claim,
             ))
         }
     }

@@ -9,7 +9,7 @@ use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
 use crate::chess::game::Game;
 use crate::chess::notation;
-use crate::command::MoveText;
+use crate::command::{Command, MoveText};
 
 /// A move, maybe with a draw offer.
 pub(super) fn play(
@@ -49,9 +49,11 @@ pub(super) fn play(
     })?;
     game.play(&mv, Some(at))
         .map_err(|e| reject(wrote, Reason::Game(e), RejectionKind::Illegal))?;
-    // A move answers a standing offer from the opponent: declined.
+    // A move answers a standing offer from the opponent: declined, and
+    // the offerer is told so.
     if *offer == Some(them) {
         *offer = None;
+        notices.push(Notice::DrawOfferDeclined { to: them });
     }
     if *offer_draw {
         *offer = Some(me);
@@ -88,9 +90,10 @@ pub(super) fn resign(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, R
     let game: &mut Game = game;
     let offer: &mut Option<Color> = offer;
     let me = seat.side;
-    over(game, "resign")?;
+    let wrote = seat.words(Command::Resign);
+    over(game, &wrote)?;
     game.resign(me)
-        .map_err(|e| reject("resign", Reason::Game(e), RejectionKind::GameOver))?;
+        .map_err(|e| reject(wrote, Reason::Game(e), RejectionKind::GameOver))?;
     *offer = None;
     Ok(Some("resigned".into()))
 }

@@ -129,7 +129,7 @@ fn draw_offers_stand_until_accepted_or_answered_by_a_move() {
         at(),
     );
     assert_eq!(v.draw_offer_by, Some(Color::White));
-    // Black answers with a move: declined.
+    // Black answers with a move: declined, and White is told so.
     let v2 = apply(
         &board(&v.game, v.draw_offer_by),
         seat(Color::Black),
@@ -137,6 +137,25 @@ fn draw_offers_stand_until_accepted_or_answered_by_a_move() {
         at(),
     );
     assert_eq!(v2.draw_offer_by, None);
+    assert!(
+        v2.notices
+            .contains(&Notice::DrawOfferDeclined { to: Color::White }),
+        "{:?}",
+        v2.notices
+    );
+    // Declined in words first, then a move: told once.
+    let v2 = apply(
+        &board(&v.game, v.draw_offer_by),
+        seat(Color::Black),
+        &[Command::DeclineDraw, mv("e5")],
+        at(),
+    );
+    let told = v2
+        .notices
+        .iter()
+        .filter(|n| matches!(n, Notice::DrawOfferDeclined { .. }))
+        .count();
+    assert_eq!(told, 1, "{:?}", v2.notices);
     // Accepting a standing offer ends the game for both.
     let v3 = apply(
         &board(&v.game, v.draw_offer_by),
@@ -235,7 +254,13 @@ fn a_valid_claim_ends_the_game_and_an_invalid_one_plays_nothing() {
     );
     assert!(!v.changed);
     match &v.notices[..] {
-        [Notice::Rejected { reason, .. }] => assert!(
+        [
+            Notice::Rejected {
+                reason,
+                kind: RejectionKind::Claim,
+                ..
+            },
+        ] => assert!(
             matches!(
                 reason,
                 Reason::ClaimInvalid {
@@ -255,6 +280,37 @@ fn a_valid_claim_ends_the_game_and_an_invalid_one_plays_nothing() {
         at(),
     );
     assert!(!v.changed);
+    assert!(
+        matches!(
+            &v.notices[..],
+            [Notice::Rejected {
+                kind: RejectionKind::Claim,
+                ..
+            }]
+        ),
+        "{:?}",
+        v.notices
+    );
+}
+
+#[test]
+fn a_refused_command_is_quoted_in_the_players_words() {
+    let game = Game::replay(StartPosition::Standard, &["e2e4", "e7e5"]).unwrap();
+    let sl = Seat {
+        side: Color::White,
+        lang: Lang::Sl,
+    };
+    for (text, quoted) in [
+        ("zahtevam remi Sf3", "zahtevam remi Sf3"),
+        ("sprejmem remi", "sprejmem remi"),
+        ("zavrnem remi", "zavrnem remi"),
+    ] {
+        let v = apply(&board(&game, None), sl, &said(text, Lang::Sl), at());
+        match &v.notices[..] {
+            [Notice::Rejected { wrote, .. }] => assert_eq!(wrote, quoted),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
 }
 
 fn cond(text: &str) -> Vec<Command> {

@@ -5,8 +5,12 @@
 //! Piotr that his 8... We8 was played, then Ana's pre-set 9. Sf1, and that
 //! it is his move again; Ana that her 9. Sf1 followed Piotr's 8... Te8.
 //! Then Piotr's own line is cancelled by a move it did not expect, and the
-//! notice names that move in Polish letters. Every mail runs through
-//! `Inbox::handle` and the outbox, as the daemon runs them.
+//! notice names that move in Polish letters. And the draw and game-over
+//! answers of the same issue (item 5): a declined offer is told to the
+//! offerer, an invalid claim is answered with how claims work, a move to a
+//! finished game with the result and nothing about writing moves. Every
+//! mail runs through `Inbox::handle` and the outbox, as the daemon runs
+//! them.
 
 use chrono::{Duration, TimeZone, Utc};
 
@@ -33,6 +37,11 @@ struct Story {
 
 impl Story {
     async fn new(db: &TestDb) -> Story {
+        Story::with(db, ("Piotr Nowak", Lang::Pl, "Europe/Warsaw")).await
+    }
+
+    /// Ana (Slovenian) plays White against Black, `(name, language, zone)`.
+    async fn with(db: &TestDb, black: (&str, Lang, &str)) -> Story {
         let app = TestApp::builder()
             .at(Utc.with_ymd_and_hms(2026, 11, 29, 9, 0, 0).unwrap())
             .address("chess@dopis.test")
@@ -49,12 +58,7 @@ impl Story {
             )
             .await;
         let piotr = app
-            .player(
-                "piotr@players.test",
-                "Piotr Nowak",
-                Lang::Pl,
-                Some("Europe/Warsaw"),
-            )
+            .player("black@players.test", black.0, black.1, Some(black.2))
             .await;
         let game = app.game(&ana, &piotr, TimeControl::default()).await;
         let mut story = Story {
@@ -230,4 +234,55 @@ async fn a_conditional_answer_is_told_to_each_side_as_it_happened_in_their_lette
     never_says(cancelled, &["Bc4", "Lc4"]);
 }
 
-on_both_backends!(a_conditional_answer_is_told_to_each_side_as_it_happened_in_their_letters);
+async fn a_declined_offer_a_bad_claim_and_a_move_after_the_end_are_answered_as_they_are(
+    db: &TestDb,
+) {
+    let mut s = Story::with(db, ("Klaus Weber", Lang::De, "Europe/Berlin")).await;
+    const KLAUS: usize = PIOTR;
+    // Ana offers a draw with her move; Klaus plays on without accepting.
+    s.reply(ANA, "e4 remi").await;
+    let [to_ana, _] = s.reply(KLAUS, "e5").await;
+    let declined = the(&to_ana, "ne sprejme remija");
+    says(
+        declined,
+        &[
+            "Klaus Weber ne sprejme vaše ponudbe remija v partiji #1 in igra 1... e5.",
+            "Na potezi ste: 2. ?",
+        ],
+    );
+    the(&to_ana, "Na potezi ste");
+
+    // A claim that no rule supports: how claims work, not how to write moves.
+    let [to_ana, _] = s.reply(ANA, "zahtevam remi Sf3").await;
+    let refused = the(&to_ana, "Ni odigrano");
+    says(
+        refused,
+        &[
+            "Kako deluje zahteva za remi:",
+            "»zahtevam remi",
+            "Vaša poteza 2. ? še čaka",
+        ],
+    );
+    never_says(refused, &["Kako pravilno zapisati"]);
+    assert_eq!(s.app.moves(s.game).await, ["e4", "e5"]);
+
+    // Klaus resigns, then sends a move anyway: the result, no move hints.
+    s.reply(ANA, "Sf3").await;
+    s.reply(KLAUS, "aufgeben").await;
+    let [_, to_klaus] = s.reply(KLAUS, "Sc6").await;
+    let over = the(&to_klaus, "Die Partie ist beendet");
+    says(
+        over,
+        &[
+            "Diese Partie ist beendet; in ihr kann nichts mehr gespielt werden.",
+            "Ergebnis: 1-0.",
+            "Eine Antwort ist nicht nötig.",
+        ],
+    );
+    never_says(over, &["z. B.", "So schreiben Sie es richtig", "Ihren Zug"]);
+}
+
+on_both_backends!(
+    a_conditional_answer_is_told_to_each_side_as_it_happened_in_their_letters,
+    a_declined_offer_a_bad_claim_and_a_move_after_the_end_are_answered_as_they_are,
+);

@@ -20,7 +20,7 @@ use shakmaty::{Color, Role, Square};
 
 use dopis::address::EmailAddress;
 use dopis::arbiter::{ConditionalNote, Reason};
-use dopis::chess::game::{Game, StartPosition};
+use dopis::chess::game::{ClaimRejected, Game, StartPosition};
 use dopis::chess::notation::{IllegalReason, MoveTextError};
 use dopis::chess::pgn::{self, PgnTags};
 use dopis::clock::{LeaveError, TimeControl};
@@ -188,6 +188,17 @@ fn knight(lang: Lang) -> &'static str {
     }
 }
 
+/// How a player of `lang` claims a draw (the first of the words read).
+fn claim_words(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Sl => "zahtevam remi",
+        Lang::Pl => "żądam remisu",
+        Lang::Lv => "pieprasu neizšķirtu",
+        Lang::De => "remis reklamieren",
+        _ => "claim draw",
+    }
+}
+
 /// The English mails. (The Slovenian `your_move_sl` that stood here before
 /// the translations is now `sl/your_move`.)
 fn cases() -> Vec<Case> {
@@ -232,7 +243,22 @@ fn english(name: &str) -> Vec<&'static str> {
             "game-42.pgn",
             "17. Rd8#",
         ],
-        "draw_offer_declined" => vec!["Alice Novak declined your draw offer in game #42."],
+        "draw_offer_declined" => vec![
+            "Alice Novak declined your draw offer in game #42 by playing 5. Qxf3.",
+            "It is your move: 5... ?",
+        ],
+        "rejected_game_over" => vec![
+            "This game is over, so nothing can be played in it any more.",
+            "Result: 1-0. Alice Novak wins by checkmate.",
+            "How to reply: no reply is needed.",
+        ],
+        "rejected_claim" => vec![
+            "> claim draw Nc3",
+            "How a draw claim works:",
+            "(FIDE 9.2)",
+            "e.g. \"claim draw Nd4\": the move",
+            "Your move 3. ? is still due",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "How to write it right:",
@@ -504,6 +530,51 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
             lang,
             Color::Black,
             Some(view(opera_after(10), Some(Color::Black))),
+        ),
+        true,
+        false,
+    );
+
+    // Black writes a move to the finished game: told the result, and
+    // nothing about writing moves.
+    let finished = opera();
+    let outcome = finished.outcome().expect("mate").clone();
+    add(
+        "rejected_game_over",
+        letter(
+            LetterKind::Rejected {
+                wrote: format!("{}c6", knight(lang)),
+                reason: Reason::GameOver(outcome),
+                kind: RejectionKind::GameOver,
+            },
+            lang,
+            Color::Black,
+            Some(view(finished, Some(Color::Black))),
+        ),
+        true,
+        false,
+    );
+
+    // White claims a draw with a knight move that makes no repetition:
+    // told how claims work, not how to write moves.
+    add(
+        "rejected_claim",
+        letter(
+            LetterKind::Rejected {
+                wrote: format!("{} {}c3", claim_words(lang), knight(lang)),
+                reason: Reason::ClaimInvalid {
+                    why: ClaimRejected::NotYet {
+                        with_move: true,
+                        occurrences: 1,
+                        quiet_moves: 0,
+                    },
+                    with_move: true,
+                },
+                kind: RejectionKind::Claim,
+            },
+            lang,
+            Color::White,
+            Some(view(opera_after(4), Some(Color::White))),
         ),
         true,
         false,

@@ -49,8 +49,23 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "Več sreče v naslednji partiji.",
         ],
         "draw_offer_declined" => {
-            vec!["Alice Novak ne sprejme vaše ponudbe remija v partiji #42."]
+            vec![
+                "Alice Novak ne sprejme vaše ponudbe remija v partiji #42 in igra",
+                "5. Dxf3.",
+                "Na potezi ste: 5... ?",
+            ]
         }
+        "rejected_game_over" => vec![
+            "Ta partija je končana, zato v njej ni mogoče več igrati.",
+            "Izid: 1-0. Mat: zmaga Alice Novak.",
+            "Kako odgovoriti: odgovor ni potreben.",
+        ],
+        "rejected_claim" => vec![
+            "Kako deluje zahteva za remi:",
+            "(FIDE 9.2)",
+            "»zahtevam remi Sd4«",
+            "Vaša poteza 3. ? še čaka",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "Pojasnilo:",
@@ -216,8 +231,22 @@ fn polish(name: &str) -> Vec<&'static str> {
             "Powodzenia w następnej partii!",
         ],
         "draw_offer_declined" => {
-            vec!["Alice Novak odrzuca Twoją propozycję remisu w partii #42."]
+            vec![
+                "Alice Novak odrzuca Twoją propozycję remisu w partii #42 i gra 5. Hxf3.",
+                "Twój ruch: 5... ?",
+            ]
         }
+        "rejected_game_over" => vec![
+            "Ta partia jest już zakończona, więc nie można w niej nic zagrać.",
+            "Wynik: 1-0. Mat: wygrywa Alice Novak.",
+            "Jak odpowiedzieć: odpowiedź nie jest potrzebna.",
+        ],
+        "rejected_claim" => vec![
+            "Jak działa żądanie remisu:",
+            "(FIDE 9.2)",
+            "remisu Sd4”",
+            "Twój ruch 3. ? nadal czeka",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "Wyjaśnienie:",
@@ -363,8 +392,23 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "Lai veicas nākamajā partijā!",
         ],
         "draw_offer_declined" => {
-            vec!["Alice Novak noraidīja Jūsu neizšķirta piedāvājumu partijā #42."]
+            vec![
+                "Alice Novak noraidīja Jūsu neizšķirta piedāvājumu partijā #42, izdarot",
+                "gājienu 5. Dxf3.",
+                "Jūsu gājiens: 5... ?",
+            ]
         }
+        "rejected_game_over" => vec![
+            "Šī partija ir beigusies, tāpēc tajā vairs neko nevar spēlēt.",
+            "Rezultāts: 1-0. Mats: uzvar Alice Novak.",
+            "Kā atbildēt: atbilde nav vajadzīga.",
+        ],
+        "rejected_claim" => vec![
+            "Kā darbojas neizšķirta pieprasījums:",
+            "(FIDE 9.2)",
+            "„pieprasu neizšķirtu Zd4“",
+            "Jūsu gājiens 3. ? joprojām gaida",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "Paskaidrojums:",
@@ -517,8 +561,22 @@ fn german(name: &str) -> Vec<&'static str> {
             "Viel Glück in der nächsten Partie!",
         ],
         "draw_offer_declined" => {
-            vec!["Alice Novak hat Ihr Remisangebot in Partie #42 abgelehnt."]
+            vec![
+                "Alice Novak hat Ihr Remisangebot in Partie #42 abgelehnt und 5. Dxf3",
+                "Sie sind am Zug: 5... ?",
+            ]
         }
+        "rejected_game_over" => vec![
+            "Diese Partie ist beendet; in ihr kann nichts mehr gespielt werden.",
+            "Ergebnis: 1-0. Matt: Alice Novak gewinnt.",
+            "So antworten Sie: Eine Antwort ist nicht nötig.",
+        ],
+        "rejected_claim" => vec![
+            "So funktioniert ein Remisantrag:",
+            "(FIDE 9.2)",
+            "„Remis reklamieren Sd4“",
+            "Ihr Zug 3. ? steht noch aus",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "Erläuterung:",
