@@ -142,6 +142,23 @@ fn says(mail: &Received, phrases: &[&str]) {
     }
 }
 
+/// The METHOD and UID of the calendar file a mail carries, if any.
+fn calendar(mail: &Received) -> Option<(String, String)> {
+    use mail_parser::MimeHeaders;
+    let parsed = mail_parser::MessageParser::default().parse(&mail.raw)?;
+    let part = parsed
+        .attachments()
+        .find(|p| p.attachment_name().is_some_and(|n| n.ends_with(".ics")))?;
+    let text = String::from_utf8_lossy(part.contents()).into_owned();
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_owned())
+            .unwrap_or_default()
+    };
+    Some((field("METHOD:"), field("UID:")))
+}
+
 fn never_says(mail: &Received, words: &[&str]) {
     for word in words {
         assert!(
@@ -175,6 +192,12 @@ async fn a_conditional_answer_is_told_to_each_side_as_it_happened_in_their_lette
         s.reply(who, text).await;
     }
     let [to_ana, _] = s.reply(ANA, "c3\r\nče Te8 Sf1\r\nče a6 La4").await;
+    // Her "your move" entry in the calendar goes: the confirmation cancels it.
+    let white_entry = format!("dopis.g{}.white@dopis.test", s.game.0);
+    assert_eq!(
+        calendar(the(&to_ana, "Poteza sprejeta: c3")),
+        Some(("CANCEL".into(), white_entry.clone()))
+    );
     says(
         the(&to_ana, "Pogojne poteze"),
         &["8...Te8 9.Sf1", "8...a6 9.La4"],
@@ -208,8 +231,18 @@ async fn a_conditional_answer_is_told_to_each_side_as_it_happened_in_their_lette
             "Nf1",
         ],
     );
+    // It is his move again: his "your move" mail updates his calendar
+    // entry, and the confirmation leaves it alone.
+    assert_eq!(calendar(accepted), None);
     // His "your move" mail shows Ana's answer in his letters too.
     let your_move = the(&to_piotr, "Twój ruch");
+    assert_eq!(
+        calendar(your_move),
+        Some((
+            "PUBLISH".into(),
+            format!("dopis.g{}.black@dopis.test", s.game.0)
+        ))
+    );
     assert!(your_move.subject.contains("Sf1"), "{}", your_move.subject);
     never_says(your_move, &["Nf1"]);
 
@@ -239,6 +272,7 @@ async fn a_declined_offer_a_bad_claim_and_a_move_after_the_end_are_answered_as_t
 ) {
     let mut s = Story::with(db, ("Klaus Weber", Lang::De, "Europe/Berlin")).await;
     const KLAUS: usize = PIOTR;
+    let white_entry = format!("dopis.g{}.white@dopis.test", s.game.0);
     // Ana offers a draw with her move; Klaus plays on without accepting.
     s.reply(ANA, "e4 remi").await;
     let [to_ana, _] = s.reply(KLAUS, "e5").await;
@@ -280,6 +314,27 @@ async fn a_declined_offer_a_bad_claim_and_a_move_after_the_end_are_answered_as_t
         ],
     );
     never_says(over, &["z. B.", "So schreiben Sie es richtig", "Ihren Zug"]);
+    // The game-over mails cancel both players' deadline entries.
+    let black_entry = format!("dopis.g{}.black@dopis.test", s.game.0);
+    let ended: Vec<&Received> = s
+        .mails
+        .iter()
+        .filter(|m| m.subject.contains("Konec partije") || m.subject.contains("Partie beendet"))
+        .collect();
+    assert_eq!(
+        ended.len(),
+        2,
+        "{:?}",
+        s.mails.iter().map(|m| &m.subject).collect::<Vec<_>>()
+    );
+    for mail in ended {
+        let entry = if mail.to.starts_with("ana@") {
+            &white_entry
+        } else {
+            &black_entry
+        };
+        assert_eq!(calendar(mail), Some(("CANCEL".into(), entry.clone())));
+    }
 }
 
 on_both_backends!(

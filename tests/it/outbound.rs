@@ -947,16 +947,40 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
                 .is_some_and(|c| c.ctype() == "text" && c.subtype() == Some("calendar"))
         })
         .collect();
+    // A mail telling a player their move was played (and it is not their
+    // move again), or that the game is over, cancels that event.
     let wants_calendar = matches!(letter.kind, LetterKind::YourMove)
         && letter.game.as_ref().is_some_and(|g| {
             g.deadline_at.is_some() && !g.game.is_over() && g.recipient == Some(g.game.turn())
         });
-    match (wants_calendar, calendars.as_slice()) {
+    let wants_cancel = letter.game.as_ref().is_some_and(|g| {
+        g.recipient.is_some()
+            && match letter.kind {
+                LetterKind::MoveAccepted { .. } => {
+                    !g.game.is_over() && g.recipient != Some(g.game.turn())
+                }
+                LetterKind::GameOver => g.game.is_over(),
+                _ => false,
+            }
+    });
+    match (wants_calendar || wants_cancel, calendars.as_slice()) {
         (false, []) => {}
         (true, [ics]) => {
             let text = String::from_utf8_lossy(ics.contents()).into_owned();
             let game = letter.game.as_ref().expect("a game");
-            if let Err(e) = crate::calendar::check_deadline_event(&text, game, &letter.from) {
+            let method = ics.content_type().and_then(|c| c.attribute("method"));
+            let checked = if wants_cancel {
+                let above = u32::try_from(game.game.plies().len()).unwrap_or(u32::MAX) - 1;
+                crate::calendar::check_cancel_event(&text, game, &letter.from, above).and(
+                    match method {
+                        Some("CANCEL") => Ok(()),
+                        other => Err(format!("MIME method {other:?}, want CANCEL")),
+                    },
+                )
+            } else {
+                crate::calendar::check_deadline_event(&text, game, &letter.from)
+            };
+            if let Err(e) = checked {
                 fail(format!("calendar: {e}\n{text}"));
             }
             if ics.attachment_name() != Some(format!("dopis-{}.ics", game.id).as_str()) {

@@ -88,10 +88,22 @@ pub(crate) struct Context {
     pub excess: Option<ExcessContext>,
     /// `ConfirmStale`, `Repeated`: what the player's earlier mail answered.
     pub reply: Option<ReplyNote>,
-    /// `YourMove`: the deadline as an `.ics` file, name and text (not for
+    /// `YourMove`: the deadline as an `.ics` file; a confirmation of the
+    /// player's move and a game-over mail: its cancellation (not for
     /// templates; set by `compose` after the body is rendered).
     #[serde(skip)]
-    pub ics: Option<(String, String)>,
+    pub ics: Option<Ics>,
+}
+
+/// A calendar file attached to a mail.
+#[derive(Debug, Clone)]
+pub(crate) struct Ics {
+    /// The file name, e.g. `dopis-42.ics`.
+    pub file: String,
+    /// The iCalendar text.
+    pub text: String,
+    /// Its METHOD, for the MIME type: `PUBLISH` or `CANCEL`.
+    pub method: &'static str,
 }
 
 /// A cap a mail went over (see [`super::NotHandledCause::TooComplex`]).

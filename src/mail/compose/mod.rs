@@ -14,7 +14,9 @@
 //! │       ├── text/html           <img src="cid:…">
 //! │       └── image/png           the board, inline
 //! ├── application/x-chess-pgn     game-42.pgn
-//! └── text/calendar               dopis-42.ics: a "your move" mail's deadline
+//! └── text/calendar               dopis-42.ics: a "your move" mail's deadline,
+//!                                 or its cancellation once the player moved
+//!                                 or the game ended
 //! ```
 //!
 //! Pure: the date, the Message-ID and everything shown come from the letter,
@@ -545,38 +547,72 @@ pub fn compose(letter: &Letter) -> Result<Vec<u8>, ComposeError> {
     mime::assemble(letter, &ctx, &subject, &rendered)
 }
 
-/// The `.ics` file of a "your move" mail's deadline, with its name: one
-/// event per game and side, updated by each later mail (see `calendar`).
+/// The `.ics` file of a mail, if it carries one (see `calendar`): a
+/// "your move" mail's deadline, one event per game and side, updated by
+/// each later mail; the cancellation of that event in the mail that tells
+/// the player their move was played (unless it is their move again: then
+/// the "your move" mail updates it) or that the game is over.
 fn deadline_calendar(
     letter: &Letter,
     ctx: &context::Context,
-) -> Result<Option<(String, String)>, ComposeError> {
+) -> Result<Option<context::Ics>, ComposeError> {
     let Some(view) = letter.game.as_ref() else {
         return Ok(None);
     };
-    let (LetterKind::YourMove, Some(at), Some(side)) =
-        (&letter.kind, view.deadline_at, view.recipient)
+    let Some(side) = view.recipient else {
+        return Ok(None);
+    };
+    let plies = u32::try_from(view.game.plies().len()).unwrap_or(u32::MAX);
+    let side_name = if side.is_white() { "white" } else { "black" };
+    let uid = format!(
+        "dopis.g{}.{side_name}@{}",
+        view.id,
+        letter.from.address.domain()
+    );
+    let file = format!("dopis-{}.ics", view.id);
+    let over = view.game.is_over();
+    let their_move = !over && view.game.turn() == side;
+    // The last "your move" mail to this side had the half-moves played
+    // then as its SEQUENCE: at most `plies` (a game ended on that side's
+    // move, by resigning or on time, adds none), so `plies + 1` is higher.
+    let cancel_after = match &letter.kind {
+        LetterKind::MoveAccepted { .. } if !over && !their_move => Some(plies),
+        LetterKind::GameOver if over => Some(plies.saturating_add(1)),
+        _ => None,
+    };
+    if let Some(sequence) = cancel_after {
+        let summary = format!("[dopis #{}] {} – {}", view.id, view.white, view.black);
+        let text = calendar::cancel(&calendar::Cancellation {
+            uid,
+            sequence,
+            stamp: letter.date,
+            organizer: letter.from.address.as_str(),
+            summary: &summary,
+        });
+        return Ok(Some(context::Ics {
+            file,
+            text,
+            method: "CANCEL",
+        }));
+    }
+    let (LetterKind::YourMove, Some(at), true) = (&letter.kind, view.deadline_at, their_move)
     else {
         return Ok(None);
     };
-    if view.game.is_over() || view.game.turn() != side {
-        return Ok(None);
-    }
     let (summary, description) = templates::render_calendar(letter.lang, ctx)?;
-    let side_name = if side.is_white() { "white" } else { "black" };
     let text = calendar::ics(&calendar::Deadline {
-        uid: format!(
-            "dopis.g{}.{side_name}@{}",
-            view.id,
-            letter.from.address.domain()
-        ),
-        sequence: u32::try_from(view.game.plies().len()).unwrap_or(u32::MAX),
+        uid,
+        sequence: plies,
         stamp: letter.date,
         at,
         summary: &summary,
         description: &description,
     });
-    Ok(Some((format!("dopis-{}.ics", view.id), text)))
+    Ok(Some(context::Ics {
+        file,
+        text,
+        method: "PUBLISH",
+    }))
 }
 
 /// The context with the letter's typed reason or note in words, in the
