@@ -237,20 +237,16 @@ pub(super) fn fire_conditionals(
             .filter(|l| l.first() == Some(&last))
             .collect();
         let Some(answer) = matching.first().and_then(|l| l.get(1)).cloned() else {
-            let san = game
-                .plies()
-                .last()
-                .map(|p| p.san.clone())
-                .unwrap_or_default();
             notices.push(Notice::Conditionals {
                 to: owner,
-                note: ConditionalNote::Unexpected { san },
+                note: ConditionalNote::Unexpected {
+                    ply: game.plies().len().saturating_sub(1),
+                },
                 lines: Vec::new(),
             });
             break;
         };
         let before = game.position().clone();
-        let mode = game.castling_mode();
         let Some(mv) = answer
             .parse::<shakmaty::uci::UciMove>()
             .ok()
@@ -263,10 +259,9 @@ pub(super) fn fire_conditionals(
             break;
         }
         played += 1;
-        let lang_written = notation::render(&before, &mv, Notation::San(Lang::En), mode);
         notices.push(Notice::ConditionalPlayed {
             to: owner,
-            written: lang_written,
+            ply: game.plies().len().saturating_sub(1),
         });
         // The rest of each line that agrees with what was played stays.
         *conditionals.of_mut(owner) = matching

@@ -8,7 +8,7 @@ use super::notice::Notice;
 use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
 use crate::chess::notation;
-use crate::command::MoveText;
+use crate::command::{Command, MoveText};
 
 /// The half-move (ply count before it) at which each side last offered a draw.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -80,16 +80,13 @@ impl State<'_> {
 pub(super) fn offer(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
     let me = seat.side;
     let them = !me;
-    over(st.game, "draw")?;
+    let wrote = seat.words(Command::OfferDraw);
+    over(st.game, &wrote)?;
     if st.game.turn() == me {
-        return Err(reject("draw", Reason::DrawNeedsMove, RejectionKind::Other));
+        return Err(reject(wrote, Reason::DrawNeedsMove, RejectionKind::Other));
     }
     if *st.offer == Some(me) {
-        return Err(reject(
-            "draw",
-            Reason::DrawOfferStands,
-            RejectionKind::Other,
-        ));
+        return Err(reject(wrote, Reason::DrawOfferStands, RejectionKind::Other));
     }
     *st.offer = Some(me);
     st.notices.push(Notice::DrawOffered { to: them });
@@ -100,17 +97,18 @@ pub(super) fn offer(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Re
 pub(super) fn accept(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
     let me = seat.side;
     let them = !me;
-    over(st.game, "accept draw")?;
+    let wrote = seat.words(Command::AcceptDraw);
+    over(st.game, &wrote)?;
     if *st.offer != Some(them) {
         return Err(reject(
-            "accept draw",
+            wrote.clone(),
             Reason::NoDrawToAccept,
             RejectionKind::Other,
         ));
     }
     st.game
         .agree_draw()
-        .map_err(|e| reject("accept draw", Reason::Game(e), RejectionKind::GameOver))?;
+        .map_err(|e| reject(wrote, Reason::Game(e), RejectionKind::GameOver))?;
     *st.offer = None;
     Ok(Some("accepted the draw".into()))
 }
@@ -119,13 +117,10 @@ pub(super) fn accept(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, R
 pub(super) fn decline(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
     let me = seat.side;
     let them = !me;
-    over(st.game, "decline draw")?;
+    let wrote = seat.words(Command::DeclineDraw);
+    over(st.game, &wrote)?;
     if *st.offer != Some(them) {
-        return Err(reject(
-            "decline draw",
-            Reason::NoDrawToDecline,
-            RejectionKind::Other,
-        ));
+        return Err(reject(wrote, Reason::NoDrawToDecline, RejectionKind::Other));
     }
     *st.offer = None;
     st.notices.push(Notice::DrawOfferDeclined { to: them });
@@ -140,16 +135,15 @@ pub(super) fn claim(
     at: DateTime<Utc>,
 ) -> Result<Option<String>, Rejection> {
     let me = seat.side;
-    let wrote = match with_move {
-        Some(m) => format!("claim draw {}", m.as_str()),
-        None => "claim draw".to_string(),
-    };
+    let wrote = seat.words(Command::ClaimDraw {
+        with_move: with_move.clone(),
+    });
     over(st.game, &wrote)?;
     if st.game.turn() != me {
         return Err(reject(
             wrote,
             Reason::ClaimNotYourMove,
-            RejectionKind::Other,
+            RejectionKind::Claim,
         ));
     }
     let mv = match with_move {
@@ -178,7 +172,7 @@ pub(super) fn claim(
                     why: e,
                     with_move: with_move.is_some(),
                 },
-                RejectionKind::Other,
+                RejectionKind::Claim,
             ))
         }
     }

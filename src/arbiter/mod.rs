@@ -79,6 +79,14 @@ pub struct Seat {
     pub lang: Lang,
 }
 
+impl Seat {
+    /// A command as this player would write it, in their language, to quote
+    /// it back in a refusal.
+    fn words(&self, command: Command) -> String {
+        crate::command::describe(&[command], self.lang)
+    }
+}
+
 /// Applies the commands of one mail from the player in `seat`, which
 /// arrived at `at`.
 pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime<Utc>) -> Verdict {
@@ -137,6 +145,7 @@ pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime
                 Notice::YourMove { .. }
                     | Notice::MoveAccepted { .. }
                     | Notice::ConditionalPlayed { .. }
+                    | Notice::DrawOfferDeclined { .. }
             )
         });
         notices.push(Notice::GameOver);
@@ -187,7 +196,7 @@ fn step(
         && !st.game.is_over()
         && *st.offer != Some(seat.side)
     {
-        st.offer_draw(seat.side, "draw", false)?;
+        st.offer_draw(seat.side, &seat.words(Command::OfferDraw), false)?;
     }
     match command {
         Command::Move { text, offer_draw } => moves::play(st, seat, text, offer_draw, at),

@@ -6,8 +6,8 @@ use super::conditionals::fire_conditionals;
 use super::notice::Notice;
 use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
 use super::{Seat, State, over};
-use crate::chess::notation::{self, Notation};
-use crate::command::MoveText;
+use crate::chess::notation;
+use crate::command::{Command, MoveText};
 
 /// A move, maybe with a draw offer.
 pub(super) fn play(
@@ -34,13 +34,14 @@ pub(super) fn play(
         let kind = rejection_kind(&e);
         reject(wrote, Reason::Move(e), kind)
     })?;
-    let written = notation::render(&before, &mv, Notation::San(seat.lang), mode);
     st.game
         .play(&mv, Some(at))
         .map_err(|e| reject(wrote, Reason::Game(e), RejectionKind::Illegal))?;
-    // A move answers a standing offer from the opponent: declined.
+    // A move answers a standing offer from the opponent: declined, and
+    // the offerer is told so.
     if *st.offer == Some(them) {
         *st.offer = None;
+        st.notices.push(Notice::DrawOfferDeclined { to: them });
     }
     if *offer_draw {
         *st.offer = Some(me);
@@ -50,7 +51,7 @@ pub(super) fn play(
     }
     st.notices.push(Notice::MoveAccepted {
         to: me,
-        written: written.clone(),
+        ply: st.game.plies().len().saturating_sub(1),
     });
     let mut what = format!(
         "played {}",
@@ -74,10 +75,11 @@ pub(super) fn play(
 /// Resigning.
 pub(super) fn resign(st: &mut State<'_>, seat: Seat) -> Result<Option<String>, Rejection> {
     let me = seat.side;
-    over(st.game, "resign")?;
+    let wrote = seat.words(Command::Resign);
+    over(st.game, &wrote)?;
     st.game
         .resign(me)
-        .map_err(|e| reject("resign", Reason::Game(e), RejectionKind::GameOver))?;
+        .map_err(|e| reject(wrote, Reason::Game(e), RejectionKind::GameOver))?;
     *st.offer = None;
     Ok(Some("resigned".into()))
 }

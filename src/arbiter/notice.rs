@@ -12,12 +12,14 @@ pub enum Notice {
         /// The side to move.
         to: Color,
     },
-    /// `to`'s move was accepted; `written` is the move in their notation.
+    /// `to`'s move was accepted: the half-move `ply` of the game (counted
+    /// from 0). A conditional answer of the opponent's that it set off is
+    /// the half-move after it; the mail names both in the mover's letters.
     MoveAccepted {
         /// The mover.
         to: Color,
-        /// The move as the mover's language writes it.
-        written: String,
+        /// Which half-move of the game it is.
+        ply: usize,
     },
     /// The game ended: both players are told.
     GameOver,
@@ -71,11 +73,13 @@ pub enum Notice {
         /// The lines as the owner writes them (`if 12...Nf6 13.e5`).
         lines: Vec<String>,
     },
-    /// A conditional move of `to` was played for them.
+    /// A conditional move of `to` was played for them: the half-move
+    /// `ply` of the game (counted from 0), answering the opponent's move
+    /// before it. The mail writes both in the owner's letters.
     ConditionalPlayed {
         /// The owner.
         to: Color,
-        /// Their move as they write it.
-        written: String,
+        /// Which half-move of the game their answer is.
+        ply: usize,
     },
 }

@@ -24,6 +24,9 @@ pub enum RejectionKind {
     GameOver,
     /// No such game, or not the sender's.
     UnknownGame,
+    /// A draw claim that cannot be granted (not valid, or not on the
+    /// claimant's move): the mail explains how claims work.
+    Claim,
     /// Anything else (e.g. accepting a draw nobody offered).
     Other,
 }
@@ -38,6 +41,7 @@ impl RejectionKind {
             RejectionKind::NotYourTurn => "not_your_turn",
             RejectionKind::GameOver => "game_over",
             RejectionKind::UnknownGame => "unknown_game",
+            RejectionKind::Claim => "claim",
             RejectionKind::Other => "other",
         }
     }
@@ -203,8 +207,9 @@ pub enum ConditionalNote {
     HadNone,
     /// The opponent's move was in no line: all cancelled.
     Unexpected {
-        /// The opponent's move.
-        san: String,
+        /// Which half-move of the game (counted from 0) the opponent's
+        /// move is: the mail writes it in the owner's letters.
+        ply: usize,
     },
 }
 

@@ -47,7 +47,7 @@ fn a_legal_move_is_played_and_both_players_are_told() {
         vec![
             Notice::MoveAccepted {
                 to: Color::White,
-                written: "e4".into()
+                ply: 0
             },
             Notice::YourMove { to: Color::Black },
         ]
@@ -65,7 +65,7 @@ fn a_move_in_the_players_own_letters_is_confirmed_in_them() {
     assert_eq!(v.game.plies()[0].san, "Nf3");
     assert!(v.notices.contains(&Notice::MoveAccepted {
         to: Color::White,
-        written: "Sf3".into()
+        ply: 0
     }));
 }
 
@@ -129,7 +129,7 @@ fn draw_offers_stand_until_accepted_or_answered_by_a_move() {
         at(),
     );
     assert_eq!(v.draw_offer_by, Some(Color::White));
-    // Black answers with a move: declined.
+    // Black answers with a move: declined, and White is told so.
     let v2 = apply(
         &board(&v.game, v.draw_offer_by),
         seat(Color::Black),
@@ -137,6 +137,25 @@ fn draw_offers_stand_until_accepted_or_answered_by_a_move() {
         at(),
     );
     assert_eq!(v2.draw_offer_by, None);
+    assert!(
+        v2.notices
+            .contains(&Notice::DrawOfferDeclined { to: Color::White }),
+        "{:?}",
+        v2.notices
+    );
+    // Declined in words first, then a move: told once.
+    let v2 = apply(
+        &board(&v.game, v.draw_offer_by),
+        seat(Color::Black),
+        &[Command::DeclineDraw, mv("e5")],
+        at(),
+    );
+    let told = v2
+        .notices
+        .iter()
+        .filter(|n| matches!(n, Notice::DrawOfferDeclined { .. }))
+        .count();
+    assert_eq!(told, 1, "{:?}", v2.notices);
     // Accepting a standing offer ends the game for both.
     let v3 = apply(
         &board(&v.game, v.draw_offer_by),
@@ -235,7 +254,13 @@ fn a_valid_claim_ends_the_game_and_an_invalid_one_plays_nothing() {
     );
     assert!(!v.changed);
     match &v.notices[..] {
-        [Notice::Rejected { reason, .. }] => assert!(
+        [
+            Notice::Rejected {
+                reason,
+                kind: RejectionKind::Claim,
+                ..
+            },
+        ] => assert!(
             matches!(
                 reason,
                 Reason::ClaimInvalid {
@@ -255,6 +280,37 @@ fn a_valid_claim_ends_the_game_and_an_invalid_one_plays_nothing() {
         at(),
     );
     assert!(!v.changed);
+    assert!(
+        matches!(
+            &v.notices[..],
+            [Notice::Rejected {
+                kind: RejectionKind::Claim,
+                ..
+            }]
+        ),
+        "{:?}",
+        v.notices
+    );
+}
+
+#[test]
+fn a_refused_command_is_quoted_in_the_players_words() {
+    let game = Game::replay(StartPosition::Standard, &["e2e4", "e7e5"]).unwrap();
+    let sl = Seat {
+        side: Color::White,
+        lang: Lang::Sl,
+    };
+    for (text, quoted) in [
+        ("zahtevam remi Sf3", "zahtevam remi Sf3"),
+        ("sprejmem remi", "sprejmem remi"),
+        ("zavrnem remi", "zavrnem remi"),
+    ] {
+        let v = apply(&board(&game, None), sl, &said(text, Lang::Sl), at());
+        match &v.notices[..] {
+            [Notice::Rejected { wrote, .. }] => assert_eq!(wrote, quoted),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
 }
 
 fn cond(text: &str) -> Vec<Command> {
@@ -306,9 +362,13 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
     let sans: Vec<&str> = v2.game.plies().iter().map(|p| p.san.as_str()).collect();
     assert_eq!(sans, ["e4", "e5", "Nf3"]);
     assert_eq!(v2.game.plies()[2].received_at, Some(later), "costs no time");
+    assert!(v2.notices.contains(&Notice::MoveAccepted {
+        to: Color::Black,
+        ply: 1
+    }));
     assert!(v2.notices.contains(&Notice::ConditionalPlayed {
         to: Color::White,
-        written: "Nf3".into()
+        ply: 2
     }));
     assert!(v2.notices.contains(&Notice::YourMove { to: Color::Black }));
     assert_eq!(
@@ -325,7 +385,7 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
     };
     let v3 = apply(&b2, seat(Color::Black), &cond("d6"), later);
     assert!(v3.conditionals.white.is_empty());
-    assert!(v3.notices.iter().any(|n| matches!(n, Notice::Conditionals { to: Color::White, note, .. } if matches!(note, ConditionalNote::Unexpected { .. }))));
+    assert!(v3.notices.iter().any(|n| matches!(n, Notice::Conditionals { to: Color::White, note, .. } if *note == ConditionalNote::Unexpected { ply: 3 })));
     assert!(v3.notices.contains(&Notice::YourMove { to: Color::White }));
 }
 

@@ -583,11 +583,9 @@ impl Post {
                     false,
                     Some(ply),
                 ),
-                Notice::MoveAccepted { to, written } => (
+                Notice::MoveAccepted { to, ply } => (
                     move_key("accepted", *to),
-                    LetterKind::MoveAccepted {
-                        san: written.clone(),
-                    },
+                    LetterKind::MoveAccepted { ply: *ply },
                     *to,
                     true,
                     None,
@@ -663,11 +661,9 @@ impl Post {
                     false,
                     None,
                 ),
-                Notice::ConditionalPlayed { to, written } => (
+                Notice::ConditionalPlayed { to, ply } => (
                     move_key("conditional", *to),
-                    LetterKind::ConditionalPlayed {
-                        san: written.clone(),
-                    },
+                    LetterKind::ConditionalPlayed { ply: *ply },
                     *to,
                     false,
                     None,

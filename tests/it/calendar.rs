@@ -9,7 +9,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use chrono::{DateTime, TimeZone, Utc};
-use icalendar::{Calendar, CalendarComponent, CalendarDateTime, Component, DatePerhapsTime};
+use icalendar::{
+    Calendar, CalendarComponent, CalendarDateTime, Component, DatePerhapsTime, EventStatus,
+};
 use mail_parser::{MessageParser, MimeHeaders};
 use shakmaty::Color;
 
@@ -72,6 +74,69 @@ pub(crate) fn check_deadline_event(
     let summary = event.get_summary().unwrap_or("");
     if !summary.contains(&format!("#{}", game.id)) {
         return Err(format!("SUMMARY {summary:?} does not name the game"));
+    }
+    Ok(())
+}
+
+/// Checks the `.ics` that cancels the deadline event of `game`'s
+/// recipient: METHOD:CANCEL, one event with the same UID as the "your
+/// move" mails', STATUS:CANCELLED, a SEQUENCE above `above` (every earlier
+/// copy's), and us as ORGANIZER.
+pub(crate) fn check_cancel_event(
+    text: &str,
+    game: &GameView,
+    from: &Party,
+    above: u32,
+) -> Result<(), String> {
+    for line in text.split_inclusive('\n') {
+        if !line.ends_with("\r\n") {
+            return Err(format!("a line without CRLF: {line:?}"));
+        }
+        if line.len() > 77 {
+            return Err(format!("a line of {} octets: {line:?}", line.len() - 2));
+        }
+    }
+    let calendar: Calendar = text.parse().map_err(|e| format!("does not parse: {e}"))?;
+    if calendar.property_value("METHOD") != Some("CANCEL") {
+        return Err(format!(
+            "METHOD {:?}, want CANCEL",
+            calendar.property_value("METHOD")
+        ));
+    }
+    let events: Vec<_> = calendar
+        .components
+        .iter()
+        .filter_map(|c| match c {
+            CalendarComponent::Event(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    let [event] = events.as_slice() else {
+        return Err(format!("{} events, want one", events.len()));
+    };
+    let side = game.recipient.ok_or("a mail to no player")?;
+    let uid = format!(
+        "dopis.g{}.{}@{}",
+        game.id,
+        if side.is_white() { "white" } else { "black" },
+        from.address.domain()
+    );
+    if event.get_uid() != Some(uid.as_str()) {
+        return Err(format!("UID {:?}, want {uid}", event.get_uid()));
+    }
+    if event.get_status() != Some(EventStatus::Cancelled) {
+        return Err(format!("STATUS {:?}, want CANCELLED", event.get_status()));
+    }
+    match event.get_sequence() {
+        Some(n) if n > above => {}
+        other => return Err(format!("SEQUENCE {other:?}, want above {above}")),
+    }
+    let organizer = format!("mailto:{}", from.address);
+    if event.property_value("ORGANIZER") != Some(organizer.as_str()) {
+        return Err(format!(
+            "ORGANIZER {:?}, want {organizer}",
+            event.property_value("ORGANIZER")
+        ));
     }
     Ok(())
 }
@@ -176,6 +241,80 @@ fn only_your_move_mails_with_a_deadline_carry_a_calendar() {
     assert!(!String::from_utf8_lossy(&bytes).contains("text/calendar"));
 }
 
+/// The calendar attached to a composed mail, if any: its MIME method and text.
+fn calendar_of(letter: &Letter) -> Option<(String, String)> {
+    let bytes = compose(letter).expect("composes");
+    let mail = MessageParser::default().parse(&bytes).expect("parses");
+    mail.attachments()
+        .find(|p| p.attachment_name().is_some_and(|n| n.ends_with(".ics")))
+        .map(|part| {
+            let ctype = part
+                .content_type()
+                .and_then(|c| c.attribute("method"))
+                .unwrap_or("")
+                .to_owned();
+            (
+                ctype,
+                String::from_utf8(part.contents().to_vec()).expect("UTF-8"),
+            )
+        })
+}
+
+#[test]
+fn the_mail_saying_a_move_was_played_cancels_its_deadline_event() {
+    // Black's deadline after 1. e4 came with SEQUENCE 1; Black plays 1... e5.
+    let before = your_move(&["e2e4"], at(1, 10), at(4, 10), Lang::Pl);
+    let mut after = your_move(&["e2e4", "e7e5"], at(2, 9), at(5, 9), Lang::Pl);
+    after.kind = LetterKind::MoveAccepted { ply: 1 };
+    let (method, text) = calendar_of(&after).expect("the confirmation carries a calendar");
+    assert_eq!(method, "CANCEL");
+    check_cancel_event(&text, after.game.as_ref().expect("a game"), &after.from, 1)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // The same entry as the "your move" mail's.
+    let published: Calendar = ics_of(&before).parse().expect("parses");
+    let cancelled: Calendar = text.parse().expect("parses");
+    let uid = |c: &Calendar| match c.components.first() {
+        Some(CalendarComponent::Event(e)) => e.get_uid().map(str::to_owned),
+        _ => None,
+    };
+    assert_eq!(uid(&published), uid(&cancelled));
+    assert!(uid(&cancelled).is_some());
+}
+
+#[test]
+fn a_confirmation_after_which_it_is_your_move_again_cancels_nothing() {
+    // 1... e5 set off White's conditional 2. Nf3: Black is to move again,
+    // and his "your move" mail updates the entry instead.
+    let mut letter = your_move(&["e2e4", "e7e5", "g1f3"], at(2, 9), at(5, 9), Lang::En);
+    letter.kind = LetterKind::MoveAccepted { ply: 1 };
+    assert_eq!(calendar_of(&letter), None);
+}
+
+#[test]
+fn the_game_over_mail_cancels_the_deadline_event_even_of_a_resignation_on_move() {
+    // Black resigns on his move after 1. e4: no half-move was added, yet
+    // the cancel's SEQUENCE is above the "your move" mail's (1).
+    let mut letter = your_move(&["e2e4"], at(2, 9), at(5, 9), Lang::De);
+    if let Some(view) = letter.game.as_mut() {
+        view.game.resign(Color::Black).expect("resigns");
+    }
+    letter.kind = LetterKind::GameOver;
+    let (method, text) = calendar_of(&letter).expect("the game-over mail carries a calendar");
+    assert_eq!(method, "CANCEL");
+    check_cancel_event(
+        &text,
+        letter.game.as_ref().expect("a game"),
+        &letter.from,
+        1,
+    )
+    .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    // A copy to a tournament director (no side) cancels nothing.
+    if let Some(view) = letter.game.as_mut() {
+        view.recipient = None;
+    }
+    assert_eq!(calendar_of(&letter), None);
+}
+
 /// The first python with the `icalendar` package, if any.
 fn python_with_icalendar() -> Option<&'static str> {
     ["/usr/bin/python3", "python3"].into_iter().find(|python| {
@@ -202,6 +341,61 @@ print(e.decoded("DTSTART").strftime("%Y-%m-%dT%H:%M:%S%z"))
 print(str(e["SUMMARY"]))
 print(str(e["DESCRIPTION"]).replace("\n", "|"))
 "#;
+
+const PYTHON_CANCEL: &str = r#"
+import sys, icalendar
+cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+events = [c for c in cal.walk() if c.name == "VEVENT"]
+assert len(events) == 1, len(events)
+e = events[0]
+print(str(cal["METHOD"]))
+print(str(e["UID"]))
+print(int(e["SEQUENCE"]))
+print(str(e["STATUS"]))
+print(str(e["ORGANIZER"]))
+"#;
+
+#[test]
+fn python_icalendar_reads_the_cancellation() {
+    let Some(python) = python_with_icalendar() else {
+        eprintln!("no python with the icalendar package: checked with the crate's parser only");
+        return;
+    };
+    let mut letter = your_move(&["e2e4", "e7e5"], at(2, 9), at(5, 9), Lang::Sl);
+    letter.kind = LetterKind::MoveAccepted { ply: 1 };
+    let (_, text) = calendar_of(&letter).expect("a calendar");
+    let mut child = Command::new(python)
+        .args(["-c", PYTHON_CANCEL])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("python ends");
+    assert!(
+        out.status.success(),
+        "python's icalendar refused it: {}\n{text}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "CANCEL",
+            "dopis.g9.black@chess.test",
+            "2",
+            "CANCELLED",
+            "mailto:chess@chess.test"
+        ]
+    );
+}
 
 #[test]
 fn python_icalendar_reads_the_deadline_names_and_all() {

@@ -444,7 +444,27 @@ async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &T
         "{:?}",
         told.subject()
     );
-    m.white.wait_for("Conditional move played").await;
+    // Black is told his 1... e5 was played, then White's pre-set 2. Nf3,
+    // and that it is his move again; White reads it in her letters.
+    let accepted = m.black.wait_for("Move accepted").await;
+    let text = accepted.body_text(0).unwrap_or_default();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("Your move 1... e5") && flat.contains("2. Nf3. It is your move now: 2... ?"),
+        "{text}"
+    );
+    let fired = m.white.wait_for("Conditional move played").await;
+    assert!(
+        fired.subject().unwrap_or("").ends_with(": Sf3"),
+        "{:?}",
+        fired.subject()
+    );
+    let text = fired.body_text(0).unwrap_or_default();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("1... e5") && flat.contains("2. Sf3"),
+        "{text}"
+    );
     let (sans, json) = m.moves(db);
     assert_eq!(sans, ["e4", "e5", "Nf3"]);
     let times = json["moves"].as_array().unwrap();

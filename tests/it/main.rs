@@ -7,6 +7,7 @@ mod calendar;
 mod cli;
 mod clocks;
 mod club;
+mod conditional_story;
 mod crash;
 mod daemon;
 mod digest;

@@ -20,7 +20,7 @@ use shakmaty::{Color, Role, Square};
 
 use dopis::address::EmailAddress;
 use dopis::arbiter::{ConditionalNote, Reason};
-use dopis::chess::game::{Game, StartPosition};
+use dopis::chess::game::{ClaimRejected, Game, StartPosition};
 use dopis::chess::notation::{IllegalReason, MoveTextError};
 use dopis::chess::pgn::{self, PgnTags};
 use dopis::clock::{LeaveError, TimeControl};
@@ -188,6 +188,17 @@ fn knight(lang: Lang) -> &'static str {
     }
 }
 
+/// How a player of `lang` claims a draw (the first of the words read).
+fn claim_words(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Sl => "zahtevam remi",
+        Lang::Pl => "żądam remisu",
+        Lang::Lv => "pieprasu neizšķirtu",
+        Lang::De => "remis reklamieren",
+        _ => "claim draw",
+    }
+}
+
 /// The English mails. (The Slovenian `your_move_sl` that stood here before
 /// the translations is now `sl/your_move`.)
 fn cases() -> Vec<Case> {
@@ -211,7 +222,15 @@ fn english(name: &str) -> Vec<&'static str> {
             "1. e4 e5 2. Nf3 d6 3. d4 Bg4",
             "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
         ],
-        "move_accepted" => vec!["Your move 10. Nxb5 in game #42 is played."],
+        "move_accepted" => vec![
+            "Your move 10. Nxb5 in game #42 is played.",
+            "Bojan Kralj has been told and has the move now.",
+        ],
+        "move_accepted_conditional" => vec![
+            "Your move 3... Bg4 in game #42 is played.",
+            "4. dxe5. It is your move now: 4... ?",
+            "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
+        ],
         "game_over_won" => vec![
             "Result: 1-0. Alice Novak wins by checkmate.",
             "Congratulations!",
@@ -224,7 +243,22 @@ fn english(name: &str) -> Vec<&'static str> {
             "game-42.pgn",
             "17. Rd8#",
         ],
-        "draw_offer_declined" => vec!["Alice Novak declined your draw offer in game #42."],
+        "draw_offer_declined" => vec![
+            "Alice Novak declined your draw offer in game #42 by playing 5. Qxf3.",
+            "It is your move: 5... ?",
+        ],
+        "rejected_game_over" => vec![
+            "This game is over, so nothing can be played in it any more.",
+            "Result: 1-0. Alice Novak wins by checkmate.",
+            "How to reply: no reply is needed.",
+        ],
+        "rejected_claim" => vec![
+            "> claim draw Nc3",
+            "How a draw claim works:",
+            "(FIDE 9.2)",
+            "e.g. \"claim draw Nd4\": the move",
+            "Your move 3. ? is still due",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "How to write it right:",
@@ -260,7 +294,9 @@ fn english(name: &str) -> Vec<&'static str> {
             "  if 3...Bg4 4.dxe5",
             "\"cancel conditionals\" drops them",
         ],
+        "conditionals_unexpected" => vec!["Your opponent played 3... Bg4, which none of your"],
         "conditional_played" => vec![
+            "Your opponent played 3... Bg4, the move your conditional line expected",
             "answer 4. dxe5 in game #42 was played at once",
             "Bojan Kralj has the move now.",
         ],
@@ -407,12 +443,23 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
     add(
         "move_accepted",
         letter(
-            LetterKind::MoveAccepted {
-                san: format!("{}xb5", knight(lang)),
-            },
+            LetterKind::MoveAccepted { ply: 18 },
             lang,
             Color::White,
             Some(view(opera_after(19), Some(Color::White))),
+        ),
+        true,
+        false,
+    );
+    // Black's 3... Bg4 set off White's conditional answer 4. dxe5: Black
+    // is told of both, and that it is Black's move again.
+    add(
+        "move_accepted_conditional",
+        letter(
+            LetterKind::MoveAccepted { ply: 5 },
+            lang,
+            Color::Black,
+            Some(view(opera_after(7), Some(Color::Black))),
         ),
         true,
         false,
@@ -483,6 +530,51 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
             lang,
             Color::Black,
             Some(view(opera_after(10), Some(Color::Black))),
+        ),
+        true,
+        false,
+    );
+
+    // Black writes a move to the finished game: told the result, and
+    // nothing about writing moves.
+    let finished = opera();
+    let outcome = finished.outcome().expect("mate").clone();
+    add(
+        "rejected_game_over",
+        letter(
+            LetterKind::Rejected {
+                wrote: format!("{}c6", knight(lang)),
+                reason: Reason::GameOver(outcome),
+                kind: RejectionKind::GameOver,
+            },
+            lang,
+            Color::Black,
+            Some(view(finished, Some(Color::Black))),
+        ),
+        true,
+        false,
+    );
+
+    // White claims a draw with a knight move that makes no repetition:
+    // told how claims work, not how to write moves.
+    add(
+        "rejected_claim",
+        letter(
+            LetterKind::Rejected {
+                wrote: format!("{} {}c3", claim_words(lang), knight(lang)),
+                reason: Reason::ClaimInvalid {
+                    why: ClaimRejected::NotYet {
+                        with_move: true,
+                        occurrences: 1,
+                        quiet_moves: 0,
+                    },
+                    with_move: true,
+                },
+                kind: RejectionKind::Claim,
+            },
+            lang,
+            Color::White,
+            Some(view(opera_after(4), Some(Color::White))),
         ),
         true,
         false,
@@ -855,16 +947,40 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
                 .is_some_and(|c| c.ctype() == "text" && c.subtype() == Some("calendar"))
         })
         .collect();
+    // A mail telling a player their move was played (and it is not their
+    // move again), or that the game is over, cancels that event.
     let wants_calendar = matches!(letter.kind, LetterKind::YourMove)
         && letter.game.as_ref().is_some_and(|g| {
             g.deadline_at.is_some() && !g.game.is_over() && g.recipient == Some(g.game.turn())
         });
-    match (wants_calendar, calendars.as_slice()) {
+    let wants_cancel = letter.game.as_ref().is_some_and(|g| {
+        g.recipient.is_some()
+            && match letter.kind {
+                LetterKind::MoveAccepted { .. } => {
+                    !g.game.is_over() && g.recipient != Some(g.game.turn())
+                }
+                LetterKind::GameOver => g.game.is_over(),
+                _ => false,
+            }
+    });
+    match (wants_calendar || wants_cancel, calendars.as_slice()) {
         (false, []) => {}
         (true, [ics]) => {
             let text = String::from_utf8_lossy(ics.contents()).into_owned();
             let game = letter.game.as_ref().expect("a game");
-            if let Err(e) = crate::calendar::check_deadline_event(&text, game, &letter.from) {
+            let method = ics.content_type().and_then(|c| c.attribute("method"));
+            let checked = if wants_cancel {
+                let above = u32::try_from(game.game.plies().len()).unwrap_or(u32::MAX) - 1;
+                crate::calendar::check_cancel_event(&text, game, &letter.from, above).and(
+                    match method {
+                        Some("CANCEL") => Ok(()),
+                        other => Err(format!("MIME method {other:?}, want CANCEL")),
+                    },
+                )
+            } else {
+                crate::calendar::check_deadline_event(&text, game, &letter.from)
+            };
+            if let Err(e) = checked {
                 fail(format!("calendar: {e}\n{text}"));
             }
             if ics.attachment_name() != Some(format!("dopis-{}.ics", game.id).as_str()) {
@@ -1009,12 +1125,25 @@ pub(crate) fn event_and_time_cases_in(
         false,
         false,
     );
+    // Black played 3... Bg4, which none of White's lines expected.
+    add(
+        "conditionals_unexpected",
+        letter(
+            LetterKind::Conditionals {
+                note: ConditionalNote::Unexpected { ply: 5 },
+                lines: Vec::new(),
+            },
+            lang,
+            Color::White,
+            Some(view(opera_after(6), Some(Color::White))),
+        ),
+        false,
+        false,
+    );
     add(
         "conditional_played",
         letter(
-            LetterKind::ConditionalPlayed {
-                san: "dxe5".to_owned(),
-            },
+            LetterKind::ConditionalPlayed { ply: 6 },
             lang,
             Color::White,
             Some(view(opera_after(7), Some(Color::White))),

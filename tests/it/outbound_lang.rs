@@ -33,6 +33,11 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "»remi«",
         ],
         "move_accepted" => vec!["Vaša poteza 10. Sxb5 v partiji #42 je odigrana."],
+        "move_accepted_conditional" => vec![
+            "Vaša poteza 3... Lg4 v partiji #42 je odigrana.",
+            "4. dxe5. Zdaj ste spet na potezi: 4... ?",
+            "Rok: 2. 12. 2026 18:05 CET (17:05 UTC)",
+        ],
         "game_over_won" => vec![
             "Izid: 1-0. Mat: zmaga Alice Novak.",
             "Čestitamo!",
@@ -44,8 +49,23 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "Več sreče v naslednji partiji.",
         ],
         "draw_offer_declined" => {
-            vec!["Alice Novak ne sprejme vaše ponudbe remija v partiji #42."]
+            vec![
+                "Alice Novak ne sprejme vaše ponudbe remija v partiji #42 in igra",
+                "5. Dxf3.",
+                "Na potezi ste: 5... ?",
+            ]
         }
+        "rejected_game_over" => vec![
+            "Ta partija je končana, zato v njej ni mogoče več igrati.",
+            "Izid: 1-0. Mat: zmaga Alice Novak.",
+            "Kako odgovoriti: odgovor ni potreben.",
+        ],
+        "rejected_claim" => vec![
+            "Kako deluje zahteva za remi:",
+            "(FIDE 9.2)",
+            "»zahtevam remi Sd4«",
+            "Vaša poteza 3. ? še čaka",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "Pojasnilo:",
@@ -85,9 +105,11 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "»če Sc6 Lb5«",
             "»prekliči pogojne poteze«",
         ],
+        "conditionals_unexpected" => vec!["Nasprotnik je odigral 3... Lg4, česar"],
         "conditional_played" => vec![
-            "vaš odgovor 4. dxe5 v partiji #42",
-            "Na potezi je zdaj Bojan Kralj.",
+            "Nasprotnikova poteza 3... Lg4 je bila tista",
+            "odgovor 4. dxe5 v partiji #42",
+            "Na potezi je zdaj Bojan",
         ],
         "standings" => vec![
             "Trenutna lestvica turnirja Club championship 2027:",
@@ -193,6 +215,11 @@ fn polish(name: &str) -> Vec<&'static str> {
             "„poddaję się”",
         ],
         "move_accepted" => vec!["Twój ruch 10. Sxb5 w partii #42 został wykonany."],
+        "move_accepted_conditional" => vec![
+            "Twój ruch 3... Gg4 w partii #42 został wykonany.",
+            "4. dxe5. Teraz znowu Twój ruch: 4... ?",
+            "Termin: 02.12.2026 18:05 CET (17:05 UTC)",
+        ],
         "game_over_won" => vec![
             "Wynik: 1-0. Mat: wygrywa Alice Novak.",
             "Gratulacje!",
@@ -204,8 +231,22 @@ fn polish(name: &str) -> Vec<&'static str> {
             "Powodzenia w następnej partii!",
         ],
         "draw_offer_declined" => {
-            vec!["Alice Novak odrzuca Twoją propozycję remisu w partii #42."]
+            vec![
+                "Alice Novak odrzuca Twoją propozycję remisu w partii #42 i gra 5. Hxf3.",
+                "Twój ruch: 5... ?",
+            ]
         }
+        "rejected_game_over" => vec![
+            "Ta partia jest już zakończona, więc nie można w niej nic zagrać.",
+            "Wynik: 1-0. Mat: wygrywa Alice Novak.",
+            "Jak odpowiedzieć: odpowiedź nie jest potrzebna.",
+        ],
+        "rejected_claim" => vec![
+            "Jak działa żądanie remisu:",
+            "(FIDE 9.2)",
+            "remisu Sd4”",
+            "Twój ruch 3. ? nadal czeka",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "Wyjaśnienie:",
@@ -247,7 +288,11 @@ fn polish(name: &str) -> Vec<&'static str> {
             "„jeśli Sc6 Gb5”",
             "„anuluj ruchy warunkowe”",
         ],
-        "conditional_played" => vec!["Ruch przeciwnika zgadza się z Twoim wariantem"],
+        "conditionals_unexpected" => vec!["Przeciwnik zagrał 3... Gg4, czego"],
+        "conditional_played" => vec![
+            "Ruch przeciwnika 3... Gg4 zgadza się z Twoim wariantem",
+            "4. dxe5",
+        ],
         "standings" => vec![
             "Miejsce  Nr  Zawodnik     1  2  3  Pkt  Wygrane    SB  DE",
             "Aktualna tabela turnieju Club championship 2027:",
@@ -332,6 +377,10 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "„padodos“",
         ],
         "move_accepted" => vec!["Jūsu gājiens 10. Zxb5 partijā #42 ir izdarīts."],
+        "move_accepted_conditional" => vec![
+            "Jūsu gājiens 3... Lg4 partijā #42 ir izdarīts.",
+            "4. dxe5. Tagad atkal Jūsu gājiens: 4... ?",
+        ],
         "game_over_won" => vec![
             "Rezultāts: 1-0. Mats: uzvar Alice Novak.",
             "Apsveicam!",
@@ -343,8 +392,23 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "Lai veicas nākamajā partijā!",
         ],
         "draw_offer_declined" => {
-            vec!["Alice Novak noraidīja Jūsu neizšķirta piedāvājumu partijā #42."]
+            vec![
+                "Alice Novak noraidīja Jūsu neizšķirta piedāvājumu partijā #42, izdarot",
+                "gājienu 5. Dxf3.",
+                "Jūsu gājiens: 5... ?",
+            ]
         }
+        "rejected_game_over" => vec![
+            "Šī partija ir beigusies, tāpēc tajā vairs neko nevar spēlēt.",
+            "Rezultāts: 1-0. Mats: uzvar Alice Novak.",
+            "Kā atbildēt: atbilde nav vajadzīga.",
+        ],
+        "rejected_claim" => vec![
+            "Kā darbojas neizšķirta pieprasījums:",
+            "(FIDE 9.2)",
+            "„pieprasu neizšķirtu Zd4“",
+            "Jūsu gājiens 3. ? joprojām gaida",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "Paskaidrojums:",
@@ -388,7 +452,11 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "„ja Zc6 Lb5“",
             "„atcelt nosacījuma gājienus“",
         ],
-        "conditional_played" => vec!["Pretinieka gājiens sakrita ar Jūsu nosacījuma"],
+        "conditionals_unexpected" => vec!["Pretinieks izspēlēja 3... Lg4, ko"],
+        "conditional_played" => vec![
+            "Pretinieka gājiens 3... Lg4 sakrita ar Jūsu nosacījuma",
+            "4. dxe5",
+        ],
         "standings" => vec![
             "Turnīra Club championship 2027 pašreizējā tabula:",
             "uzvara un zaudējums bez spēles",
@@ -478,6 +546,10 @@ fn german(name: &str) -> Vec<&'static str> {
             "„aufgeben“",
         ],
         "move_accepted" => vec!["Ihr Zug 10. Sxb5 in Partie #42 ist ausgeführt."],
+        "move_accepted_conditional" => vec![
+            "Ihr Zug 3... Lg4 in Partie #42 ist ausgeführt.",
+            "4. dxe5. Jetzt sind Sie wieder am Zug: 4... ?",
+        ],
         "game_over_won" => vec![
             "Ergebnis: 1-0. Matt: Alice Novak gewinnt.",
             "Herzlichen Glückwunsch!",
@@ -489,8 +561,22 @@ fn german(name: &str) -> Vec<&'static str> {
             "Viel Glück in der nächsten Partie!",
         ],
         "draw_offer_declined" => {
-            vec!["Alice Novak hat Ihr Remisangebot in Partie #42 abgelehnt."]
+            vec![
+                "Alice Novak hat Ihr Remisangebot in Partie #42 abgelehnt und 5. Dxf3",
+                "Sie sind am Zug: 5... ?",
+            ]
         }
+        "rejected_game_over" => vec![
+            "Diese Partie ist beendet; in ihr kann nichts mehr gespielt werden.",
+            "Ergebnis: 1-0. Matt: Alice Novak gewinnt.",
+            "So antworten Sie: Eine Antwort ist nicht nötig.",
+        ],
+        "rejected_claim" => vec![
+            "So funktioniert ein Remisantrag:",
+            "(FIDE 9.2)",
+            "„Remis reklamieren Sd4“",
+            "Ihr Zug 3. ? steht noch aus",
+        ],
         "rejected_illegal" => vec![
             "> Qxb7",
             "Erläuterung:",
@@ -535,7 +621,11 @@ fn german(name: &str) -> Vec<&'static str> {
             "„wenn Sc6 Lb5“",
             "„bedingte Züge löschen“",
         ],
-        "conditional_played" => vec!["Der Zug Ihres Gegenübers war der, den Ihre"],
+        "conditionals_unexpected" => vec!["Ihr Gegenüber hat 3... Lg4 gespielt"],
+        "conditional_played" => vec![
+            "Der Zug Ihres Gegenübers, 3... Lg4, war der, den Ihre",
+            "4. dxe5",
+        ],
         "standings" => vec![
             "Der aktuelle Stand von Club championship 2027:",
             "kampflos gewonnen und verloren",

@@ -21,6 +21,13 @@
 //! The event starts at the deadline and has no end (RFC 5545 §3.6.1: it
 //! then ends when it starts): the first instant the move is late, with an
 //! alarm a day before it.
+//!
+//! When the deadline no longer stands (the player moved, or the game
+//! ended), the mail the player gets anyway (their move's confirmation, the
+//! game-over mail) carries [`cancel`]: `METHOD:CANCEL`, the same `UID`,
+//! `STATUS:CANCELLED` and a higher `SEQUENCE` (RFC 5546 §3.2.5), so the
+//! calendar entry goes away without a mail of its own. A cancel names us
+//! as `ORGANIZER`, as iTIP requires of a CANCEL.
 
 use chrono::{DateTime, Utc};
 
@@ -72,6 +79,49 @@ pub(crate) fn ics(d: &Deadline<'_>) -> String {
         format!("DESCRIPTION:{summary}"),
         "TRIGGER:-PT24H".to_owned(),
         "END:VALARM".to_owned(),
+        "END:VEVENT".to_owned(),
+        "END:VCALENDAR".to_owned(),
+    ];
+    let mut out = String::new();
+    for line in &lines {
+        fold_into(line, &mut out);
+    }
+    out
+}
+
+/// A deadline that no longer stands, as a calendar cancellation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Cancellation<'a> {
+    /// The UID of the event it cancels.
+    pub uid: String,
+    /// Higher than the SEQUENCE of every copy of the event sent so far.
+    pub sequence: u32,
+    /// When this copy was written (the mail's date).
+    pub stamp: DateTime<Utc>,
+    /// Our address, as the organizer (`mailto:` is added).
+    pub organizer: &'a str,
+    /// One line: what is cancelled.
+    pub summary: &'a str,
+}
+
+/// The `.ics` text that cancels an event: CRLF line ends, lines folded.
+pub(crate) fn cancel(c: &Cancellation<'_>) -> String {
+    let stamp = utc(c.stamp);
+    let lines = [
+        "BEGIN:VCALENDAR".to_owned(),
+        "VERSION:2.0".to_owned(),
+        "PRODID:-//dopis//correspondence chess by e-mail//EN".to_owned(),
+        "CALSCALE:GREGORIAN".to_owned(),
+        "METHOD:CANCEL".to_owned(),
+        "BEGIN:VEVENT".to_owned(),
+        format!("UID:{}", escape(&c.uid)),
+        format!("SEQUENCE:{}", c.sequence.min(i32::MAX as u32)),
+        format!("DTSTAMP:{stamp}"),
+        format!("LAST-MODIFIED:{stamp}"),
+        format!("ORGANIZER:mailto:{}", c.organizer),
+        format!("SUMMARY:{}", escape(c.summary)),
+        "STATUS:CANCELLED".to_owned(),
+        "TRANSP:TRANSPARENT".to_owned(),
         "END:VEVENT".to_owned(),
         "END:VCALENDAR".to_owned(),
     ];

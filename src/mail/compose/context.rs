@@ -37,8 +37,17 @@ pub(crate) struct Context {
     pub is_answer: bool,
     /// The game shown, if any.
     pub game: Option<GameContext>,
-    /// `MoveAccepted`: the move as the mover writes it.
+    /// `MoveAccepted`, `ConditionalPlayed`: the move as the recipient
+    /// writes it (`Sf6`).
     pub san: Option<String>,
+    /// `MoveAccepted`: the mover's move, numbered (`8... We8`);
+    /// `ConditionalPlayed`: the recipient's answer, numbered (`9. Sf1`).
+    pub played: Option<String>,
+    /// `MoveAccepted`: the opponent's conditional answer that the move set
+    /// off, numbered, if any (it is then the recipient's move again).
+    pub answer: Option<String>,
+    /// `ConditionalPlayed`: the opponent's move the answer followed, numbered.
+    pub trigger: Option<String>,
     /// `Rejected`: what the player wrote.
     pub wrote: Option<String>,
     /// `Rejected`, `Refused`: why.
@@ -80,10 +89,22 @@ pub(crate) struct Context {
     pub excess: Option<ExcessContext>,
     /// `ConfirmStale`, `Repeated`: what the player's earlier mail answered.
     pub reply: Option<ReplyNote>,
-    /// `YourMove`: the deadline as an `.ics` file, name and text (not for
+    /// `YourMove`: the deadline as an `.ics` file; a confirmation of the
+    /// player's move and a game-over mail: its cancellation (not for
     /// templates; set by `compose` after the body is rendered).
     #[serde(skip)]
-    pub ics: Option<(String, String)>,
+    pub ics: Option<Ics>,
+}
+
+/// A calendar file attached to a mail.
+#[derive(Debug, Clone)]
+pub(crate) struct Ics {
+    /// The file name, e.g. `dopis-42.ics`.
+    pub file: String,
+    /// The iCalendar text.
+    pub text: String,
+    /// Its METHOD, for the MIME type: `PUBLISH` or `CANCEL`.
+    pub method: &'static str,
 }
 
 /// A cap a mail went over (see [`super::NotHandledCause::TooComplex`]).
@@ -381,6 +402,9 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         is_answer: letter.in_reply_to.is_some(),
         game,
         san: None,
+        played: None,
+        answer: None,
+        trigger: None,
         wrote: None,
         explanation: None,
         rejection: None,
@@ -403,8 +427,21 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         ics: None,
     };
     match &letter.kind {
-        LetterKind::MoveAccepted { san } | LetterKind::ConditionalPlayed { san } => {
-            ctx.san = Some(san.clone())
+        LetterKind::MoveAccepted { ply } | LetterKind::ConditionalPlayed { ply } => {
+            let game = letter.game.as_ref().map(|v| &v.game);
+            let at = |ply: usize| game.and_then(|g| move_at(g, ply, lang));
+            if let Some((numbered, san)) = at(*ply) {
+                ctx.played = Some(numbered);
+                ctx.san = Some(san);
+            }
+            if matches!(letter.kind, LetterKind::MoveAccepted { .. }) {
+                ctx.answer = at(ply + 1).map(|(numbered, _)| numbered);
+            } else {
+                ctx.trigger = ply
+                    .checked_sub(1)
+                    .and_then(at)
+                    .map(|(numbered, _)| numbered);
+            }
         }
         // The reasons' words come from their own template (see
         // `super::explained`).
@@ -763,6 +800,24 @@ fn moves_in(game: &Game, lang: Lang) -> (Vec<String>, Option<(String, String)>) 
         };
     }
     (words, last)
+}
+
+/// The half-move `ply` of `game` (counted from 0) in `lang`'s letters:
+/// numbered (`8... We8`) and bare (`We8`); `None` past the last move.
+pub(crate) fn move_at(game: &Game, ply: usize, lang: Lang) -> Option<(String, String)> {
+    let mode = game.castling_mode();
+    let mut pos = game.start().to_position().ok()?;
+    for mv in game.moves().iter().take(ply) {
+        pos = pos.play(*mv).ok()?;
+    }
+    let mv = game.moves().get(ply)?;
+    let san = render(&pos, mv, Notation::San(lang), mode);
+    let number = pos.fullmoves().get();
+    let numbered = match pos.turn() {
+        Color::White => format!("{number}. {san}"),
+        Color::Black => format!("{number}... {san}"),
+    };
+    Some((numbered, san))
 }
 
 fn wrap_words(words: &[String], width: usize) -> Vec<String> {

@@ -79,19 +79,21 @@ pub(crate) fn assemble(
                 .body(pgn.clone()),
         );
     }
-    if let Some((file, ics)) = &ctx.ics {
-        // `method=PUBLISH` as in the file: clients offer "add to calendar"
-        // (no invitation to answer). Base64 keeps its CRLF line ends exact.
+    if let Some(ics) = &ctx.ics {
+        // The method as in the file: PUBLISH, and clients offer "add to
+        // calendar" (no invitation to answer); CANCEL, and they remove the
+        // entry. Base64 keeps its CRLF line ends exact.
         attachments.push(
             SinglePart::builder()
                 .header(ContentTransferEncoding::Base64)
                 .header(lettre::message::header::ContentDisposition::attachment(
-                    file,
+                    &ics.file,
                 ))
-                .header(content_type(
-                    "text/calendar; charset=utf-8; method=PUBLISH",
-                )?)
-                .body(ics.clone()),
+                .header(content_type(&format!(
+                    "text/calendar; charset=utf-8; method={}",
+                    ics.method
+                ))?)
+                .body(ics.text.clone()),
         );
     }
     let body = if attachments.is_empty() {

@@ -14,7 +14,9 @@
 //! │       ├── text/html           <img src="cid:…">
 //! │       └── image/png           the board, inline
 //! ├── application/x-chess-pgn     game-42.pgn
-//! └── text/calendar               dopis-42.ics: a "your move" mail's deadline
+//! └── text/calendar               dopis-42.ics: a "your move" mail's deadline,
+//!                                 or its cancellation once the player moved
+//!                                 or the game ended
 //! ```
 //!
 //! Pure: the date, the Message-ID and everything shown come from the letter,
@@ -133,10 +135,12 @@ pub enum LetterKind {
     GameStarted,
     /// To the side to move: board, last move, game so far, deadline, how to reply.
     YourMove,
-    /// A short confirmation to the mover, with their move as they would write it.
+    /// A short confirmation to the mover, with their move as they would
+    /// write it, and the opponent's conditional answer when it set one off
+    /// (it is then the mover's move again).
     MoveAccepted {
-        /// The move in the mover's letters.
-        san: String,
+        /// Which half-move of the game (counted from 0) is theirs.
+        ply: usize,
     },
     /// To both players: result, reason, final board, PGN attached.
     GameOver,
@@ -219,10 +223,11 @@ pub enum LetterKind {
         /// When the digest comes, e.g. `07:00 (Europe/Ljubljana)`.
         at: String,
     },
-    /// A conditional answer of the player's was played for them.
+    /// A conditional answer of the player's was played for them, after
+    /// the opponent's move that its line expected.
     ConditionalPlayed {
-        /// The move in the player's letters.
-        san: String,
+        /// Which half-move of the game (counted from 0) the answer is.
+        ply: usize,
     },
     /// The player's conditional moves: set, listed or cancelled.
     Conditionals {
@@ -542,38 +547,72 @@ pub fn compose(letter: &Letter) -> Result<Vec<u8>, ComposeError> {
     mime::assemble(letter, &ctx, &subject, &rendered)
 }
 
-/// The `.ics` file of a "your move" mail's deadline, with its name: one
-/// event per game and side, updated by each later mail (see `calendar`).
+/// The `.ics` file of a mail, if it carries one (see `calendar`): a
+/// "your move" mail's deadline, one event per game and side, updated by
+/// each later mail; the cancellation of that event in the mail that tells
+/// the player their move was played (unless it is their move again: then
+/// the "your move" mail updates it) or that the game is over.
 fn deadline_calendar(
     letter: &Letter,
     ctx: &context::Context,
-) -> Result<Option<(String, String)>, ComposeError> {
+) -> Result<Option<context::Ics>, ComposeError> {
     let Some(view) = letter.game.as_ref() else {
         return Ok(None);
     };
-    let (LetterKind::YourMove, Some(at), Some(side)) =
-        (&letter.kind, view.deadline_at, view.recipient)
+    let Some(side) = view.recipient else {
+        return Ok(None);
+    };
+    let plies = u32::try_from(view.game.plies().len()).unwrap_or(u32::MAX);
+    let side_name = if side.is_white() { "white" } else { "black" };
+    let uid = format!(
+        "dopis.g{}.{side_name}@{}",
+        view.id,
+        letter.from.address.domain()
+    );
+    let file = format!("dopis-{}.ics", view.id);
+    let over = view.game.is_over();
+    let their_move = !over && view.game.turn() == side;
+    // The last "your move" mail to this side had the half-moves played
+    // then as its SEQUENCE: at most `plies` (a game ended on that side's
+    // move, by resigning or on time, adds none), so `plies + 1` is higher.
+    let cancel_after = match &letter.kind {
+        LetterKind::MoveAccepted { .. } if !over && !their_move => Some(plies),
+        LetterKind::GameOver if over => Some(plies.saturating_add(1)),
+        _ => None,
+    };
+    if let Some(sequence) = cancel_after {
+        let summary = format!("[dopis #{}] {} – {}", view.id, view.white, view.black);
+        let text = calendar::cancel(&calendar::Cancellation {
+            uid,
+            sequence,
+            stamp: letter.date,
+            organizer: letter.from.address.as_str(),
+            summary: &summary,
+        });
+        return Ok(Some(context::Ics {
+            file,
+            text,
+            method: "CANCEL",
+        }));
+    }
+    let (LetterKind::YourMove, Some(at), true) = (&letter.kind, view.deadline_at, their_move)
     else {
         return Ok(None);
     };
-    if view.game.is_over() || view.game.turn() != side {
-        return Ok(None);
-    }
     let (summary, description) = templates::render_calendar(letter.lang, ctx)?;
-    let side_name = if side.is_white() { "white" } else { "black" };
     let text = calendar::ics(&calendar::Deadline {
-        uid: format!(
-            "dopis.g{}.{side_name}@{}",
-            view.id,
-            letter.from.address.domain()
-        ),
-        sequence: u32::try_from(view.game.plies().len()).unwrap_or(u32::MAX),
+        uid,
+        sequence: plies,
         stamp: letter.date,
         at,
         summary: &summary,
         description: &description,
     });
-    Ok(Some((format!("dopis-{}.ics", view.id), text)))
+    Ok(Some(context::Ics {
+        file,
+        text,
+        method: "PUBLISH",
+    }))
 }
 
 /// The context with the letter's typed reason or note in words, in the
@@ -583,7 +622,9 @@ fn explained(letter: &Letter, mut ctx: context::Context) -> Result<context::Cont
         LetterKind::Rejected { reason, .. }
         | LetterKind::Refused { reason }
         | LetterKind::LeaveRefused { reason, .. } => words::reason(reason),
-        LetterKind::Conditionals { note, .. } => words::note(note),
+        LetterKind::Conditionals { note, .. } => {
+            words::note(note, letter.game.as_ref().map(|v| &v.game), letter.lang)
+        }
         _ => return Ok(ctx),
     };
     ctx.explanation = Some(templates::words(letter.lang, &words)?);

@@ -216,7 +216,21 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
             continue;
         }
         let mut column = 0;
-        for word in line.split_whitespace() {
+        let mut words = line.split_whitespace().peekable();
+        while let Some(first) = words.next() {
+            // A move number stays on the line of its move: `4. dxe5`.
+            let glued;
+            let word = match words.peek() {
+                Some(next)
+                    if is_move_number(first)
+                        && next.chars().next().is_some_and(char::is_alphabetic) =>
+                {
+                    glued = format!("{first} {next}");
+                    words.next();
+                    glued.as_str()
+                }
+                _ => first,
+            };
             let len = word.chars().count();
             if column > 0 && column + 1 + len > width {
                 out.push('\n');
@@ -231,6 +245,15 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
         }
     }
     out
+}
+
+/// Whether `word` is a move number as written before a move: `12.` or
+/// `12...` (at most three digits: a year ending a sentence is not one).
+fn is_move_number(word: &str) -> bool {
+    let digits = word.trim_end_matches('.');
+    digits.len() < word.len()
+        && (1..=3).contains(&digits.len())
+        && digits.chars().all(|c| c.is_ascii_digit())
 }
 
 fn wrap_filter(text: &str, width: Option<usize>) -> String {

@@ -64,7 +64,7 @@ fn every_kind() -> Vec<LetterKind> {
     vec![
         LetterKind::GameStarted,
         LetterKind::YourMove,
-        LetterKind::MoveAccepted { san: "e4".into() },
+        LetterKind::MoveAccepted { ply: 0 },
         LetterKind::GameOver,
         LetterKind::DrawOfferDeclined,
         LetterKind::Rejected {
@@ -354,7 +354,7 @@ fn subjects_carry_the_game_tag_and_say_what_happened() {
             "[dopis #7] Na potezi ste: Bor igra Sf6",
         ),
         (
-            LetterKind::MoveAccepted { san: "Sf6".into() },
+            LetterKind::MoveAccepted { ply: 1 },
             Lang::Sl,
             "[dopis #7] Poteza sprejeta: Sf6",
         ),
@@ -499,6 +499,11 @@ fn wrapping_keeps_short_lines_and_breaks_long_ones_at_words() {
         ("one two three four five", 10, "one two\nthree four\nfive"),
         ("a\n\nb", 10, "a\n\nb"),
         ("averyveryverylongword x", 10, "averyveryverylongword\nx"),
+        // A move number goes with its move; a date's numbers do not glue.
+        ("played at once: 4. dxe5.", 18, "played at once:\n4. dxe5."),
+        ("then 12... Sf6 came", 12, "then\n12... Sf6\ncame"),
+        ("Rok: 2. 12. 2026 18:05", 10, "Rok: 2.\n12. 2026\n18:05"),
+        ("in Club 2027. Twoje", 12, "in Club\n2027. Twoje"),
     ];
     for (text, width, want) in cases {
         assert_eq!(wrap(text, width), want, "{text:?}");
@@ -577,7 +582,7 @@ fn a_withdrawal_forfeit_is_told_in_the_reader_s_language() {
 fn every_reason() -> Vec<serde_json::Value> {
     let (reasons, notes) = every_reason_typed();
     let mut values: Vec<serde_json::Value> = reasons.iter().map(super::words::reason).collect();
-    values.extend(notes.iter().map(super::words::note));
+    values.extend(notes.iter().map(|n| super::words::note(n, None, Lang::En)));
     values
 }
 
@@ -850,7 +855,7 @@ fn every_reason_typed() -> (Vec<Reason>, Vec<ConditionalNote>) {
         ConditionalNote::Listed,
         ConditionalNote::Cancelled,
         ConditionalNote::HadNone,
-        ConditionalNote::Unexpected { san: "Nf3".into() },
+        ConditionalNote::Unexpected { ply: 0 },
     ];
     (reasons, notes)
 }

@@ -6,11 +6,12 @@ use shakmaty::{CastlingSide, Role, Square};
 
 use super::context::reason_key;
 use crate::arbiter::{ConditionalNote, Reason};
-use crate::chess::game::{ClaimRejected, GameError};
+use crate::chess::game::{ClaimRejected, Game, GameError};
 use crate::chess::notation::{Area, Candidate, IllegalReason, Meaning, MoveTextError};
 use crate::chess::outcome::Outcome;
 use crate::chess::side;
 use crate::clock::{Leave, LeaveError, LeaveKind, leave::MAX_LEAVE_DAYS};
+use crate::lang::Lang;
 
 /// The template value of a reason.
 pub(crate) fn reason(r: &Reason) -> Value {
@@ -87,15 +88,20 @@ pub(crate) fn reason(r: &Reason) -> Value {
     }
 }
 
-/// The template value of a note about conditional moves.
-pub(crate) fn note(n: &ConditionalNote) -> Value {
+/// The template value of a note about conditional moves; a move it names
+/// is written from `game` in `lang`'s letters.
+pub(crate) fn note(n: &ConditionalNote, game: Option<&Game>, lang: Lang) -> Value {
     match n {
         ConditionalNote::Set => key("conditionals_set"),
         ConditionalNote::None => key("conditionals_none"),
         ConditionalNote::Listed => key("conditionals_listed"),
         ConditionalNote::Cancelled => key("conditionals_cancelled"),
         ConditionalNote::HadNone => key("conditionals_had_none"),
-        ConditionalNote::Unexpected { san } => {
+        ConditionalNote::Unexpected { ply } => {
+            let san = game
+                .and_then(|g| super::context::move_at(g, *ply, lang))
+                .map(|(numbered, _)| numbered)
+                .unwrap_or_default();
             json!({"key": "conditionals_unexpected", "san": san})
         }
     }
