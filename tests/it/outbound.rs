@@ -163,6 +163,7 @@ fn letter(kind: LetterKind, lang: Lang, to: Color, game: Option<GameView>) -> Le
         ],
         date: date(),
         game,
+        talk: None,
     }
 }
 
