@@ -8,6 +8,7 @@ use dopis::lang::Lang;
 
 use crate::outbound::{
     Case, cases_in, check_golden, digest_of, event_and_time_cases_in, notify_cases_in,
+    talk_cases_in,
 };
 
 /// Every case in `lang`: the first mail kinds, the later ones, the digest
@@ -16,6 +17,7 @@ fn every_case(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     let mut cases = cases_in(lang, says);
     cases.extend(event_and_time_cases_in(lang, says));
     cases.extend(notify_cases_in(lang, says));
+    cases.extend(talk_cases_in(lang, says));
     cases
 }
 
@@ -33,6 +35,19 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "»remi«",
         ],
         "move_accepted" => vec!["Vaša poteza 10. Sxb5 v partiji #42 je odigrana."],
+        "your_move_with_message" => vec![
+            "Bojan Kralj piše:",
+            "(Sporočilo je bilo daljše od 2000 znakov in je tam odrezano.)",
+            "Bojan Kralj igra 3... Lg4.",
+        ],
+        "move_accepted_message_passed" => vec!["Vaše sporočilo smo posredovali naprej"],
+        "message_from_opponent" => vec!["Bojan Kralj piše:", "To sporočilo je prišlo brez poteze"],
+        "message_passed" => vec![
+            "Vaše sporočilo smo posredovali naprej",
+            "odigrano ni bilo nič",
+        ],
+        "message_held" => vec!["Vašega sporočila nismo posredovali"],
+        "rejected_message_on_next_line" => vec!["> Sf3 thanks", "vsebuje le potezo"],
         "game_over_won" => vec![
             "Izid: 1-0. Mat: zmaga Alice Novak.",
             "Čestitamo!",
@@ -193,6 +208,18 @@ fn polish(name: &str) -> Vec<&'static str> {
             "„poddaję się”",
         ],
         "move_accepted" => vec!["Twój ruch 10. Sxb5 w partii #42 został wykonany."],
+        "your_move_with_message" => vec![
+            "Bojan Kralj pisze:",
+            "(Wiadomość była dłuższa niż 2000 znaków i została w tym miejscu",
+        ],
+        "move_accepted_message_passed" => vec!["Twoja wiadomość została przekazana dalej"],
+        "message_from_opponent" => vec!["Bojan Kralj pisze:", "Ta wiadomość przyszła bez ruchu"],
+        "message_passed" => vec![
+            "Twoja wiadomość została przekazana dalej",
+            "nic nie zostało",
+        ],
+        "message_held" => vec!["Twoja wiadomość nie została przekazana"],
+        "rejected_message_on_next_line" => vec!["> Sf3 thanks", "zawiera tylko ruch"],
         "game_over_won" => vec![
             "Wynik: 1-0. Mat: wygrywa Alice Novak.",
             "Gratulacje!",
@@ -332,6 +359,15 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "„padodos“",
         ],
         "move_accepted" => vec!["Jūsu gājiens 10. Zxb5 partijā #42 ir izdarīts."],
+        "your_move_with_message" => vec![
+            "Bojan Kralj raksta:",
+            "(Ziņa bija garāka par 2000 rakstzīmēm",
+        ],
+        "move_accepted_message_passed" => vec!["Jūsu ziņa nodota tālāk"],
+        "message_from_opponent" => vec!["Bojan Kralj raksta:", "Šī ziņa atnāca bez gājiena"],
+        "message_passed" => vec!["Jūsu ziņa nodota tālāk", "nekas netika izspēlēts"],
+        "message_held" => vec!["Jūsu ziņa netika nodota tālāk"],
+        "rejected_message_on_next_line" => vec!["> Zf3 thanks", "ir tikai gājiens"],
         "game_over_won" => vec![
             "Rezultāts: 1-0. Mats: uzvar Alice Novak.",
             "Apsveicam!",
@@ -478,6 +514,20 @@ fn german(name: &str) -> Vec<&'static str> {
             "„aufgeben“",
         ],
         "move_accepted" => vec!["Ihr Zug 10. Sxb5 in Partie #42 ist ausgeführt."],
+        "your_move_with_message" => vec![
+            "Bojan Kralj schreibt:",
+            "(Die Nachricht war länger als 2000 Zeichen und wurde dort gekürzt.)",
+        ],
+        "move_accepted_message_passed" => {
+            vec!["Ihre Nachricht wurde an Bojan Kralj weitergegeben."]
+        }
+        "message_from_opponent" => vec!["Bojan Kralj schreibt:", "Diese Nachricht kam ohne Zug"],
+        "message_passed" => vec![
+            "Ihre Nachricht wurde an Alice Novak weitergegeben.",
+            "es wurde",
+        ],
+        "message_held" => vec!["Ihre Nachricht wurde nicht weitergegeben"],
+        "rejected_message_on_next_line" => vec!["> Sf3 thanks", "enthält nur den Zug"],
         "game_over_won" => vec![
             "Ergebnis: 1-0. Matt: Alice Novak gewinnt.",
             "Herzlichen Glückwunsch!",
