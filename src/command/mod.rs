@@ -299,26 +299,38 @@ struct Sentence<'a> {
 }
 
 /// Whether lines that read as no command are plainly prose: enough words
-/// of letters ([`MIN_MESSAGE_WORDS`]), and no line that starts with
+/// ([`MIN_MESSAGE_WORDS`]), at least two tokens in three words of letters
+/// (not digits, addresses or MIME debris), and no line that starts with
 /// something shaped like a move (`e4 e5`, `Nf3 Nc6`: a mistyped move is
 /// answered, not passed on). A move inside a sentence is chat.
 fn is_prose(lines: &[String]) -> bool {
     let mut words = 0;
+    let mut tokens = 0;
     for line in lines {
-        let mut tokens = line.split_whitespace().peekable();
-        if tokens.peek().is_some_and(|t| {
+        let mut line_tokens = line.split_whitespace().peekable();
+        if line_tokens.peek().is_some_and(|t| {
             shape::is_move_number(t) || shape::looks_like_move(t.trim_end_matches(['.', ',']))
         }) {
             return false;
         }
-        words += tokens
-            .filter(|t| {
-                t.chars().filter(|c| c.is_alphabetic()).count() >= 2
-                    && !t.chars().any(|c| c.is_ascii_digit())
-            })
-            .count();
+        for token in line_tokens {
+            tokens += 1;
+            if is_word(token) {
+                words += 1;
+            }
+        }
     }
-    words >= MIN_MESSAGE_WORDS
+    words >= MIN_MESSAGE_WORDS && words * 3 >= tokens * 2
+}
+
+/// A word of letters, maybe with inner `-` or `'` and punctuation around it.
+fn is_word(token: &str) -> bool {
+    let core = token.trim_matches(|c: char| ".,!?;:\"'()…„“”«»‚‘’¡¿".contains(c));
+    core.chars().next().is_some_and(char::is_alphabetic)
+        && core.chars().last().is_some_and(char::is_alphabetic)
+        && core
+            .chars()
+            .all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '’')
 }
 
 /// Further `if` lines join a conditional; a draw offer on the line after a
