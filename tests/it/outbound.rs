@@ -269,7 +269,12 @@ fn english(name: &str) -> Vec<&'static str> {
             "so nothing was done now.",
         ],
         "refused" => vec!["not accepted", "went to an address with a wrong token"],
-        "help" => vec!["e.g. Nf3, e4, O-O", "accept draw", "language sl"],
+        "help" => vec![
+            "e.g. Nf3, e4, O-O",
+            "accept draw",
+            "language sl",
+            "Messages: write your move on the first line and a message to your",
+        ],
         "status" => vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
         "games" => vec![
             "#42 Alice Novak - Bojan Kralj: move 7, your move, deadline 2026-12-02",

@@ -85,7 +85,13 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "zdaj nismo storili ničesar.",
         ],
         "refused" => vec!["nismo sprejeli", "Razlog:"],
-        "help" => vec!["npr. Sf3, e4, O-O", "sprejmem remi", "predaja", "jezik sl"],
+        "help" => vec![
+            "npr. Sf3, e4, O-O",
+            "sprejmem remi",
+            "predaja",
+            "jezik sl",
+            "Sporočila: potezo napišite v prvo vrstico",
+        ],
         "status" => vec![
             "Na potezi ste: 7... ?",
             "[ ] označuje zadnjo potezo, 7. Db3.",
@@ -258,6 +264,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "refused" => vec!["nie została przyjęta", "Powód:"],
         "help" => vec![
+            "Wiadomości: wpisz ruch w pierwszym wierszu",
             "np. Sf3, e4, O-O",
             "przyjmuję remis",
             "poddaję się",
@@ -408,6 +415,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
         ],
         "refused" => vec!["netika pieņemta", "Iemesls:"],
         "help" => vec![
+            "Ziņas: ierakstiet gājienu pirmajā rindā",
             "piem. Zf3, e4, O-O",
             "pieņemu neizšķirtu",
             "padodos",
@@ -566,6 +574,7 @@ fn german(name: &str) -> Vec<&'static str> {
         ],
         "refused" => vec!["wurde nicht angenommen", "Grund:"],
         "help" => vec![
+            "Nachrichten: Schreiben Sie Ihren Zug in die erste Zeile",
             "z. B. Sf3, e4, O-O",
             "Remis angenommen",
             "aufgeben",
