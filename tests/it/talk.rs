@@ -248,7 +248,60 @@ async fn an_event_without_messages_plays_the_move_and_says_why_the_message_staye
     app.close().await;
 }
 
+/// An auto-reply to a game's address is never read for a message, and a
+/// player's messages alone stop at their hourly answers: the loop guards
+/// hold for the mails a message makes us send.
+async fn machines_are_never_passed_on_and_messages_alone_are_rate_limited(db: &TestDb) {
+    let app = TestApp::builder()
+        .at(Utc.with_ymd_and_hms(2026, 11, 29, 9, 0, 0).unwrap())
+        .address("chess@dopis.test")
+        .secret("a test secret that is long enough")
+        .answers_per_hour(2)
+        .open(db)
+        .await;
+    let ana = app
+        .player("ana@players.test", "Ana Novak", Lang::En, None)
+        .await;
+    let jan = app
+        .player("jan@players.test", "Jan Kowalski", Lang::En, None)
+        .await;
+    let game = app.game(&ana, &jan, TimeControl::default()).await;
+    app.sent().await;
+    let auto = format!(
+        "From: {}\r\nTo: {}\r\nSubject: Out of office\r\nAuto-Submitted: auto-replied\r\n\
+         Message-ID: <ooo@players.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+         I am away until Monday and will answer your mail then.\r\n",
+        jan.email,
+        app.reply_address(game, &jan)
+    );
+    let handled = app.deliver(auto.as_bytes()).await;
+    assert!(matches!(handled, Handled::Ignored(_)), "{handled:?}");
+    assert!(app.sent().await.is_empty());
+    // Within the hour, two messages alone are passed on; the third is not.
+    for n in 0..3 {
+        app.advance(Duration::minutes(5));
+        let raw = format!(
+            "From: {}\r\nTo: {}\r\nSubject: Re: [dopis #{}]\r\nMessage-ID: <m{n}@players.test>\r\n\
+             Content-Type: text/plain; charset=utf-8\r\n\r\nThanks again for the game, number {n}.\r\n",
+            jan.email,
+            app.reply_address(game, &jan),
+            game.0
+        );
+        let handled = app.deliver(raw.as_bytes()).await;
+        let to_ana = to(&app.sent().await, &ana).len();
+        if n < 2 {
+            assert!(matches!(handled, Handled::Done(_)), "{n}: {handled:?}");
+            assert_eq!(to_ana, 1, "{n}");
+        } else {
+            assert!(matches!(handled, Handled::Ignored(_)), "{n}: {handled:?}");
+            assert_eq!(to_ana, 0, "{n}");
+        }
+    }
+    app.close().await;
+}
+
 on_both_backends!(
+    machines_are_never_passed_on_and_messages_alone_are_rate_limited,
     a_message_with_a_move_reaches_the_opponent_and_the_pgn,
     an_event_without_messages_plays_the_move_and_says_why_the_message_stayed,
 );
