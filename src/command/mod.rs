@@ -723,8 +723,14 @@ fn language(word: &str) -> Option<Lang> {
 /// == c`: every language also reads English).
 pub fn describe(commands: &[Command], lang: Lang) -> String {
     let w = |pick: fn(&words::Words) -> &'static [&'static str]| words::first(lang, pick);
-    commands
+    // A message goes below the commands, after a blank line, where it is read.
+    let message = commands.iter().find_map(|c| match c {
+        Command::Message(m) => Some(m.as_str()),
+        _ => None,
+    });
+    let said = commands
         .iter()
+        .filter(|c| !matches!(c, Command::Message(_)))
         .map(|c| match c {
             Command::Move {
                 text,
@@ -765,13 +771,17 @@ pub fn describe(commands: &[Command], lang: Lang) -> String {
             }
             Command::Conditionals => w(|v| v.conditionals).into(),
             Command::CancelConditionals => w(|v| v.cancel_conditionals).into(),
-            // On the lines below, where a message is read.
-            Command::Message(message) => format!("\n{}", message.as_str()),
+            Command::Message(message) => message.as_str().to_string(),
             Command::MoveThenWords { wrote } => wrote.clone(),
             Command::Unknown { text } => text.clone(),
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    match message {
+        Some(m) if said.is_empty() => m.to_string(),
+        Some(m) => format!("{said}\n\n{m}"),
+        None => said,
+    }
 }
 
 /// The word that offers a draw in `lang` (`draw`, `remi`, `Remis`).

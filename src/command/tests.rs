@@ -746,6 +746,9 @@ fn a_confirmation_quotes_commands_in_words_that_read_back_as_the_same_commands()
         "notify each",
         "conditionals",
         "cancel conditionals",
+        "Nf3\nThanks for the game so far.",
+        "Nf3 draw\n\nA draw is fair, I think.\n\nAna",
+        "Thanks for the game, good luck!",
     ] {
         let commands = parse(text, Lang::Sl).commands;
         for lang in [Lang::En, Lang::Sl, Lang::Pl, Lang::De, Lang::Lv] {
