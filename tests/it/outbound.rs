@@ -1496,9 +1496,18 @@ fn digest_and_notify_mails_match_their_golden_files_and_parse_back() {
     check_golden(notify_cases_in(Lang::En, english), None);
 }
 
-/// What a message between the players, with a move or alone, looks like:
-/// the text as written (with characters HTML must escape), a long one cut.
-pub(crate) const TALK: &str = "Good luck & <b>thanks</b> for the game!\n\nSee you,\n  Bojan";
+/// A message between the players, with a move or alone, as a player of
+/// `lang` writes it: with characters HTML must escape, a blank line and an
+/// indented line.
+pub(crate) fn talk_in(lang: Lang) -> &'static str {
+    match lang {
+        Lang::De => "Viel Glück & <b>danke</b> für die Partie!\n\nBis bald,\n  Bojan",
+        Lang::Sl => "Srečno & <b>hvala</b> za partijo!\n\nLep pozdrav,\n  Bojan",
+        Lang::Pl => "Powodzenia & <b>dzięki</b> za partię!\n\nDo usłyszenia,\n  Bojan",
+        Lang::Lv => "Veiksmi & <b>paldies</b> par partiju!\n\nUz tikšanos,\n  Bojan",
+        _ => "Good luck & <b>thanks</b> for the game!\n\nSee you,\n  Bojan",
+    }
+}
 
 /// The mails that carry a message between the players, to a player of
 /// `lang`: with the opponent's move, the mover's confirmation, a message
@@ -1507,7 +1516,7 @@ pub(crate) const TALK: &str = "Good luck & <b>thanks</b> for the game!\n\nSee yo
 pub(crate) fn talk_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     let from = |shortened| Talk::From {
         name: "Bojan Kralj".into(),
-        text: TALK.into(),
+        text: talk_in(lang).into(),
         shortened,
     };
     let mut cases = Vec::new();
