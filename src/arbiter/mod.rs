@@ -49,6 +49,8 @@ pub struct StateOfPlay {
     pub draw_policy: DrawPolicy,
     /// When each side last offered a draw.
     pub last_offers: LastOffers,
+    /// Whether the event lets players pass messages to each other (`messages`).
+    pub messages: bool,
 }
 
 /// What applying a mail's commands led to.
@@ -99,7 +101,29 @@ pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime
     let mut notices = Vec::new();
     let mut done = Vec::new();
     let me = seat.side;
+    // The half-move the writer played in this mail: their message is told
+    // with it (and filed after it), even when a conditional answer followed.
+    let mut my_ply = None;
     for command in commands {
+        if let Command::Message(message) = command {
+            let ply = my_ply.unwrap_or(next.plies().len());
+            notices.push(if board.messages {
+                Notice::Message {
+                    to: !me,
+                    message: message.clone(),
+                    ply,
+                }
+            } else {
+                Notice::MessageHeld { to: me }
+            });
+            done.push(if board.messages {
+                "passed on a message".to_string()
+            } else {
+                "held a message (the event allows none)".to_string()
+            });
+            continue;
+        }
+        let before = next.plies().len();
         let mut state = State {
             game: &mut next,
             offer: &mut offer,
@@ -108,7 +132,11 @@ pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime
             policy: board.draw_policy,
             last_offers: &mut last_offers,
         };
-        match step(&mut state, seat, command, at) {
+        let stepped = step(&mut state, seat, command, at);
+        if matches!(command, Command::Move { .. }) && next.plies().len() > before {
+            my_ply = Some(before + 1);
+        }
+        match stepped {
             Ok(Some(what)) => done.push(what),
             Ok(None) => {}
             Err(r) => {

@@ -3,6 +3,7 @@
 use shakmaty::Color;
 
 use super::reason::{ConditionalNote, Reason, RejectionKind};
+use crate::command::Message;
 
 /// A mail to send because of what a player said.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,5 +82,20 @@ pub enum Notice {
         to: Color,
         /// Which half-move of the game their answer is.
         ply: usize,
+    },
+    /// The opponent of `to` wrote them a message: it goes with the mail
+    /// about the move it came with, or alone when there is none.
+    Message {
+        /// The recipient.
+        to: Color,
+        /// The message.
+        message: Message,
+        /// The half-moves played when it was written (it is filed after that move).
+        ply: usize,
+    },
+    /// `to`'s message was not passed on: the event allows no messages.
+    MessageHeld {
+        /// The writer.
+        to: Color,
     },
 }

@@ -121,6 +121,9 @@ pub enum Reason {
     Empty,
     /// The text is no move or command.
     NotACommand,
+    /// A line starts with a move and goes on with words: a message goes on
+    /// the lines below the move.
+    MessageOnNextLine,
     /// `report` in a game: it is a TD's, from a report address.
     ReportNotHere,
     /// The game was closed by a TD (annulled after a withdrawal).

@@ -40,6 +40,11 @@ pub(super) fn answer(
             },
             RejectionKind::Unreadable,
         )),
+        Command::MoveThenWords { wrote } => Err(reject(
+            wrote.clone(),
+            Reason::MessageOnNextLine,
+            RejectionKind::Unreadable,
+        )),
         // A TD asks for the deadline report from the report address
         // (see `hear`'s caller); in a game it is nobody's business.
         Command::Report => Err(reject(
@@ -60,6 +65,7 @@ pub(super) fn answer(
         | Command::ClaimDraw { .. }
         | Command::Conditional { .. }
         | Command::Conditionals
-        | Command::CancelConditionals => Ok(None),
+        | Command::CancelConditionals
+        | Command::Message(_) => Ok(None),
     }
 }

@@ -401,12 +401,17 @@ pub enum DirectorAnswer {
 /// Hears a mail from a tournament director, which reached us at `address`;
 /// `None` when it is no director's business (a mail they wrote as a player).
 pub fn hear_director(commands: &[Command], address: DirectorAddress) -> Option<DirectorAnswer> {
+    // Words after a command are a message between players: not a TD's.
+    let commands: Vec<&Command> = commands
+        .iter()
+        .filter(|c| !matches!(c, Command::Message(_)))
+        .collect();
     let asks_report = commands.iter().any(|c| matches!(c, Command::Report));
     match address {
         // Without the report address only `report` alone is theirs: anything
         // else is a player's mail.
         DirectorAddress::Elsewhere => {
-            matches!(commands, [Command::Report]).then_some(DirectorAnswer::HowToAsk)
+            matches!(commands.as_slice(), [Command::Report]).then_some(DirectorAnswer::HowToAsk)
         }
         DirectorAddress::WrongToken => Some(DirectorAnswer::HowToAsk),
         DirectorAddress::Report if asks_report => Some(DirectorAnswer::Report),

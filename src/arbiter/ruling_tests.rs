@@ -33,6 +33,7 @@ fn start() -> StateOfPlay {
         conditionals: Conditionals::default(),
         draw_policy: DrawPolicy::default(),
         last_offers: LastOffers::default(),
+        messages: true,
     }
 }
 

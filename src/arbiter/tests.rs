@@ -14,6 +14,7 @@ fn board(game: &Game, draw_offer_by: Option<Color>) -> StateOfPlay {
         conditionals: Conditionals::default(),
         draw_policy: DrawPolicy::default(),
         last_offers: LastOffers::default(),
+        messages: true,
     }
 }
 
@@ -356,6 +357,7 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
         conditionals: v.conditionals.clone(),
         draw_policy: DrawPolicy::default(),
         last_offers: LastOffers::default(),
+        messages: true,
     };
     let later = at() + chrono::Duration::hours(5);
     let v2 = apply(&b, seat(Color::Black), &cond("e5"), later);
@@ -382,6 +384,7 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
         conditionals: v2.conditionals.clone(),
         draw_policy: DrawPolicy::default(),
         last_offers: LastOffers::default(),
+        messages: true,
     };
     let v3 = apply(&b2, seat(Color::Black), &cond("d6"), later);
     assert!(v3.conditionals.white.is_empty());
@@ -430,6 +433,7 @@ fn an_events_draw_rules_refuse_early_and_repeated_offers() {
         conditionals: Conditionals::default(),
         draw_policy: policy,
         last_offers: LastOffers::default(),
+        messages: true,
     };
     // Move 1: too early; the move is not played either.
     let v = apply(&b, seat(Color::White), &said("e4 draw", Lang::En), at());
@@ -463,6 +467,7 @@ fn an_events_draw_rules_refuse_early_and_repeated_offers() {
         conditionals: v.conditionals,
         draw_policy: policy,
         last_offers: v.last_offers,
+        messages: true,
     };
     let v = apply(&b, seat(Color::Black), &[mv("Bc5")], at());
     b.game = v.game;
@@ -476,4 +481,134 @@ fn an_events_draw_rules_refuse_early_and_repeated_offers() {
         ),
         other => panic!("{other:?}"),
     }
+}
+
+fn message_notices(v: &Verdict) -> Vec<&Notice> {
+    v.notices
+        .iter()
+        .filter(|n| matches!(n, Notice::Message { .. } | Notice::MessageHeld { .. }))
+        .collect()
+}
+
+#[test]
+fn a_message_with_a_move_goes_to_the_opponent_filed_after_that_move() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::White),
+        &said("e4\nGood luck!", Lang::En),
+        at(),
+    );
+    assert!(v.changed);
+    let Notice::Message { to, message, ply } = message_notices(&v)[0] else {
+        panic!("{:?}", v.notices)
+    };
+    assert_eq!(
+        (*to, message.as_str(), *ply),
+        (Color::Black, "Good luck!", 1)
+    );
+    assert!(v.notices.contains(&Notice::YourMove { to: Color::Black }));
+}
+
+#[test]
+fn a_message_follows_the_writers_move_even_when_a_conditional_answer_follows() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let mut cmds = vec![mv("e4")];
+    cmds.extend(said("if e5 Nf3", Lang::En));
+    let v = apply(&board(&game, None), seat(Color::White), &cmds, at());
+    let b = StateOfPlay {
+        game: v.game.clone(),
+        conditionals: v.conditionals.clone(),
+        ..board(&game, None)
+    };
+    let v2 = apply(
+        &b,
+        seat(Color::Black),
+        &said("e5\nNice opening.", Lang::En),
+        at(),
+    );
+    assert_eq!(v2.game.plies().len(), 3, "the conditional Nf3 was played");
+    let Notice::Message { to, ply, .. } = message_notices(&v2)[0] else {
+        panic!("{:?}", v2.notices)
+    };
+    assert_eq!(
+        (*to, *ply),
+        (Color::White, 2),
+        "after 1... e5, not after 2. Nf3"
+    );
+}
+
+#[test]
+fn a_message_alone_changes_nothing_and_is_passed_on_even_off_turn() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::Black),
+        &said("Thanks for the game, good luck!", Lang::En),
+        at(),
+    );
+    assert!(!v.changed);
+    assert_eq!(
+        message_notices(&v),
+        [&Notice::Message {
+            to: Color::White,
+            message: command::Message::new("Thanks for the game, good luck!").unwrap(),
+            ply: 0,
+        }]
+    );
+}
+
+#[test]
+fn in_an_event_without_messages_the_move_is_played_and_the_message_held() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let b = StateOfPlay {
+        messages: false,
+        ..board(&game, None)
+    };
+    let v = apply(
+        &b,
+        seat(Color::White),
+        &said("e4\nGood luck!", Lang::En),
+        at(),
+    );
+    assert!(v.changed);
+    assert_eq!(v.game.plies().len(), 1);
+    assert_eq!(
+        message_notices(&v),
+        [&Notice::MessageHeld { to: Color::White }]
+    );
+}
+
+#[test]
+fn a_move_with_words_on_its_line_is_refused_and_nothing_is_played() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::White),
+        &said("e4 thanks", Lang::En),
+        at(),
+    );
+    assert!(!v.changed);
+    assert_eq!(
+        v.notices,
+        vec![Notice::Rejected {
+            to: Color::White,
+            wrote: "e4 thanks".into(),
+            reason: Reason::MessageOnNextLine,
+            kind: RejectionKind::Unreadable,
+        }]
+    );
+}
+
+#[test]
+fn a_refused_move_passes_no_message_on() {
+    let game = Game::new(StartPosition::Standard).unwrap();
+    let v = apply(
+        &board(&game, None),
+        seat(Color::White),
+        &said("e5\nGood luck!", Lang::En),
+        at(),
+    );
+    assert!(!v.changed);
+    assert!(message_notices(&v).is_empty(), "{:?}", v.notices);
 }

@@ -244,6 +244,8 @@ struct EventView<'a> {
     /// The event's analysis board link; absent: the server's `[mail] analysis_link`.
     #[serde(skip_serializing_if = "Option::is_none")]
     analysis_link: Option<String>,
+    /// Whether players may pass messages to each other (`messages`).
+    messages: bool,
     tds: &'a [String],
     teams: &'a [TeamRecord],
     entrants: &'a [EntrantRecord],
@@ -377,6 +379,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                             crate::event::WithdrawalRule::AnnulIfUnderHalf => "annul-if-under-half",
                         },
                         analysis_link: ev.event.analysis_link.as_ref().map(|a| a.to_string()),
+                        messages: ev.event.messages,
                         tds: &ev.tds,
                         teams: &ev.teams,
                         entrants: &ev.entrants,
@@ -494,6 +497,15 @@ fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Res
             || "the server's [mail] analysis_link".to_string(),
             |a| a.to_string()
         )
+    )?;
+    writeln!(
+        out,
+        "messages:     {}",
+        if ev.event.messages {
+            "players may pass messages with their moves"
+        } else {
+            "none between players (messages = false)"
+        }
     )?;
     writeln!(out, "TDs:          {}", ev.tds.join(", "))?;
     let line = |e: &EntrantRecord| {

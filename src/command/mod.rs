@@ -33,6 +33,14 @@ const MAX_COMMAND_LINE: usize = 300;
 /// Longest text kept in [`Command::Unknown`] and [`Reading::unread`], in characters.
 const MAX_QUOTED: usize = 200;
 
+/// Longest message passed on to the opponent, in characters: a letter's
+/// worth of chat; anything longer is cut and the cut is said.
+pub const MAX_MESSAGE: usize = 2000;
+
+/// Words of prose a mail without any command needs to be read as a message
+/// (`Thanks for the game!`); fewer is more likely a mistyped command.
+const MIN_MESSAGE_WORDS: usize = 3;
+
 /// A move as the player wrote it: trimmed, one line, at most [`MAX_MOVE_TEXT`] characters.
 ///
 /// Not yet checked against any position: `crate::chess::notation` reads it later.
@@ -58,6 +66,64 @@ impl MoveText {
 impl fmt::Display for MoveText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
+    }
+}
+
+/// A note to the opponent, as the player wrote it: trimmed, blank lines
+/// between paragraphs kept (one), control characters dropped, at most
+/// [`MAX_MESSAGE`] characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Message {
+    text: String,
+    shortened: bool,
+}
+
+impl Message {
+    /// Wraps a message, or `None` when it has no visible text.
+    pub fn new(text: &str) -> Option<Message> {
+        let mut lines: Vec<String> = Vec::new();
+        for line in text.trim_start().lines() {
+            let line: String = line
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .filter(|c| !c.is_control())
+                .collect();
+            let line = line.trim_end().to_string();
+            // One blank line between paragraphs is enough.
+            if line.is_empty() && lines.last().is_none_or(String::is_empty) {
+                continue;
+            }
+            lines.push(line);
+        }
+        while lines.last().is_some_and(String::is_empty) {
+            lines.pop();
+        }
+        let whole = lines.join("\n");
+        if whole.trim().is_empty() {
+            return None;
+        }
+        let shortened = whole.chars().count() > MAX_MESSAGE;
+        let text = if shortened {
+            whole
+                .chars()
+                .take(MAX_MESSAGE)
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        } else {
+            whole
+        };
+        Some(Message { text, shortened })
+    }
+
+    /// The message as passed on.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether the player wrote more than [`MAX_MESSAGE`] characters and the rest was cut.
+    pub fn shortened(&self) -> bool {
+        self.shortened
     }
 }
 
@@ -125,6 +191,15 @@ pub enum Command {
     Conditionals,
     /// Drop my conditional moves.
     CancelConditionals,
+    /// A note to the opponent: the lines after the commands, or a mail of
+    /// prose only. Passed on with the next mail about the game.
+    Message(Message),
+    /// A line that starts with a move and goes on with words (`Gg4 thanks`):
+    /// nothing is played, the player is asked to put the words on the next line.
+    MoveThenWords {
+        /// The line as written (shortened).
+        wrote: String,
+    },
     /// Nothing readable: earns a help reply quoting `text`.
     Unknown {
         /// The line that was read (shortened), empty when the mail had no text.
@@ -142,18 +217,29 @@ pub struct Reading {
 }
 
 /// Reads the commands in the newest text of a mail, in English and the player's language.
+///
+/// The text after the commands (the rest of their line after a sentence
+/// ends, and every line below) is a [`Command::Message`] to the opponent;
+/// so is a mail of prose without any command.
 pub fn parse(text: &str, lang: Lang) -> Reading {
     let vocab = words::for_lang(lang);
-    let mut lines = text
-        .lines()
-        .map(|l| l.trim().trim_matches(['*', '_']).trim())
-        .filter(|l| !l.is_empty())
+    let raw: Vec<&str> = text.lines().collect();
+    let mut lines = raw
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (i, l.trim().trim_matches(['*', '_']).trim()))
+        .filter(|(_, l)| !l.is_empty())
         .take(MAX_LINES_SCANNED)
-        .flat_map(sentences)
+        .flat_map(|(line, l)| {
+            sentences(l)
+                .into_iter()
+                .map(move |(text, rest)| Sentence { line, text, rest })
+        })
         .peekable();
     let mut unread = Vec::new();
     let mut first_line: Option<String> = None;
-    while let Some(line) = lines.next() {
+    while let Some(sentence) = lines.next() {
+        let line = sentence.text;
         first_line.get_or_insert_with(|| shorten(line));
         match read_line(line, &vocab) {
             LineReading::Chat => unread.push(shorten(line)),
@@ -165,11 +251,35 @@ pub fn parse(text: &str, lang: Lang) -> Reading {
                     unread,
                 };
             }
+            LineReading::MoveThenWords => {
+                return Reading {
+                    commands: vec![Command::MoveThenWords {
+                        wrote: shorten(line),
+                    }],
+                    unread,
+                };
+            }
             LineReading::Commands(mut commands) => {
-                absorb_following_lines(&mut commands, &mut lines, &vocab);
+                let last = absorb_following_lines(&mut commands, &mut lines, &vocab, sentence);
+                let below = raw.get(last.line + 1..).unwrap_or_default();
+                let after = std::iter::once(last.rest)
+                    .chain(below.iter().copied())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                if let Some(message) = Message::new(&after) {
+                    commands.push(Command::Message(message));
+                }
                 return Reading { commands, unread };
             }
         }
+    }
+    if is_prose(&unread)
+        && let Some(message) = Message::new(text)
+    {
+        return Reading {
+            commands: vec![Command::Message(message)],
+            unread: Vec::new(),
+        };
     }
     Reading {
         commands: vec![Command::Unknown {
@@ -179,16 +289,62 @@ pub fn parse(text: &str, lang: Lang) -> Reading {
     }
 }
 
+/// One sentence of a meaningful line: which raw line, its text, and the
+/// rest of the line after it.
+#[derive(Debug, Clone, Copy)]
+struct Sentence<'a> {
+    line: usize,
+    text: &'a str,
+    rest: &'a str,
+}
+
+/// Whether lines that read as no command are plainly prose: enough words
+/// ([`MIN_MESSAGE_WORDS`]), at least two tokens in three words of letters
+/// (not digits, addresses or MIME debris), and no line that starts with
+/// something shaped like a move (`e4 e5`, `Nf3 Nc6`: a mistyped move is
+/// answered, not passed on). A move inside a sentence is chat.
+fn is_prose(lines: &[String]) -> bool {
+    let mut words = 0;
+    let mut tokens = 0;
+    for line in lines {
+        let mut line_tokens = line.split_whitespace().peekable();
+        if line_tokens.peek().is_some_and(|t| {
+            shape::is_move_number(t) || shape::looks_like_move(t.trim_end_matches(['.', ',']))
+        }) {
+            return false;
+        }
+        for token in line_tokens {
+            tokens += 1;
+            if is_word(token) {
+                words += 1;
+            }
+        }
+    }
+    words >= MIN_MESSAGE_WORDS && words * 3 >= tokens * 2
+}
+
+/// A word of letters, maybe with inner `-` or `'` and punctuation around it.
+fn is_word(token: &str) -> bool {
+    let core = token.trim_matches(|c: char| ".,!?;:\"'()…„“”«»‚‘’¡¿".contains(c));
+    core.chars().next().is_some_and(char::is_alphabetic)
+        && core.chars().last().is_some_and(char::is_alphabetic)
+        && core
+            .chars()
+            .all(|c| c.is_alphabetic() || c == '-' || c == '\'' || c == '’')
+}
+
 /// Further `if` lines join a conditional; a draw offer on the line after a
 /// move joins the move; `if` lines after a move set conditionals from the
 /// position after it (ICCF style: the move, then what to answer next).
+/// Returns the last sentence read as commands.
 fn absorb_following_lines<'a>(
     commands: &mut Vec<Command>,
-    lines: &mut std::iter::Peekable<impl Iterator<Item = &'a str>>,
+    lines: &mut std::iter::Peekable<impl Iterator<Item = Sentence<'a>>>,
     vocab: &[&Words],
-) {
-    while let Some(next) = lines.peek() {
-        let next_reading = read_line(next, vocab);
+    mut last: Sentence<'a>,
+) -> Sentence<'a> {
+    while let Some(next) = lines.peek().copied() {
+        let next_reading = read_line(next.text, vocab);
         match (commands.last_mut(), next_reading) {
             (Some(Command::Conditional { lines: mine }), LineReading::Commands(more))
                 if matches!(more.as_slice(), [Command::Conditional { .. }]) =>
@@ -198,31 +354,33 @@ fn absorb_following_lines<'a>(
                         mine.extend(theirs);
                     }
                 }
-                lines.next();
             }
             (Some(Command::Move { .. }), LineReading::Commands(more))
                 if matches!(more.as_slice(), [Command::Conditional { .. }]) =>
             {
                 commands.extend(more);
-                lines.next();
             }
             (Some(Command::Move { offer_draw, .. }), LineReading::Commands(more))
                 if more == [Command::OfferDraw] =>
             {
                 *offer_draw = true;
                 lines.next();
-                return;
+                return next;
             }
-            _ => return,
+            _ => return last,
         }
+        lines.next();
+        last = next;
     }
+    last
 }
 
 /// Splits a line after each token that ends a sentence (`Ich gebe auf. Glückwunsch!`),
 /// so a command followed by a remark on the same line is still read.
 ///
-/// Move numbers (`12.`) and `e.p.` end no sentence.
-fn sentences(line: &str) -> Vec<&str> {
+/// Move numbers (`12.`) and `e.p.` end no sentence. Each sentence comes
+/// with the rest of the line after it.
+fn sentences(line: &str) -> Vec<(&str, &str)> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut token_start = 0;
@@ -240,7 +398,7 @@ fn sentences(line: &str) -> Vec<&str> {
                 if ends_sentence {
                     let sentence = line.get(start..i).unwrap_or_default().trim();
                     if !sentence.is_empty() {
-                        out.push(sentence);
+                        out.push((sentence, line.get(i..).unwrap_or_default()));
                     }
                     start = i;
                 }
@@ -253,7 +411,7 @@ fn sentences(line: &str) -> Vec<&str> {
     }
     let rest = line.get(start..).unwrap_or_default().trim();
     if !rest.is_empty() {
-        out.push(rest);
+        out.push((rest, ""));
     }
     out
 }
@@ -272,6 +430,8 @@ enum LineReading {
     Commands(Vec<Command>),
     /// Starts like a command (`leave`, `if`, `language`) but the rest is unreadable.
     Garbled,
+    /// Starts with a move and goes on with words that are no command.
+    MoveThenWords,
     /// Not a command: a greeting, a sentence.
     Chat,
 }
@@ -405,6 +565,7 @@ fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
     let Some(pieces) = pieces(tokens) else {
         return LineReading::Chat;
     };
+    let pieces_first = pieces.first().map(|p| matches!(p, Piece::Move(_)));
     let mut moves = Vec::new();
     let mut words = Vec::new();
     for p in pieces {
@@ -444,6 +605,7 @@ fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
                 offer_draw: false,
             },
         ],
+        Some(_) if matches!(pieces_first, Some(true)) => return LineReading::MoveThenWords,
         Some(_) => return LineReading::Chat,
         None => match simple_command(&phrase, vocab) {
             Some(c) => vec![c],
@@ -561,8 +723,14 @@ fn language(word: &str) -> Option<Lang> {
 /// == c`: every language also reads English).
 pub fn describe(commands: &[Command], lang: Lang) -> String {
     let w = |pick: fn(&words::Words) -> &'static [&'static str]| words::first(lang, pick);
-    commands
+    // A message goes below the commands, after a blank line, where it is read.
+    let message = commands.iter().find_map(|c| match c {
+        Command::Message(m) => Some(m.as_str()),
+        _ => None,
+    });
+    let said = commands
         .iter()
+        .filter(|c| !matches!(c, Command::Message(_)))
         .map(|c| match c {
             Command::Move {
                 text,
@@ -603,10 +771,17 @@ pub fn describe(commands: &[Command], lang: Lang) -> String {
             }
             Command::Conditionals => w(|v| v.conditionals).into(),
             Command::CancelConditionals => w(|v| v.cancel_conditionals).into(),
+            Command::Message(message) => message.as_str().to_string(),
+            Command::MoveThenWords { wrote } => wrote.clone(),
             Command::Unknown { text } => text.clone(),
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    match message {
+        Some(m) if said.is_empty() => m.to_string(),
+        Some(m) => format!("{said}\n\n{m}"),
+        None => said,
+    }
 }
 
 /// Every command a player can give, each with the phrases `lang`'s own

@@ -14,6 +14,8 @@
 //! analysis_link = "off"             # optional: the board link in "your move" mails;
 //!                                   # "off", "lichess" or an address template (see
 //!                                   # chess::analysis); default: the server's [mail] setting
+//! messages = false                  # optional: players may not pass messages to each
+//!                                   # other with their moves (default true)
 //!
 //! [draws]                           # optional; 0 (the default) means no limit
 //! first_offer_move = 20             # no draw offers before move 20
@@ -84,6 +86,8 @@ pub struct Event {
     pub draws: super::DrawPolicy,
     /// The analysis board link of its mails; `None`: the server's setting.
     pub analysis_link: Option<crate::chess::analysis::AnalysisLink>,
+    /// Whether players may pass messages to each other (`messages`, default true).
+    pub messages: bool,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -241,6 +245,7 @@ struct RawEvent {
     withdrawal: Option<Spanned<String>>,
     draws: Option<RawDraws>,
     analysis_link: Option<Spanned<String>>,
+    messages: Option<bool>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
@@ -771,6 +776,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             withdrawal,
             draws,
             analysis_link,
+            messages: raw.messages.unwrap_or(true),
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));
@@ -817,6 +823,17 @@ mod tests {
         };
         assert_eq!(games.len(), 30);
         assert_eq!(event.rules().tie_breaks.len(), 4);
+    }
+
+    #[test]
+    fn an_event_allows_messages_unless_it_says_messages_false() {
+        assert!(parse(ROUND_ROBIN).unwrap().messages);
+        for (value, want) in [("false", false), ("true", true)] {
+            let text = ROUND_ROBIN.replacen("kind = ", &format!("messages = {value}\nkind = "), 1);
+            assert_eq!(parse(&text).unwrap().messages, want, "{value}");
+        }
+        let text = ROUND_ROBIN.replacen("kind = ", "messages = \"no\"\nkind = ", 1);
+        assert!(parse(&text).is_err());
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Clocks in the daemon: a stored game's [`GameClock`] (its move times and
+//! Clocks in the daemon: a stored game's [`GameClock`](crate::clock::GameClock) (its move times and
 //! both players' leave), keeping each game's schedule in its row, the
 //! scheduler step that sends reminders, silence and leave notices and ends
 //! games on time, and booking leave.
@@ -12,7 +12,7 @@
 //!
 //! **Scheduler.** [`Scheduler::step`] takes one game whose `next_due_at`
 //! has come (locking its row; on PostgreSQL rows other daemons hold are
-//! skipped), asks [`GameClock::due`] what is due given the keys already
+//! skipped), asks [`GameClock::due`](crate::clock::GameClock::due) what is due given the keys already
 //! recorded, queues the mails, records the keys, stores the new schedule,
 //! and commits: mails and keys together or not at all. A daemon that was
 //! down finds every game whose instant passed and catches up with one mail

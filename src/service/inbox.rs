@@ -26,6 +26,7 @@ use crate::mail::key::sha256_hex;
 use crate::mail::route::{self, PlusTag};
 use crate::player::Player;
 use crate::store::Tx;
+use crate::store::game_messages::GameMessage;
 use crate::store::games::GameStatus;
 use crate::store::inbound::InboundRecord;
 use crate::store::{Store, StoreError};
@@ -859,7 +860,17 @@ impl Inbox {
             .notices
             .iter()
             .any(|n| matches!(n, Notice::Rejected { .. }));
-        if rejected && !self.may_answer(tx, &player.email.to_string(), now).await? {
+        // A message alone is answered (it was passed on, or why not): it
+        // counts against the sender's answers, which also bounds how many
+        // mails one player can make the server send their opponent.
+        let message_alone = !verdict.changed
+            && verdict
+                .notices
+                .iter()
+                .any(|n| matches!(n, Notice::Message { .. } | Notice::MessageHeld { .. }));
+        if (rejected || message_alone)
+            && !self.may_answer(tx, &player.email.to_string(), now).await?
+        {
             return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
         }
         let record = current.record.clone();
@@ -886,6 +897,18 @@ impl Inbox {
         }
         if verdict.changed {
             clocks::reschedule(tx, &table, None, now).await?;
+        }
+        for notice in &verdict.notices {
+            if let Notice::Message { to, message, ply } = notice {
+                let kept = GameMessage {
+                    ply: *ply,
+                    side: !*to,
+                    body: message.as_str().to_string(),
+                };
+                tx.add_game_message(record.id, &kept, answering.mail_key, now)
+                    .await?;
+                table.messages.push(kept);
+            }
         }
         self.post
             .notices(tx, &table, &verdict.notices, answering, now)

@@ -15,7 +15,9 @@ use crate::clock::{Clocks, GameClock, Leave, Pauses, TimeControl, Timeline};
 use crate::config::MailConfig;
 use crate::ids::GameId;
 use crate::locale;
-use crate::mail::compose::{self, DigestGame, GameListEntry, GameView, Letter, LetterKind, Party};
+use crate::mail::compose::{
+    self, DigestGame, GameListEntry, GameView, Letter, LetterKind, Party, Talk,
+};
 use crate::mail::inbound::MessageId;
 use crate::mail::key::sha256_hex;
 use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
@@ -90,6 +92,8 @@ pub struct LoadedGame {
     pub draw_offer_by: Option<Color>,
     /// The game's clocks with both players' leave; `None` shows no clocks.
     pub clock: Option<GameClock>,
+    /// The messages between the players, in the order of the game.
+    pub messages: Vec<crate::store::game_messages::GameMessage>,
 }
 
 impl LoadedGame {
@@ -117,7 +121,15 @@ impl LoadedGame {
                 .map(|t| pgn::pgn_date(t.date_naive())),
             other: Vec::new(),
         };
-        pgn::export(&self.game, &tags)
+        let remarks: Vec<pgn::Remark> = self
+            .messages
+            .iter()
+            .map(|m| pgn::Remark {
+                after: m.ply,
+                text: format!("{}: {}", self.player(m.side).name, m.body),
+            })
+            .collect();
+        pgn::export_with_remarks(&self.game, &tags, &remarks)
     }
 }
 
@@ -185,7 +197,9 @@ pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreErro
     let white = tx.player(record.white).await?;
     let black = tx.player(record.black).await?;
     let clock = game_clock(tx, &record, &game, &white, &black).await?;
+    let messages = tx.game_messages(id).await?;
     Ok(LoadedGame {
+        messages,
         draw_offer_by: record.draw_offer_by,
         record,
         game,
@@ -362,6 +376,18 @@ impl Post {
         mail: Outgoing<'_>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        self.queue_with_talk(tx, mail, None, now).await
+    }
+
+    /// Composes a letter that also carries a message between the players,
+    /// and queues it.
+    pub async fn queue_with_talk(
+        &self,
+        tx: &mut Tx,
+        mail: Outgoing<'_>,
+        talk: Option<Talk>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         let Outgoing {
             key: mail_key,
             kind,
@@ -401,6 +427,7 @@ impl Post {
             references,
             date: now,
             game,
+            talk,
         };
         let raw = compose::compose(&letter)
             .map_err(|e| StoreError::Corrupt(format!("cannot compose a mail: {e}")))?;
@@ -565,6 +592,14 @@ impl Post {
     ) -> Result<(), StoreError> {
         let id = table.record.id;
         let ply = i64::try_from(table.game.plies().len()).unwrap_or(i64::MAX);
+        let hash = sha256_hex(answering.mail_key.as_bytes(), 8);
+        // A message rides with the first mail its recipient gets of this
+        // mail's news, and the writer hears of it in their answer; with no
+        // such mail, a short one of its own says it (see the end).
+        let mut talks = Talks::of(table, notices);
+        let alone = notices
+            .iter()
+            .all(|n| matches!(n, Notice::Message { .. } | Notice::MessageHeld { .. }));
         for (index, notice) in notices.iter().enumerate() {
             // Mails caused by a move are keyed by the move, so that the same
             // move can never produce two "your move" mails; answers by the
@@ -668,13 +703,16 @@ impl Post {
                     false,
                     None,
                 ),
+                // Told with the other mails (see `Talks`).
+                Notice::Message { .. } | Notice::MessageHeld { .. } => continue,
             };
             let to = table.player(side);
             // A player on the daily digest hears of their move there.
             if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {
                 continue;
             }
-            self.queue(
+            let talk = talks.take(side, answer);
+            self.queue_with_talk(
                 tx,
                 Outgoing {
                     key,
@@ -686,6 +724,34 @@ impl Post {
                     reply_to: Some(self.reply_to(id, to)),
                     ply: notice_ply,
                 },
+                talk,
+                now,
+            )
+            .await?;
+        }
+        // What no other mail carried goes in a short mail of its own: the
+        // message to its recipient, and to the writer that it was passed
+        // on (or why not), as an answer to their mail.
+        for (side, answer, talk) in talks.left() {
+            let to = table.player(side);
+            let key = if answer {
+                format!("in.{hash}.message.ack")
+            } else {
+                format!("in.{hash}.message.{}", side::key(side))
+            };
+            self.queue_with_talk(
+                tx,
+                Outgoing {
+                    key,
+                    kind: LetterKind::Message { alone },
+                    to,
+                    game: Some(table),
+                    side: Some(side),
+                    answering: answer.then_some(answering),
+                    reply_to: Some(self.reply_to(id, to)),
+                    ply: None,
+                },
+                Some(talk),
                 now,
             )
             .await?;
@@ -743,6 +809,69 @@ impl Post {
             now,
         )
         .await
+    }
+}
+
+/// The messages a mail's notices carry between the players, each waiting
+/// for the mail that tells of it.
+struct Talks {
+    /// For the recipient of a message (told in a mail of our own, not an answer).
+    to: Option<(Color, Talk)>,
+    /// For the writer (told in an answer to their mail).
+    writer: Option<(Color, Talk)>,
+}
+
+impl Talks {
+    fn of(table: &LoadedGame, notices: &[Notice]) -> Talks {
+        let mut talks = Talks {
+            to: None,
+            writer: None,
+        };
+        for notice in notices {
+            match notice {
+                Notice::Message { to, message, .. } => {
+                    talks.to = Some((
+                        *to,
+                        Talk::From {
+                            name: table.player(!*to).name.clone(),
+                            text: message.as_str().to_string(),
+                            shortened: message.shortened(),
+                        },
+                    ));
+                    talks.writer = Some((
+                        !*to,
+                        Talk::Passed {
+                            to: table.player(*to).name.clone(),
+                            shortened: message.shortened(),
+                        },
+                    ));
+                }
+                Notice::MessageHeld { to } => talks.writer = Some((*to, Talk::Held)),
+                _ => {}
+            }
+        }
+        talks
+    }
+
+    /// The talk for a mail to `side` (an answer to their mail or not), once.
+    fn take(&mut self, side: Color, answer: bool) -> Option<Talk> {
+        let slot = if answer {
+            &mut self.writer
+        } else {
+            &mut self.to
+        };
+        if slot.as_ref().is_some_and(|(s, _)| *s == side) {
+            slot.take().map(|(_, talk)| talk)
+        } else {
+            None
+        }
+    }
+
+    /// What no mail took: (side, whether an answer, the talk).
+    fn left(self) -> impl Iterator<Item = (Color, bool, Talk)> {
+        let to = self.to.map(|(side, talk)| (side, false, talk));
+        let writer = self.writer.map(|(side, talk)| (side, true, talk));
+        to.into_iter().chain(writer)
     }
 }
 

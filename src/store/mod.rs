@@ -24,6 +24,7 @@
 //! - [`outbox`]: the mails to send, their leases and results.
 //! - [`clocks`]: leave, the scheduler's due keys, report runs, digests sent.
 //! - [`digest_games`]: the games each daily digest told of, and their positions.
+//! - [`game_messages`]: messages between the players, kept with their games.
 //! - [`bounces`]: hard bounces per player.
 //! - [`locks`]: advisory locks on a session of their own.
 //! - [`bench`](mod@bench): seeding a scratch database for `dopis bench`.
@@ -35,6 +36,7 @@ pub mod clocks;
 pub mod digest_games;
 pub mod events;
 pub mod failures;
+pub mod game_messages;
 pub mod games;
 pub mod inbound;
 pub mod locks;

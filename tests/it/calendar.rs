@@ -186,6 +186,7 @@ fn your_move(moves: &[&str], date: DateTime<Utc>, deadline: DateTime<Utc>, lang:
             draw_offer_from: None,
             pgn: None,
         }),
+        talk: None,
     }
 }
 

@@ -552,8 +552,100 @@ async fn a_stale_reply_over_real_mail_is_asked_about_before_it_is_played(db: &Te
     assert_eq!(m.moves(db).0, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
 }
 
+async fn players_send_messages_with_their_moves_over_real_mail(db: &TestDb) {
+    let Some(stack) = mailstack() else { return };
+    let mut m = start_match(db, Wire::Plain(stack)).await;
+    // Ana (Slovenian) plays with a message below her move, a signature
+    // under it and our mail quoted below that, as her client replies.
+    m.answer(
+        true,
+        "Your move",
+        "Sf3\r\nHvala za igro & <b>srečno</b>!\r\n\r\nAna\r\n-- \r\nPoslano z mojega telefona",
+    )
+    .await;
+    let told = m.black.wait_for("Your move").await;
+    let text = told.body_text(0).unwrap_or_default().replace("\r\n", "\n");
+    assert!(text.contains("Ana Novak writes:"), "{text}");
+    assert!(
+        text.contains("    Hvala za igro & <b>srečno</b>!\n\n    Ana"),
+        "{text}"
+    );
+    assert!(!text.contains("Poslano z mojega"), "{text}");
+    let html = told.body_html(0).unwrap_or_default().into_owned();
+    assert!(
+        html.contains("Hvala za igro &amp; &lt;b&gt;srečno&lt;"),
+        "{html}"
+    );
+    let accepted = m.white.wait_for("Poteza sprejeta").await;
+    assert!(
+        accepted
+            .body_text(0)
+            .unwrap_or_default()
+            .contains("Vaše sporočilo smo posredovali naprej"),
+        "Ana is told in Slovenian that it went on"
+    );
+    // Bob answers that mail with a message alone: Ana gets it, Bob is told.
+    let bob = m.black.address.clone();
+    reply(
+        &m.smtp,
+        &bob,
+        &told,
+        "Thanks, the same to you, and good luck!",
+    )
+    .await;
+    let note = m.white.wait_for("Sporočilo: Bob Smith").await;
+    assert!(
+        note.body_text(0)
+            .unwrap_or_default()
+            .contains("    Thanks, the same to you, and good luck!")
+    );
+    m.black.wait_for("Your message was passed on").await;
+    // A move with words on its line is refused, plays nothing; written
+    // right, it is played.
+    reply(&m.smtp, &bob, &told, "d5 thanks").await;
+    let refused = m.black.wait_for("Could not read \"d5 thanks\"").await;
+    let why = refused.body_text(0).unwrap_or_default();
+    assert!(
+        why.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .contains("write the move on the first line and the message on the lines below it"),
+        "{why}"
+    );
+    assert_eq!(m.moves(db).0, ["Nf3"]);
+    reply(&m.smtp, &bob, &refused, "d5\r\nSorry, a typo.").await;
+    let yours = m.white.wait_for("Your move").await;
+    assert!(
+        yours
+            .body_text(0)
+            .unwrap_or_default()
+            .contains("    Sorry, a typo."),
+        "the message rides with the move"
+    );
+    assert_eq!(m.moves(db).0, ["Nf3", "d5"]);
+    // The PGN carries the messages after their moves, and reads back.
+    let ana = m.white.address.clone();
+    reply(&m.smtp, &ana, &yours, "pgn").await;
+    let pgn_mail = m.white.wait_for("PGN").await;
+    let pgn = pgn_mail
+        .attachments()
+        .find(|a| a.attachment_name().is_some_and(|n| n.ends_with(".pgn")))
+        .map(|a| String::from_utf8_lossy(a.contents()).into_owned())
+        .expect("the PGN is attached");
+    let flat = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("{Ana Novak: Hvala za igro & <b>srečno</b>! Ana}")
+            && flat.contains("{Bob Smith: Thanks, the same to you, and good luck!}")
+            && flat.contains("{Bob Smith: Sorry, a typo.} *"),
+        "{pgn}"
+    );
+    let read = dopis::chess::pgn::import(&pgn).expect("the PGN reads back");
+    assert_eq!(read.game.plies().len(), 2);
+}
+
 crate::on_both_backends!(
     two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_auth,
+    players_send_messages_with_their_moves_over_real_mail,
     conditional_moves_fire_and_draw_claims_are_judged_over_real_mail,
     a_stale_reply_over_real_mail_is_asked_about_before_it_is_played,
 );

@@ -426,7 +426,7 @@ async fn an_event_may_turn_off_the_analysis_link_the_server_turns_on(db: &TestDb
     // Event 1 forbids engines; event 2 (other players) leaves it to the server.
     let no_engines = FOUR.replace(
         "withdrawal = \"forfeit-all\"",
-        "withdrawal = \"forfeit-all\"\nanalysis_link = \"off\"",
+        "withdrawal = \"forfeit-all\"\nanalysis_link = \"off\"\nmessages = false",
     );
     let open = FOUR
         .replace("Club cup", "Open cup")
@@ -440,7 +440,15 @@ async fn an_event_may_turn_off_the_analysis_link_the_server_turns_on(db: &TestDb
     // The TD sees each event's setting.
     let closed = ok(&dopis(d, db, &["event", "show", "1"]));
     assert!(closed.contains("analysis:     off"), "{closed}");
+    assert!(
+        closed.contains("messages:     none between players (messages = false)"),
+        "{closed}"
+    );
     let shown = ok(&dopis(d, db, &["event", "show", "2"]));
+    assert!(
+        shown.contains("messages:     players may pass messages with their moves"),
+        "{shown}"
+    );
     assert!(
         shown.contains("analysis:     the server's [mail] analysis_link"),
         "{shown}"
@@ -452,6 +460,7 @@ async fn an_event_may_turn_off_the_analysis_link_the_server_turns_on(db: &TestDb
     )))
     .unwrap();
     assert_eq!(json["analysis_link"], "off");
+    assert_eq!(json["messages"], false);
     let store = dopis::store::Store::open(&db.url).await.unwrap();
     let rows = sqlx::query("SELECT recipient, mail_key, raw FROM outbox ORDER BY id")
         .fetch_all(store.pool())

@@ -26,6 +26,10 @@ fn play(text: &str, offer_draw: bool) -> Command {
     }
 }
 
+fn say(text: &str) -> Command {
+    Command::Message(command::Message::new(text).unwrap_or_else(|| panic!("bad test message")))
+}
+
 /// What one fixture must read as, independent of its golden file.
 struct Fixture {
     name: &'static str,
@@ -56,28 +60,44 @@ fn fixtures() -> Vec<Fixture> {
         (
             "outlook_windows1250_sl",
             Lang::Sl,
-            Some(vec![play("Sf3", true)]),
+            Some(vec![
+                play("Sf3", true),
+                say("Še vedno mislim, da je pozicija izenačena.\nLp, Bojan"),
+            ]),
             None,
         ),
         (
             "thunderbird_flowed_bottom_pl",
             Lang::Pl,
-            Some(vec![play("Gxc4", false)]),
+            Some(vec![
+                play("Gxc4", false),
+                say(
+                    "Długo myślałem nad tym ruchem, ale chyba jest najlepszy w tej pozycji.\n\nPozdrawiam,\nJan",
+                ),
+            ]),
             None,
         ),
         (
             "thunderbird_html_bottom",
             Lang::En,
-            Some(vec![play("0-0-0", false)]),
+            Some(vec![
+                play("0-0-0", false),
+                say("Thanks for the game so far!"),
+            ]),
             None,
         ),
         (
             "apple_mail_de",
             Lang::De,
-            Some(vec![play("Lxf7+", true)]),
+            Some(vec![play("Lxf7+", true), say("Viele Grüße\nKlaus")]),
             None,
         ),
-        ("iphone_de", Lang::De, Some(vec![Resign]), None),
+        (
+            "iphone_de",
+            Lang::De,
+            Some(vec![Resign, say("Glückwunsch!")]),
+            None,
+        ),
         (
             "k9_base64_lv",
             Lang::Lv,
@@ -104,10 +124,15 @@ fn fixtures() -> Vec<Fixture> {
         (
             "html_only_webmail_de",
             Lang::De,
-            Some(vec![AcceptDraw]),
+            Some(vec![AcceptDraw, say("Viele Grüße,\nAnna")]),
             None,
         ),
-        ("iso88592_qp_pl", Lang::Pl, Some(vec![AcceptDraw]), None),
+        (
+            "iso88592_qp_pl",
+            Lang::Pl,
+            Some(vec![AcceptDraw, say("Pozdrawiam\nAlicja")]),
+            None,
+        ),
         (
             "no_message_id",
             Lang::En,
@@ -117,25 +142,28 @@ fn fixtures() -> Vec<Fixture> {
         (
             "bounce_dsn",
             Lang::En,
-            Some(vec![Unknown {
-                text: "This is the mail system at host mail.example.org.".into(),
-            }]),
+            // Never answered, whatever it reads as: a machine wrote it.
+            Some(vec![say(
+                "This is the mail system at host mail.example.org.\n\nI'm sorry to have to inform \
+                 you that your message could not\nbe delivered to one or more recipients. It's \
+                 attached below.\n\n                   The mail system\n\n<bob@nowhere.example>: \
+                 host nowhere.example[192.0.2.7] said: 550 5.1.1\n    <bob@nowhere.example>: \
+                 Recipient address rejected: User unknown",
+            )]),
             Some(AutomaticKind::Bounce),
         ),
         (
             "vacation_autoreply",
             Lang::En,
-            Some(vec![Unknown {
-                text: "I am on holiday until 17 March with no access to e-mail.".into(),
+            Some(vec![MoveThenWords {
+                wrote: "Nf3 is what I would play anyway.".into(),
             }]),
             Some(AutomaticKind::AutoReply),
         ),
         (
             "exchange_out_of_office",
             Lang::Sl,
-            Some(vec![Unknown {
-                text: "Do 10. marca sem na dopustu.".into(),
-            }]),
+            Some(vec![say("Do 10. marca sem na dopustu.")]),
             Some(AutomaticKind::AutoReply),
         ),
         (
@@ -156,17 +184,22 @@ fn fixtures() -> Vec<Fixture> {
         (
             "auto_reply_subject_only_pl",
             Lang::Pl,
-            Some(vec![Unknown {
-                text: "Dzień dobry,".into(),
-            }]),
+            Some(vec![say(
+                "Dzień dobry,\n\njestem na urlopie do 12 marca. W pilnych sprawach proszę \
+                 dzwonić.\n\nAnna Kowalska",
+            )]),
             Some(AutomaticKind::AutoReply),
         ),
         (
             "bounce_exim_plain",
             Lang::En,
-            Some(vec![Unknown {
-                text: "This message was created automatically by mail delivery software.".into(),
-            }]),
+            Some(vec![say(
+                "This message was created automatically by mail delivery software.\n\nA message \
+                 that you sent could not be delivered to one or more of its\nrecipients. This is a \
+                 permanent error. The following address(es) failed:\n\n  carol@old-isp.example\n\
+                 \x20   host mx.old-isp.example [192.0.2.9]\n    SMTP error from remote mail server \
+                 after RCPT TO:<carol@old-isp.example>:\n    550 5.1.1 User unknown",
+            )]),
             Some(AutomaticKind::Bounce),
         ),
     ];

@@ -32,6 +32,7 @@ mod quarantine;
 mod setup;
 mod stale;
 mod store;
+mod talk;
 mod td_reports;
 mod time_cli;
 mod time_mail;

@@ -29,7 +29,7 @@ use dopis::lang::Lang;
 use dopis::locale::{describe_control, describe_deadline};
 use dopis::mail::compose::{
     DigestGame, GameListEntry, GameView, Letter, LetterKind, MovePoint, Party, RejectionKind,
-    ReplacementRole, compose, subject,
+    ReplacementRole, Talk, compose, subject,
 };
 use dopis::mail::inbound::MessageId;
 
@@ -163,6 +163,7 @@ fn letter(kind: LetterKind, lang: Lang, to: Color, game: Option<GameView>) -> Le
         ],
         date: date(),
         game,
+        talk: None,
     }
 }
 
@@ -231,6 +232,28 @@ fn english(name: &str) -> Vec<&'static str> {
             "4. dxe5. It is your move now: 4... ?",
             "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
         ],
+        "your_move_with_message" => vec![
+            "Bojan Kralj writes:",
+            "(The message was longer than 2000 characters and was cut there.)",
+            "Bojan Kralj played 3... Bg4.",
+        ],
+        "move_accepted_message_passed" => {
+            vec!["Your message was passed on to Bojan Kralj."]
+        }
+        "message_from_opponent" => vec![
+            "Bojan Kralj writes:",
+            "This message came without a move, in game #42. It is your move: 4. ?",
+        ],
+        "message_passed" => vec![
+            "Your message was passed on to Alice Novak.",
+            "held no move and no command, so it was read as a",
+        ],
+        "message_held" => vec!["Your message was not passed on: in this event players may not"],
+        "rejected_message_on_next_line" => vec![
+            "> Nf3 thanks",
+            "a line that starts with a move holds the move alone",
+            "Nothing was played. To send a message with your move, write the move on the",
+        ],
         "game_over_won" => vec![
             "Result: 1-0. Alice Novak wins by checkmate.",
             "Congratulations!",
@@ -280,7 +303,12 @@ fn english(name: &str) -> Vec<&'static str> {
             "so nothing was done now.",
         ],
         "refused" => vec!["not accepted", "went to an address with a wrong token"],
-        "help" => vec!["e.g. Nf3, e4, O-O", "accept draw", "language sl"],
+        "help" => vec![
+            "e.g. Nf3, e4, O-O",
+            "accept draw",
+            "language sl",
+            "Messages: write your move on the first line and a message to your",
+        ],
         "status" => vec!["It is your move: 7... ?", "marks the last move, 7. Qb3."],
         "games" => vec![
             "#42 Alice Novak - Bojan Kralj: move 7, your move, deadline 2026-12-02",
@@ -1595,4 +1623,155 @@ pub(crate) fn digest_of(lang: Lang, n: usize) -> Letter {
 #[test]
 fn digest_and_notify_mails_match_their_golden_files_and_parse_back() {
     check_golden(notify_cases_in(Lang::En, english), None);
+}
+
+/// A message between the players, with a move or alone, as a player of
+/// `lang` writes it: with characters HTML must escape, a blank line and an
+/// indented line.
+pub(crate) fn talk_in(lang: Lang) -> &'static str {
+    match lang {
+        Lang::De => "Viel Glück & <b>danke</b> für die Partie!\n\nBis bald,\n  Bojan",
+        Lang::Sl => "Srečno & <b>hvala</b> za partijo!\n\nLep pozdrav,\n  Bojan",
+        Lang::Pl => "Powodzenia & <b>dzięki</b> za partię!\n\nDo usłyszenia,\n  Bojan",
+        Lang::Lv => "Veiksmi & <b>paldies</b> par partiju!\n\nUz tikšanos,\n  Bojan",
+        _ => "Good luck & <b>thanks</b> for the game!\n\nSee you,\n  Bojan",
+    }
+}
+
+/// The mails that carry a message between the players, to a player of
+/// `lang`: with the opponent's move, the mover's confirmation, a message
+/// alone (to the opponent, and the answer to its writer), a message held
+/// by an event without messages, and a move with words on its line.
+pub(crate) fn talk_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
+    let from = |shortened| Talk::From {
+        name: "Bojan Kralj".into(),
+        text: talk_in(lang).into(),
+        shortened,
+    };
+    let mut cases = Vec::new();
+    let mut add = |name, mut letter: Letter, talk, board| {
+        letter.talk = talk;
+        if let Some(game) = letter.game.as_mut() {
+            if game.deadline.is_some() {
+                game.deadline = Some(deadline_in(lang, 2026, 12, 2, 17, 5));
+            }
+            game.time_control = describe_control(&TimeControl::default(), lang);
+            if game.clocks.is_some() {
+                game.clocks = Some(clocks_in(lang, &game.game));
+            }
+        }
+        cases.push(Case {
+            name,
+            letter,
+            text_has: says(name),
+            boards: usize::from(board),
+            pgn: false,
+        });
+    };
+    let mut your_move = letter(
+        LetterKind::YourMove,
+        lang,
+        Color::White,
+        Some(view(opera_after(6), Some(Color::White))),
+    );
+    your_move.in_reply_to = None;
+    add("your_move_with_message", your_move, Some(from(true)), true);
+    add(
+        "move_accepted_message_passed",
+        letter(
+            LetterKind::MoveAccepted { ply: 18 },
+            lang,
+            Color::White,
+            Some(view(opera_after(19), Some(Color::White))),
+        ),
+        Some(Talk::Passed {
+            to: "Bojan Kralj".into(),
+            shortened: false,
+        }),
+        true,
+    );
+    let mut alone = letter(
+        LetterKind::Message { alone: true },
+        lang,
+        Color::White,
+        Some(view(opera_after(6), Some(Color::White))),
+    );
+    alone.in_reply_to = None;
+    add("message_from_opponent", alone, Some(from(false)), false);
+    add(
+        "message_passed",
+        letter(
+            LetterKind::Message { alone: true },
+            lang,
+            Color::Black,
+            Some(view(opera_after(6), Some(Color::Black))),
+        ),
+        Some(Talk::Passed {
+            to: "Alice Novak".into(),
+            shortened: false,
+        }),
+        false,
+    );
+    add(
+        "message_held",
+        letter(
+            LetterKind::Message { alone: false },
+            lang,
+            Color::Black,
+            Some(view(opera_after(6), Some(Color::Black))),
+        ),
+        Some(Talk::Held),
+        false,
+    );
+    add(
+        "rejected_message_on_next_line",
+        letter(
+            LetterKind::Rejected {
+                wrote: format!("{}f3 thanks", knight(lang)),
+                reason: Reason::MessageOnNextLine,
+                kind: RejectionKind::Unreadable,
+            },
+            lang,
+            Color::White,
+            Some(view(opera_after(6), Some(Color::White))),
+        ),
+        None,
+        true,
+    );
+    cases
+}
+
+#[test]
+fn mails_with_messages_between_players_match_their_golden_files() {
+    check_golden(talk_cases_in(Lang::En, english), None);
+}
+
+#[test]
+fn a_message_is_escaped_in_the_html_part_and_quoted_whole_in_the_text() {
+    for case in talk_cases_in(Lang::En, english) {
+        if case.name != "your_move_with_message" {
+            continue;
+        }
+        let bytes = compose(&case.letter).expect("composes");
+        let mail = MessageParser::default().parse(&bytes).expect("parses");
+        let html = mail.body_html(0).expect("html").into_owned();
+        assert!(
+            html.contains("Good luck &amp; &lt;b&gt;thanks&lt;&#x2f;b&gt; for the game!")
+                || html.contains("Good luck &amp; &lt;b&gt;thanks&lt;/b&gt; for the game!"),
+            "{html}"
+        );
+        assert!(!html.contains("<b>thanks"), "{html}");
+        let text = mail.body_text(0).expect("text").into_owned();
+        let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+        assert!(
+            lines.windows(4).any(|w| w
+                == [
+                    "    Good luck & <b>thanks</b> for the game!",
+                    "",
+                    "    See you,",
+                    "      Bojan"
+                ]),
+            "{text}"
+        );
+    }
 }

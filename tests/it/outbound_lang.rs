@@ -8,6 +8,7 @@ use dopis::lang::Lang;
 
 use crate::outbound::{
     Case, cases_in, check_golden, digest_of, event_and_time_cases_in, notify_cases_in,
+    talk_cases_in,
 };
 
 /// Every case in `lang`: the first mail kinds, the later ones, the digest
@@ -16,6 +17,7 @@ fn every_case(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     let mut cases = cases_in(lang, says);
     cases.extend(event_and_time_cases_in(lang, says));
     cases.extend(notify_cases_in(lang, says));
+    cases.extend(talk_cases_in(lang, says));
     cases
 }
 
@@ -38,6 +40,19 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "4. dxe5. Zdaj ste spet na potezi: 4... ?",
             "Rok: 2. 12. 2026 18:05 CET (17:05 UTC)",
         ],
+        "your_move_with_message" => vec![
+            "Bojan Kralj piše:",
+            "(Sporočilo je bilo daljše od 2000 znakov in je tam odrezano.)",
+            "Bojan Kralj igra 3... Lg4.",
+        ],
+        "move_accepted_message_passed" => vec!["Vaše sporočilo smo posredovali naprej"],
+        "message_from_opponent" => vec!["Bojan Kralj piše:", "To sporočilo je prišlo brez poteze"],
+        "message_passed" => vec![
+            "Vaše sporočilo smo posredovali naprej",
+            "odigrano ni bilo nič",
+        ],
+        "message_held" => vec!["Vašega sporočila nismo posredovali"],
+        "rejected_message_on_next_line" => vec!["> Sf3 thanks", "vsebuje le potezo"],
         "game_over_won" => vec![
             "Izid: 1-0. Mat: zmaga Alice Novak.",
             "Čestitamo!",
@@ -90,7 +105,13 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "zdaj nismo storili ničesar.",
         ],
         "refused" => vec!["nismo sprejeli", "Razlog:"],
-        "help" => vec!["npr. Sf3, e4, O-O", "sprejmem remi", "predaja", "jezik sl"],
+        "help" => vec![
+            "npr. Sf3, e4, O-O",
+            "sprejmem remi",
+            "predaja",
+            "jezik sl",
+            "Sporočila: potezo napišite v prvo vrstico",
+        ],
         "status" => vec![
             "Na potezi ste: 7... ?",
             "[ ] označuje zadnjo potezo, 7. Db3.",
@@ -220,6 +241,18 @@ fn polish(name: &str) -> Vec<&'static str> {
             "4. dxe5. Teraz znowu Twój ruch: 4... ?",
             "Termin: 02.12.2026 18:05 CET (17:05 UTC)",
         ],
+        "your_move_with_message" => vec![
+            "Bojan Kralj pisze:",
+            "(Wiadomość była dłuższa niż 2000 znaków i została w tym miejscu",
+        ],
+        "move_accepted_message_passed" => vec!["Twoja wiadomość została przekazana dalej"],
+        "message_from_opponent" => vec!["Bojan Kralj pisze:", "Ta wiadomość przyszła bez ruchu"],
+        "message_passed" => vec![
+            "Twoja wiadomość została przekazana dalej",
+            "nic nie zostało",
+        ],
+        "message_held" => vec!["Twoja wiadomość nie została przekazana"],
+        "rejected_message_on_next_line" => vec!["> Sf3 thanks", "zawiera tylko ruch"],
         "game_over_won" => vec![
             "Wynik: 1-0. Mat: wygrywa Alice Novak.",
             "Gratulacje!",
@@ -272,6 +305,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "refused" => vec!["nie została przyjęta", "Powód:"],
         "help" => vec![
+            "Wiadomości: wpisz ruch w pierwszym wierszu",
             "np. Sf3, e4, O-O",
             "przyjmuję remis",
             "poddaję się",
@@ -381,6 +415,15 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "Jūsu gājiens 3... Lg4 partijā #42 ir izdarīts.",
             "4. dxe5. Tagad atkal Jūsu gājiens: 4... ?",
         ],
+        "your_move_with_message" => vec![
+            "Bojan Kralj raksta:",
+            "(Ziņa bija garāka par 2000 rakstzīmēm",
+        ],
+        "move_accepted_message_passed" => vec!["Jūsu ziņa nodota tālāk"],
+        "message_from_opponent" => vec!["Bojan Kralj raksta:", "Šī ziņa atnāca bez gājiena"],
+        "message_passed" => vec!["Jūsu ziņa nodota tālāk", "nekas netika izspēlēts"],
+        "message_held" => vec!["Jūsu ziņa netika nodota tālāk"],
+        "rejected_message_on_next_line" => vec!["> Zf3 thanks", "ir tikai gājiens"],
         "game_over_won" => vec![
             "Rezultāts: 1-0. Mats: uzvar Alice Novak.",
             "Apsveicam!",
@@ -436,6 +479,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
         ],
         "refused" => vec!["netika pieņemta", "Iemesls:"],
         "help" => vec![
+            "Ziņas: ierakstiet gājienu pirmajā rindā",
             "piem. Zf3, e4, O-O",
             "pieņemu neizšķirtu",
             "padodos",
@@ -550,6 +594,20 @@ fn german(name: &str) -> Vec<&'static str> {
             "Ihr Zug 3... Lg4 in Partie #42 ist ausgeführt.",
             "4. dxe5. Jetzt sind Sie wieder am Zug: 4... ?",
         ],
+        "your_move_with_message" => vec![
+            "Bojan Kralj schreibt:",
+            "(Die Nachricht war länger als 2000 Zeichen und wurde dort gekürzt.)",
+        ],
+        "move_accepted_message_passed" => {
+            vec!["Ihre Nachricht wurde an Bojan Kralj weitergegeben."]
+        }
+        "message_from_opponent" => vec!["Bojan Kralj schreibt:", "Diese Nachricht kam ohne Zug"],
+        "message_passed" => vec![
+            "Ihre Nachricht wurde an Alice Novak weitergegeben.",
+            "es wurde",
+        ],
+        "message_held" => vec!["Ihre Nachricht wurde nicht weitergegeben"],
+        "rejected_message_on_next_line" => vec!["> Sf3 thanks", "enthält nur den Zug"],
         "game_over_won" => vec![
             "Ergebnis: 1-0. Matt: Alice Novak gewinnt.",
             "Herzlichen Glückwunsch!",
@@ -602,6 +660,7 @@ fn german(name: &str) -> Vec<&'static str> {
         ],
         "refused" => vec!["wurde nicht angenommen", "Grund:"],
         "help" => vec![
+            "Nachrichten: Schreiben Sie Ihren Zug in die erste Zeile",
             "z. B. Sf3, e4, O-O",
             "Remis angenommen",
             "aufgeben",

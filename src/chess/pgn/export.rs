@@ -38,8 +38,24 @@ fn result_token(game: &Game) -> &'static str {
     game.outcome().map_or("*", |o| o.result.as_pgn())
 }
 
+/// A comment of the players' to put in the movetext: after half-move
+/// `after` (0: before the first move), e.g. a message that came with a move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remark {
+    /// Half-moves played before it.
+    pub after: usize,
+    /// The text, e.g. `Ana Novak: thanks for the game`.
+    pub text: String,
+}
+
 /// The game as PGN text, ready to mail or save.
 pub fn export(game: &Game, tags: &PgnTags) -> String {
+    export_with_remarks(game, tags, &[])
+}
+
+/// The game as PGN text, with the players' remarks as comments after the
+/// moves they came with.
+pub fn export_with_remarks(game: &Game, tags: &PgnTags, remarks: &[Remark]) -> String {
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| {
         out.push_str(&format!("[{name} \"{}\"]\n", escape_tag_value(value)));
@@ -80,19 +96,41 @@ pub fn export(game: &Game, tags: &PgnTags) -> String {
         }
     }
     out.push('\n');
-    out.push_str(&wrap(&movetext_words(game)));
+    out.push_str(&wrap(&movetext_words(game, remarks)));
     out.push('\n');
     out
 }
 
+/// A remark's words: a remark never closes its comment early (`}`) nor
+/// reads back as our mail times (`[%rcv …]`).
+fn remark_words(text: &str) -> Vec<String> {
+    clean_comment(text)
+        .replace("[%", "[ %")
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The movetext as words; a comment is split into words so it can wrap.
-fn movetext_words(game: &Game) -> Vec<String> {
+fn movetext_words(game: &Game, remarks: &[Remark]) -> Vec<String> {
     let mut words = Vec::new();
+    let remarks_after = |words: &mut Vec<String>, ply: usize| -> bool {
+        let mut any = false;
+        for r in remarks.iter().filter(|r| r.after == ply) {
+            let parts = remark_words(&r.text);
+            if !parts.is_empty() {
+                push_comment(words, parts);
+                any = true;
+            }
+        }
+        any
+    };
+    remarks_after(&mut words, 0);
     let first = game.start().to_position().ok();
     let mut number = first.as_ref().map_or(1, |p| p.fullmoves().get());
     let mut turn = first.as_ref().map_or(Color::White, |p| p.turn());
     let mut need_number = true;
-    for ply in game.plies() {
+    for (index, ply) in game.plies().iter().enumerate() {
         // A move number and its move are one word, so no line ends between.
         words.push(match turn {
             Color::White => format!("{number}. {}", ply.san),
@@ -110,6 +148,9 @@ fn movetext_words(game: &Game) -> Vec<String> {
         if !times.is_empty() {
             // Each `[%rcv …]` stays one word so a line never splits it.
             push_comment(&mut words, times);
+        }
+        if remarks_after(&mut words, index + 1) {
+            need_number = true;
         }
         if turn == Color::Black {
             number = number.saturating_add(1);

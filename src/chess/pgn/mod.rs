@@ -15,6 +15,9 @@
 //!   to the second: `{[%rcv 2026-11-29T17:02:13Z] [%snt 2026-11-29T17:05:00Z]}`;
 //!   `%rcv` is when the move's mail reached our mailbox, `%snt` when we sent
 //!   it on to the opponent. Either may be absent.
+//! - After a move that came with a message between the players, the
+//!   message as a comment `{Ana Novak: thanks for the game}` (a `}` in it
+//!   becomes `)`, and `[%` becomes `[ %` so it never reads as a time).
 //! - For a finished game, a last comment with the outcome sentence (e.g.
 //!   `{White resigns, Black wins.}`), then the result token.
 //!
@@ -38,7 +41,7 @@ mod tests;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-pub use export::export;
+pub use export::{Remark, export, export_with_remarks};
 pub use import::{PgnError, PgnGame, import};
 
 /// The tags of a game that are not derived from the game itself.

@@ -279,3 +279,39 @@ fn results_without_a_rule_get_a_recorded_reason() {
     let unfinished = import("1. e4 *").unwrap_or_else(|e| panic!("{e}")).game;
     assert_eq!(unfinished.outcome(), None);
 }
+
+#[test]
+fn players_messages_are_comments_after_their_moves_and_read_back() {
+    use super::{Remark, export_with_remarks, import};
+    let mut game = Game::new(StartPosition::Standard).unwrap();
+    for san in ["e4", "e5", "Nf3"] {
+        let pos = game.position().clone();
+        let m = shakmaty::san::San::from_ascii(san.as_bytes())
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        game.play(&m, None).unwrap();
+    }
+    let remarks = [
+        Remark {
+            after: 0,
+            text: "Ana: have fun".into(),
+        },
+        Remark {
+            after: 2,
+            text: "Piotr: thanks {really}\nsee [%rcv 2020-01-01T00:00:00Z] you".into(),
+        },
+    ];
+    let pgn = export_with_remarks(&game, &PgnTags::default(), &remarks);
+    assert!(
+        pgn.contains("{Ana: have fun} 1. e4 e5 {Piotr: thanks {really) see [ %rcv"),
+        "{pgn}"
+    );
+    assert!(pgn.contains("you} 2. Nf3 *"), "{pgn}");
+    let back = import(&pgn).expect("parses");
+    assert_eq!(back.game.plies().len(), 3);
+    assert!(
+        back.game.plies().iter().all(|p| p.received_at.is_none()),
+        "no time was made up"
+    );
+}

@@ -89,6 +89,10 @@ pub(crate) struct Context {
     pub excess: Option<ExcessContext>,
     /// `ConfirmStale`, `Repeated`: what the player's earlier mail answered.
     pub reply: Option<ReplyNote>,
+    /// A message between the players the mail carries.
+    pub talk: Option<TalkContext>,
+    /// `Message`: the writer's mail held nothing but the message.
+    pub alone: bool,
     /// `YourMove`: the deadline as an `.ics` file; a confirmation of the
     /// player's move and a game-over mail: its cancellation (not for
     /// templates; set by `compose` after the body is rendered).
@@ -105,6 +109,40 @@ pub(crate) struct Ics {
     pub text: String,
     /// Its METHOD, for the MIME type: `PUBLISH` or `CANCEL`.
     pub method: &'static str,
+}
+
+/// A message between the players, as the templates see it.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct TalkContext {
+    /// `from` (the opponent wrote it), `passed` or `held` (the recipient's own).
+    pub kind: &'static str,
+    /// The writer (`from`) or the opponent it went to (`passed`).
+    pub name: String,
+    /// What they wrote (`from`).
+    pub text: String,
+    /// Whether it was cut at `max` characters.
+    pub shortened: bool,
+    /// The cap, in characters.
+    pub max: usize,
+}
+
+fn talk_context(talk: &super::Talk) -> TalkContext {
+    let (kind, name, text, shortened) = match talk {
+        super::Talk::From {
+            name,
+            text,
+            shortened,
+        } => ("from", name.clone(), text.clone(), *shortened),
+        super::Talk::Passed { to, shortened } => ("passed", to.clone(), String::new(), *shortened),
+        super::Talk::Held => ("held", String::new(), String::new(), false),
+    };
+    TalkContext {
+        kind,
+        name,
+        text,
+        shortened,
+        max: crate::command::MAX_MESSAGE,
+    }
 }
 
 /// A cap a mail went over (see [`super::NotHandledCause::TooComplex`]).
@@ -424,9 +462,13 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         digest_at: None,
         excess: None,
         reply: None,
+        talk: letter.talk.as_ref().map(talk_context),
+        alone: false,
         ics: None,
     };
     match &letter.kind {
+        // Everything it says is the talk.
+        LetterKind::Message { alone } => ctx.alone = *alone,
         LetterKind::MoveAccepted { ply } | LetterKind::ConditionalPlayed { ply } => {
             let game = letter.game.as_ref().map(|v| &v.game);
             let at = |ply: usize| game.and_then(|g| move_at(g, ply, lang));

@@ -64,6 +64,31 @@ pub struct Letter {
     pub date: DateTime<Utc>,
     /// The game the mail is about, if any.
     pub game: Option<GameView>,
+    /// A message between the players that this mail carries, if any.
+    pub talk: Option<Talk>,
+}
+
+/// A message between the players, as a mail tells of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Talk {
+    /// The recipient's opponent wrote them this.
+    From {
+        /// The writer's name.
+        name: String,
+        /// What they wrote (already capped).
+        text: String,
+        /// Whether it was cut at [`crate::command::MAX_MESSAGE`] characters.
+        shortened: bool,
+    },
+    /// The recipient's own message was passed on to `to`.
+    Passed {
+        /// The opponent's name.
+        to: String,
+        /// Whether it was cut at [`crate::command::MAX_MESSAGE`] characters.
+        shortened: bool,
+    },
+    /// The recipient's own message was not passed on: the event allows none.
+    Held,
 }
 
 /// A name and an address, as in `From: "dopis" <chess@example.org>`.
@@ -338,6 +363,14 @@ pub enum LetterKind {
         /// The event's name.
         event: String,
     },
+    /// A message between the players with no move to go with: to the
+    /// opponent (the [`Letter::talk`] is [`Talk::From`]), and to the writer
+    /// to say it was passed on or why not.
+    Message {
+        /// Whether the writer's mail held nothing but the message (it was
+        /// read as one because it had no move and no command).
+        alone: bool,
+    },
     /// To a TD: a player's address keeps bouncing, so their mail is held
     /// until they are resumed; what to do.
     AddressBounces {
@@ -486,6 +519,7 @@ impl LetterKind {
             LetterKind::DeadlineReport { .. } => "deadline_report",
             LetterKind::ReportInstructions { .. } => "report_instructions",
             LetterKind::AddressBounces { .. } => "address_bounces",
+            LetterKind::Message { .. } => "message",
         }
     }
 
@@ -529,6 +563,7 @@ impl LetterKind {
                 | LetterKind::Reminder { .. }
                 | LetterKind::Silence { .. }
                 | LetterKind::LeaveNotice { .. }
+                | LetterKind::Message { .. }
         )
     }
 

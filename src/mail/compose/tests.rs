@@ -57,6 +57,7 @@ fn letter(kind: LetterKind, lang: Lang, game: Option<GameView>) -> Letter {
             .single()
             .expect("date"),
         game,
+        talk: None,
     }
 }
 

@@ -58,6 +58,7 @@ pub(crate) fn reason(r: &Reason) -> Value {
         Reason::ConditionalIllegal { text } => json!({"key": "conditional_illegal", "text": text}),
         Reason::Empty => key("empty"),
         Reason::NotACommand => key("not_a_command"),
+        Reason::MessageOnNextLine => key("message_on_next_line"),
         Reason::ReportNotHere => key("report_not_here"),
         Reason::Annulled => key("annulled"),
         Reason::NoGameInProgress => key("no_game_in_progress"),

@@ -270,11 +270,16 @@ fn is_attribution(t: &str) -> bool {
 }
 
 /// A verb-less attribution (FairEmail: `Mar 5, 2025 09:00:12 dopis <x@y>:`):
-/// a line ending in `:` with a date or address, right before quoted lines.
+/// a line ending in `:` with a date or address, right before quoted lines;
+/// or one with the verb but neither (`On Sunday dopis wrote:`), also right
+/// before quoted lines: the text after a move is passed on as a message,
+/// so an attribution must not be read as one.
 fn introduces_quote(lines: &[&str], i: usize, t: &str) -> bool {
     t.ends_with(':')
         && t.len() <= ATTRIBUTION_MAX
-        && (t.contains('@') || t.chars().any(|c| c.is_ascii_digit()))
+        && (t.contains('@')
+            || t.chars().any(|c| c.is_ascii_digit())
+            || WROTE.iter().any(|w| fold(t).contains(w)))
         && lines
             .iter()
             .skip(i + 1)
@@ -397,6 +402,16 @@ mod tests {
                 "iPhone footer",
                 "Nf3\n\nSent from my iPhone\n\n> On 3 Mar 2025, at 10:15, dopis <chess@example.org> wrote:\n",
                 "Nf3\n",
+            ),
+            (
+                "attribution without date or address, before a quote",
+                "Nf3\nThanks for the game.\n\nOn Sunday dopis wrote:\n> Your move.\n",
+                "Nf3\nThanks for the game.\n",
+            ),
+            (
+                "German attribution without date or address, before a quote",
+                "Sf3\nDanke.\n\nAm Sonntag schrieb dopis:\n\n> Ihr Zug.\n",
+                "Sf3\nDanke.\n",
             ),
             (
                 "German iPhone footer",

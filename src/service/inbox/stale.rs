@@ -235,9 +235,12 @@ impl Inbox {
     ) -> Result<(arbiter::StateOfPlay, Option<crate::ids::EventId>), StoreError> {
         let record = &table.record;
         let event = tx.event_of_game(record.id).await?;
-        let draw_policy = match event {
-            Some(event) => crate::service::td::draw_policy(tx, event).await?,
-            None => crate::event::DrawPolicy::default(),
+        let (draw_policy, messages) = match event {
+            Some(event) => (
+                crate::service::td::draw_policy(tx, event).await?,
+                crate::service::td::messages_allowed(tx, event).await?,
+            ),
+            None => (crate::event::DrawPolicy::default(), true),
         };
         let board = arbiter::StateOfPlay {
             game: table.game.clone(),
@@ -245,6 +248,7 @@ impl Inbox {
             conditionals: record.conditionals.clone(),
             draw_policy,
             last_offers: record.last_offers,
+            messages,
         };
         Ok((board, event))
     }

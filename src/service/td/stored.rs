@@ -40,6 +40,17 @@ pub(super) struct Settings {
     /// the server's setting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     analysis_link: Option<String>,
+    /// Whether players may pass messages (absent: they may).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    messages: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 pub(super) fn rule_key(rule: WithdrawalRule) -> &'static str {
@@ -110,8 +121,17 @@ impl Settings {
                 .analysis_link
                 .as_ref()
                 .map(|a| a.as_setting().to_owned()),
+            messages: event.messages,
         }
     }
+}
+
+/// Whether a stored event lets its players pass messages to each other.
+pub async fn messages_allowed(tx: &mut Tx, event: EventId) -> Result<bool, StoreError> {
+    let record = tx.event(event).await?;
+    let settings: Settings = serde_json::from_str(&record.settings)
+        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
+    Ok(settings.messages)
 }
 
 /// The draw offer rules of a stored event.
@@ -244,6 +264,7 @@ impl StoredEvent {
                 .as_deref()
                 .map(stored_analysis_link)
                 .transpose()?,
+            messages: s.messages,
         };
         Ok(StoredEvent {
             record,
