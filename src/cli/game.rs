@@ -226,7 +226,10 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             writeln!(out, "{}", id.0)?;
         }
         GameCommand::List { active, format } => {
-            let games = store.games(active).await?;
+            let games = match format {
+                Format::Json => store.games_with_moves(active).await?,
+                Format::Text => store.games(active).await?,
+            };
             let mut views = Vec::new();
             for g in &games {
                 views.push((

@@ -281,6 +281,34 @@ impl Store {
         .map(from_row)
         .collect()
     }
+
+    /// [`Store::games`] with every game's moves: two queries, however many
+    /// games (a listing that shows moves must not show `[]` for a game that
+    /// has them).
+    pub async fn games_with_moves(&self, active_only: bool) -> Result<Vec<GameRecord>, StoreError> {
+        let mut games = self.games(active_only).await?;
+        let filter = if active_only {
+            "WHERE g.status = 'active'"
+        } else {
+            ""
+        };
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT m.game_id, m.ply, m.uci, m.san, m.received_at, m.sent_at \
+             FROM moves m JOIN games g ON g.id = m.game_id {filter} ORDER BY m.game_id, m.ply"
+        )))
+        .fetch_all(self.pool())
+        .await?;
+        let index: std::collections::HashMap<i64, usize> =
+            games.iter().enumerate().map(|(i, g)| (g.id.0, i)).collect();
+        for row in &rows {
+            let id: i64 = row.try_get("game_id")?;
+            // A game added between the two queries has no record here yet.
+            if let Some(game) = index.get(&id).and_then(|&i| games.get_mut(i)) {
+                game.moves.push(move_from_row(row)?);
+            }
+        }
+        Ok(games)
+    }
 }
 
 /// A game in progress, as a notice about one of its players lists it.

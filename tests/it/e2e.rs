@@ -422,6 +422,16 @@ async fn two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_
             .iter()
             .all(|m| m["received_at"].is_string())
     );
+    // The listing shows the same moves (it showed `"moves": []`).
+    let listed: serde_json::Value =
+        serde_json::from_str(&ok(&dopis(d, db, &["game", "list", "--format", "json"]))).unwrap();
+    let game = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == json["id"])
+        .expect("the game is listed");
+    assert_eq!(game["moves"], json["moves"]);
 }
 
 async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &TestDb) {
