@@ -57,17 +57,8 @@ pub(crate) fn ics(d: &Deadline<'_>) -> String {
     let at = utc(d.at);
     let summary = escape(d.summary);
     let description = escape(d.description);
-    let lines = [
-        "BEGIN:VCALENDAR".to_owned(),
-        "VERSION:2.0".to_owned(),
-        "PRODID:-//dopis//correspondence chess by e-mail//EN".to_owned(),
-        "CALSCALE:GREGORIAN".to_owned(),
-        "METHOD:PUBLISH".to_owned(),
-        "BEGIN:VEVENT".to_owned(),
-        format!("UID:{}", escape(&d.uid)),
-        format!("SEQUENCE:{}", d.sequence.min(i32::MAX as u32)),
-        format!("DTSTAMP:{stamp}"),
-        format!("LAST-MODIFIED:{stamp}"),
+    let mut lines = head("PUBLISH", &d.uid, d.sequence, &stamp);
+    lines.extend([
         format!("DTSTART:{at}"),
         format!("SUMMARY:{summary}"),
         format!("DESCRIPTION:{description}"),
@@ -81,12 +72,8 @@ pub(crate) fn ics(d: &Deadline<'_>) -> String {
         "END:VALARM".to_owned(),
         "END:VEVENT".to_owned(),
         "END:VCALENDAR".to_owned(),
-    ];
-    let mut out = String::new();
-    for line in &lines {
-        fold_into(line, &mut out);
-    }
-    out
+    ]);
+    folded(&lines)
 }
 
 /// A deadline that no longer stands, as a calendar cancellation.
@@ -107,26 +94,39 @@ pub(crate) struct Cancellation<'a> {
 /// The `.ics` text that cancels an event: CRLF line ends, lines folded.
 pub(crate) fn cancel(c: &Cancellation<'_>) -> String {
     let stamp = utc(c.stamp);
-    let lines = [
-        "BEGIN:VCALENDAR".to_owned(),
-        "VERSION:2.0".to_owned(),
-        "PRODID:-//dopis//correspondence chess by e-mail//EN".to_owned(),
-        "CALSCALE:GREGORIAN".to_owned(),
-        "METHOD:CANCEL".to_owned(),
-        "BEGIN:VEVENT".to_owned(),
-        format!("UID:{}", escape(&c.uid)),
-        format!("SEQUENCE:{}", c.sequence.min(i32::MAX as u32)),
-        format!("DTSTAMP:{stamp}"),
-        format!("LAST-MODIFIED:{stamp}"),
+    let mut lines = head("CANCEL", &c.uid, c.sequence, &stamp);
+    lines.extend([
         format!("ORGANIZER:mailto:{}", c.organizer),
         format!("SUMMARY:{}", escape(c.summary)),
         "STATUS:CANCELLED".to_owned(),
         "TRANSP:TRANSPARENT".to_owned(),
         "END:VEVENT".to_owned(),
         "END:VCALENDAR".to_owned(),
-    ];
+    ]);
+    folded(&lines)
+}
+
+/// The lines every file of ours starts with, up to the event's
+/// LAST-MODIFIED: the calendar's METHOD and the event's UID and SEQUENCE.
+fn head(method: &str, uid: &str, sequence: u32, stamp: &str) -> Vec<String> {
+    vec![
+        "BEGIN:VCALENDAR".to_owned(),
+        "VERSION:2.0".to_owned(),
+        "PRODID:-//dopis//correspondence chess by e-mail//EN".to_owned(),
+        "CALSCALE:GREGORIAN".to_owned(),
+        format!("METHOD:{method}"),
+        "BEGIN:VEVENT".to_owned(),
+        format!("UID:{}", escape(uid)),
+        format!("SEQUENCE:{}", sequence.min(i32::MAX as u32)),
+        format!("DTSTAMP:{stamp}"),
+        format!("LAST-MODIFIED:{stamp}"),
+    ]
+}
+
+/// Content lines joined with CRLF, each folded.
+fn folded(lines: &[String]) -> String {
     let mut out = String::new();
-    for line in &lines {
+    for line in lines {
         fold_into(line, &mut out);
     }
     out
