@@ -1,5 +1,5 @@
-//! HTML escaping for the tables we write by hand (the crosstable, the
-//! deadline report) outside the mail templates, where minijinja escapes.
+//! HTML escaping for the table we write by hand (the crosstable) outside
+//! the mail templates, where minijinja escapes.
 //! Names in them come from players and TDs.
 
 /// Escapes text for HTML element content and attribute values.

@@ -9,7 +9,7 @@
 //! - [`chess`]: rules core on shakmaty — move text in every notation, games and
 //!   their endings, PGN, board diagrams (pure).
 //! - [`ids`]: the numbers of games and events (`#42`).
-//! - [`html`]: escaping for the HTML tables written by hand (pure).
+//! - [`html`]: escaping for the HTML table written by hand (pure).
 //! - [`player`]: players and their details.
 //! - [`clock`]: time controls, clocks, leave, deadlines, what is due (pure).
 //! - [`event`]: round robins and team olympiads — pairings, standings,

@@ -391,7 +391,8 @@ fn english(name: &str) -> Vec<&'static str> {
             "Deadline report at 2026-12-02 12:00 UTC",
             "On leave now and next (1):",
             "  Bojan Kralj <bojan@players.test>: 2026-12-24 to 2027-01-02",
-            "  #43     Alice Novak - Carla Rossi 1-0 at 2026-12-01 17:00 UTC: time forfeit",
+            "  #43     Alice Novak - Carla Rossi 1-0",
+            "          at 2026-12-01 17:00 UTC: lost on time",
             "\"report\" on the first line",
         ],
         "report_instructions" => vec!["so no report was sent", "\"report\" on the first line"],
@@ -1356,8 +1357,7 @@ pub(crate) fn event_and_time_cases_in(
     let mut daily = letter(
         LetterKind::DeadlineReport {
             event: "Club championship 2027".to_owned(),
-            text: report.to_text(),
-            html: report.to_html(),
+            report: report.view(),
         },
         lang,
         Color::White,

@@ -195,10 +195,12 @@ pub(crate) struct EventContext {
     pub count: u32,
     /// The TD's reason.
     pub reason: String,
-    /// `Standings`, `DeadlineReport`: the table as fixed-width text lines.
+    /// `Standings`: the table as fixed-width text lines.
     pub table_lines: Vec<String>,
-    /// `Standings`, `DeadlineReport`: the table(s) as HTML, already escaped.
+    /// `Standings`: the table as HTML, already escaped.
     pub table_html: String,
+    /// `DeadlineReport`: the report's lines.
+    pub report: Option<super::ReportView>,
 }
 
 /// Inline styles for the crosstable's HTML: mail clients drop style sheets.
@@ -211,20 +213,6 @@ fn styled_table(html: &str) -> String {
     .replace("<caption>", "<caption style=\"text-align:left;font-weight:bold;padding:4px 0;\">")
     .replace("<th>", &format!("<th style=\"{CELL}background:#eef4ea;\">"))
     .replace("<th scope=\"row\">", &format!("<th scope=\"row\" style=\"{CELL}text-align:left;font-weight:normal;\">"))
-    .replace("<td>", &format!("<td style=\"{CELL}\">"))
-}
-
-/// Inline styles for the deadline report's HTML tables (`<table
-/// class="report">`), as for the crosstable: mail clients drop style sheets.
-fn styled_report(html: &str) -> String {
-    const CELL: &str =
-        "padding:2px 6px;border:1px solid #cccccc;text-align:left;vertical-align:top;";
-    html.replace(
-        "<table class=\"report\">",
-        "<table class=\"report\" style=\"border-collapse:collapse;font-size:13px;margin:4px 0 12px 0;\">",
-    )
-    .replace("<caption>", "<caption style=\"text-align:left;font-weight:bold;padding:4px 0;\">")
-    .replace("<th>", &format!("<th style=\"{CELL}background:#eef4ea;\">"))
     .replace("<td>", &format!("<td style=\"{CELL}\">"))
 }
 
@@ -571,11 +559,10 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 ..EventContext::default()
             });
         }
-        LetterKind::DeadlineReport { event, text, html } => {
+        LetterKind::DeadlineReport { event, report } => {
             ctx.event = Some(EventContext {
                 event: event.clone(),
-                table_lines: text.lines().map(str::to_owned).collect(),
-                table_html: styled_report(html),
+                report: Some(report.clone()),
                 ..EventContext::default()
             });
         }

@@ -352,10 +352,8 @@ pub enum LetterKind {
     DeadlineReport {
         /// The event's name.
         event: String,
-        /// The report as fixed-width text.
-        text: String,
-        /// The report as HTML tables (escaped by its maker).
-        html: String,
+        /// The report's lines; the templates give them their words.
+        report: ReportView,
     },
     /// To a TD who asked for the report without the report address's
     /// token: how to ask (reply to this mail, which carries it).
@@ -448,6 +446,88 @@ impl ReplacementRole {
             ReplacementRole::Replaced => "replaced",
         }
     }
+}
+
+/// The TD deadline report as a mail shows it: times and cells already
+/// written in the forms every language shares (UTC times, numbers, names,
+/// addresses); the templates add the words.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct ReportView {
+    /// The instant it is made for.
+    pub at: String,
+    /// Deadlines up to this instant count as due soon.
+    pub due_until: String,
+    /// Timeouts after this instant are listed.
+    pub timeouts_since: String,
+    /// Games past their deadline.
+    pub overdue: Vec<ReportGame>,
+    /// Games due soon.
+    pub due_soon: Vec<ReportGame>,
+    /// Games whose player to move has been silent 14 days or more.
+    pub silent: Vec<ReportGame>,
+    /// Leave under way, then leave to come.
+    pub leave: Vec<ReportLeave>,
+    /// Games ended on time.
+    pub timeouts: Vec<ReportTimeout>,
+}
+
+/// One game in the report.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReportGame {
+    /// The game's number.
+    pub game: i64,
+    /// `#` and the number, padded to line up in text.
+    pub tag: String,
+    /// The player to move, and their address.
+    pub player: String,
+    /// Their address.
+    pub email: String,
+    /// Their opponent.
+    pub opponent: String,
+    /// The time control.
+    pub time_control: String,
+    /// The deadline, or `-`.
+    pub deadline: String,
+    /// Whole days silent.
+    pub silent_days: i64,
+    /// The silence threshold reached (14, 28 or 35; 0: none).
+    pub band: i64,
+}
+
+/// A player on leave now or next.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReportLeave {
+    /// The player.
+    pub player: String,
+    /// Their address.
+    pub email: String,
+    /// First day.
+    pub from: String,
+    /// Last day.
+    pub to: String,
+    /// Whether the leave is under way.
+    pub now: bool,
+    /// Special leave granted by a TD.
+    pub special: bool,
+}
+
+/// A game ended on time.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ReportTimeout {
+    /// The game's number.
+    pub game: i64,
+    /// `#` and the number, padded to line up in text.
+    pub tag: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The result (`1-0`, `0-1`, `1/2-1/2`).
+    pub result: String,
+    /// Whether it is a draw (time ran out, but the other side could not mate).
+    pub drawn: bool,
+    /// When time ran out.
+    pub at: String,
 }
 
 pub use crate::arbiter::{ConditionalNote, Reason, RejectionKind};

@@ -138,8 +138,7 @@ fn every_kind() -> Vec<LetterKind> {
         },
         LetterKind::DeadlineReport {
             event: "Mail cup".into(),
-            text: "Deadline report at 2026-12-02 12:00 UTC".into(),
-            html: "<table class=\"report\"><tr><td>none</td></tr></table>".into(),
+            report: ReportView::default(),
         },
         LetterKind::ReportInstructions {
             event: "Mail cup".into(),
@@ -574,6 +573,81 @@ fn a_withdrawal_forfeit_is_told_in_the_reader_s_language() {
         assert!(html.contains(words), "{lang:?}: {html}");
         if lang != Lang::En {
             assert!(!text.contains("withdrew"), "{lang:?}: {text}");
+        }
+    }
+}
+
+#[test]
+fn the_deadline_report_is_written_in_the_reader_s_language_in_every_section() {
+    let game = |n: i64, silent_days, band| ReportGame {
+        game: n,
+        tag: format!("#{n:<6}"),
+        player: "Ana".into(),
+        email: "ana@players.test".into(),
+        opponent: "Bor".into(),
+        time_control: "10/30d".into(),
+        deadline: "2026-12-03 12:00 UTC".into(),
+        silent_days,
+        band,
+    };
+    let report = ReportView {
+        at: "2026-12-02 12:00 UTC".into(),
+        due_until: "2026-12-05 12:00 UTC".into(),
+        timeouts_since: "2026-12-01 12:00 UTC".into(),
+        overdue: vec![game(1, 3, 0)],
+        due_soon: vec![game(2, 5, 0)],
+        silent: vec![game(3, 20, 14)],
+        leave: vec![ReportLeave {
+            player: "Bor".into(),
+            email: "bor@players.test".into(),
+            from: "2026-12-01".into(),
+            to: "2026-12-09".into(),
+            now: true,
+            special: true,
+        }],
+        timeouts: vec![ReportTimeout {
+            game: 4,
+            tag: "#4     ".into(),
+            white: "Ana".into(),
+            black: "Bor".into(),
+            result: "1/2-1/2".into(),
+            drawn: true,
+            at: "2026-12-01 17:00 UTC".into(),
+        }],
+    };
+    let english = [
+        "to move against",
+        "deadline",
+        "silent",
+        "on time",
+        "Past the",
+        "Due by",
+        "(now)",
+        "special",
+        "Days silent",
+    ];
+    for lang in [Lang::En, Lang::De, Lang::Sl, Lang::Pl, Lang::Lv] {
+        let l = letter(
+            LetterKind::DeadlineReport {
+                event: "Mail cup".into(),
+                report: report.clone(),
+            },
+            lang,
+            None,
+        );
+        let bytes = compose(&l).expect("composes");
+        let (text, html) = (text_part(&bytes), html_part(&bytes));
+        for cell in ["#1 ", "#2 ", "#3 ", "#4 ", "(14/28/35: 14+)", "2026-12-09"] {
+            assert!(text.contains(cell), "{lang:?}: {cell} in {text}");
+        }
+        assert!(html.contains("<td style=") && html.contains("#4</td>"), "{lang:?}: {html}");
+        assert!(text.lines().all(|l| l.chars().count() <= 78), "{lang:?}: {text}");
+        if lang == Lang::En {
+            assert!(english.iter().all(|w| text.contains(w) || html.contains(w)), "{text}");
+        } else {
+            for w in english {
+                assert!(!text.contains(w) && !html.contains(w), "{lang:?}: {w:?} in {text}\n{html}");
+            }
         }
     }
 }

@@ -67,8 +67,7 @@ pub(crate) async fn report_letter(
     .await?;
     Ok(LetterKind::DeadlineReport {
         event: tx.event(event).await?.name,
-        text: report.to_text(),
-        html: report.to_html(),
+        report: report.view(),
     })
 }
 

@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::chess::game::{EndReason, GameResult, Outcome};
 use crate::ids::EventId;
+use crate::mail::compose::{ReportGame, ReportLeave, ReportTimeout, ReportView};
 use crate::player::{Player, PlayerId};
 use crate::store::schedule::WaitingGame;
 use crate::store::{Store, StoreError};
@@ -389,113 +390,59 @@ impl DeadlineReport {
         out
     }
 
-    /// The report as HTML tables (`<table class="report">`, one per
-    /// section, each with a caption), the same lines as [`Self::to_text`];
-    /// every name is escaped.
-    pub fn to_html(&self) -> String {
-        let mut out = String::new();
-        let table = |out: &mut String, caption: &str, heads: &[&str], rows: Vec<Vec<String>>| {
-            let _ = write!(
-                out,
-                "<table class=\"report\"><caption>{} ({})</caption><tr>",
-                crate::html::escape(caption),
-                rows.len()
-            );
-            for h in heads {
-                let _ = write!(out, "<th>{}</th>", crate::html::escape(h));
-            }
-            out.push_str("</tr>");
-            if rows.is_empty() {
-                let _ = write!(out, "<tr><td colspan=\"{}\">none</td></tr>", heads.len());
-            }
-            for row in rows {
-                out.push_str("<tr>");
-                for cell in row {
-                    let _ = write!(out, "<td>{}</td>", crate::html::escape(&cell));
-                }
-                out.push_str("</tr>");
-            }
-            out.push_str("</table>\n");
-        };
-        let games = |urgency: Urgency| -> Vec<Vec<String>> {
+    /// The report as a mail shows it (the templates give it words in the
+    /// reader's language).
+    pub fn view(&self) -> ReportView {
+        let games = |urgency: Urgency| -> Vec<ReportGame> {
             self.games
                 .iter()
                 .filter(|g| g.urgency == urgency)
-                .map(|g| {
-                    vec![
-                        format!("#{}", g.game),
-                        format!("{} <{}>", g.player, g.email),
-                        g.opponent.clone(),
-                        g.time_control.clone(),
-                        when(g.deadline),
-                        g.silent_days.to_string(),
-                    ]
+                .map(|g| ReportGame {
+                    game: g.game,
+                    tag: format!("#{:<6}", g.game),
+                    player: g.player.clone(),
+                    email: g.email.clone(),
+                    opponent: g.opponent.clone(),
+                    time_control: g.time_control.clone(),
+                    deadline: when(g.deadline),
+                    silent_days: g.silent_days,
+                    band: band(g.silent_days, SILENCE_DAYS),
                 })
                 .collect()
         };
-        let heads = [
-            "Game",
-            "To move",
-            "Opponent",
-            "Control",
-            "Deadline",
-            "Days silent",
-        ];
-        table(
-            &mut out,
-            "Past the deadline",
-            &heads,
-            games(Urgency::Overdue),
-        );
-        table(
-            &mut out,
-            &format!("Due by {}", when(Some(self.due_until))),
-            &heads,
-            games(Urgency::DueSoon),
-        );
-        table(&mut out, "Silent 14+ days", &heads, games(Urgency::Silent));
-        let leave = self
-            .leave
-            .iter()
-            .map(|l| {
-                vec![
-                    format!("{} <{}>", l.player, l.email),
-                    l.from.to_string(),
-                    l.to.to_string(),
-                    [l.now.then_some("now"), l.special.then_some("special")]
-                        .into_iter()
-                        .flatten()
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                ]
-            })
-            .collect();
-        table(
-            &mut out,
-            "On leave now and next",
-            &["Player", "From", "To", ""],
-            leave,
-        );
-        let timeouts = self
-            .timeouts
-            .iter()
-            .map(|t| {
-                vec![
-                    format!("#{}", t.game),
-                    format!("{} - {}", t.white, t.black),
-                    t.result.clone(),
-                    when(Some(t.at)),
-                    t.reason.clone(),
-                ]
-            })
-            .collect();
-        table(
-            &mut out,
-            &format!("Timeouts since {}", when(Some(self.timeouts_since))),
-            &["Game", "Players", "Result", "At", "How"],
-            timeouts,
-        );
-        out
+        ReportView {
+            at: when(Some(self.at)),
+            due_until: when(Some(self.due_until)),
+            timeouts_since: when(Some(self.timeouts_since)),
+            overdue: games(Urgency::Overdue),
+            due_soon: games(Urgency::DueSoon),
+            silent: games(Urgency::Silent),
+            leave: self
+                .leave
+                .iter()
+                .map(|l| ReportLeave {
+                    player: l.player.clone(),
+                    email: l.email.clone(),
+                    from: l.from.to_string(),
+                    to: l.to.to_string(),
+                    now: l.now,
+                    special: l.special,
+                })
+                .collect(),
+            timeouts: self
+                .timeouts
+                .iter()
+                .map(|t| ReportTimeout {
+                    game: t.game,
+                    tag: format!("#{:<6}", t.game),
+                    white: t.white.clone(),
+                    black: t.black.clone(),
+                    result: t.result.clone(),
+                    drawn: GameResult::from_pgn(&t.result) == Some(GameResult::Draw),
+                    at: when(Some(t.at)),
+                })
+                .collect(),
+        }
     }
 
     /// The report as CSV: one row per game, leave and timeout, with a
@@ -559,47 +506,6 @@ impl DeadlineReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_html_report_escapes_names_and_says_none_for_empty_sections() {
-        use chrono::TimeZone;
-        let at = Utc.with_ymd_and_hms(2026, 12, 2, 12, 0, 0).unwrap();
-        let report = DeadlineReport {
-            at,
-            due_until: at + TimeDelta::days(3),
-            timeouts_since: at - TimeDelta::days(1),
-            games: vec![GameLine {
-                urgency: Urgency::DueSoon,
-                game: 42,
-                player: "<b>Ana</b> & co".into(),
-                email: "ana@players.test".into(),
-                opponent: "Bob \"the rook\"".into(),
-                time_control: "3d".into(),
-                deadline: Some(at + TimeDelta::hours(30)),
-                waiting_since: Some(at - TimeDelta::hours(42)),
-                silent_days: 1,
-            }],
-            leave: Vec::new(),
-            timeouts: Vec::new(),
-        };
-        let html = report.to_html();
-        for (wanted, present) in [
-            (
-                "&lt;b&gt;Ana&lt;/b&gt; &amp; co &lt;ana@players.test&gt;",
-                true,
-            ),
-            ("Bob &quot;the rook&quot;", true),
-            ("<b>Ana", false),
-            ("<td>2026-12-03 18:00 UTC</td>", true),
-            ("<caption>Due by 2026-12-05 12:00 UTC (1)</caption>", true),
-            ("<caption>Past the deadline (0)</caption>", true),
-            ("<td colspan=\"6\">none</td>", true),
-            ("<td colspan=\"5\">none</td>", true),
-        ] {
-            assert_eq!(html.contains(wanted), present, "{wanted}\n{html}");
-        }
-        assert_eq!(html.matches("<table class=\"report\">").count(), 5);
-    }
 
     #[test]
     fn silence_falls_in_the_largest_threshold_reached() {
