@@ -1204,7 +1204,7 @@ pub(crate) fn event_and_time_cases_in(
                 player: "Bojan Kralj".to_owned(),
                 effect: "forfeit_win".to_owned(),
                 reason: "Moved abroad and cannot play on.".to_owned(),
-                lines: Vec::new(),
+                games: Vec::new(),
             },
             lang,
             Color::White,
@@ -1219,9 +1219,17 @@ pub(crate) fn event_and_time_cases_in(
             player: "Bojan Kralj".to_owned(),
             effect: String::new(),
             reason: "Moved abroad and cannot play on.".to_owned(),
-            lines: vec![
-                "game #42 against Alice Novak: lost by forfeit".to_owned(),
-                "game #43 against Carla Rossi: annulled".to_owned(),
+            games: vec![
+                dopis::mail::compose::WithdrawnGame {
+                    game: 42,
+                    opponent: "Alice Novak".to_owned(),
+                    forfeit: true,
+                },
+                dopis::mail::compose::WithdrawnGame {
+                    game: 43,
+                    opponent: "Carla Rossi".to_owned(),
+                    forfeit: false,
+                },
             ],
         },
         lang,

@@ -147,7 +147,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         ],
         "withdrawal_player" => vec![
             "Po odločitvi turnirskega sodnika ne nastopate več na turnirju Club",
-            "game #43 against Carla Rossi: annulled",
+            "partija #43 (nasprotnik: Carla Rossi): razveljavljena",
         ],
         "replaced_substitute" => vec![
             "nadomeščate Carla Rossi",
@@ -340,7 +340,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "withdrawal_player" => vec![
             "Decyzją sędziego turnieju nie grasz już w turnieju",
-            "game #43 against Carla Rossi: annulled",
+            "partia #43 (przeciwnik: Carla Rossi): anulowana",
         ],
         "replaced_substitute" => vec!["zastępujesz Carla Rossi", "Twój ruch: 3... ?"],
         "replaced_opponent" => vec!["Bojan Kralj zastępuje Carla Rossi"],
@@ -513,7 +513,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
         ],
         "withdrawal_player" => vec![
             "Ar turnīra tiesneša lēmumu Jūs vairs nespēlējat",
-            "game #43 against Carla Rossi: annulled",
+            "partija #43 (pretinieks: Carla Rossi): anulēta",
         ],
         "replaced_substitute" => vec!["Jūs aizstājat Carla Rossi", "Jūsu gājiens: 3... ?"],
         "replaced_opponent" => vec!["Jūs tagad spēlējat pret Bojan Kralj"],
@@ -697,7 +697,7 @@ fn german(name: &str) -> Vec<&'static str> {
         ],
         "withdrawal_player" => vec![
             "Auf Beschluss der Turnierleitung nehmen Sie nicht mehr an",
-            "game #43 against Carla Rossi: annulled",
+            "Partie #43 gegen Carla Rossi: annulliert",
         ],
         "replaced_substitute" => vec!["Sie ersetzen Carla Rossi", "Sie sind am Zug: 3... ?"],
         "replaced_opponent" => vec!["spielen Sie jetzt gegen Bojan Kralj"],

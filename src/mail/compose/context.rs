@@ -201,6 +201,8 @@ pub(crate) struct EventContext {
     pub table_html: String,
     /// `DeadlineReport`: the report's lines.
     pub report: Option<super::ReportView>,
+    /// `Withdrawal`, to the player: the games closed.
+    pub withdrawn_games: Vec<super::WithdrawnGame>,
 }
 
 /// Inline styles for the crosstable's HTML: mail clients drop style sheets.
@@ -595,14 +597,14 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             player,
             effect,
             reason,
-            lines,
+            games,
         } => {
-            ctx.lines = lines.clone();
             ctx.event = Some(EventContext {
                 event: event.clone(),
                 player: player.clone(),
                 effect: effect.clone(),
                 reason: reason.clone(),
+                withdrawn_games: games.clone(),
                 ..EventContext::default()
             });
         }

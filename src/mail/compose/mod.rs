@@ -281,8 +281,8 @@ pub enum LetterKind {
         effect: String,
         /// The TD's reason.
         reason: String,
-        /// For the player: one line per game and what became of it.
-        lines: Vec<String>,
+        /// For the player: each game closed, and what became of it.
+        games: Vec<WithdrawnGame>,
     },
     /// A substitute took over a player's seat and games.
     Replaced {
@@ -446,6 +446,18 @@ impl ReplacementRole {
             ReplacementRole::Replaced => "replaced",
         }
     }
+}
+
+/// A game closed by a player's withdrawal, as the mail to that player
+/// lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct WithdrawnGame {
+    /// The game's number.
+    pub game: i64,
+    /// The opponent's name.
+    pub opponent: String,
+    /// Lost by forfeit (else annulled).
+    pub forfeit: bool,
 }
 
 /// The TD deadline report as a mail shows it: times and cells already

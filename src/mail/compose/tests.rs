@@ -552,7 +552,7 @@ fn a_withdrawal_forfeit_is_told_in_the_reader_s_language() {
         ),
         (
             Lang::Sl,
-            "Brez igre: Bor ne igra več v turnirju Spring Cup.",
+            "Brez boja: Bor ne igra več v turnirju Spring Cup.",
         ),
         (Lang::Pl, "Walkower: Bor nie gra już w turnieju Spring Cup."),
         (
@@ -640,13 +640,25 @@ fn the_deadline_report_is_written_in_the_reader_s_language_in_every_section() {
         for cell in ["#1 ", "#2 ", "#3 ", "#4 ", "(14/28/35: 14+)", "2026-12-09"] {
             assert!(text.contains(cell), "{lang:?}: {cell} in {text}");
         }
-        assert!(html.contains("<td style=") && html.contains("#4</td>"), "{lang:?}: {html}");
-        assert!(text.lines().all(|l| l.chars().count() <= 78), "{lang:?}: {text}");
+        assert!(
+            html.contains("<td style=") && html.contains("#4</td>"),
+            "{lang:?}: {html}"
+        );
+        assert!(
+            text.lines().all(|l| l.chars().count() <= 78),
+            "{lang:?}: {text}"
+        );
         if lang == Lang::En {
-            assert!(english.iter().all(|w| text.contains(w) || html.contains(w)), "{text}");
+            assert!(
+                english.iter().all(|w| text.contains(w) || html.contains(w)),
+                "{text}"
+            );
         } else {
             for w in english {
-                assert!(!text.contains(w) && !html.contains(w), "{lang:?}: {w:?} in {text}\n{html}");
+                assert!(
+                    !text.contains(w) && !html.contains(w),
+                    "{lang:?}: {w:?} in {text}\n{html}"
+                );
             }
         }
     }

@@ -16,7 +16,7 @@ use crate::chess::outcome::WithdrawalForfeit;
 use crate::event::standings::Counted;
 use crate::ids::EventId;
 use crate::ids::GameId;
-use crate::mail::compose::{LetterKind, ReplacementRole};
+use crate::mail::compose::{LetterKind, ReplacementRole, WithdrawnGame};
 use crate::player::Player;
 use crate::service::post::Post;
 use crate::store::Tx;
@@ -114,7 +114,7 @@ pub async fn withdraw(
             now,
         )
         .await?;
-    let mut lines = Vec::new();
+    let mut closed = Vec::new();
     for g in mine {
         let id = g.game.id;
         let Some(side) = g.game.side_of(player.id) else {
@@ -144,15 +144,11 @@ pub async fn withdraw(
         }
         let t = table(tx, id).await?;
         let opponent = t.player(!side).clone();
-        lines.push(format!(
-            "game {id} against {}: {}",
-            opponent.name,
-            if forfeit {
-                "lost by forfeit"
-            } else {
-                "annulled"
-            }
-        ));
+        closed.push(WithdrawnGame {
+            game: id.0,
+            opponent: opponent.name.clone(),
+            forfeit,
+        });
         post.to_player(
             tx,
             format!("td{action}.g{}.withdrawal", id.0),
@@ -161,7 +157,7 @@ pub async fn withdraw(
                 player: player.name.clone(),
                 effect: if forfeit { "forfeit_win" } else { "annulled" }.into(),
                 reason: reason.to_string(),
-                lines: Vec::new(),
+                games: Vec::new(),
             },
             &t,
             !side,
@@ -178,7 +174,7 @@ pub async fn withdraw(
             player: player.name.clone(),
             effect: String::new(),
             reason: reason.to_string(),
-            lines,
+            games: closed,
         },
         &player,
         now,
