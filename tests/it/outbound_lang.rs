@@ -147,7 +147,7 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         ],
         "withdrawal_player" => vec![
             "Po odločitvi turnirskega sodnika ne nastopate več na turnirju Club",
-            "partija #43 (nasprotnik: Carla Rossi): razveljavljena",
+            "partija #43 (druga stran: Carla Rossi): razveljavljena",
         ],
         "replaced_substitute" => vec![
             "nadomeščate Carla Rossi",
@@ -340,7 +340,7 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "withdrawal_player" => vec![
             "Decyzją sędziego turnieju nie grasz już w turnieju",
-            "partia #43 (przeciwnik: Carla Rossi): anulowana",
+            "partia #43 (druga strona: Carla Rossi): anulowana",
         ],
         "replaced_substitute" => vec!["zastępujesz Carla Rossi", "Twój ruch: 3... ?"],
         "replaced_opponent" => vec!["Bojan Kralj zastępuje Carla Rossi"],
@@ -513,7 +513,7 @@ fn latvian(name: &str) -> Vec<&'static str> {
         ],
         "withdrawal_player" => vec![
             "Ar turnīra tiesneša lēmumu Jūs vairs nespēlējat",
-            "partija #43 (pretinieks: Carla Rossi): anulēta",
+            "partija #43 (otra puse: Carla Rossi): anulēta",
         ],
         "replaced_substitute" => vec!["Jūs aizstājat Carla Rossi", "Jūsu gājiens: 3... ?"],
         "replaced_opponent" => vec!["Jūs tagad spēlējat pret Bojan Kralj"],
