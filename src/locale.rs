@@ -35,14 +35,40 @@ pub fn describe_deadline(instant: DateTime<Utc>, tz: Option<Tz>, lang: Lang) -> 
 /// English one. Abbreviations of tie-breaks named after people or used as
 /// they are in every language's tables (`SB`, `DE`, `BB`, `Koya`) are kept.
 pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
-    let words: [&str; 6] = match lang {
-        Lang::De => ["Rang", "Nr", "Name", "Pkt", "Siege", "Schwarz"],
-        Lang::Sl => ["Mesto", "Št", "Ime", "Točke", "Zmage", "Črni"],
-        Lang::Pl => ["Miejsce", "Nr", "Zawodnik", "Pkt", "Wygrane", "Czarne"],
-        Lang::Lv => ["Vieta", "Nr", "Vārds", "Punkti", "Uzvaras", "Melnie"],
+    // "withdrawn" is the mark after a withdrawn player's name, in forms
+    // right for anyone.
+    let words: [&str; 7] = match lang {
+        Lang::De => [
+            "Rang",
+            "Nr",
+            "Name",
+            "Pkt",
+            "Siege",
+            "Schwarz",
+            "zurückgezogen",
+        ],
+        Lang::Sl => ["Mesto", "Št", "Ime", "Točke", "Zmage", "Črni", "odstop"],
+        Lang::Pl => [
+            "Miejsce",
+            "Nr",
+            "Zawodnik",
+            "Pkt",
+            "Wygrane",
+            "Czarne",
+            "wycofanie",
+        ],
+        Lang::Lv => [
+            "Vieta",
+            "Nr",
+            "Vārds",
+            "Punkti",
+            "Uzvaras",
+            "Melnie",
+            "izstāšanās",
+        ],
         _ => return None,
     };
-    let index = ["Rank", "No", "Name", "Pts", "Wins", "Black"]
+    let index = ["Rank", "No", "Name", "Pts", "Wins", "Black", "withdrawn"]
         .iter()
         .position(|h| *h == heading)?;
     words.get(index).copied()

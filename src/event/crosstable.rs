@@ -23,15 +23,21 @@ pub struct Crosstable {
     pub headings: Vec<String>,
     /// The rows, best first.
     pub rows: Vec<Row>,
-    /// The headings of the first three columns (`Rank`, `No`, `Name`):
-    /// English until [`Crosstable::relabel`] says them in a reader's words.
+    /// The headings of the first three columns (`Rank`, `No`, `Name`) and
+    /// the mark after a withdrawn player's name (`withdrawn`): English until
+    /// [`Crosstable::relabel`] says them in a reader's words.
     #[serde(skip)]
-    pub labels: [String; 3],
+    pub labels: [String; 4],
 }
 
-/// The headings of the first three columns in English.
-fn english_labels() -> [String; 3] {
-    ["Rank".to_string(), "No".to_string(), "Name".to_string()]
+/// The headings of the first three columns and the withdrawn mark in English.
+fn english_labels() -> [String; 4] {
+    [
+        "Rank".to_string(),
+        "No".to_string(),
+        "Name".to_string(),
+        "withdrawn".to_string(),
+    ]
 }
 
 /// One row of a crosstable.
@@ -47,6 +53,9 @@ pub struct Row {
     pub results: Vec<String>,
     /// One value per heading; `None` where a tie-break is not applied.
     pub values: Vec<Option<Points>>,
+    /// Whether the player withdrew (the name is then marked).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub withdrawn: bool,
 }
 
 fn rank_text(rank: u32, rank_to: u32) -> String {
@@ -64,8 +73,14 @@ fn name_of(names: &[String], index: usize) -> String {
         .unwrap_or_else(|| format!("#{}", index + 1))
 }
 
-/// The crosstable of an individual event; `names` by player index.
-pub fn individual(title: &str, names: &[String], standings: &Standings) -> Crosstable {
+/// The crosstable of an individual event; `names` by player index, and the
+/// indices of the players who withdrew.
+pub fn individual(
+    title: &str,
+    names: &[String],
+    withdrawn: &[usize],
+    standings: &Standings,
+) -> Crosstable {
     let order: Vec<usize> = standings.rows.iter().map(|r| r.player).collect();
     let mut games: Vec<_> = standings.games.iter().zip(&standings.counted).collect();
     games.sort_by_key(|(g, _)| g.round);
@@ -110,6 +125,7 @@ pub fn individual(title: &str, names: &[String], standings: &Standings) -> Cross
             rank: rank_text(r.rank, r.rank_to),
             number: i + 1,
             name: name_of(names, r.player),
+            withdrawn: withdrawn.contains(&r.player),
             results: order.iter().map(|&them| cell(r.player, them)).collect(),
             values: std::iter::once(Some(r.points))
                 .chain(r.tie_breaks.iter().copied())
@@ -157,6 +173,7 @@ pub fn team(title: &str, names: &[String], standings: &TeamStandings) -> Crossta
             rank: rank_text(r.rank, r.rank_to),
             number: i + 1,
             name: name_of(names, r.team),
+            withdrawn: false,
             results: order.iter().map(|&them| cell(r.team, them)).collect(),
             values: r.values.clone(),
         })
@@ -184,6 +201,7 @@ impl Crosstable {
                 say(&self.labels[0]),
                 say(&self.labels[1]),
                 say(&self.labels[2]),
+                say(&self.labels[3]),
             ],
             headings: self.headings.iter().map(say).collect(),
             ..self.clone()
@@ -191,7 +209,7 @@ impl Crosstable {
     }
 
     fn header(&self) -> Vec<String> {
-        let mut header = self.labels.to_vec();
+        let mut header = self.labels[..3].to_vec();
         header.extend((1..=self.rows.len()).map(|n| n.to_string()));
         header.extend(self.headings.iter().cloned());
         header
@@ -215,7 +233,12 @@ impl Crosstable {
     }
 
     fn cells(&self, row: &Row, decimal: &[bool]) -> Vec<String> {
-        let mut cells = vec![row.rank.clone(), row.number.to_string(), row.name.clone()];
+        let name = if row.withdrawn {
+            format!("{} ({})", row.name, self.labels[3])
+        } else {
+            row.name.clone()
+        };
+        let mut cells = vec![row.rank.clone(), row.number.to_string(), name];
         cells.extend(row.results.iter().cloned());
         cells.extend(row.values.iter().enumerate().map(|(i, v)| match v {
             None => String::new(),
@@ -341,7 +364,34 @@ mod tests {
         };
         let s = standings::individual(6, &games(SIX), &[5], &rules);
         let players = names(&["Ana", "Boris", "Cene", "Darja", "Eva", "Franc"]);
-        individual("Club championship 2027", &players, &s)
+        individual("Club championship 2027", &players, &[], &s)
+    }
+
+    #[test]
+    fn a_withdrawn_players_name_is_marked_in_the_readers_words() {
+        let rules = Rules {
+            scoring: Scoring::default(),
+            tie_breaks: TieBreak::ICCF.to_vec(),
+            withdrawal: WithdrawalRule::ForfeitAll,
+        };
+        let s = standings::individual(6, &games(SIX), &[5], &rules);
+        let players = names(&["Ana", "Boris", "Cene", "Darja", "Eva", "Franc"]);
+        let table = individual("t", &players, &[5], &s);
+        assert!(
+            table.to_text().contains("Franc (withdrawn)"),
+            "{}",
+            table.to_text()
+        );
+        assert!(table.to_json().contains("\"withdrawn\": true"));
+        let german = table.relabel(|h| {
+            if h == "withdrawn" {
+                Some("zurückgezogen")
+            } else {
+                None
+            }
+        });
+        assert!(german.to_html().contains("Franc (zurückgezogen)"));
+        assert!(german.to_csv().contains("Franc (zurückgezogen)"));
     }
 
     fn olympiad() -> Crosstable {

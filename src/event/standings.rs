@@ -992,7 +992,7 @@ mod properties {
                 prop_assert!(pair[0].rank <= pair[1].rank);
                 prop_assert!(pair[0].points >= pair[1].points);
             }
-            let table = super::super::crosstable::individual("t", &[], &s);
+            let table = super::super::crosstable::individual("t", &[], &[], &s);
             prop_assert_eq!(table.rows.len(), s.rows.len());
         }
 

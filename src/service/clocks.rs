@@ -27,10 +27,10 @@ use shakmaty::Color;
 pub const DIGEST_HOUR: u32 = 7;
 
 use super::post::{LoadedGame, Outgoing, Post, load_table};
-use crate::clock::describe_deadline;
 use crate::clock::leave::{self, regular_days_in_year};
 use crate::clock::{Allowance, Due, Leave, LeaveError, ReminderPlan};
 use crate::ids::GameId;
+use crate::locale::describe_deadline;
 use crate::mail::compose::LetterKind;
 use crate::player::{Player, PlayerId};
 use crate::store::Tx;
@@ -155,16 +155,6 @@ pub async fn end_on_time(
         .await
 }
 
-fn hours_text(d: TimeDelta) -> String {
-    let minutes = d.num_minutes();
-    match (minutes % (24 * 60), minutes % 60) {
-        (0, _) if minutes >= 48 * 60 => format!("{} days", minutes / (24 * 60)),
-        (_, 0) if minutes == 60 => "1 hour".into(),
-        (_, 0) => format!("{} hours", minutes / 60),
-        _ => format!("{minutes} minutes"),
-    }
-}
-
 /// The scheduler: reminders, silence and leave notices, timeouts.
 #[derive(Debug, Clone)]
 pub struct Scheduler {
@@ -238,8 +228,8 @@ impl Scheduler {
                 } => {
                     let to = table.player(side).clone();
                     let kind = LetterKind::Reminder {
-                        deadline: describe_deadline(deadline, to.tz),
-                        before: hours_text(before),
+                        deadline: describe_deadline(deadline, to.tz, to.lang),
+                        before_minutes: before.num_minutes(),
                     };
                     self.tell(tx, key, kind, &to, &table, Some(side), now)
                         .await?;
@@ -249,14 +239,14 @@ impl Scheduler {
                     let deadline = clock.clocks(now).players.get(side).next_deadline;
                     let kind = LetterKind::Silence {
                         days,
-                        deadline: deadline.map(|d| describe_deadline(d, to.tz)),
+                        deadline: deadline.map(|d| describe_deadline(d, to.tz, to.lang)),
                     };
                     self.tell(tx, key.clone(), kind, &to, &table, Some(side), now)
                         .await?;
                     for td in directors_of(tx, id).await? {
                         let kind = LetterKind::Silence {
                             days,
-                            deadline: deadline.map(|d| describe_deadline(d, td.tz)),
+                            deadline: deadline.map(|d| describe_deadline(d, td.tz, td.lang)),
                         };
                         let td_key = format!("{key}.td.{}", td.email);
                         self.tell(tx, td_key, kind, &td, &table, None, now).await?;
@@ -266,7 +256,7 @@ impl Scheduler {
                     let to = table.player(!side).clone();
                     let kind = LetterKind::LeaveNotice {
                         player: table.player(side).name.clone(),
-                        until: describe_deadline(until, to.tz),
+                        until: describe_deadline(until, to.tz, to.lang),
                     };
                     self.tell(tx, key, kind, &to, &table, Some(!side), now)
                         .await?;

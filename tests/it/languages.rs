@@ -538,7 +538,32 @@ async fn the_games_list_says_whose_move_and_the_deadline_in_the_players_words(db
     board.app.close().await;
 }
 
+/// The scheduler's mails write the deadline as the reader's language
+/// writes dates (they wrote ISO dates to everyone).
+async fn a_reminder_writes_the_deadline_in_the_readers_dates(db: &TestDb) {
+    let mut board = Board::new(db, [Lang::Sl, Lang::De]).await;
+    board
+        .app
+        .set(Utc.with_ymd_and_hms(2026, 12, 1, 10, 0, 0).unwrap());
+    board.app.schedule().await;
+    board.send_outbox().await;
+    let reminder = board
+        .mails_to(WHITE)
+        .into_iter()
+        .find(|m| m.subject.contains("Opomnik"))
+        .cloned()
+        .expect("a reminder");
+    assert!(
+        reminder.text.contains("2. 12. 2026 10:00 CET (09:00 UTC)")
+            && !reminder.text.contains("2026-12-02"),
+        "{}",
+        reminder.text
+    );
+    board.app.close().await;
+}
+
 on_both_backends!(
+    a_reminder_writes_the_deadline_in_the_readers_dates,
     the_games_list_says_whose_move_and_the_deadline_in_the_players_words,
     players_play_whole_games_in_their_own_language,
     a_player_changes_language_by_mail,

@@ -1301,7 +1301,7 @@ pub(crate) fn event_and_time_cases_in(
     let mut reminder = letter(
         LetterKind::Reminder {
             deadline: deadline_in(lang, 2026, 12, 2, 17, 5),
-            before: "24 hours".to_owned(),
+            before_minutes: 24 * 60,
         },
         lang,
         Color::White,
@@ -1517,7 +1517,7 @@ fn standings_table() -> dopis::event::crosstable::Crosstable {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    dopis::event::crosstable::individual("Club championship 2027", &names, &table)
+    dopis::event::crosstable::individual("Club championship 2027", &names, &[], &table)
 }
 
 #[test]

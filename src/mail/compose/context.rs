@@ -223,8 +223,8 @@ fn styled_table(html: &str) -> String {
 pub(crate) struct TimeNote {
     /// A deadline.
     pub deadline: Option<String>,
-    /// How long before the deadline (reminders).
-    pub before: Option<String>,
+    /// How long before the deadline, in minutes (reminders).
+    pub before_minutes: Option<i64>,
     /// A number of days (silence, leave booked).
     pub days: Option<u32>,
     /// A player's name (the one on leave).
@@ -636,10 +636,13 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 ..EventContext::default()
             });
         }
-        LetterKind::Reminder { deadline, before } => {
+        LetterKind::Reminder {
+            deadline,
+            before_minutes,
+        } => {
             ctx.time = Some(TimeNote {
                 deadline: Some(deadline.clone()),
-                before: Some(before.clone()),
+                before_minutes: Some(*before_minutes),
                 ..TimeNote::default()
             });
         }

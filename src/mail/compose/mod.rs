@@ -310,8 +310,9 @@ pub enum LetterKind {
     Reminder {
         /// The deadline, in the player's time zone and UTC.
         deadline: String,
-        /// How long before it this reminder comes, e.g. `24 hours`.
-        before: String,
+        /// How long before it this reminder comes, in minutes (the
+        /// template words it: `24 hours`, `3 days`).
+        before_minutes: i64,
     },
     /// To the player to move (and TDs): no move for a long time.
     Silence {

@@ -95,7 +95,7 @@ fn every_kind() -> Vec<LetterKind> {
         LetterKind::Pgn,
         LetterKind::Reminder {
             deadline: "2026-12-02 17:00 UTC".into(),
-            before: "24 hours".into(),
+            before_minutes: 24 * 60,
         },
         LetterKind::Silence {
             days: 14,
@@ -170,6 +170,30 @@ fn html_part(bytes: &[u8]) -> String {
     mail.body_html(0)
         .map(|t| t.into_owned())
         .unwrap_or_default()
+}
+
+#[test]
+fn a_reminder_says_how_far_the_deadline_is_in_words() {
+    for (minutes, words) in [
+        (24 * 60, "24 hours away"),
+        (3 * 24 * 60, "3 days away"),
+        (60, "1 hour away"),
+        (90, "90 minutes away"),
+    ] {
+        let kind = LetterKind::Reminder {
+            deadline: "2026-12-02 18:05 CET (17:05 UTC)".into(),
+            before_minutes: minutes,
+        };
+        let game = view(game_after(&["e2e4"]), Some(Color::Black));
+        let bytes = compose(&letter(kind, Lang::En, Some(game))).expect("composes");
+        let text = text_part(&bytes)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(text.contains(words), "{minutes}: {text}");
+        let html = html_part(&bytes);
+        assert!(html.contains(words), "{minutes}: {html}");
+    }
 }
 
 #[test]

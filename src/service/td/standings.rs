@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::{EntrantRecord, StoredEvent, TdError};
+use super::{StoredEvent, TdError};
 use crate::chess::game::{EndReason, GameResult, Outcome};
 use crate::event::crosstable::{self, Crosstable};
 use crate::event::file::EventKind;
@@ -48,13 +48,6 @@ pub struct EventStandings {
 /// Computes the standings of an event from its stored games.
 pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, TdError> {
     let games = tx.event_games(ev.record.id).await?;
-    let withdrawn_mark = |e: &EntrantRecord| {
-        if e.withdrawn_at.is_some() {
-            format!("{} (withdrawn)", e.player.name)
-        } else {
-            e.player.name.clone()
-        }
-    };
     let mut counted = HashMap::new();
     if let EventKind::RoundRobin { players, .. } = &ev.event.kind {
         let index: HashMap<PlayerId, usize> = ev
@@ -85,12 +78,12 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
         let mut names = vec![String::new(); players.len()];
         for e in &ev.entrants {
             if let Some(slot) = e.seat.and_then(|s| names.get_mut(s as usize - 1)) {
-                *slot = withdrawn_mark(e);
+                *slot = e.player.name.clone();
             }
         }
         counted.extend(kept.into_iter().zip(table.counted.iter().copied()));
         return Ok(EventStandings {
-            crosstable: crosstable::individual(&ev.event.name, &names, &table),
+            crosstable: crosstable::individual(&ev.event.name, &names, &withdrawn, &table),
             counted,
         });
     }
