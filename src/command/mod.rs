@@ -69,8 +69,17 @@ impl fmt::Display for MoveText {
     }
 }
 
+/// Unicode's directional embeddings, overrides and isolates (U+202A–U+202E,
+/// U+2066–U+2069) and marks (U+200E, U+200F, U+061C): in a passed-on
+/// message they could make text read in another order than it was written
+/// (the "Trojan Source" trick) and make a mail say what its writer did not.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
 /// A note to the opponent, as the player wrote it: trimmed, blank lines
-/// between paragraphs kept (one), control characters dropped, at most
+/// between paragraphs kept (one), control characters and directional
+/// controls dropped (see [`is_bidi_control`]), at most
 /// [`MAX_MESSAGE`] characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Message {
@@ -86,7 +95,7 @@ impl Message {
             let line: String = line
                 .chars()
                 .map(|c| if c == '\t' { ' ' } else { c })
-                .filter(|c| !c.is_control())
+                .filter(|c| !c.is_control() && !is_bidi_control(*c))
                 .collect();
             let line = line.trim_end().to_string();
             // One blank line between paragraphs is enough.

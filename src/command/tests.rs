@@ -576,6 +576,16 @@ fn a_mail_of_prose_alone_is_a_message_and_a_move_with_words_on_its_line_is_not_p
 }
 
 #[test]
+fn a_message_loses_the_controls_that_would_reorder_its_text() {
+    let m =
+        Message::new("pay \u{202E}gnp.exe\u{202C} now \u{2067}x\u{2069}\u{200F}").expect("text");
+    assert_eq!(m.as_str(), "pay gnp.exe now x");
+    // Joiners some scripts need stay.
+    let m = Message::new("क्\u{200D}ष").expect("text");
+    assert_eq!(m.as_str(), "क्\u{200D}ष");
+}
+
+#[test]
 fn a_message_keeps_one_blank_line_between_paragraphs_and_is_capped() {
     let m = Message::new("  \n\nHello\t you\u{7}\n\n\n\nBye  \n\n").expect("text");
     assert_eq!(m.as_str(), "Hello  you\n\nBye");
