@@ -101,14 +101,24 @@ pub fn export_with_remarks(game: &Game, tags: &PgnTags, remarks: &[Remark]) -> S
     out
 }
 
+/// Longest word of a remark kept whole: longer runs are cut into pieces,
+/// so that no exported line nears PGN's 255-character limit (8.2.6).
+const MAX_REMARK_WORD: usize = 60;
+
 /// A remark's words: a remark never closes its comment early (`}`) nor
-/// reads back as our mail times (`[%rcv …]`).
+/// reads back as our mail times (`[%rcv …]`), and a word without spaces
+/// longer than [`MAX_REMARK_WORD`] is cut into pieces.
 fn remark_words(text: &str) -> Vec<String> {
-    clean_comment(text)
-        .replace("[%", "[ %")
-        .split_whitespace()
-        .map(str::to_owned)
-        .collect()
+    let mut words = Vec::new();
+    for word in clean_comment(text).replace("[%", "[ %").split_whitespace() {
+        let chars: Vec<char> = word.chars().collect();
+        words.extend(
+            chars
+                .chunks(MAX_REMARK_WORD)
+                .map(|c| c.iter().collect::<String>()),
+        );
+    }
+    words
 }
 
 /// The movetext as words; a comment is split into words so it can wrap.
@@ -186,7 +196,9 @@ fn wrap(words: &[String]) -> String {
     let mut line_len = 0;
     for word in words {
         let len = word.chars().count();
-        if line_len > 0 && line_len + 1 + len > MAX_LINE {
+        // A `%` in a line's first column makes PGN readers skip the line
+        // (the escape of PGN standard 6), so such a word never starts one.
+        if line_len > 0 && line_len + 1 + len > MAX_LINE && !word.starts_with('%') {
             out.push('\n');
             line_len = 0;
         }

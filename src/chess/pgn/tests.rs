@@ -315,3 +315,21 @@ fn players_messages_are_comments_after_their_moves_and_read_back() {
         "no time was made up"
     );
 }
+
+#[test]
+fn a_message_never_starts_a_pgn_line_with_a_percent_nor_makes_a_long_line() {
+    use super::{Remark, export_with_remarks};
+    let game = game_of(&["e2e4"]);
+    // Words placed so that "%off" would fall at the start of a line.
+    let mut text = "word ".repeat(14);
+    text.push_str("%off the record ");
+    text.push_str(&"x".repeat(700));
+    let remarks = [Remark { after: 1, text }];
+    let pgn = export_with_remarks(&game, &PgnTags::default(), &remarks);
+    for line in pgn.lines() {
+        assert!(!line.starts_with('%'), "{line:?} in\n{pgn}");
+        assert!(line.chars().count() < 255, "{} chars in\n{pgn}", line.len());
+    }
+    assert!(pgn.contains("%off"), "{pgn}");
+    assert_eq!(pgn.matches('x').count(), 700, "{pgn}");
+}
