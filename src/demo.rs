@@ -186,7 +186,7 @@ async fn play(
         print_mail(out, &mail, mail.subject.contains("Game over"))?;
         seen.push(mail);
     }
-    let record = store.game(game).await?;
+    let (record, _, _) = crate::service::games::show(store, game).await?;
     writeln!(
         out,
         "Final state of game {game}: {}",

@@ -5,12 +5,12 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use clap::Subcommand;
 
 use crate::service::Store;
-use crate::service::report::{ReportAsk, SILENCE_DAYS, deadlines};
+use crate::service::report::{ReportAsk, SILENCE_DAYS, deadlines, seed_for_bench};
 
 /// Benchmark subcommands.
 #[derive(Debug, Subcommand)]
@@ -37,11 +37,7 @@ fn base() -> DateTime<Utc> {
 /// Seeds `games` active games (and some finished on time, and leave) into
 /// an empty database.
 async fn seed(store: &Store, games: u32) -> Result<()> {
-    let existing = store.game_count().await?;
-    if existing > 0 {
-        bail!("the database already holds {existing} games: give an empty scratch database");
-    }
-    store.seed_bench(games, base()).await?;
+    seed_for_bench(store, games, base()).await?;
     Ok(())
 }
 

@@ -17,7 +17,6 @@ use crate::event::EventStatus;
 use crate::ids::EventId;
 use crate::ids::GameId;
 use crate::lang::Lang;
-use crate::player::NewPlayer;
 use crate::service::post::Post;
 use crate::service::td::{
     self, EntrantRecord, EventRecord, PairedGame, StoredEvent, TdAction, TeamRecord,
@@ -303,19 +302,9 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
             name,
             lang,
         } => {
-            let player = match tx.player_by_email(email.as_str()).await? {
-                Some(p) => p,
-                None => {
-                    let Some(name) = name else {
-                        anyhow::bail!(
-                            "{email} is not registered: give --name (and --lang) to register them"
-                        );
-                    };
-                    tx.add_player(&NewPlayer::new(email.clone(), &name, lang, None)?, now)
-                        .await?
-                }
-            };
-            let seat = td::add_player(&mut tx, EventId(id), &player).await?;
+            let register = name.as_deref().map(|n| (n, lang));
+            let (player, seat) =
+                td::add_player(&mut tx, EventId(id), &email, register, now).await?;
             tx.commit().await?;
             writeln!(out, "{} is number {seat} in event #{id}", player.name)?;
         }
@@ -325,28 +314,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
             boards,
             reserves,
         } => {
-            let mut board_players = Vec::new();
-            let mut reserve_players = Vec::new();
-            for (list, into) in [
-                (&boards, &mut board_players),
-                (&reserves, &mut reserve_players),
-            ] {
-                for e in list {
-                    let p = tx
-                        .player_by_email(e.as_str())
-                        .await?
-                        .ok_or_else(|| crate::service::StoreError::UnknownPlayer(e.to_string()))?;
-                    into.push(p);
-                }
-            }
-            let number = td::add_team(
-                &mut tx,
-                EventId(id),
-                &name,
-                &board_players,
-                &reserve_players,
-            )
-            .await?;
+            let number = td::add_team(&mut tx, EventId(id), &name, &boards, &reserves).await?;
             tx.commit().await?;
             writeln!(
                 out,
@@ -366,7 +334,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
         }
         EventCommand::Show { id, format } => {
             let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
-            let actions = tx.td_actions(EventId(id)).await?;
+            let actions = td::log(&mut tx, EventId(id)).await?;
             tx.commit().await?;
             match format {
                 Format::Json => {
@@ -391,7 +359,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
             }
         }
         EventCommand::List { format } => {
-            let events = tx.events().await?;
+            let events = td::events(&mut tx).await?;
             tx.commit().await?;
             match format {
                 Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&events)?)?,

@@ -15,7 +15,8 @@ use crate::chess::game::Variant;
 use crate::clock::TimeControl;
 use crate::ids::GameId;
 use crate::player::Player;
-use crate::service::games::{GameRecord, StoredMove};
+use crate::service::games::{self, GameRecord, StoredMove};
+use crate::service::players;
 use crate::service::post::Post;
 use crate::service::start::start_game;
 
@@ -214,8 +215,8 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
                     "a player cannot play themselves: give two different addresses to --white and --black"
                 );
             }
-            let w = store.player_by_email(&white).await?;
-            let b = store.player_by_email(&black).await?;
+            let w = players::by_email(store, &white).await?;
+            let b = players::by_email(store, &black).await?;
             let start = match chess960 {
                 None => StartPosition::Standard,
                 Some(Chess960Choice::Number(n)) => StartPosition::chess960(n)?,
@@ -226,18 +227,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             writeln!(out, "{}", id.0)?;
         }
         GameCommand::List { active, format } => {
-            let games = match format {
-                Format::Json => store.games_with_moves(active).await?,
-                Format::Text => store.games(active).await?,
-            };
-            let mut views = Vec::new();
-            for g in &games {
-                views.push((
-                    g,
-                    store.player(g.white).await?,
-                    store.player(g.black).await?,
-                ));
-            }
+            let views = games::list(store, active, format == Format::Json).await?;
             match format {
                 Format::Json => {
                     let list: Vec<GameListing> = views
@@ -267,8 +257,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             }
         }
         GameCommand::Show { id, format } => {
-            let g = store.game(GameId(id)).await?;
-            let (w, b) = (store.player(g.white).await?, store.player(g.black).await?);
+            let (g, w, b) = games::show(store, GameId(id)).await?;
             let table = crate::service::start::table(store, GameId(id)).await?;
             let now = app.clock.now();
             let over = table.game.is_over();

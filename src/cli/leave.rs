@@ -13,6 +13,7 @@ use crate::address::EmailAddress;
 use crate::app::App;
 use crate::clock::{Allowance, Leave, LeaveKind};
 use crate::service::clocks::{self, left_text};
+use crate::service::players;
 
 /// Leave subcommands.
 #[derive(Debug, Subcommand)]
@@ -70,7 +71,7 @@ pub async fn run(app: &App, cmd: LeaveCommand, out: &mut dyn Write) -> Result<Ex
             by,
             reason,
         } => {
-            let player = store.player_by_email(&email).await?;
+            let player = players::by_email(store, &email).await?;
             let kind = if special {
                 LeaveKind::Special
             } else {
@@ -107,19 +108,17 @@ pub async fn run(app: &App, cmd: LeaveCommand, out: &mut dyn Write) -> Result<Ex
             }
         }
         LeaveCommand::List { email, format } => {
-            let player = match &email {
-                Some(e) => Some(store.player_by_email(e).await?),
-                None => None,
-            };
-            let leaves = store.leaves(player.as_ref().map(|p| p.id)).await?;
+            let leaves = clocks::leaves(store, email.as_ref()).await?;
             match format {
-                Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&leaves)?)?,
+                Format::Json => {
+                    let records: Vec<_> = leaves.iter().map(|(l, _)| l).collect();
+                    writeln!(out, "{}", serde_json::to_string_pretty(&records)?)?
+                }
                 Format::Text => {
                     if leaves.is_empty() {
                         writeln!(out, "no leave booked")?;
                     }
-                    for l in &leaves {
-                        let who = store.player(l.player).await?;
+                    for (l, who) in &leaves {
                         writeln!(
                             out,
                             "{}\t{} to {}\t{} days\t{}\tby {}{}",
@@ -143,7 +142,7 @@ pub async fn run(app: &App, cmd: LeaveCommand, out: &mut dyn Write) -> Result<Ex
             }
         }
         LeaveCommand::Cancel { email, from, to } => {
-            let player = store.player_by_email(&email).await?;
+            let player = players::by_email(store, &email).await?;
             let mut tx = store.begin().await?;
             match clocks::cancel_leave(&mut tx, &player, from, to, now).await? {
                 Ok(leave) => {

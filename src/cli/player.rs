@@ -11,6 +11,7 @@ use crate::address::EmailAddress;
 use crate::app::App;
 use crate::lang::Lang;
 use crate::player::{NewPlayer, Player};
+use crate::service::players;
 
 /// Player subcommands.
 #[derive(Debug, Subcommand)]
@@ -69,11 +70,11 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
             tz,
         } => {
             let new = NewPlayer::new(email, &name, lang, tz.as_deref())?;
-            let player = app.store.add_player(&new, app.clock.now()).await?;
+            let player = players::register(&app.store, &new, app.clock.now()).await?;
             writeln!(out, "added player {} <{}>", player.name, player.email)?;
         }
         PlayerCommand::List { format } => {
-            let players = app.store.players().await?;
+            let players = players::all(&app.store).await?;
             match format {
                 Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&players)?)?,
                 Format::Text => {
@@ -84,7 +85,7 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
             }
         }
         PlayerCommand::Resume { email } => {
-            if app.store.resume_player(&email, app.clock.now()).await? {
+            if players::resume(&app.store, &email, app.clock.now()).await? {
                 writeln!(
                     out,
                     "resumed {email}: their held mail goes out with the daemon's next send"
@@ -94,8 +95,7 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
             }
         }
         PlayerCommand::Show { email, format } => {
-            let p = app.store.player_by_email(&email).await?;
-            let paused = app.store.pause_of(&email).await?;
+            let (p, paused) = players::show(&app.store, &email).await?;
             match format {
                 Format::Json => {
                     #[derive(serde::Serialize)]

@@ -9,7 +9,7 @@ use clap::{Subcommand, ValueEnum};
 
 use crate::app::App;
 use crate::ids::EventId;
-use crate::service::report::{ReportAsk, SILENCE_DAYS, deadlines_in, event_exists};
+use crate::service::report::{event_exists, on_request};
 
 /// Report subcommands.
 #[derive(Debug, Subcommand)]
@@ -92,44 +92,13 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
     {
         bail!("there is no event {id}; `dopis event list` shows the events");
     }
-    // Each event's report remembers its own last run, for its timeouts.
-    let run = match event {
-        Some(id) => format!("deadlines.e{}", id.0),
-        None => "deadlines".to_string(),
-    };
-    let now = app.clock.now();
-    let at_given = at.is_some();
-    let at = at.unwrap_or(now);
-    let since = match since {
-        Some(s) => s,
-        None => app
-            .store
-            .report_last_run(&run)
-            .await?
-            .filter(|last| *last < at)
-            .unwrap_or(at - TimeDelta::days(7)),
-    };
-    let report = deadlines_in(
-        &app.store,
-        ReportAsk {
-            at,
-            within,
-            since,
-            silence_days: SILENCE_DAYS,
-        },
-        event,
-    )
-    .await
-    .context("cannot make the deadline report")?;
+    let report = on_request(&app.store, event, at, within, since, app.clock.now())
+        .await
+        .context("cannot make the deadline report")?;
     match format {
         ReportFormat::Text => write!(out, "{}", report.to_text())?,
         ReportFormat::Csv => write!(out, "{}", report.to_csv())?,
         ReportFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
-    }
-    // A report of the present is "the last report" for the next one's
-    // timeouts; one of another time is a look, not a report.
-    if !at_given {
-        app.store.set_report_run(&run, now).await?;
     }
     Ok(ExitCode::SUCCESS)
 }

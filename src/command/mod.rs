@@ -79,7 +79,7 @@ fn is_bidi_control(c: char) -> bool {
 
 /// A note to the opponent, as the player wrote it: trimmed, blank lines
 /// between paragraphs kept (one), control characters and directional
-/// controls dropped (see [`is_bidi_control`]), at most
+/// controls dropped (they could reorder what the opponent reads), at most
 /// [`MAX_MESSAGE`] characters.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Message {

@@ -499,3 +499,21 @@ pub fn left_text(left: &[(i32, u32)]) -> String {
         parts.join(", ")
     }
 }
+
+/// The leave booked, of the player of one address or of everyone, each
+/// with its player (`dopis leave list`).
+pub async fn leaves(
+    store: &Store,
+    email: Option<&crate::address::EmailAddress>,
+) -> Result<Vec<(crate::store::clocks::StoredLeave, Player)>, StoreError> {
+    let player = match email {
+        Some(e) => Some(store.player_by_email(e).await?),
+        None => None,
+    };
+    let mut listed = Vec::new();
+    for leave in store.leaves(player.as_ref().map(|p| p.id)).await? {
+        let who = store.player(leave.player).await?;
+        listed.push((leave, who));
+    }
+    Ok(listed)
+}

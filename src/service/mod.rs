@@ -7,7 +7,8 @@
 //! - [`dkim`]: the optional DKIM check of an inbound mail.
 //! - [`post`]: the mails a change causes, queued in its transaction.
 //! - [`clocks`]: deadlines, reminders, leave and the scheduler.
-//! - [`start`]: starting a game; [`games`]: a stored game as shown.
+//! - [`start`]: starting a game; [`games`]: stored games as shown.
+//! - [`players`]: players registered, listed, shown and resumed.
 //! - [`td`]: events and what their directors do.
 //! - [`report`]: the deadline report, on the command line and by mail.
 //! - [`bounces`]: bounced mail, and holding a player's mail.
@@ -23,6 +24,7 @@ pub mod dkim;
 pub mod games;
 pub mod inbox;
 pub mod lease;
+pub mod players;
 pub mod post;
 pub mod quarantine;
 pub mod report;

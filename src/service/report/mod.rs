@@ -169,6 +169,71 @@ pub async fn events_with_active_games(store: &Store) -> Result<Vec<EventId>, Sto
     store.events_with_active_games().await
 }
 
+/// The report a TD asks for on the command line (`dopis report
+/// deadlines`): of one event or all, at `at` (the present if `None`), with
+/// the timeouts since `since` or else since this report's last run of the
+/// present (a week back at most). A report of the present is remembered as
+/// the last run, for the next one's timeouts; one of another time is a
+/// look, not a report.
+pub async fn on_request(
+    store: &Store,
+    event: Option<EventId>,
+    at: Option<DateTime<Utc>>,
+    within: TimeDelta,
+    since: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> Result<DeadlineReport, StoreError> {
+    // Each event's report remembers its own last run, for its timeouts.
+    let run = match event {
+        Some(id) => format!("deadlines.e{}", id.0),
+        None => "deadlines".to_string(),
+    };
+    let of_present = at.is_none();
+    let at = at.unwrap_or(now);
+    let since = match since {
+        Some(s) => s,
+        None => store
+            .report_last_run(&run)
+            .await?
+            .filter(|last| *last < at)
+            .unwrap_or(at - TimeDelta::days(7)),
+    };
+    let ask = ReportAsk {
+        at,
+        within,
+        since,
+        silence_days: SILENCE_DAYS,
+    };
+    let report = deadlines_in(store, ask, event).await?;
+    if of_present {
+        store.set_report_run(&run, now).await?;
+    }
+    Ok(report)
+}
+
+/// Fills an empty scratch database with `games` active games (and some
+/// finished on time, and leave) around `at`, for `dopis bench report`;
+/// refuses a database that holds games, saying how many.
+pub async fn seed_for_bench(store: &Store, games: u32, at: DateTime<Utc>) -> Result<(), BenchSeed> {
+    let existing = store.game_count().await?;
+    if existing > 0 {
+        return Err(BenchSeed::NotEmpty(existing));
+    }
+    store.seed_bench(games, at).await?;
+    Ok(())
+}
+
+/// Why a bench database could not be seeded.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchSeed {
+    /// The database holds games already.
+    #[error("the database already holds {0} games: give an empty scratch database")]
+    NotEmpty(i64),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 /// Makes the report from the store, of every game.
 pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, StoreError> {
     deadlines_in(store, ask, None).await

@@ -4,9 +4,11 @@
 use chrono::{DateTime, Utc};
 
 use super::stored::{Settings, kind_key};
-use super::{StoredEvent, TdError, corrupt, refused};
+use super::{StoredEvent, TdError, corrupt, refused, registered};
+use crate::address::EmailAddress;
 use crate::event::file::{self, Entrant, EventKind};
 use crate::ids::EventId;
+use crate::lang::Lang;
 use crate::player::{NewPlayer, Player};
 use crate::store::Tx;
 use crate::store::events::EventStatus;
@@ -83,8 +85,43 @@ async fn check_not_entered(tx: &mut Tx, event: EventId, player: &Player) -> Resu
     Ok(())
 }
 
-/// Adds a player to an open round robin, with the next starting number.
-pub async fn add_player(tx: &mut Tx, event: EventId, player: &Player) -> Result<u32, TdError> {
+/// Adds the player of an address to an open round robin, with the next
+/// starting number, registering them first when `register` gives their
+/// name and language. Returns the player and their number.
+pub async fn add_player(
+    tx: &mut Tx,
+    event: EventId,
+    email: &EmailAddress,
+    register: Option<(&str, Lang)>,
+    now: DateTime<Utc>,
+) -> Result<(Player, u32), TdError> {
+    let player = match (tx.player_by_email(email.as_str()).await?, register) {
+        (Some(p), _) => p,
+        (None, Some((name, lang))) => {
+            let new = NewPlayer::new(email.clone(), name, lang, None)
+                .map_err(|e| TdError::Refused(e.to_string()))?;
+            tx.add_player(&new, now).await?
+        }
+        (None, None) => {
+            return refused(format!(
+                "{email} is not registered: give --name (and --lang) to register them"
+            ));
+        }
+    };
+    let seat = seat_player(tx, event, &player).await?;
+    Ok((player, seat))
+}
+
+/// The registered players of addresses, in their order.
+async fn all_registered(tx: &mut Tx, emails: &[EmailAddress]) -> Result<Vec<Player>, TdError> {
+    let mut players = Vec::with_capacity(emails.len());
+    for email in emails {
+        players.push(registered(tx, email).await?);
+    }
+    Ok(players)
+}
+
+async fn seat_player(tx: &mut Tx, event: EventId, player: &Player) -> Result<u32, TdError> {
     let ev = StoredEvent::load(tx, event).await?;
     check_open(&ev)?;
     let EventKind::RoundRobin { players, .. } = &ev.event.kind else {
@@ -101,14 +138,20 @@ pub async fn add_player(tx: &mut Tx, event: EventId, player: &Player) -> Result<
     Ok(seat)
 }
 
-/// Adds a team (players by board, and reserves) to an open team event.
+/// Adds a team (the registered players of the addresses by board, and
+/// reserves) to an open team event.
 pub async fn add_team(
     tx: &mut Tx,
     event: EventId,
     name: &str,
-    boards: &[Player],
-    reserves: &[Player],
+    boards: &[EmailAddress],
+    reserves: &[EmailAddress],
 ) -> Result<u32, TdError> {
+    let (boards, reserves) = (
+        all_registered(tx, boards).await?,
+        all_registered(tx, reserves).await?,
+    );
+    let (boards, reserves) = (boards.as_slice(), reserves.as_slice());
     let ev = StoredEvent::load(tx, event).await?;
     check_open(&ev)?;
     let (want, teams) = match &ev.event.kind {

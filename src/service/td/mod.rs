@@ -46,7 +46,7 @@ pub use pairings::{PairedGame, pairings, start, started_pairings};
 pub use players::{replace, withdraw};
 pub use results::set_result;
 pub use standings::{EventStandings, standings, standings_letter};
-pub use stored::{StoredEvent, draw_policy, messages_allowed};
+pub use stored::{StoredEvent, draw_policy, events, log, messages_allowed};
 
 /// The service's vocabulary for events as stored: plain records the CLI
 /// prints (an event, its teams and entrants, the TD's log).

@@ -311,3 +311,13 @@ impl StoredEvent {
         }
     }
 }
+
+/// Every event, by number (`dopis event list`).
+pub async fn events(tx: &mut Tx) -> Result<Vec<super::EventRecord>, StoreError> {
+    tx.events().await
+}
+
+/// What the TDs did in an event, oldest first (`dopis event show`).
+pub async fn log(tx: &mut Tx, event: EventId) -> Result<Vec<super::TdAction>, StoreError> {
+    tx.td_actions(event).await
+}
