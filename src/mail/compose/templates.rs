@@ -218,12 +218,14 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
         let mut column = 0;
         let mut words = line.split_whitespace().peekable();
         while let Some(first) = words.next() {
-            // A move number stays on the line of its move: `4. dxe5`.
+            // A move number stays on the line of its move (`4. dxe5`), and
+            // an abbreviation of initials on one line (`z. B.`, `d. h.`).
             let glued;
             let word = match words.peek() {
                 Some(next)
-                    if is_move_number(first)
-                        && next.chars().next().is_some_and(char::is_alphabetic) =>
+                    if (is_move_number(first)
+                        && next.chars().next().is_some_and(char::is_alphabetic))
+                        || (is_initial(first) && is_initial(next)) =>
                 {
                     glued = format!("{first} {next}");
                     words.next();
@@ -245,6 +247,12 @@ pub(crate) fn wrap(text: &str, width: usize) -> String {
         }
     }
     out
+}
+
+/// Whether `word` is one letter and a full stop: a part of `z. B.`.
+fn is_initial(word: &str) -> bool {
+    let mut chars = word.chars();
+    matches!((chars.next(), chars.next(), chars.next()), (Some(c), Some('.'), None) if c.is_alphabetic())
 }
 
 /// Whether `word` is a move number as written before a move: `12.` or

@@ -528,6 +528,9 @@ fn wrapping_keeps_short_lines_and_breaks_long_ones_at_words() {
         ("then 12... Sf6 came", 12, "then\n12... Sf6\ncame"),
         ("Rok: 2. 12. 2026 18:05", 10, "Rok: 2.\n12. 2026\n18:05"),
         ("in Club 2027. Twoje", 12, "in Club\n2027. Twoje"),
+        // An abbreviation of initials stays on one line.
+        ("Schreiben Sie z. B. Sf3", 16, "Schreiben Sie\nz. B. Sf3"),
+        ("etwa also d. h. gut", 12, "etwa also\nd. h. gut"),
     ];
     for (text, width, want) in cases {
         assert_eq!(wrap(text, width), want, "{text:?}");
