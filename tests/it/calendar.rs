@@ -327,6 +327,29 @@ fn python_with_icalendar() -> Option<&'static str> {
     })
 }
 
+/// What `script` prints reading `text` on its standard input, or its
+/// error output when it fails.
+fn python_reads(python: &str, script: &str, text: &str) -> Result<String, String> {
+    let mut child = Command::new(python)
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("python ends");
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(String::from_utf8(out.stdout).expect("UTF-8"))
+}
+
 const PYTHON_CHECK: &str = r#"
 import sys, icalendar
 data = sys.stdin.buffer.read()
@@ -365,26 +388,8 @@ fn python_icalendar_reads_the_cancellation() {
     let mut letter = your_move(&["e2e4", "e7e5"], at(2, 9), at(5, 9), Lang::Sl);
     letter.kind = LetterKind::MoveAccepted { ply: 1 };
     let (_, text) = calendar_of(&letter).expect("a calendar");
-    let mut child = Command::new(python)
-        .args(["-c", PYTHON_CANCEL])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("python ends");
-    assert!(
-        out.status.success(),
-        "python's icalendar refused it: {}\n{text}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let stdout = python_reads(python, PYTHON_CANCEL, &text)
+        .unwrap_or_else(|e| panic!("python's icalendar refused it: {e}\n{text}"));
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines,
@@ -412,26 +417,8 @@ fn python_icalendar_reads_the_deadline_names_and_all() {
             g.game = Game::replay(StartPosition::Standard, &["e2e4", "e7e5"]).expect("legal");
         }
         let text = ics_of(&letter);
-        let mut child = Command::new(python)
-            .args(["-c", PYTHON_CHECK])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("python starts");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(text.as_bytes())
-            .expect("write");
-        let out = child.wait_with_output().expect("python ends");
-        assert!(
-            out.status.success(),
-            "{lang:?}: python's icalendar refused it: {}\n{text}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+        let stdout = python_reads(python, PYTHON_CHECK, &text)
+            .unwrap_or_else(|e| panic!("{lang:?}: python's icalendar refused it: {e}\n{text}"));
         let lines: Vec<&str> = stdout.lines().collect();
         assert_eq!(lines[0], "dopis.g9.white@chess.test", "{lang:?}");
         assert_eq!(lines[1], "2", "{lang:?}");
