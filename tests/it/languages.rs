@@ -94,19 +94,12 @@ impl Board {
             .find(|m| m.reply_to.is_some())
             .unwrap_or_else(|| panic!("{from} got no mail to answer"))
             .clone();
-        let parent = format!("<{}>", last.message_id);
-        let quoted: String = last.text.lines().map(|l| format!("> {l}\r\n")).collect();
-        let raw = format!(
-            "From: {from}\r\nTo: {to}\r\nSubject: Re: {subject}\r\n\
-             Message-ID: <reply.{n}.{who}@players.test>\r\nIn-Reply-To: {parent}\r\n\
-             References: {parent}\r\nMIME-Version: 1.0\r\n\
-             Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
-             {text}\r\n\r\n{from} wrote:\r\n{quoted}",
-            to = last.reply_to.as_deref().unwrap_or_default(),
-            subject = last.subject,
-            n = self.mails.len(),
+        let raw = last.reply(
+            &from,
+            text,
+            &format!("reply.{}.{who}@players.test", self.mails.len()),
         );
-        let handled = self.app.deliver(raw.as_bytes()).await;
+        let handled = self.app.deliver(&raw).await;
         self.send_outbox().await;
         handled
     }

@@ -49,6 +49,24 @@ impl Sent {
         }
     }
 
+    /// A player's reply to this mail as a mail client writes it: to its
+    /// Reply-To, a "Re:" subject, threaded, `text` above the quoted mail;
+    /// `message_id` is the reply's own (`local@domain`).
+    pub fn reply(&self, from: &str, text: &str, message_id: &str) -> Vec<u8> {
+        let parent = format!("<{}>", self.message_id);
+        let quoted: String = self.text.lines().map(|l| format!("> {l}\r\n")).collect();
+        format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: Re: {subject}\r\n\
+             Message-ID: <{message_id}>\r\nIn-Reply-To: {parent}\r\n\
+             References: {parent}\r\nMIME-Version: 1.0\r\n\
+             Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n\
+             {text}\r\n\r\n{from} wrote:\r\n{quoted}",
+            to = self.reply_to.as_deref().unwrap_or_default(),
+            subject = self.subject,
+        )
+        .into_bytes()
+    }
+
     /// A header's raw value, trimmed; empty when absent.
     pub fn header(&self, name: &str) -> String {
         MessageParser::default()
