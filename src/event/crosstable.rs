@@ -180,11 +180,7 @@ pub fn team(title: &str, names: &[String], standings: &TeamStandings) -> Crossta
         .collect();
     Crosstable {
         title: title.to_string(),
-        headings: standings
-            .order
-            .iter()
-            .map(|c| c.heading().to_string())
-            .collect(),
+        headings: standings.columns.iter().map(|c| c.heading()).collect(),
         rows,
         labels: english_labels(),
     }
@@ -397,7 +393,7 @@ mod tests {
     fn olympiad() -> Crosstable {
         let rules = TeamRules {
             scoring: Scoring::default(),
-            order: TeamCriterion::ALL.to_vec(),
+            order: TeamCriterion::TEAM_MATCH.to_vec(),
             withdrawal: WithdrawalRule::AnnulIfUnderHalf,
         };
         let s = standings::team(4, &team_games(OLYMPIAD), &[(3, 4)], &rules);

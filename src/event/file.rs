@@ -32,17 +32,21 @@
 //! - `round-robin`: `cycles = 1` (default) or `2`; 3 to 100 `[[players]]`,
 //!   each `email`, `name` and optionally `lang` (`sl`, `pl`, `lv`, … see
 //!   [`Lang`]). Starting numbers follow the order in the file.
-//!   `tie_breaks` from `wins`, `sonneborn-berger`, `direct-encounter`,
-//!   `baumbach`, `koya`, `games-as-black` (default ICCF: wins,
-//!   sonneborn-berger, direct-encounter).
+//!   `tie_breaks` from `wins`, `games-won`, `sonneborn-berger`,
+//!   `direct-encounter`, `koya`, `games-as-black`, and `baumbach` for ICCF's
+//!   chain of wins, sonneborn-berger, direct-encounter (the default). Each is
+//!   defined, with its source, in [`tiebreak`](super::tiebreak).
 //! - `olympiad`: `boards = 6` (default 6; 1 to 20), `games_per_pairing = 1`
 //!   (default) or `2`; at least 3 `[[teams]]`, each with a `name`, exactly
 //!   `boards` players in `[[teams.boards]]` (board 1 first) and any number of
 //!   `[[teams.reserves]]`. `tie_breaks` is the whole team ranking order from
-//!   `game-points`, `match-points`, `direct-encounter`, `sonneborn-berger`
-//!   (default: all four in that order).
+//!   `game-points`, `match-points`, `direct-encounter`, `sonneborn-berger`,
+//!   `board-sonneborn-berger` (default: ICCF's chain, `game-points`,
+//!   `match-points`, `direct-encounter`, `board-sonneborn-berger`: board 1's
+//!   Sonneborn-Berger, then board 2's, …).
 //! - `team-match`: as an olympiad with exactly two teams and no
-//!   `games_per_pairing` (every board plays two games).
+//!   `games_per_pairing` (every board plays two games); the default order is
+//!   `game-points`, `match-points`, `direct-encounter`, `sonneborn-berger`.
 //!
 //! Every key is checked: an unknown key, a key that does not belong to the
 //! kind, a bad value, a duplicate address or a missing player is an error
@@ -193,7 +197,7 @@ impl Event {
     pub fn team_rules(&self) -> TeamRules {
         let order = match &self.kind {
             EventKind::Olympiad { order, .. } | EventKind::TeamMatch { order, .. } => order.clone(),
-            EventKind::RoundRobin { .. } => TeamCriterion::ALL.to_vec(),
+            EventKind::RoundRobin { .. } => TeamCriterion::TEAM_MATCH.to_vec(),
         };
         TeamRules {
             scoring: self.scoring,
@@ -406,20 +410,32 @@ impl Checker<'_> {
         })
     }
 
-    fn order<T: std::str::FromStr<Err = super::tiebreak::UnknownTieBreak> + PartialEq + Copy>(
+    /// The ranking order `tie_breaks` lists; `named` reads one name (which
+    /// may stand for several, as `baumbach` does).
+    fn order<T: PartialEq + Copy>(
         &mut self,
         raw: &Option<Spanned<Vec<Spanned<String>>>>,
         default: &[T],
+        named: impl Fn(&str) -> Result<Vec<T>, super::tiebreak::UnknownTieBreak>,
     ) -> Vec<T> {
         let Some(list) = raw else {
             return default.to_vec();
         };
+        let chain = list
+            .get_ref()
+            .iter()
+            .any(|n| n.get_ref().trim().eq_ignore_ascii_case("baumbach"));
+        let twice = if chain {
+            "is listed twice (`baumbach` stands for wins, sonneborn-berger and direct-encounter); keep one"
+        } else {
+            "is listed twice; keep one"
+        };
         let mut out = Vec::new();
         for (i, name) in list.get_ref().iter().enumerate() {
             let key = format!("tie_breaks[{}]", i + 1);
-            match name.get_ref().parse::<T>() {
-                Ok(t) if out.contains(&t) => self.at(name, &key, "is listed twice; keep one"),
-                Ok(t) => out.push(t),
+            match named(name.get_ref()) {
+                Ok(ts) if ts.iter().any(|t| out.contains(t)) => self.at(name, &key, twice),
+                Ok(ts) => out.extend(ts),
                 Err(e) => self.at(name, &key, e.to_string()),
             }
         }
@@ -619,7 +635,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                 2 => Cycles::Double,
                 _ => Cycles::Single,
             };
-            let tie_breaks = c.order(&raw.tie_breaks, &TieBreak::ICCF);
+            let tie_breaks = c.order(&raw.tie_breaks, &TieBreak::ICCF, TieBreak::named);
             let mut players = Vec::new();
             match &raw.players {
                 None => c.nowhere(
@@ -676,7 +692,14 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                 6,
                 "must be a number of boards from 1 to 20 (ICCF olympiads: 6)",
             ) as u32;
-            let order = c.order(&raw.tie_breaks, &TeamCriterion::ALL);
+            let default: &[TeamCriterion] = if olympiad {
+                &TeamCriterion::ICCF
+            } else {
+                &TeamCriterion::TEAM_MATCH
+            };
+            let order = c.order(&raw.tie_breaks, default, |name| {
+                name.parse().map(|t| vec![t])
+            });
             let mut teams = Vec::new();
             match &raw.teams {
                 None => c.nowhere(
@@ -826,6 +849,25 @@ mod tests {
     }
 
     #[test]
+    fn baumbach_in_the_file_is_iccf_s_chain_and_may_be_followed_by_more() {
+        let text = ROUND_ROBIN.replace(
+            "tie_breaks = [\"wins\", \"sonneborn-berger\", \"direct-encounter\", \"koya\"]",
+            "tie_breaks = [\"baumbach\", \"koya\"]",
+        );
+        assert_ne!(text, ROUND_ROBIN);
+        let event = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(
+            event.rules().tie_breaks,
+            [
+                TieBreak::Wins,
+                TieBreak::SonnebornBerger,
+                TieBreak::DirectEncounter,
+                TieBreak::Koya
+            ]
+        );
+    }
+
+    #[test]
     fn an_event_allows_messages_unless_it_says_messages_false() {
         assert!(parse(ROUND_ROBIN).unwrap().messages);
         for (value, want) in [("false", false), ("true", true)] {
@@ -875,7 +917,15 @@ mod tests {
                 .iter()
                 .all(|t| t.boards.len() == 6 && t.reserves.len() == 1)
         );
-        assert_eq!(order, &TeamCriterion::ALL.to_vec());
+        // The file names the match-point SB; without `tie_breaks` an
+        // olympiad ranks by ICCF's chain with each board's SB.
+        assert_eq!(order, &TeamCriterion::TEAM_MATCH.to_vec());
+        let default = parse(&OLYMPIAD.replace(
+            "tie_breaks = [\"game-points\", \"match-points\", \"direct-encounter\", \"sonneborn-berger\"]\n",
+            "",
+        ))
+        .unwrap();
+        assert_eq!(default.team_rules().order, TeamCriterion::ICCF.to_vec());
         assert_eq!(event.withdrawal, WithdrawalRule::ForfeitAll);
         assert_eq!(event.tds.len(), 2);
         let Pairings::Teams(games) = event.pairings() else {
@@ -954,6 +1004,12 @@ name = \"C\"
             Some(4),
             "tie_breaks[2]",
             "listed twice",
+        ),
+        (
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ntie_breaks = [\"baumbach\", \"wins\"]\n",
+            Some(4),
+            "tie_breaks[2]",
+            "`baumbach` stands for wins",
         ),
         (
             "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\n[scoring]\nwin = 0.3\n",

@@ -20,7 +20,7 @@
 
 use std::collections::BTreeMap;
 
-use super::tiebreak::{TeamCriterion, TieBreak};
+use super::tiebreak::{TeamColumn, TeamCriterion, TieBreak};
 use super::{Decision, GameResult, GameState, Points, Scoring, Side, SideResult, WithdrawalRule};
 
 /// One game of an individual event, as the standings see it.
@@ -135,7 +135,7 @@ pub struct TeamStanding {
     pub game_points: Points,
     /// Match points.
     pub match_points: Points,
-    /// One value per criterion of [`TeamRules::order`].
+    /// One value per column of [`TeamStandings::columns`].
     pub values: Vec<Option<Points>>,
 }
 
@@ -144,8 +144,10 @@ pub struct TeamStanding {
 pub struct TeamStandings {
     /// The lines, best first.
     pub rows: Vec<TeamStanding>,
-    /// The criteria, in the order of each line's values.
-    pub order: Vec<TeamCriterion>,
+    /// The value columns, in the order of each line's values: the
+    /// criteria of [`TeamRules::order`], a per-board criterion making one
+    /// column per board.
+    pub columns: Vec<TeamColumn>,
     /// Every match between two teams.
     pub matches: Vec<Match>,
 }
@@ -369,7 +371,7 @@ pub fn individual(
     let value_of = |tb: TieBreak, p: usize, group: &[usize]| -> Option<Points> {
         Some(match tb {
             TieBreak::Wins => count(p, |g| g.verdict == SideResult::Win),
-            TieBreak::Baumbach => count(p, |g| {
+            TieBreak::GamesWon => count(p, |g| {
                 g.verdict == SideResult::Win && g.decision != Decision::Forfeit
             }),
             TieBreak::GamesAsBlack => count(p, |g| g.side == Side::Black),
@@ -524,14 +526,22 @@ pub fn team(
         })
         .collect();
 
-    let value_of = |c: TeamCriterion, t: usize, group: &[usize]| -> Option<Points> {
+    let boards = games.iter().map(|g| g.board).max().unwrap_or(0);
+    let board_sb = board_sonneborn_berger(teams, boards, &games, &counted, scoring);
+    let columns = TeamColumn::expand(&rules.order, boards);
+
+    let value_of = |column: TeamColumn, t: usize, group: &[usize]| -> Option<Points> {
         let theirs = || {
             matches
                 .iter()
                 .filter(move |m| m.team_a == t || m.team_b == t)
         };
-        match c {
+        match column.criterion {
             TeamCriterion::GamePoints => Some(game_points[t]),
+            TeamCriterion::BoardSonnebornBerger => {
+                let board = column.board? as usize;
+                board_sb.get(board - 1).map(|per_team| per_team[t])
+            }
             TeamCriterion::MatchPoints => Some(match_points[t]),
             TeamCriterion::SonnebornBerger => Some(
                 theirs()
@@ -565,8 +575,8 @@ pub fn team(
             }
         }
     };
-    let (groups, values) = rank_by((0..teams).collect(), rules.order.len(), |k, t, group| {
-        rules.order.get(k).and_then(|&c| value_of(c, t, group))
+    let (groups, values) = rank_by((0..teams).collect(), columns.len(), |k, t, group| {
+        columns.get(k).and_then(|&c| value_of(c, t, group))
     });
     let rows = ranks(&groups)
         .into_iter()
@@ -581,14 +591,60 @@ pub fn team(
         .collect();
     TeamStandings {
         rows,
-        order: rules.order.clone(),
+        columns,
         matches,
     }
 }
 
+/// Each board's Sonneborn-Berger, `[board - 1][team]`: in the table of one
+/// board's games alone, the sum over the team's games on that board of the
+/// opponent team's points on that board for a win and half of them for a
+/// draw (as [`TieBreak::SonnebornBerger`] in an individual table whose
+/// players are the teams' players on that board).
+fn board_sonneborn_berger(
+    teams: usize,
+    boards: u32,
+    games: &[ScoredTeamGame],
+    counted: &[Counted],
+    scoring: Scoring,
+) -> Vec<Vec<Points>> {
+    (1..=boards)
+        .map(|board| {
+            let on_board: Vec<(&ScoredTeamGame, GameResult)> = games
+                .iter()
+                .zip(counted)
+                .filter(|(g, _)| g.board == board)
+                .filter_map(|(g, c)| match *c {
+                    Counted::Result { outcome, .. } => Some((g, outcome)),
+                    _ => None,
+                })
+                .collect();
+            let mut points = vec![Points::ZERO; teams];
+            for (g, outcome) in &on_board {
+                points[g.white_team] += scoring.points(*outcome, Side::White);
+                points[g.black_team] += scoring.points(*outcome, Side::Black);
+            }
+            let mut sb = vec![Points::ZERO; teams];
+            for (g, outcome) in &on_board {
+                for (me, them, side) in [
+                    (g.white_team, g.black_team, Side::White),
+                    (g.black_team, g.white_team, Side::Black),
+                ] {
+                    sb[me] += match outcome.for_side(side) {
+                        SideResult::Win => points[them],
+                        SideResult::Draw => Points::from_quarters(points[them].quarters() / 2),
+                        SideResult::Loss => Points::ZERO,
+                    };
+                }
+            }
+            sb
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::testdata::{OLYMPIAD, SIX, games, state, team_games};
+    use super::super::testdata::{OLYMPIAD, SIX, TIED_OLYMPIAD, games, state, team_games};
     use super::*;
 
     fn rules(tie_breaks: &[TieBreak]) -> Rules {
@@ -661,7 +717,7 @@ mod tests {
 
     #[test]
     fn baumbach_koya_and_black_games_split_what_iccf_order_leaves_tied() {
-        let order = [TieBreak::Baumbach, TieBreak::Koya, TieBreak::GamesAsBlack];
+        let order = [TieBreak::GamesWon, TieBreak::Koya, TieBreak::GamesAsBlack];
         let s = individual(6, &games(SIX), &[5], &rules(&order));
         assert_eq!(
             lines(&s),
@@ -737,7 +793,7 @@ mod tests {
         // forfeit win for B, so B has 3 wins but Baumbach 2.
         let mut table = SIX.to_vec();
         table[6].3 = "*";
-        let mut r = rules(&[TieBreak::Wins, TieBreak::Baumbach]);
+        let mut r = rules(&[TieBreak::Wins, TieBreak::GamesWon]);
         r.withdrawal = WithdrawalRule::ForfeitAll;
         let s = individual(6, &games(&table), &[5], &r);
         assert!(s.annulled.is_empty());
@@ -795,7 +851,7 @@ mod tests {
     fn team_rules() -> TeamRules {
         TeamRules {
             scoring: Scoring::default(),
-            order: TeamCriterion::ALL.to_vec(),
+            order: TeamCriterion::TEAM_MATCH.to_vec(),
             withdrawal: WithdrawalRule::AnnulIfUnderHalf,
         }
     }
@@ -830,6 +886,57 @@ mod tests {
         );
         assert!(s.matches.iter().all(|m| m.decided));
         assert_eq!(s.matches.len(), 6);
+    }
+
+    // Hand computation for TIED_OLYMPIAD under ICCF's chain (A, B, C are
+    // teams 1, 2, 3; results per board from the first-named team's side):
+    //   A–B  b1 ½  b2 1  b3 0  b4-6 ½      A 3 – 3 B
+    //   A–C  b1 1  b2 ½  b3 1  b4-6 ½      A 4 – 2 C
+    //   B–C  b1 ½  b2 1  b3 1  b4-6 ½      B 4 – 2 C
+    // Game points A 7, B 7, C 4; match points A 1+2 = 3, B 1+2 = 3, C 0.
+    // Direct encounter between A and B: their match was drawn, 1 each.
+    // Each board's table (the board's points, then SB = the opponent's
+    // board points for a win, half for a draw):
+    //   b1: A 1½, B 1, C ½.  SB A ½·1 + ½ = 1,  B ½·1½ + ½·½ = 1,  C ½·1 = ½
+    //   b2: A 1½, B 1, C ½.  SB A 1 + ½·½ = 1¼,  B ½,  C ½·1½ = ¾
+    //   b3: A 1, B 2, C 0.   SB A 0,  B 1 + 0 = 1,  C 0
+    //   b4-6: 1 each, all drawn: SB 1 each.
+    // A and B stay tied after board 1; board 2 puts A first.
+    #[test]
+    fn six_board_olympiad_tie_is_decided_by_iccf_s_chain_board_by_board() {
+        let rules = TeamRules {
+            order: TeamCriterion::ICCF.to_vec(),
+            ..team_rules()
+        };
+        let s = team(3, &team_games(TIED_OLYMPIAD), &[], &rules);
+        let headings: Vec<String> = s.columns.iter().map(|c| c.heading()).collect();
+        assert_eq!(
+            headings,
+            ["GP", "MP", "DE", "SB1", "SB2", "SB3", "SB4", "SB5", "SB6"]
+        );
+        let rows: Vec<_> = s
+            .rows
+            .iter()
+            .map(|r| (r.team + 1, r.rank, r.values.clone()))
+            .collect();
+        let sb = |quarters: [i64; 6]| quarters.map(q);
+        let line = |gp, mp, de, sbs: [Option<Points>; 6]| {
+            let mut v = vec![q(gp), q(mp), de];
+            v.extend(sbs);
+            v
+        };
+        assert_eq!(
+            rows,
+            vec![
+                (1, 1, line(28, 12, q(4), sb([4, 5, 0, 4, 4, 4]))),
+                (2, 2, line(28, 12, q(4), sb([4, 2, 4, 4, 4, 4]))),
+                (3, 3, line(16, 0, None, sb([2, 3, 0, 4, 4, 4]))),
+            ]
+        );
+        // Under the match-point SB instead, A and B stay tied: both beat C
+        // (0 match points) and drew with each other (3 match points each).
+        let s = team(3, &team_games(TIED_OLYMPIAD), &[], &team_rules());
+        assert_eq!((s.rows[0].rank, s.rows[0].rank_to), (1, 2));
     }
 
     #[test]
@@ -1008,7 +1115,7 @@ mod properties {
                 .collect();
             let rules = TeamRules {
                 scoring: Scoring::default(),
-                order: TeamCriterion::ALL.to_vec(),
+                order: TeamCriterion::TEAM_MATCH.to_vec(),
                 withdrawal: WithdrawalRule::AnnulIfUnderHalf,
             };
             let s = team(teams, &games, &withdrawn, &rules);

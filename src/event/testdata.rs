@@ -68,7 +68,11 @@ pub const OLYMPIAD: &[(u32, usize, usize, [&str; 4])] = &[
     (3, 3, 1, ["-", "=", "=", "+"]),
 ];
 
-pub fn team_games(table: &[(u32, usize, usize, [&str; 4])]) -> Vec<ScoredTeamGame> {
+/// Board games of team matches given as (round, home, away, one result per
+/// board), the home team White on odd boards.
+pub fn team_games<const BOARDS: usize>(
+    table: &[(u32, usize, usize, [&str; BOARDS])],
+) -> Vec<ScoredTeamGame> {
     let mut out = Vec::new();
     for &(round, home, away, boards) in table {
         for (i, r) in boards.iter().enumerate() {
@@ -117,3 +121,13 @@ pub fn team_games(table: &[(u32, usize, usize, [&str; 4])]) -> Vec<ScoredTeamGam
     }
     out
 }
+
+/// A 3-team olympiad on 6 boards (R1 1-2, R2 3-1, R3 2-3) where teams 1 and
+/// 2 tie on game points, match points and their direct encounter (their
+/// match is drawn 3-3), and board 1's Sonneborn-Berger ties too: board 2's
+/// decides (see the hand computation in the standings tests).
+pub const TIED_OLYMPIAD: &[(u32, usize, usize, [&str; 6])] = &[
+    (1, 1, 2, ["=", "+", "-", "=", "=", "="]),
+    (2, 3, 1, ["-", "=", "-", "=", "=", "="]),
+    (3, 2, 3, ["=", "+", "+", "=", "=", "="]),
+];

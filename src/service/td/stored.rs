@@ -220,11 +220,19 @@ impl StoredEvent {
                     Cycles::Single
                 },
                 players: seated(None),
+                // An event stored before `baumbach` named ICCF's chain has
+                // `baumbach` in its list; it is read as the chain now.
                 tie_breaks: s
                     .tie_breaks
                     .iter()
-                    .filter_map(|t| t.parse::<TieBreak>().ok())
-                    .collect(),
+                    .filter_map(|t| TieBreak::named(t).ok())
+                    .flatten()
+                    .fold(Vec::new(), |mut out, t| {
+                        if !out.contains(&t) {
+                            out.push(t);
+                        }
+                        out
+                    }),
             },
             "olympiad" => EventKind::Olympiad {
                 games_per_pairing: if s.games_per_pairing == 2 {
