@@ -25,6 +25,8 @@
 # Besides the listed users, any t-NAME@<test domain> exists on first use (same password),
 # so each test can have a mailbox of its own. Plus-addresses (chess+g1.tok@chess.test)
 # deliver to the user (chess@chess.test) with Delivered-To keeping the plus address.
+# Dash subaddresses (t-NAME-g1.tok@chess.test) and any address at NAME.catch.test (a
+# catch-all domain) deliver to t-NAME@chess.test too, as '-' providers and catch-alls do.
 # Unknown users at a test domain are refused at RCPT (5xx), and so is any other domain.
 set -euo pipefail
 
@@ -131,6 +133,14 @@ start() {
     for u in $MAIL_USERS; do echo "$u ok" >> "$D/postfix/vmailbox"; done
     local alternatives; alternatives=$(echo "$MAIL_DOMAINS" | xargs -n1 | sed 's/\./\\./g' | paste -sd'|' -)
     echo "/^t-[a-z0-9-]+(\\+[^@]*)?@($alternatives)\$/ ok" > "$D/postfix/scratch.regexp"
+    # Providers as they are, for the scratch users: a '-' subaddress
+    # (t-NAME-TAG@chess.test, the tag holding a dot) and a catch-all domain
+    # (anything@NAME.catch.test) both reach t-NAME@chess.test.
+    cat > "$D/postfix/providers.regexp" <<'REGEXP'
+/^(t-[a-z0-9]+)-[a-z0-9]+\.[a-z0-9]+@chess\.test$/ ${1}@chess.test
+/^[^@]+@([a-z0-9]+)\.catch\.test$/ t-${1}@chess.test
+REGEXP
+    echo '/\.catch\.test$/ ok' > "$D/postfix/catchall-domains.regexp"
     # `postfix check` creates the queue directories with the right owners
     pf check
     pf start

@@ -79,6 +79,15 @@ impl ClockConfig {
 pub struct MailConfig {
     /// The server's address; `local+TAG@domain` plus-addresses route to games.
     pub address: String,
+    /// The character the mail provider puts between an address and its tag
+    /// (subaddressing): `+` (the default: Gmail, Fastmail, Outlook.com,
+    /// Postfix), `-` (Yahoo, qmail, many hosts), `_` or `=`.
+    pub reply_delimiter: String,
+    /// For a provider without subaddressing: a domain (or subdomain) whose
+    /// every address reaches our mailbox (a catch-all). Reply addresses are
+    /// then `g42.TOKEN@this.domain`, and `reply_delimiter` is not used.
+    /// Empty (the default): subaddresses of `address`.
+    pub reply_domain: String,
     /// The display name on mails we send.
     pub name: String,
     /// The server secret that reply tokens are made from (HMAC-SHA256).
@@ -119,6 +128,8 @@ impl Default for MailConfig {
     fn default() -> Self {
         MailConfig {
             address: "chess@localhost".into(),
+            reply_delimiter: "+".into(),
+            reply_domain: String::new(),
             name: "dopis".into(),
             secret: Secret::new(""),
             require_dkim: false,
@@ -298,6 +309,8 @@ enum KeyKind {
 const KEYS: &[(&[&str], KeyKind)] = &[
     (&["database", "url"], KeyKind::Text),
     (&["mail", "address"], KeyKind::Text),
+    (&["mail", "reply_delimiter"], KeyKind::Text),
+    (&["mail", "reply_domain"], KeyKind::Text),
     (&["mail", "name"], KeyKind::Text),
     (&["mail", "secret"], KeyKind::Text),
     (&["mail", "require_dkim"], KeyKind::Bool),

@@ -1,7 +1,8 @@
 //! Which game and which player a mail belongs to, and whether it may act.
 //!
 //! Every game mail we send has a Reply-To of the form
-//! `local+g42.k7f3q9ab2c@domain`: the game number and a token that only the
+//! `local+g42.k7f3q9ab2c@domain`, or `local-g42.…` or `g42.…@catch-all.domain`
+//! as the provider allows ([`ReplyAddresses`]): the game number and a token that only the
 //! player received. The token is an HMAC of the server secret over the game
 //! and player ids, so nothing needs storing and nobody can compute it without
 //! the secret. A mail acts on a game only when it comes from the player's
@@ -119,9 +120,9 @@ impl Tokens {
     }
 }
 
-/// What the tag of a plus-address says.
+/// What the tag of one of our reply addresses says.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PlusTag {
+pub enum ReplyTag {
     /// `g42.TOKEN`: a game and a player's token.
     Game {
         /// The game number.
@@ -152,50 +153,123 @@ pub enum PlusTag {
     },
 }
 
-/// Our plus-address for a tag: `local+TAG@domain`.
-pub fn plus_address(ours: &EmailAddress, tag: &PlusTag) -> EmailAddress {
-    let tag = match tag {
-        PlusTag::Game { game, token } => format!("g{game}.{token}"),
-        PlusTag::Confirmation { id, token } => format!("c{id}.{token}"),
-        PlusTag::Report { event, token } => format!("r{event}.{token}"),
-        PlusTag::Digest { player, token } => format!("d{player}.{token}"),
-    };
-    let text = format!("{}+{tag}@{}", ours.local_part(), ours.domain());
-    EmailAddress::parse(&text).unwrap_or_else(|_| ours.clone())
+impl ReplyTag {
+    /// The tag as written in an address: `g42.k7f3q9ab2c`.
+    fn text(&self) -> String {
+        match self {
+            ReplyTag::Game { game, token } => format!("g{game}.{token}"),
+            ReplyTag::Confirmation { id, token } => format!("c{id}.{token}"),
+            ReplyTag::Report { event, token } => format!("r{event}.{token}"),
+            ReplyTag::Digest { player, token } => format!("d{player}.{token}"),
+        }
+    }
+
+    /// Reads a tag written by [`ReplyTag::text`]; `None` for anything else.
+    fn read(tag: &str) -> Option<ReplyTag> {
+        let (head, token) = tag.split_once('.')?;
+        let number: i64 = head.get(1..)?.parse().ok()?;
+        if token.is_empty() || token.len() > 64 || token.contains('.') {
+            return None;
+        }
+        let token = token.to_string();
+        match head.as_bytes().first()? {
+            b'g' => Some(ReplyTag::Game {
+                game: number,
+                token,
+            }),
+            b'c' => Some(ReplyTag::Confirmation { id: number, token }),
+            b'r' => Some(ReplyTag::Report {
+                event: number,
+                token,
+            }),
+            b'd' => Some(ReplyTag::Digest {
+                player: number,
+                token,
+            }),
+            _ => None,
+        }
+    }
 }
 
-/// Reads the tag of one of our plus-addresses; `None` for any other address.
-pub fn read_plus_address(ours: &EmailAddress, address: &EmailAddress) -> Option<PlusTag> {
-    if address.domain() != ours.domain() {
-        return None;
+/// The characters a mail provider may use between an address and its tag
+/// (`[mail] reply_delimiter`): `+` (Gmail, Fastmail, Outlook.com, Postfix's
+/// usual setting), `-` (Yahoo, qmail, many hosts), and the rarer `_` and `=`.
+pub const DELIMITERS: [char; 4] = ['+', '-', '_', '='];
+
+/// How our reply addresses are formed: the tag after our own address's
+/// local part and a delimiter (`chess+g42.TOKEN@club.example`), or, for a
+/// provider without subaddressing, the tag as the whole local part on a
+/// domain whose every address reaches our mailbox
+/// (`g42.TOKEN@chess.club.example`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplyAddresses {
+    ours: EmailAddress,
+    form: ReplyForm,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ReplyForm {
+    Subaddress(char),
+    CatchAll(String),
+}
+
+impl ReplyAddresses {
+    /// Tags after `ours` and `delimiter` (one of [`DELIMITERS`]).
+    pub fn subaddress(ours: EmailAddress, delimiter: char) -> ReplyAddresses {
+        ReplyAddresses {
+            ours,
+            form: ReplyForm::Subaddress(delimiter),
+        }
     }
-    let (local, tag) = address.local_part().split_once('+')?;
-    if local != ours.local_part() {
-        return None;
+
+    /// Tags as the local part on the catch-all `domain` (lower case).
+    pub fn catch_all(ours: EmailAddress, domain: &str) -> ReplyAddresses {
+        ReplyAddresses {
+            ours,
+            form: ReplyForm::CatchAll(domain.trim().to_ascii_lowercase()),
+        }
     }
-    let (head, token) = tag.split_once('.')?;
-    let number: i64 = head.get(1..)?.parse().ok()?;
-    if token.is_empty() || token.len() > 64 {
-        return None;
+
+    /// Our reply address for a tag.
+    pub fn address(&self, tag: &ReplyTag) -> EmailAddress {
+        let text = match &self.form {
+            ReplyForm::Subaddress(delimiter) => format!(
+                "{}{delimiter}{}@{}",
+                self.ours.local_part(),
+                tag.text(),
+                self.ours.domain()
+            ),
+            ReplyForm::CatchAll(domain) => format!("{}@{domain}", tag.text()),
+        };
+        EmailAddress::parse(&text).unwrap_or_else(|_| self.ours.clone())
     }
-    match head.as_bytes().first()? {
-        b'g' => Some(PlusTag::Game {
-            game: number,
-            token: token.to_string(),
-        }),
-        b'c' => Some(PlusTag::Confirmation {
-            id: number,
-            token: token.to_string(),
-        }),
-        b'r' => Some(PlusTag::Report {
-            event: number,
-            token: token.to_string(),
-        }),
-        b'd' => Some(PlusTag::Digest {
-            player: number,
-            token: token.to_string(),
-        }),
-        _ => None,
+
+    /// Reads the tag of one of our reply addresses; `None` for any other
+    /// address. Our own address's local part may itself contain the
+    /// delimiter (`club-chess-g42.TOKEN`): the tag is what follows it.
+    pub fn read(&self, address: &EmailAddress) -> Option<ReplyTag> {
+        let local = address.local_part();
+        let domain = address.domain();
+        let tag = match &self.form {
+            ReplyForm::Subaddress(delimiter) => {
+                if !domain.eq_ignore_ascii_case(self.ours.domain()) {
+                    return None;
+                }
+                let ours = self.ours.local_part();
+                let rest = local
+                    .get(..ours.len())
+                    .filter(|head| head.eq_ignore_ascii_case(ours))
+                    .and_then(|_| local.get(ours.len()..))?;
+                rest.strip_prefix(*delimiter)?
+            }
+            ReplyForm::CatchAll(ours) => {
+                if !domain.eq_ignore_ascii_case(ours) {
+                    return None;
+                }
+                local
+            }
+        };
+        ReplyTag::read(tag)
     }
 }
 
@@ -277,41 +351,76 @@ mod tests {
         assert!(!a.matches(""));
     }
 
+    fn plus() -> ReplyAddresses {
+        ReplyAddresses::subaddress(ours(), '+')
+    }
+
     #[test]
     fn plus_addresses_round_trip() {
-        let tag = PlusTag::Game {
+        let tag = ReplyTag::Game {
             game: 42,
             token: "k7f3q9ab2c".into(),
         };
-        let a = plus_address(&ours(), &tag);
+        let a = plus().address(&tag);
         assert_eq!(a.as_str(), "chess+g42.k7f3q9ab2c@chess.test");
-        assert_eq!(read_plus_address(&ours(), &a), Some(tag));
+        assert_eq!(plus().read(&a), Some(tag));
         for tag in [
-            PlusTag::Confirmation {
+            ReplyTag::Confirmation {
                 id: 7,
                 token: "abc".into(),
             },
-            PlusTag::Report {
+            ReplyTag::Report {
                 event: 3,
                 token: "k7f3q9ab2c".into(),
             },
+            ReplyTag::Digest {
+                player: 9,
+                token: "k7f3q9ab2c".into(),
+            },
         ] {
-            assert_eq!(
-                read_plus_address(&ours(), &plus_address(&ours(), &tag)),
-                Some(tag)
-            );
+            assert_eq!(plus().read(&plus().address(&tag)), Some(tag));
         }
-        assert_eq!(
-            plus_address(
-                &ours(),
-                &PlusTag::Report {
-                    event: 3,
-                    token: "abc".into()
-                }
-            )
-            .as_str(),
-            "chess+r3.abc@chess.test"
-        );
+        let report = ReplyTag::Report {
+            event: 3,
+            token: "abc".into(),
+        };
+        assert_eq!(plus().address(&report).as_str(), "chess+r3.abc@chess.test");
+    }
+
+    #[test]
+    fn other_delimiters_and_a_catch_all_domain_round_trip_and_keep_apart() {
+        let tag = ReplyTag::Game {
+            game: 42,
+            token: "k7f3q9ab2c".into(),
+        };
+        let club = EmailAddress::parse("club-chess@chess.test").unwrap();
+        let dash = ReplyAddresses::subaddress(club.clone(), '-');
+        let a = dash.address(&tag);
+        assert_eq!(a.as_str(), "club-chess-g42.k7f3q9ab2c@chess.test");
+        assert_eq!(dash.read(&a), Some(tag.clone()));
+        // A delimiter inside our own local part is not where the tag starts.
+        let bare = EmailAddress::parse("club-g42.k7f3q9ab2c@chess.test").unwrap();
+        assert_eq!(dash.read(&bare), None);
+        // A '+' address is not ours when the provider uses '-'.
+        let plus_form = ReplyAddresses::subaddress(club, '+').address(&tag);
+        assert_eq!(dash.read(&plus_form), None);
+
+        let catch_all = ReplyAddresses::catch_all(ours(), "Play.Chess.Test");
+        let a = catch_all.address(&tag);
+        assert_eq!(a.as_str(), "g42.k7f3q9ab2c@play.chess.test");
+        assert_eq!(catch_all.read(&a), Some(tag.clone()));
+        let upper = EmailAddress::parse("G42.K7F3Q9AB2C@PLAY.chess.test").unwrap();
+        assert_eq!(catch_all.read(&upper), Some(tag.clone()));
+        for text in [
+            "g42.k7f3q9ab2c@chess.test",
+            "chess+g42.k7f3q9ab2c@play.chess.test",
+            "chess@play.chess.test",
+            "x.y.z@play.chess.test",
+            "g42.a.b@play.chess.test",
+        ] {
+            let a = EmailAddress::parse(text).unwrap();
+            assert_eq!(catch_all.read(&a), None, "{text}");
+        }
     }
 
     #[test]
@@ -339,7 +448,7 @@ mod tests {
             "chess+g99999999999999999999.t@chess.test",
         ] {
             let a = EmailAddress::parse(text).unwrap();
-            assert_eq!(read_plus_address(&ours(), &a), None, "{text}");
+            assert_eq!(plus().read(&a), None, "{text}");
         }
     }
 

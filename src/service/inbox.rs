@@ -23,7 +23,7 @@ use crate::lang::Lang;
 use crate::mail::compose::{LetterKind, NotHandledCause};
 use crate::mail::inbound::{self, InboundMail};
 use crate::mail::key::sha256_hex;
-use crate::mail::route::{self, PlusTag};
+use crate::mail::route::{self, ReplyTag};
 use crate::player::Player;
 use crate::store::Tx;
 use crate::store::game_messages::GameMessage;
@@ -497,14 +497,14 @@ impl Inbox {
     /// Works out whom a mail is from and what it may do.
     async fn route(&self, tx: &mut Tx, mail: &InboundMail) -> Result<Route, StoreError> {
         let sender = tx.player_by_email(mail.from.as_str()).await?;
-        let tags: Vec<PlusTag> = mail
+        let tags: Vec<ReplyTag> = mail
             .recipients
             .iter()
-            .filter_map(|a| route::read_plus_address(&self.post.ours, a))
+            .filter_map(|a| self.post.replies.read(a))
             .collect();
         // A reply to a confirmation.
         if let Some((id, token)) = tags.iter().find_map(|t| match t {
-            PlusTag::Confirmation { id, token } => Some((*id, token)),
+            ReplyTag::Confirmation { id, token } => Some((*id, token)),
             _ => None,
         }) {
             let valid = self.post.tokens.confirmation(id).matches(token);
@@ -528,7 +528,7 @@ impl Inbox {
         }
         // A daily digest's reply address.
         if let Some((owner, token)) = tags.iter().find_map(|t| match t {
-            PlusTag::Digest { player, token } => Some((*player, token)),
+            ReplyTag::Digest { player, token } => Some((*player, token)),
             _ => None,
         }) {
             let valid = self.post.tokens.digest(owner).matches(token);
@@ -552,7 +552,7 @@ impl Inbox {
         }
         // A game's reply address.
         if let Some((game, token)) = tags.iter().find_map(|t| match t {
-            PlusTag::Game { game, token } => Some((GameId(*game), token)),
+            ReplyTag::Game { game, token } => Some((GameId(*game), token)),
             _ => None,
         }) {
             let record = match tx.game_for_update(game).await {

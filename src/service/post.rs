@@ -20,7 +20,7 @@ use crate::mail::compose::{
 };
 use crate::mail::inbound::MessageId;
 use crate::mail::key::sha256_hex;
-use crate::mail::route::{PlusTag, Tokens, message_id_local, plus_address};
+use crate::mail::route::{self, ReplyAddresses, ReplyTag, Tokens, message_id_local};
 use crate::player::Player;
 use crate::store::StoreError;
 use crate::store::Tx;
@@ -32,6 +32,9 @@ use crate::store::outbox::{NewOutboxMail, OutboxKind};
 pub struct Post {
     /// Our address.
     pub ours: EmailAddress,
+    /// How reply addresses are formed and read (`[mail] reply_delimiter`,
+    /// `reply_domain`).
+    pub replies: ReplyAddresses,
     /// Our display name.
     pub name: String,
     /// Reply tokens.
@@ -75,6 +78,21 @@ pub enum PostError {
     /// `[mail] analysis_link` is not `off`, `lichess` or an address template.
     #[error("[mail] analysis_link: {0}")]
     AnalysisLink(crate::chess::analysis::BadAnalysisLink),
+    /// `[mail] reply_delimiter` is not one character providers use.
+    #[error(
+        "[mail] reply_delimiter is '{0}': write the one character your mail provider puts \
+         between an address and its tag: \"+\" (Gmail, Fastmail, Outlook.com, Postfix), \
+         \"-\" (Yahoo, qmail, many hosts), \"_\" or \"=\"; without subaddressing set \
+         reply_domain to a catch-all domain instead"
+    )]
+    ReplyDelimiter(String),
+    /// `[mail] reply_domain` is not a domain.
+    #[error(
+        "[mail] reply_domain is '{0}': write a domain whose every address reaches dopis's \
+         mailbox (a catch-all), e.g. \"chess.club.example\", or leave it empty to use \
+         subaddresses of [mail] address"
+    )]
+    ReplyDomain(String),
 }
 
 /// A game with its players, as a mail shows it.
@@ -255,8 +273,10 @@ impl Post {
         if cfg.secret.expose().trim().is_empty() {
             return Err(PostError::NoSecret);
         }
+        let replies = Self::reply_addresses(cfg, &ours)?;
         Ok(Post {
             ours,
+            replies,
             name: cfg.name.clone(),
             tokens: Tokens::new(cfg.secret.expose()),
             require_dkim: cfg.require_dkim,
@@ -270,6 +290,32 @@ impl Post {
         })
     }
 
+    /// How reply addresses are formed, from `reply_domain` if set, else
+    /// from `reply_delimiter`.
+    fn reply_addresses(cfg: &MailConfig, ours: &EmailAddress) -> Result<ReplyAddresses, PostError> {
+        let domain = cfg.reply_domain.trim();
+        if !domain.is_empty() {
+            let valid = !domain.contains('@')
+                && domain.contains('.')
+                && EmailAddress::parse(&format!("g1.a@{domain}")).is_ok();
+            if !valid {
+                return Err(PostError::ReplyDomain(
+                    cfg.reply_domain.chars().take(80).collect(),
+                ));
+            }
+            return Ok(ReplyAddresses::catch_all(ours.clone(), domain));
+        }
+        let mut chars = cfg.reply_delimiter.trim().chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if route::DELIMITERS.contains(&c) => {
+                Ok(ReplyAddresses::subaddress(ours.clone(), c))
+            }
+            _ => Err(PostError::ReplyDelimiter(
+                cfg.reply_delimiter.chars().take(20).collect(),
+            )),
+        }
+    }
+
     fn sender(&self) -> Party {
         Party {
             name: self.name.clone(),
@@ -280,50 +326,38 @@ impl Post {
     /// The reply address of a player in a game.
     pub fn reply_to(&self, game: GameId, player: &Player) -> EmailAddress {
         let token = self.tokens.player(game.0, player.id.0);
-        plus_address(
-            &self.ours,
-            &PlusTag::Game {
-                game: game.0,
-                token: token.as_str().to_string(),
-            },
-        )
+        self.replies.address(&ReplyTag::Game {
+            game: game.0,
+            token: token.as_str().to_string(),
+        })
     }
 
     /// The reply address of a player's daily digest: a reply to it names
     /// its games line by line (see `mail::digest_reply`).
     pub fn digest_address(&self, player: &Player) -> EmailAddress {
         let token = self.tokens.digest(player.id.0);
-        plus_address(
-            &self.ours,
-            &PlusTag::Digest {
-                player: player.id.0,
-                token: token.as_str().to_string(),
-            },
-        )
+        self.replies.address(&ReplyTag::Digest {
+            player: player.id.0,
+            token: token.as_str().to_string(),
+        })
     }
 
     /// The reply address of a pending confirmation.
     pub fn confirmation_address(&self, id: i64) -> EmailAddress {
         let token = self.tokens.confirmation(id);
-        plus_address(
-            &self.ours,
-            &PlusTag::Confirmation {
-                id,
-                token: token.as_str().to_string(),
-            },
-        )
+        self.replies.address(&ReplyTag::Confirmation {
+            id,
+            token: token.as_str().to_string(),
+        })
     }
 
     /// The reply address of an event's deadline reports for one TD.
     pub fn report_address(&self, event: i64, director: &EmailAddress) -> EmailAddress {
         let token = self.tokens.director(event, director.as_str());
-        plus_address(
-            &self.ours,
-            &PlusTag::Report {
-                event,
-                token: token.as_str().to_string(),
-            },
-        )
+        self.replies.address(&ReplyTag::Report {
+            event,
+            token: token.as_str().to_string(),
+        })
     }
 
     /// The Message-ID of a mail with a key: derived from it, so a retry
@@ -1057,5 +1091,61 @@ mod tests {
                 && message.contains("\"lichess\""),
             "{message}"
         );
+    }
+
+    #[test]
+    fn the_reply_delimiter_and_catch_all_domain_shape_reply_addresses_and_bad_ones_say_what_to_write()
+     {
+        let player = Player {
+            id: crate::player::PlayerId(7),
+            email: EmailAddress::parse("ana@players.test").expect("address"),
+            name: "Ana".into(),
+            lang: crate::lang::Lang::En,
+            tz: None,
+        };
+        let mut cfg = MailConfig {
+            address: "chess@club.example".into(),
+            secret: crate::config::Secret::new("s"),
+            ..MailConfig::default()
+        };
+        let reply = |cfg: &MailConfig| {
+            Post::new(cfg)
+                .expect("valid")
+                .reply_to(GameId(42), &player)
+                .to_string()
+        };
+        assert!(reply(&cfg).starts_with("chess+g42."), "{}", reply(&cfg));
+        cfg.reply_delimiter = "-".into();
+        assert!(reply(&cfg).starts_with("chess-g42."), "{}", reply(&cfg));
+        cfg.reply_domain = "Play.Club.Example".into();
+        let catch_all = reply(&cfg);
+        assert!(
+            catch_all.starts_with("g42.") && catch_all.ends_with("@play.club.example"),
+            "{catch_all}"
+        );
+        for bad in ["++", "", "#", "ab"] {
+            cfg.reply_domain = String::new();
+            cfg.reply_delimiter = bad.into();
+            let message = Post::new(&cfg).expect_err(bad).to_string();
+            assert!(
+                message.starts_with("[mail] reply_delimiter is")
+                    && message.contains("\"-\" (Yahoo"),
+                "{message}"
+            );
+        }
+        cfg.reply_delimiter = "+".into();
+        for bad in [
+            "localhost",
+            "a@b.example",
+            "spaces in.example",
+            "x..example",
+        ] {
+            cfg.reply_domain = bad.into();
+            let message = Post::new(&cfg).expect_err(bad).to_string();
+            assert!(
+                message.starts_with("[mail] reply_domain is") && message.contains("catch-all"),
+                "{message}"
+            );
+        }
     }
 }

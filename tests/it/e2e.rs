@@ -257,6 +257,12 @@ impl Match {
 }
 
 async fn start_match(db: &TestDb, wire: Wire) -> Match {
+    start_match_with(db, wire, |_| String::new()).await
+}
+
+/// As [`start_match`], with more `[mail]` keys, made from the daemon's
+/// mailbox address.
+async fn start_match_with(db: &TestDb, wire: Wire, mail_keys: impl Fn(&str) -> String) -> Match {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let server = scratch_user();
@@ -265,7 +271,8 @@ async fn start_match(db: &TestDb, wire: Wire) -> Match {
     std::fs::write(
         d.join("dopis.toml"),
         format!(
-            "[mail]\naddress = \"{server}\"\nsecret = \"e2e-secret\"\n\n{}",
+            "[mail]\naddress = \"{server}\"\nsecret = \"e2e-secret\"\n{}\n{}",
+            mail_keys(&server),
             wire.daemon_config(&server)
         ),
     )
@@ -653,7 +660,58 @@ async fn players_send_messages_with_their_moves_over_real_mail(db: &TestDb) {
     assert_eq!(read.game.plies().len(), 2);
 }
 
+/// Providers without `+`: one that delimits the tag with `-`
+/// (`t-NAME-g1.TOKEN@chess.test`) and a catch-all domain
+/// (`g1.TOKEN@NAME.catch.test`); the test mail system delivers both to the
+/// daemon's mailbox as such providers do. A game is played to mate by
+/// replies to those addresses.
+async fn replies_reach_games_through_a_dash_provider_and_a_catch_all_domain(db: &TestDb) {
+    let Some(stack) = mailstack() else { return };
+    let dash = |_: &str| "reply_delimiter = \"-\"\n".to_string();
+    let catch_all = |server: &str| {
+        let name = server
+            .split('@')
+            .next()
+            .and_then(|l| l.strip_prefix("t-"))
+            .unwrap_or_default();
+        format!("reply_domain = \"{name}.catch.test\"\n")
+    };
+    for (form, keys) in [
+        ("dash", &dash as &dyn Fn(&str) -> String),
+        ("catch-all", &catch_all),
+    ] {
+        let mut m = start_match_with(db, Wire::Plain(stack), keys).await;
+        // Fool's mate: four replies, each to the Reply-To of the mail it answers.
+        for (i, text) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
+            let player = if i % 2 == 0 {
+                &mut m.white
+            } else {
+                &mut m.black
+            };
+            let mail = player.wait_for("Your move").await;
+            let reply_to = mail
+                .reply_to()
+                .and_then(|a| a.first())
+                .and_then(|a| a.address())
+                .unwrap()
+                .to_string();
+            let wanted = match form {
+                "dash" => format!("-g{}.", m.id),
+                _ => ".catch.test".to_string(),
+            };
+            assert!(reply_to.contains(&wanted), "{form}: {reply_to}");
+            assert!(!reply_to.contains('+'), "{form}: {reply_to}");
+            reply(&m.smtp, &player.address.clone(), &mail, text).await;
+        }
+        m.white.wait_for("Game over").await;
+        let (sans, json) = m.moves(db);
+        assert_eq!(sans, ["f3", "e5", "g4", "Qh4#"], "{form}");
+        assert_eq!(json["result"], "0-1", "{form}");
+    }
+}
+
 crate::on_both_backends!(
+    replies_reach_games_through_a_dash_provider_and_a_catch_all_domain,
     two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_auth,
     players_send_messages_with_their_moves_over_real_mail,
     conditional_moves_fire_and_draw_claims_are_judged_over_real_mail,

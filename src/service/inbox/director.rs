@@ -11,7 +11,7 @@ use crate::ids::EventId;
 use crate::mail::compose::LetterKind;
 use crate::mail::inbound::InboundMail;
 use crate::mail::key::sha256_hex;
-use crate::mail::route::{self, PlusTag};
+use crate::mail::route::ReplyTag;
 use crate::service::Handled;
 use crate::service::clocks::director;
 use crate::service::post::Answering;
@@ -44,9 +44,9 @@ pub async fn answer_director(
     let tag = mail
         .recipients
         .iter()
-        .filter_map(|a| route::read_plus_address(&post.ours, a))
+        .filter_map(|a| post.replies.read(a))
         .find_map(|t| match t {
-            PlusTag::Report { event, token } => Some((EventId(event), token)),
+            ReplyTag::Report { event, token } => Some((EventId(event), token)),
             _ => None,
         });
     let Some(td) = director(tx, from).await? else {
