@@ -105,6 +105,22 @@ pub enum StoreError {
         /// What was found instead: no file, or no dopis tables.
         reason: String,
     },
+    /// A newer dopis upgraded the database past what this binary knows.
+    #[error(
+        "the database {url} was upgraded by a newer dopis (its schema is at version {found}, \
+         this dopis {ours} knows versions up to {known}): run the newer dopis, or restore a \
+         backup taken before the upgrade. Nothing was changed"
+    )]
+    TooNew {
+        /// The URL, password hidden.
+        url: String,
+        /// The newest migration the database has applied.
+        found: i64,
+        /// The newest migration this binary carries.
+        known: i64,
+        /// This binary's version.
+        ours: String,
+    },
     /// The schema could not be brought up to date.
     #[error("cannot update the database schema of {url}: {reason}")]
     Migrate {
@@ -158,6 +174,7 @@ impl StoreError {
             StoreError::Database(e) => blame_sqlx(e),
             StoreError::Open { .. } => Blame::Outage,
             StoreError::Migrate { .. }
+            | StoreError::TooNew { .. }
             | StoreError::UnsupportedUrl { .. }
             | StoreError::NotSetUp { .. } => Blame::Outage,
             StoreError::Corrupt(_)
@@ -362,6 +379,7 @@ impl Store {
             Backend::Sqlite => sqlx::migrate!("migrations/sqlite"),
             Backend::Postgres => sqlx::migrate!("migrations/postgres"),
         };
+        self.refuse_a_newer_schema(shown, &migrator).await?;
         migrator
             .run(&self.pool)
             .await
@@ -369,6 +387,42 @@ impl Store {
                 url: shown.to_string(),
                 reason: e.to_string(),
             })
+    }
+
+    /// Stops an older binary on a database a newer one migrated: sqlx
+    /// would only say a migration "is missing", and the older code would
+    /// misread the newer tables. Checked before anything is written.
+    async fn refuse_a_newer_schema(
+        &self,
+        shown: &str,
+        migrator: &sqlx::migrate::Migrator,
+    ) -> Result<(), StoreError> {
+        let known = migrator.iter().map(|m| m.version).max().unwrap_or(0);
+        let sql = match self.backend {
+            Backend::Sqlite => {
+                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'"
+            }
+            Backend::Postgres => {
+                "SELECT COUNT(*) FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_name = '_sqlx_migrations'"
+            }
+        };
+        let recorded: i64 = sqlx::query_scalar(sql).fetch_one(&self.pool).await?;
+        if recorded == 0 {
+            return Ok(());
+        }
+        let found: Option<i64> = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+            .fetch_one(&self.pool)
+            .await?;
+        match found {
+            Some(found) if found > known => Err(StoreError::TooNew {
+                url: shown.to_string(),
+                found,
+                known,
+                ours: env!("CARGO_PKG_VERSION").to_string(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// Whether the database has dopis's tables: the migrations sqlx

@@ -118,9 +118,57 @@ async fn commands_refuse_a_database_that_was_never_set_up(db: &TestDb) {
     assert!(!listed.contains("error"), "{listed}");
 }
 
+/// A database a newer dopis migrated: an older binary refuses it with what
+/// to do, and changes nothing (the newer schema's record stays, nothing
+/// else is migrated or written).
+async fn an_older_dopis_refuses_a_database_a_newer_one_upgraded(db: &TestDb) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let url = db.url.as_str();
+    ok(&dopis_bare(d, &["--database", url, "init"]));
+    let checksum = if url.starts_with("sqlite:") {
+        "X'00'"
+    } else {
+        "'\\x00'::bytea"
+    };
+    let store = dopis::store::Store::open(url).await.unwrap();
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (99990001, 'from a newer dopis', TRUE, {checksum}, 0)"
+    )))
+    .execute(store.pool())
+    .await
+    .unwrap();
+    store.close().await;
+    for args in [&["game", "list"][..], &["init"], &["serve", "--once"]] {
+        let err = fails(&dopis_bare(d, &[&["--database", url][..], args].concat()));
+        assert!(
+            err.contains("upgraded by a newer dopis")
+                && err.contains("version 99990001")
+                && err.contains("run the newer dopis"),
+            "{args:?}: {err}"
+        );
+    }
+    let err = dopis::store::Store::open(url)
+        .await
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            dopis::store::StoreError::TooNew {
+                found: 99990001,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
 crate::on_both_backends!(
     relative_paths_in_a_config_file_are_read_from_its_folder,
     commands_refuse_a_database_that_was_never_set_up,
+    an_older_dopis_refuses_a_database_a_newer_one_upgraded,
 );
 
 #[test]
