@@ -64,6 +64,11 @@ pub enum DopisCommand {
     Bench(bench::BenchCommand),
     /// Check a move text against a position: prints `UCI SAN`, or why not.
     Move(move_check::MoveArgs),
+    /// Copy a SQLite database to FILE, consistently, while `serve` runs (PostgreSQL: pg_dump).
+    Backup {
+        /// The new file to write (never overwritten).
+        file: PathBuf,
+    },
     /// Run the mail daemon: read the mailbox, play the moves, send the replies.
     Serve {
         /// Handle the mail that is waiting, send what is due, and exit.
@@ -251,5 +256,17 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             result
         }),
         DopisCommand::Bench(cmd) => runtime()?.block_on(bench::run(cmd, out)),
+        DopisCommand::Backup { file } => runtime()?.block_on(async {
+            let store = crate::service::open_store(config.database.url.expose()).await?;
+            let result = crate::service::backup::backup(&store, &file).await;
+            store.close().await;
+            let bytes = result?;
+            writeln!(
+                out,
+                "backed up the database to {} ({bytes} bytes)",
+                file.display()
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }),
     }
 }

@@ -17,6 +17,7 @@
 //!   when several daemons share a database.
 //! - [`delivery`]: what becomes of an outbox mail the daemon tried to send.
 
+pub mod backup;
 pub mod bounces;
 pub mod clocks;
 pub mod delivery;

@@ -2,6 +2,7 @@
 
 mod support;
 
+mod backup;
 mod bounces;
 mod calendar;
 mod cli;
