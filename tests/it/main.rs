@@ -2,6 +2,7 @@
 
 mod support;
 
+mod batch;
 mod bounces;
 mod calendar;
 mod cli;
