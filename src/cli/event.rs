@@ -260,6 +260,9 @@ fn print_pairings(out: &mut dyn Write, games: &[PairedGame], format: Format) -> 
                 if g.round != round {
                     round = g.round;
                     writeln!(out, "round {round}")?;
+                    if let Some(bye) = &g.bye {
+                        writeln!(out, "  bye: {bye}")?;
+                    }
                 }
                 let team =
                     |t: &Option<String>| t.as_ref().map(|n| format!(" ({n})")).unwrap_or_default();

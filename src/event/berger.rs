@@ -88,18 +88,10 @@ pub fn round_robin(entrants: usize, cycles: Cycles) -> Result<Vec<Pairing>, BadE
     if !(MIN_ENTRANTS..=MAX_ENTRANTS).contains(&entrants) {
         return Err(BadEntrantCount(entrants));
     }
-    let n = entrants + entrants % 2;
-    let table = table(n);
-    let rounds = table.len();
-    let mut order: Vec<(usize, bool)> = (0..rounds).map(|r| (r, false)).collect();
-    if cycles == Cycles::Double {
-        if rounds >= 2 {
-            order.swap(rounds - 2, rounds - 1);
-        }
-        order.extend((0..rounds).map(|r| (r, true)));
-    }
+    let table = table(entrants + entrants % 2);
     let mut games = Vec::new();
-    for (played_as, (source, reversed)) in order.into_iter().enumerate() {
+    for (played_as, (source, reversed)) in round_order(table.len(), cycles).into_iter().enumerate()
+    {
         let Some(pairs) = table.get(source) else {
             continue;
         };
@@ -122,6 +114,60 @@ pub fn round_robin(entrants: usize, cycles: Cycles) -> Result<Vec<Pairing>, BadE
         }
     }
     Ok(games)
+}
+
+/// The order the table's rounds are played in: `(table round, colours
+/// reversed)` for each round played, 0-based.
+fn round_order(rounds: usize, cycles: Cycles) -> Vec<(usize, bool)> {
+    let mut order: Vec<(usize, bool)> = (0..rounds).map(|r| (r, false)).collect();
+    if cycles == Cycles::Double {
+        if rounds >= 2 {
+            order.swap(rounds - 2, rounds - 1);
+        }
+        order.extend((0..rounds).map(|r| (r, true)));
+    }
+    order
+}
+
+/// A round in which one entrant of an odd round robin has no game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bye {
+    /// Round, from 1, numbered as in [`round_robin`].
+    pub round: u32,
+    /// Index of the entrant without a game that round.
+    pub entrant: usize,
+}
+
+/// Who has the bye in each round of a round robin among `entrants`: the one
+/// the table pairs with the dummy (the highest number, when the count is
+/// odd). Empty for an even count.
+pub fn byes(entrants: usize, cycles: Cycles) -> Result<Vec<Bye>, BadEntrantCount> {
+    if !(MIN_ENTRANTS..=MAX_ENTRANTS).contains(&entrants) {
+        return Err(BadEntrantCount(entrants));
+    }
+    if entrants.is_multiple_of(2) {
+        return Ok(Vec::new());
+    }
+    let dummy = entrants + 1;
+    let table = table(dummy);
+    let mut out = Vec::new();
+    for (played_as, (source, _)) in round_order(table.len(), cycles).into_iter().enumerate() {
+        let Some(pairs) = table.get(source) else {
+            continue;
+        };
+        let idle = pairs.iter().find_map(|&(white, black)| {
+            (white == dummy)
+                .then_some(black)
+                .or((black == dummy).then_some(white))
+        });
+        if let Some(idle) = idle {
+            out.push(Bye {
+                round: played_as as u32 + 1,
+                entrant: idle - 1,
+            });
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -289,6 +335,45 @@ mod tests {
             .collect();
         // From the table: 1-6, 6-4, 2-6, 6-5, 3-6 (0-based below).
         assert_eq!(resting, vec![0, 3, 1, 4, 2]);
+    }
+
+    #[test]
+    fn byes_name_the_one_entrant_without_a_game_in_every_round() {
+        // 5 players, the 6-table: 1-6, 6-4, 2-6, 6-5, 3-6 (0-based below).
+        let five = byes(5, Cycles::Single).unwrap();
+        let resting: Vec<(u32, usize)> = five.iter().map(|b| (b.round, b.entrant)).collect();
+        assert_eq!(resting, vec![(1, 0), (2, 3), (3, 1), (4, 4), (5, 2)]);
+        for entrants in (3..=15).step_by(2) {
+            for cycles in [Cycles::Single, Cycles::Double] {
+                let games = round_robin(entrants, cycles).unwrap();
+                let byes = byes(entrants, cycles).unwrap();
+                let rounds = games.iter().map(|g| g.round).max().unwrap();
+                assert_eq!(byes.len(), rounds as usize, "{entrants} {cycles:?}");
+                for b in &byes {
+                    let playing = games
+                        .iter()
+                        .filter(|g| g.round == b.round)
+                        .any(|g| g.white == b.entrant || g.black == b.entrant);
+                    assert!(!playing, "{entrants} {cycles:?}: {b:?} plays");
+                    let in_round = games.iter().filter(|g| g.round == b.round).count();
+                    assert_eq!(in_round, (entrants - 1) / 2, "everyone else plays");
+                }
+                // Each entrant sits out once per cycle.
+                let per_cycle = if cycles == Cycles::Double { 2 } else { 1 };
+                for e in 0..entrants {
+                    let count = byes.iter().filter(|b| b.entrant == e).count();
+                    assert_eq!(count, per_cycle, "{entrants} {cycles:?}: entrant {e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn even_round_robins_have_no_byes() {
+        for entrants in (4..=16).step_by(2) {
+            assert!(byes(entrants, Cycles::Double).unwrap().is_empty());
+        }
+        assert_eq!(byes(2, Cycles::Single), Err(BadEntrantCount(2)));
     }
 
     #[test]

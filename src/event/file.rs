@@ -180,6 +180,21 @@ impl Event {
         }
     }
 
+    /// Who sits out each round: the player (round robin) or team (olympiad)
+    /// the Berger table pairs with the dummy when the count is odd. Empty
+    /// for even counts and team matches.
+    pub fn byes(&self) -> Vec<berger::Bye> {
+        match &self.kind {
+            EventKind::RoundRobin {
+                cycles, players, ..
+            } => berger::byes(players.len(), *cycles).unwrap_or_default(),
+            EventKind::Olympiad { teams, .. } => {
+                berger::byes(teams.len(), Cycles::Single).unwrap_or_default()
+            }
+            EventKind::TeamMatch { .. } => Vec::new(),
+        }
+    }
+
     /// The rules individual standings rank by (for a round robin).
     pub fn rules(&self) -> Rules {
         let tie_breaks = match &self.kind {

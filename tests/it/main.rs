@@ -3,6 +3,7 @@
 mod support;
 
 mod backup;
+mod batch;
 mod bounces;
 mod calendar;
 mod cli;

@@ -1,6 +1,8 @@
 //! An event's pairings with the players of its seats, and starting an
 //! event: every game at once, with its first mails.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -34,11 +36,37 @@ pub struct PairedGame {
     pub game: Option<GameId>,
     /// `active` or the result, once started.
     pub status: Option<String>,
+    /// Who has no game in this round (an odd round robin's player, an odd
+    /// olympiad's team): the same on every game of the round.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bye: Option<String>,
+}
+
+/// The name of whoever sits out each round (odd round robins and olympiads).
+fn bye_names(ev: &StoredEvent) -> HashMap<u32, String> {
+    let team = ev.is_team_event();
+    ev.event
+        .byes()
+        .into_iter()
+        .filter_map(|b| {
+            let number = b.entrant as u32 + 1;
+            let name = if team {
+                ev.teams
+                    .iter()
+                    .find(|t| t.number == number)
+                    .map(|t| t.name.clone())
+            } else {
+                ev.holder(None, number).map(|e| e.player.name.clone())
+            };
+            name.map(|n| (b.round, n))
+        })
+        .collect()
 }
 
 /// The games the event's pairings make, with the seats' current players.
 pub fn pairings(ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
     let missing = || corrupt(format!("event {}: a paired seat is empty", ev.record.id));
+    let byes = bye_names(ev);
     let mut out = Vec::new();
     match ev.event.pairings() {
         Pairings::Individual(list) => {
@@ -54,6 +82,7 @@ pub fn pairings(ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
                     black_team: None,
                     game: None,
                     status: None,
+                    bye: byes.get(&p.round).cloned(),
                 });
             }
         }
@@ -77,6 +106,7 @@ pub fn pairings(ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
                     black_team: team_name(bt),
                     game: None,
                     status: None,
+                    bye: byes.get(&g.round).cloned(),
                 });
             }
         }
@@ -87,6 +117,7 @@ pub fn pairings(ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
 /// The event's games as started, in pairing form (for `event pairings`).
 pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
     let games = tx.event_games(ev.record.id).await?;
+    let byes = bye_names(ev);
     let mut out = Vec::new();
     for g in games {
         let white = tx.player(g.game.white).await?;
@@ -111,6 +142,7 @@ pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<Paire
             black,
             game: Some(g.game.id),
             status: Some(status),
+            bye: byes.get(&g.round).cloned(),
         });
     }
     Ok(out)
