@@ -20,6 +20,39 @@ pub struct Config {
     pub mail: MailConfig,
     /// Reminders, silence notices and leave.
     pub clock: ClockConfig,
+    /// How `dopis serve` logs.
+    pub log: LogConfig,
+}
+
+/// `[log]`: how `dopis serve` writes its log lines (on stderr).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct LogConfig {
+    /// `text` for people, `json` for log collectors.
+    pub format: LogFormat,
+    /// The least important lines written: `error`, `warn`, `info`, `debug`,
+    /// `trace`, or a tracing filter (`info,dopis::daemon=debug`).
+    /// `DOPIS_LOG` wins when set.
+    pub level: String,
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            format: LogFormat::Text,
+            level: "info".into(),
+        }
+    }
+}
+
+/// The shape of log lines.
+#[derive(Debug, Clone, Copy, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    /// One readable line per event: time, level, message, fields.
+    Text,
+    /// One JSON object per line (`timestamp`, `level`, `fields`, `target`).
+    Json,
 }
 
 /// `[clock]`: when the scheduler reminds players, and the leave allowance.
@@ -340,6 +373,8 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["clock", "reminders"], KeyKind::Text),
     (&["clock", "silence"], KeyKind::Text),
     (&["clock", "leave_days"], KeyKind::Number),
+    (&["log", "format"], KeyKind::Text),
+    (&["log", "level"], KeyKind::Text),
 ];
 
 /// Environment variables that start with `DOPIS_` but are not config keys
@@ -832,6 +867,7 @@ mod tests {
             .map(|(path, kind)| {
                 let value = match (path.last(), kind) {
                     (Some(&"tls"), _) => "starttls",
+                    (Some(&"format"), _) => "json",
                     (_, KeyKind::Number) => "7",
                     (_, KeyKind::Bool) => "true",
                     (_, KeyKind::List) => "127.0.0.1:5353, ::1",
@@ -853,6 +889,7 @@ mod tests {
             Some(PathBuf::from("x"))
         );
         assert_eq!(config.mail.maildir.path, PathBuf::from("x"));
+        assert_eq!(config.log.format, LogFormat::Json);
     }
 
     #[test]

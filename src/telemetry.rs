@@ -1,13 +1,75 @@
-//! Logging for the daemon: structured lines on stderr, filtered by
-//! `DOPIS_LOG` (e.g. `DOPIS_LOG=debug`, default `info`).
+//! Logging for the daemon: lines on stderr, as text or JSON (`[log]
+//! format`), filtered by `[log] level` or, when set, `DOPIS_LOG` (e.g.
+//! `DOPIS_LOG=debug`). Lines about a mail carry its `mail` reference, lines
+//! about an outgoing mail its `key`, lines about a game its `game`, as
+//! fields: in JSON they are keys of `fields`, so a collector can select
+//! every line of one game or mail.
 
 use tracing_subscriber::EnvFilter;
 
+use crate::config::{LogConfig, LogFormat};
+
+/// A `[log] level` that is not a filter.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "[log] level '{0}' is not a log level: write error, warn, info, debug or trace \
+     (or a filter such as \"info,dopis::daemon=debug\")"
+)]
+pub struct BadLevel(String);
+
+/// Checks `[log] level`, so a typo stops the start with a clear message.
+pub fn check(cfg: &LogConfig) -> Result<(), BadLevel> {
+    filter_of(cfg).map(|_| ())
+}
+
+const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+
+/// Whether every directive of `text` ends in a level: `info`, or
+/// `dopis::daemon=debug`. (tracing reads a lone unknown word as a target
+/// name, so `infoo` would silently log nothing.)
+fn is_filter(text: &str) -> bool {
+    text.split(',').map(str::trim).all(|directive| {
+        let level = directive.rsplit_once('=').map_or(directive, |(_, l)| l);
+        LEVELS.contains(&level.trim().to_ascii_lowercase().as_str())
+    })
+}
+
+fn filter_of(cfg: &LogConfig) -> Result<EnvFilter, BadLevel> {
+    if let Ok(filter) = EnvFilter::try_from_env("DOPIS_LOG") {
+        return Ok(filter);
+    }
+    let bad = || BadLevel(cfg.level.chars().take(60).collect());
+    let level = cfg.level.trim();
+    if !is_filter(level) {
+        return Err(bad());
+    }
+    EnvFilter::try_new(level).map_err(|_| bad())
+}
+
 /// Starts logging; a second call does nothing.
-pub fn init() {
-    let filter = EnvFilter::try_from_env("DOPIS_LOG").unwrap_or_else(|_| EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
+pub fn init(cfg: &LogConfig) -> Result<(), BadLevel> {
+    let filter = filter_of(cfg)?;
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .try_init();
+        .with_writer(std::io::stderr);
+    let _ = match cfg.format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().flatten_event(false).try_init(),
+    };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_and_per_module_filters_pass_and_typos_are_refused() {
+        for good in ["info", "DEBUG", "warn,dopis::daemon=debug", "off"] {
+            assert!(is_filter(good), "{good}");
+        }
+        for bad in ["infoo", "", "dopis=loud", "info,"] {
+            assert!(!is_filter(bad), "{bad}");
+        }
+    }
 }

@@ -214,7 +214,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     match cli.command {
         DopisCommand::Move(_) | DopisCommand::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
         DopisCommand::Serve { once } => {
-            crate::telemetry::init();
+            crate::telemetry::init(&config.log)?;
             runtime()?.block_on(crate::daemon::serve(config, once))?;
             Ok(ExitCode::SUCCESS)
         }

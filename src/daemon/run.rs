@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
+use tracing::Instrument;
 
 use anyhow::Context;
 use tokio::sync::watch;
@@ -109,6 +110,24 @@ impl Daemon {
     /// are committed. A failure comes back with the mail as far as it was
     /// read, so that its sender can be told.
     pub async fn receive_one(
+        &self,
+        mailbox: &mut Mailbox,
+        mail: &Incoming,
+    ) -> Result<Handled, FailedMail> {
+        // Every line logged while the mail is handled carries the mailbox's
+        // reference, and, once read, its key, sender and game (recorded by
+        // the inbox as it learns them).
+        let span = tracing::info_span!(
+            "mail",
+            mail = %mail.key,
+            key = tracing::field::Empty,
+            player = tracing::field::Empty,
+            game = tracing::field::Empty,
+        );
+        self.receive_in_span(mailbox, mail).instrument(span).await
+    }
+
+    async fn receive_in_span(
         &self,
         mailbox: &mut Mailbox,
         mail: &Incoming,
@@ -428,7 +447,7 @@ impl Daemon {
             match outcome {
                 Ok(done) => {
                     for due in &done {
-                        tracing::info!(game = %game, due = %due.key(), "scheduler");
+                        tracing::info!(game = game.0, due = %due.key(), "scheduler");
                     }
                     if stuck.contains(&subject) {
                         quarantine::unstuck(&self.store, &subject).await?;

@@ -131,6 +131,9 @@ impl Inbox {
             }
         };
         let key = mail.idempotency_key.to_string();
+        let span = tracing::Span::current();
+        span.record("key", key.as_str());
+        span.record("player", mail.from.as_str());
         // Before the transaction: the DKIM check may wait on DNS.
         // One of our own mails sent back by a machine (it copied our X-Loop):
         // dropped before anything else, never answered.
@@ -185,6 +188,9 @@ impl Inbox {
             Handled::Duplicate => "duplicate".to_string(),
             Handled::Ignored(t) | Handled::Done(t) => t.clone(),
         };
+        if let Some(game) = game {
+            span.record("game", game.0);
+        }
         tx.inbound_outcome(&key, game, &text).await?;
         crate::service::crash_point("before-inbound-commit");
         tx.commit().await?;

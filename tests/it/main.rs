@@ -24,6 +24,7 @@ mod gender;
 mod inbound_fixtures;
 mod languages;
 mod layers;
+mod logging;
 mod maildir;
 mod migrations;
 mod move_cli;
