@@ -87,15 +87,48 @@ pub enum EndReason {
     TimeForfeitOpponentCannotMate,
     /// A tournament director decided the result; the text says why.
     Adjudication(String),
+    /// A tournament director recorded a loss on time (ICCF marks it `E`,
+    /// as the clock's own [`EndReason::TimeForfeit`]); the text says why.
+    TimeForfeitRuled(String),
+    /// Won without play: the loser never started or withdrew (ICCF's
+    /// "default", marked `+`/`-`); the text says why.
+    Default(String),
 }
 
 impl EndReason {
-    /// The PGN `Termination` tag value (PGN standard 9.8.1).
+    /// The PGN `Termination` tag value (PGN standard 9.8.1), by the
+    /// result's [`ResultKind`]: `normal` over the board, `time forfeit`,
+    /// `adjudication`, and `abandoned` for a game won or lost by default
+    /// (the standard's word for a game a player abandoned or never began).
     pub fn pgn_termination(&self) -> &'static str {
+        self.kind().pgn_termination()
+    }
+
+    /// How the result was reached, as ICCF records it. An adjudication
+    /// whose text is a [`WithdrawalForfeit`] is a default: the withdrawn
+    /// player did not play the game out.
+    pub fn kind(&self) -> ResultKind {
         match self {
-            EndReason::TimeForfeit | EndReason::TimeForfeitOpponentCannotMate => "time forfeit",
-            EndReason::Adjudication(_) => "adjudication",
-            _ => "normal",
+            EndReason::TimeForfeit
+            | EndReason::TimeForfeitOpponentCannotMate
+            | EndReason::TimeForfeitRuled(_) => ResultKind::Time,
+            EndReason::Adjudication(why) if WithdrawalForfeit::read(why).is_some() => {
+                ResultKind::Default
+            }
+            EndReason::Adjudication(_) => ResultKind::Adjudication,
+            EndReason::Default(_) => ResultKind::Default,
+            _ => ResultKind::Board,
+        }
+    }
+
+    /// The TD's words, for the endings a TD decides (adjudication, a
+    /// ruled time forfeit, a default).
+    pub fn ruling(&self) -> Option<&str> {
+        match self {
+            EndReason::Adjudication(why)
+            | EndReason::TimeForfeitRuled(why)
+            | EndReason::Default(why) => Some(why),
+            _ => None,
         }
     }
 
@@ -136,11 +169,16 @@ impl Outcome {
     /// Reads back a sentence written by this type's `Display` for `result`.
     pub fn from_description(result: GameResult, text: &str) -> Option<Outcome> {
         let text = text.trim();
-        if let Some(reason) = text.strip_prefix(ADJUDICATED) {
-            return Some(Outcome::new(
-                result,
-                EndReason::Adjudication(reason.trim().to_owned()),
-            ));
+        type Ruled = fn(String) -> EndReason;
+        let ruled: [(&str, Ruled); 3] = [
+            (ADJUDICATED, EndReason::Adjudication),
+            (RULED_ON_TIME, EndReason::TimeForfeitRuled),
+            (BY_DEFAULT, EndReason::Default),
+        ];
+        for (prefix, reason) in ruled {
+            if let Some(why) = text.strip_prefix(prefix) {
+                return Some(Outcome::new(result, reason(why.trim().to_owned())));
+            }
         }
         let fixed = [
             EndReason::Checkmate,
@@ -163,6 +201,201 @@ impl Outcome {
 }
 
 const ADJUDICATED: &str = "Adjudicated:";
+const RULED_ON_TIME: &str = "Lost on time, by the TD's ruling:";
+const BY_DEFAULT: &str = "By default, without play:";
+const CANCELLED: &str = "Cancelled:";
+
+/// How a result was reached, as ICCF records it: the "kind" a TD gives with
+/// `dopis game result --kind`, which crosstables, standings, PGN and XFCC
+/// show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultKind {
+    /// Played out: mate, resignation, agreement, a claim, a dead position.
+    Board,
+    /// Lost on time (ICCF `1E`/`0E`): by the clock or by a TD's ruling.
+    Time,
+    /// Decided by an adjudicator (ICCF `1A`/`½A`/`0A`).
+    Adjudication,
+    /// Won or lost without play: a player never started or withdrew (ICCF
+    /// `+`/`-`).
+    Default,
+    /// Cancelled by the TD: no result, counts for nobody.
+    Cancelled,
+}
+
+impl ResultKind {
+    /// Every kind, in the order of the docs.
+    pub const ALL: [ResultKind; 5] = [
+        ResultKind::Board,
+        ResultKind::Time,
+        ResultKind::Adjudication,
+        ResultKind::Default,
+        ResultKind::Cancelled,
+    ];
+
+    /// The key a TD writes (`--kind`, the import file's `kind` column).
+    pub fn key(self) -> &'static str {
+        match self {
+            ResultKind::Board => "board",
+            ResultKind::Time => "time",
+            ResultKind::Adjudication => "adjudication",
+            ResultKind::Default => "default",
+            ResultKind::Cancelled => "cancelled",
+        }
+    }
+
+    /// Reads a key written by [`ResultKind::key`] (any case, surrounding
+    /// blanks ignored).
+    pub fn from_key(key: &str) -> Option<ResultKind> {
+        let key = key.trim().to_ascii_lowercase();
+        ResultKind::ALL.into_iter().find(|k| k.key() == key)
+    }
+
+    /// The PGN `Termination` tag value: `normal`, `time forfeit`,
+    /// `adjudication`, `abandoned` (default) or `unterminated` (cancelled:
+    /// the game has no result, `*`).
+    pub fn pgn_termination(self) -> &'static str {
+        match self {
+            ResultKind::Board => "normal",
+            ResultKind::Time => "time forfeit",
+            ResultKind::Adjudication => "adjudication",
+            ResultKind::Default => "abandoned",
+            ResultKind::Cancelled => "unterminated",
+        }
+    }
+
+    /// The kind a PGN `Termination` value names (any case); `None` for
+    /// values that say nothing about it (`normal`, `emergency`, …: the
+    /// game counts as played out).
+    pub fn from_pgn_termination(value: &str) -> Option<ResultKind> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "time forfeit" => Some(ResultKind::Time),
+            "adjudication" => Some(ResultKind::Adjudication),
+            "abandoned" | "rules infraction" => Some(ResultKind::Default),
+            "unterminated" => Some(ResultKind::Cancelled),
+            _ => None,
+        }
+    }
+
+    /// The end reason a TD's ruling of this kind writes, with the TD's
+    /// words; `None` for `cancelled` (no result) and `board` (a TD does not
+    /// play the game out).
+    pub fn ruled(self, why: impl Into<String>) -> Option<EndReason> {
+        match self {
+            ResultKind::Time => Some(EndReason::TimeForfeitRuled(why.into())),
+            ResultKind::Adjudication => Some(EndReason::Adjudication(why.into())),
+            ResultKind::Default => Some(EndReason::Default(why.into())),
+            ResultKind::Board | ResultKind::Cancelled => None,
+        }
+    }
+}
+
+impl fmt::Display for ResultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A game a TD cancelled: it has no result and counts for nobody. Stored
+/// as the game's ending text (`Cancelled: <why>`) with no result, and read
+/// back from it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cancellation {
+    /// The TD's words.
+    pub why: String,
+}
+
+impl Cancellation {
+    /// Reads back an ending text written by this type's `Display`.
+    pub fn read(text: &str) -> Option<Cancellation> {
+        let why = text.trim().strip_prefix(CANCELLED)?;
+        Some(Cancellation {
+            why: why.trim().to_owned(),
+        })
+    }
+}
+
+impl fmt::Display for Cancellation {
+    /// `Cancelled: <why>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{CANCELLED} {}", self.why)
+    }
+}
+
+/// A game's result as XFCC names it (the `result` of an `XfccGame`, see
+/// `XFCC.md`): a pure function of the stored result and its kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum XfccResult {
+    /// Still being played.
+    Ongoing,
+    /// 1-0, over the board or on time.
+    WhiteWins,
+    /// 0-1, over the board or on time.
+    BlackWins,
+    /// ½-½, over the board or on time.
+    Draw,
+    /// 1-0 by adjudication.
+    WhiteWinAdjudicated,
+    /// 0-1 by adjudication.
+    BlackWinAdjudicated,
+    /// ½-½ by adjudication.
+    DrawAdjudicated,
+    /// White lost by default (Black wins without play).
+    WhiteDefaulted,
+    /// Black lost by default (White wins without play).
+    BlackDefaulted,
+    /// Both players lost by default. dopis scores a game neither player
+    /// can finish as annulled, so it never produces this one.
+    BothDefaulted,
+    /// Cancelled (or annulled): counts for nobody.
+    Cancelled,
+    /// Waiting for an adjudicator. dopis has no such state (a TD decides
+    /// at once), so it never produces this one.
+    AdjudicationPending,
+}
+
+impl XfccResult {
+    /// The result of a game: `outcome` once it is over; `cancelled` when a
+    /// TD cancelled it or a withdrawal annulled it (closed without a result).
+    pub fn of(outcome: Option<&Outcome>, cancelled: bool) -> XfccResult {
+        let Some(o) = outcome else {
+            return if cancelled {
+                XfccResult::Cancelled
+            } else {
+                XfccResult::Ongoing
+            };
+        };
+        match (o.reason.kind(), o.result) {
+            (ResultKind::Adjudication, GameResult::WhiteWins) => XfccResult::WhiteWinAdjudicated,
+            (ResultKind::Adjudication, GameResult::BlackWins) => XfccResult::BlackWinAdjudicated,
+            (ResultKind::Adjudication, GameResult::Draw) => XfccResult::DrawAdjudicated,
+            (ResultKind::Default, GameResult::WhiteWins) => XfccResult::BlackDefaulted,
+            (ResultKind::Default, GameResult::BlackWins) => XfccResult::WhiteDefaulted,
+            (_, GameResult::WhiteWins) => XfccResult::WhiteWins,
+            (_, GameResult::BlackWins) => XfccResult::BlackWins,
+            (_, GameResult::Draw) => XfccResult::Draw,
+        }
+    }
+
+    /// The name XFCC writes (`WhiteWinAdjudicated`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            XfccResult::Ongoing => "Ongoing",
+            XfccResult::WhiteWins => "WhiteWins",
+            XfccResult::BlackWins => "BlackWins",
+            XfccResult::Draw => "Draw",
+            XfccResult::WhiteWinAdjudicated => "WhiteWinAdjudicated",
+            XfccResult::BlackWinAdjudicated => "BlackWinAdjudicated",
+            XfccResult::DrawAdjudicated => "DrawAdjudicated",
+            XfccResult::WhiteDefaulted => "WhiteDefaulted",
+            XfccResult::BlackDefaulted => "BlackDefaulted",
+            XfccResult::BothDefaulted => "BothDefaulted",
+            XfccResult::Cancelled => "Cancelled",
+            XfccResult::AdjudicationPending => "AdjudicationPending",
+        }
+    }
+}
 
 /// The adjudication a withdrawal makes in a game the withdrawn player does
 /// not finish: a typed reason, written as the adjudication's text (which is
@@ -246,6 +479,8 @@ impl fmt::Display for Outcome {
                 won(f, "on time, as the opponent cannot mate")
             }
             EndReason::Adjudication(why) => write!(f, "{ADJUDICATED} {why}"),
+            EndReason::TimeForfeitRuled(why) => write!(f, "{RULED_ON_TIME} {why}"),
+            EndReason::Default(why) => write!(f, "{BY_DEFAULT} {why}"),
         }
     }
 }
@@ -295,6 +530,8 @@ mod tests {
             EndReason::TimeForfeit,
             EndReason::TimeForfeitOpponentCannotMate,
             EndReason::Adjudication("White's attack wins by force".to_owned()),
+            EndReason::TimeForfeitRuled("no move for 40 days".to_owned()),
+            EndReason::Default("never started".to_owned()),
         ];
         for result in [
             GameResult::WhiteWins,
@@ -348,5 +585,126 @@ mod tests {
             assert_eq!(GameResult::from_pgn(result.as_pgn()), Some(result));
         }
         assert_eq!(GameResult::from_pgn("*"), None);
+    }
+
+    #[test]
+    fn each_end_reason_has_its_iccf_kind_and_pgn_termination() {
+        let forfeit = WithdrawalForfeit {
+            player: "Ana".into(),
+            event: "Cup".into(),
+        };
+        let table = [
+            (EndReason::Checkmate, ResultKind::Board, "normal"),
+            (EndReason::Agreement, ResultKind::Board, "normal"),
+            (EndReason::TimeForfeit, ResultKind::Time, "time forfeit"),
+            (
+                EndReason::TimeForfeitOpponentCannotMate,
+                ResultKind::Time,
+                "time forfeit",
+            ),
+            (
+                EndReason::TimeForfeitRuled("x".into()),
+                ResultKind::Time,
+                "time forfeit",
+            ),
+            (
+                EndReason::Adjudication("x".into()),
+                ResultKind::Adjudication,
+                "adjudication",
+            ),
+            (
+                EndReason::Default("x".into()),
+                ResultKind::Default,
+                "abandoned",
+            ),
+            (forfeit.end_reason(), ResultKind::Default, "abandoned"),
+        ];
+        for (reason, kind, termination) in table {
+            assert_eq!(reason.kind(), kind, "{reason:?}");
+            assert_eq!(reason.pgn_termination(), termination, "{reason:?}");
+        }
+        assert_eq!(ResultKind::Cancelled.pgn_termination(), "unterminated");
+    }
+
+    #[test]
+    fn kind_keys_and_terminations_read_back() {
+        for kind in ResultKind::ALL {
+            assert_eq!(ResultKind::from_key(kind.key()), Some(kind));
+            assert_eq!(ResultKind::from_key(&kind.key().to_uppercase()), Some(kind));
+            if kind != ResultKind::Board {
+                assert_eq!(
+                    ResultKind::from_pgn_termination(kind.pgn_termination()),
+                    Some(kind)
+                );
+            }
+        }
+        assert_eq!(ResultKind::from_key("forfeit"), None);
+        assert_eq!(ResultKind::from_pgn_termination("normal"), None);
+    }
+
+    #[test]
+    fn a_cancellation_reads_back_from_its_text() {
+        let c = Cancellation {
+            why: "both players agreed to annul".into(),
+        };
+        assert_eq!(c.to_string(), "Cancelled: both players agreed to annul");
+        assert_eq!(Cancellation::read(&c.to_string()), Some(c));
+        assert_eq!(Cancellation::read("Adjudicated: x"), None);
+    }
+
+    #[test]
+    fn xfcc_result_names_follow_the_result_and_its_kind() {
+        use GameResult::*;
+        let o = |result, reason| Some(Outcome::new(result, reason));
+        let table = [
+            (None, false, "Ongoing"),
+            (None, true, "Cancelled"),
+            (o(WhiteWins, EndReason::Checkmate), false, "WhiteWins"),
+            (o(BlackWins, EndReason::Resignation), false, "BlackWins"),
+            (o(Draw, EndReason::Agreement), false, "Draw"),
+            (o(WhiteWins, EndReason::TimeForfeit), false, "WhiteWins"),
+            (
+                o(BlackWins, EndReason::TimeForfeitRuled("x".into())),
+                false,
+                "BlackWins",
+            ),
+            (
+                o(Draw, EndReason::TimeForfeitOpponentCannotMate),
+                false,
+                "Draw",
+            ),
+            (
+                o(WhiteWins, EndReason::Adjudication("x".into())),
+                false,
+                "WhiteWinAdjudicated",
+            ),
+            (
+                o(BlackWins, EndReason::Adjudication("x".into())),
+                false,
+                "BlackWinAdjudicated",
+            ),
+            (
+                o(Draw, EndReason::Adjudication("x".into())),
+                false,
+                "DrawAdjudicated",
+            ),
+            (
+                o(WhiteWins, EndReason::Default("x".into())),
+                false,
+                "BlackDefaulted",
+            ),
+            (
+                o(BlackWins, EndReason::Default("x".into())),
+                false,
+                "WhiteDefaulted",
+            ),
+        ];
+        for (outcome, cancelled, name) in table {
+            assert_eq!(
+                XfccResult::of(outcome.as_ref(), cancelled).as_str(),
+                name,
+                "{outcome:?}"
+            );
+        }
     }
 }

@@ -2,10 +2,24 @@
 //! mails), CSV, JSON and HTML.
 //!
 //! Rows are in ranking order and numbered; the grid's columns use the same
-//! numbers. An individual cell holds one symbol per game between the two
-//! players, in round order (two in a double round robin): `1` win, `½` draw,
-//! `0` loss, `+`/`-` won/lost by forfeit, `*` not finished; `X` is the
-//! player's own cell. A team cell holds the row team's board points in that
+//! numbers. An individual cell holds one mark per game between the two
+//! players, in round order (two in a double round robin), as ICCF writes
+//! them:
+//!
+//! | mark | the game |
+//! |---|---|
+//! | `1` `½` `0` | won, drawn, lost over the board |
+//! | `1E` `½E` `0E` | won, drawn, lost on time (by the clock or a TD's ruling) |
+//! | `1A` `½A` `0A` | won, drawn, lost by adjudication |
+//! | `+` `-` | won, lost by default, without play (a player never started or withdrew) |
+//! | `x` | cancelled by the TD: counts for nobody |
+//! | `*` | not finished |
+//!
+//! `X` is the player's own cell. ICCF's tables leave a cancelled game's cell
+//! empty; dopis writes `x` so that a cancelled game is not mistaken for one
+//! never paired (a game annulled by a withdrawal has no mark: its player
+//! has left the table). When any cell holds a two-character mark, the marks
+//! of a double round robin's cells are separated by a space (`1E ½`, `0 1`). A team cell holds the row team's board points in that
 //! match, with `*` while the match is not decided.
 
 use serde::Serialize;
@@ -73,6 +87,23 @@ fn name_of(names: &[String], index: usize) -> String {
         .unwrap_or_else(|| format!("#{}", index + 1))
 }
 
+/// The ICCF mark of one player's result in one game (see the module docs).
+pub fn mark(result: SideResult, decision: Decision) -> &'static str {
+    match (decision, result) {
+        (Decision::Forfeit, SideResult::Win) => "+",
+        (Decision::Forfeit, SideResult::Loss) => "-",
+        (Decision::Time, SideResult::Win) => "1E",
+        (Decision::Time, SideResult::Draw) => "½E",
+        (Decision::Time, SideResult::Loss) => "0E",
+        (Decision::Adjudicated, SideResult::Win) => "1A",
+        (Decision::Adjudicated, SideResult::Draw) => "½A",
+        (Decision::Adjudicated, SideResult::Loss) => "0A",
+        (_, SideResult::Win) => "1",
+        (_, SideResult::Draw) => "½",
+        (_, SideResult::Loss) => "0",
+    }
+}
+
 /// The crosstable of an individual event; `names` by player index, and the
 /// indices of the players who withdrew.
 pub fn individual(
@@ -84,9 +115,9 @@ pub fn individual(
     let order: Vec<usize> = standings.rows.iter().map(|r| r.player).collect();
     let mut games: Vec<_> = standings.games.iter().zip(&standings.counted).collect();
     games.sort_by_key(|(g, _)| g.round);
-    let cell = |me: usize, them: usize| -> String {
+    let marks = |me: usize, them: usize| -> Vec<&'static str> {
         if me == them {
-            return "X".into();
+            return vec!["X"];
         }
         games
             .iter()
@@ -101,20 +132,26 @@ pub fn individual(
                 match **c {
                     Counted::Pending => Some("*"),
                     Counted::Annulled => None,
+                    Counted::Cancelled => Some("x"),
                     Counted::Result { outcome, decision } => {
-                        let forfeit = decision == Decision::Forfeit;
-                        Some(match (outcome.for_side(side), forfeit) {
-                            (SideResult::Win, false) => "1",
-                            (SideResult::Win, true) => "+",
-                            (SideResult::Draw, _) => "½",
-                            (SideResult::Loss, false) => "0",
-                            (SideResult::Loss, true) => "-",
-                        })
+                        Some(mark(outcome.for_side(side), decision))
                     }
                 }
             })
             .collect()
     };
+    let grid: Vec<Vec<Vec<&str>>> = order
+        .iter()
+        .map(|&me| order.iter().map(|&them| marks(me, them)).collect())
+        .collect();
+    // Two games in a cell read `1½` until a mark is two characters long
+    // (`1E`): then every cell separates its marks, so the table reads one way.
+    let long = grid
+        .iter()
+        .flatten()
+        .flatten()
+        .any(|m| m.chars().count() > 1);
+    let joiner = if long { " " } else { "" };
     let mut headings = vec!["Pts".to_string()];
     headings.extend(standings.tie_breaks.iter().map(|t| t.heading().to_string()));
     let rows = standings
@@ -126,7 +163,7 @@ pub fn individual(
             number: i + 1,
             name: name_of(names, r.player),
             withdrawn: withdrawn.contains(&r.player),
-            results: order.iter().map(|&them| cell(r.player, them)).collect(),
+            results: grid[i].iter().map(|m| m.join(joiner)).collect(),
             values: std::iter::once(Some(r.points))
                 .chain(r.tie_breaks.iter().copied())
                 .collect(),
@@ -357,6 +394,7 @@ mod tests {
             scoring: Scoring::default(),
             tie_breaks: TieBreak::ICCF.to_vec(),
             withdrawal: WithdrawalRule::AnnulIfUnderHalf,
+            sb_counts_unplayed: true,
         };
         let s = standings::individual(6, &games(SIX), &[5], &rules);
         let players = names(&["Ana", "Boris", "Cene", "Darja", "Eva", "Franc"]);
@@ -369,6 +407,7 @@ mod tests {
             scoring: Scoring::default(),
             tie_breaks: TieBreak::ICCF.to_vec(),
             withdrawal: WithdrawalRule::ForfeitAll,
+            sb_counts_unplayed: true,
         };
         let s = standings::individual(6, &games(SIX), &[5], &rules);
         let players = names(&["Ana", "Boris", "Cene", "Darja", "Eva", "Franc"]);
@@ -390,6 +429,52 @@ mod tests {
         assert!(german.to_csv().contains("Franc (zurückgezogen)"));
     }
 
+    /// A double round robin of four with a game of every kind: round 1
+    /// 1-2 on time, 3-4 adjudicated a draw; round 2 1-3 by default (3 never
+    /// started), 2-4 cancelled; round 3 1-4 over the board, 2-3 on time
+    /// drawn (the flagger's opponent could not mate); the second cycle
+    /// repeats it all with colours reversed and over the board, save 4-2 left
+    /// unfinished.
+    const KINDS: &[(u32, usize, usize, &str)] = &[
+        (1, 1, 2, "1-0 time"),
+        (1, 3, 4, "½-½ adj"),
+        (2, 1, 3, "1-0 def"),
+        (2, 2, 4, "x"),
+        (3, 1, 4, "0-1"),
+        (3, 2, 3, "½-½ time"),
+        (4, 2, 1, "1-0"),
+        (4, 4, 3, "1-0"),
+        (5, 3, 1, "½-½"),
+        (5, 4, 2, "*"),
+        (6, 4, 1, "0-1"),
+        (6, 3, 2, "0-1"),
+    ];
+
+    #[test]
+    fn every_result_kind_has_its_iccf_mark() {
+        let rules = Rules {
+            scoring: Scoring::default(),
+            tie_breaks: vec![TieBreak::Wins],
+            withdrawal: WithdrawalRule::AnnulIfUnderHalf,
+            sb_counts_unplayed: true,
+        };
+        let s = standings::individual(4, &games(KINDS), &[], &rules);
+        let table = individual("Kinds", &names(&["A", "B", "C", "D"]), &[], &s);
+        // A: 1E, +, 0, 0, ½, 1 = 3½ (wins 3); B: 0E, x, ½E, 1, *, 1 = 2½;
+        // C: ½A, -, ½E, 0, ½, 0 = 1½; D: ½A, x, 1, 1, *, 0 = 2½.
+        let expected = "\
+Kinds
+
+Rank  No  Name     1     2     3     4  Pts  Wins
+-------------------------------------------------
+   1   1  A        X  1E 0   0 1   + ½   3½     3
+ 2-3   2  B     0E 1     X   x *  ½E 1   2½     2
+ 2-3   3  D      1 0   x *     X  ½A 1   2½     2
+   4   4  C      - ½  ½E 0  ½A 0     X   1½     0
+";
+        assert_eq!(table.to_text(), expected);
+    }
+
     fn olympiad() -> Crosstable {
         let rules = TeamRules {
             scoring: Scoring::default(),
@@ -406,14 +491,14 @@ mod tests {
         let expected = "\
 Club championship 2027
 
-Rank  No  Name   1  2  3  4  5  6  Pts  Wins    SB  DE
-------------------------------------------------------
-   1   1  Boris  X  ½  ½  1  1  1    4     3   7.5
- 2-3   2  Ana    ½  X  ½  ½  1  1   3½     2   6.5   ½
- 2-3   3  Eva    ½  ½  X  ½  1  +   3½     2   6.5   ½
-   4   4  Darja  0  ½  ½  X  1  ½   2½     1  4.75
-   5   5  Cene   0  0  0  0  X  +    1     1   0.5
-   6   6  Franc  0  0  -  ½  -  X    ½     0  1.25
+Rank  No  Name   1   2  3  4   5  6  Pts  Wins    SB  DE
+--------------------------------------------------------
+   1   1  Boris  X   ½  ½  1   1  1    4     3   7.5
+ 2-3   2  Ana    ½   X  ½  ½  1A  1   3½     2   6.5   ½
+ 2-3   3  Eva    ½   ½  X  ½   1  +   3½     2   6.5   ½
+   4   4  Darja  0   ½  ½  X   1  ½   2½     1  4.75
+   5   5  Cene   0  0A  0  0   X  +    1     1   0.5
+   6   6  Franc  0   0  -  ½   -  X    ½     0  1.25
 ";
         assert_eq!(six().to_text(), expected);
     }
@@ -447,7 +532,7 @@ Rank  No  Name             1  2   3   4  GP  MP  DE  SB
             lines[1],
             "1,1,\"Boris \"\"the Wall\"\", jr.\",X,½,½,1,1,1,4,3,7.5,"
         );
-        assert_eq!(lines[2], "2-3,2,Ana,½,X,½,½,1,1,3.5,2,6.5,0.5");
+        assert_eq!(lines[2], "2-3,2,Ana,½,X,½,½,1A,1,3.5,2,6.5,0.5");
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //! leave_days = 45                   # leave per player per calendar year, default 45
 //! tds = ["td@example.org"]          # required: the TDs' addresses, at least one
 //! withdrawal = "annul-if-under-half" # or "forfeit-all" (the default is annul-if-under-half)
+//! sb_unplayed = "count"             # or "exclude": games won or lost by default
+//!                                   # (without play) in Sonneborn-Berger; default "count"
 //! tie_breaks = ["wins", "sonneborn-berger", "direct-encounter"]
 //!
 //! analysis_link = "off"             # optional: the board link in "your move" mails;
@@ -48,6 +50,22 @@
 //!   `games_per_pairing` (every board plays two games); the default order is
 //!   `game-points`, `match-points`, `direct-encounter`, `sonneborn-berger`.
 //!
+//! `withdrawal` decides a withdrawn player's row (see
+//! [`standings`](super::standings)):
+//!
+//! - `"forfeit-all"`: the player stays in the table, as ICCF lists them:
+//!   finished games stand, every unfinished one is lost by default (the
+//!   crosstable shows `-` for the player and `+` for the opponent).
+//! - `"annul-if-under-half"` (the default): a player who finished fewer than
+//!   half of their games leaves the table, and every game of theirs counts
+//!   for nobody (their opponents are told the game is annulled); a player
+//!   who finished half or more stays, as with `"forfeit-all"`.
+//!
+//! `sb_unplayed = "exclude"` leaves games decided by default (a withdrawal's
+//! forfeits, results entered with `--kind default`) out of Sonneborn-Berger:
+//! they still give points and count as wins. Cancelled games count for
+//! nobody, whatever the file says.
+//!
 //! Every key is checked: an unknown key, a key that does not belong to the
 //! kind, a bad value, a duplicate address or a missing player is an error
 //! naming the line and the key and saying what to write instead. All such
@@ -86,6 +104,9 @@ pub struct Event {
     pub tds: Vec<EmailAddress>,
     /// What a withdrawal does to a player's games.
     pub withdrawal: WithdrawalRule,
+    /// Whether games won or lost by default count for Sonneborn-Berger
+    /// (`sb_unplayed`, default `"count"`).
+    pub sb_counts_unplayed: bool,
     /// The rules for draw offers.
     pub draws: super::DrawPolicy,
     /// The analysis board link of its mails; `None`: the server's setting.
@@ -205,6 +226,7 @@ impl Event {
             scoring: self.scoring,
             tie_breaks,
             withdrawal: self.withdrawal,
+            sb_counts_unplayed: self.sb_counts_unplayed,
         }
     }
 
@@ -262,6 +284,7 @@ struct RawEvent {
     tie_breaks: Option<Spanned<Vec<Spanned<String>>>>,
     tds: Option<Spanned<Vec<Spanned<String>>>>,
     withdrawal: Option<Spanned<String>>,
+    sb_unplayed: Option<Spanned<String>>,
     draws: Option<RawDraws>,
     analysis_link: Option<Spanned<String>>,
     messages: Option<bool>,
@@ -632,6 +655,21 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             }
         }
     };
+    let sb_counts_unplayed = match &raw.sb_unplayed {
+        None => true,
+        Some(v) => match v.get_ref().trim() {
+            "count" => true,
+            "exclude" => false,
+            other => {
+                c.at(
+                    v,
+                    "sb_unplayed",
+                    format!("unknown value '{other}': write \"count\" or \"exclude\""),
+                );
+                true
+            }
+        },
+    };
 
     let mut seen = HashSet::new();
     let kind_text = raw.kind.as_ref().map(|k| k.get_ref().trim().to_string());
@@ -812,6 +850,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             scoring,
             tds,
             withdrawal,
+            sb_counts_unplayed,
             draws,
             analysis_link,
             messages: raw.messages.unwrap_or(true),

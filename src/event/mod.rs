@@ -206,15 +206,36 @@ pub enum SideResult {
     Loss,
 }
 
-/// How a finished game was decided.
+/// How a finished game was decided: the event's view of the game's
+/// [`ResultKind`](crate::chess::outcome::ResultKind) (a cancelled game is
+/// [`GameState::Cancelled`], not a decision).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Decision {
-    /// Played out (mate, resignation, agreed draw, timeout, claim…).
+    /// Played out (mate, resignation, agreed draw, claim…).
     Played,
-    /// Adjudicated by the TD; counts as played.
+    /// Lost on time, by the clock or a TD's ruling (ICCF `E`); counts as
+    /// played.
+    Time,
+    /// Adjudicated by the TD (ICCF `A`); counts as played.
     Adjudicated,
-    /// Won or lost by forfeit (e.g. a withdrawal); counts as played.
+    /// Won or lost by default, without play: a player never started or
+    /// withdrew (ICCF `+`/`-`). Counts for points and wins; the event file's
+    /// `sb_unplayed` says whether it counts for Sonneborn-Berger.
     Forfeit,
+}
+
+impl Decision {
+    /// The decision a result kind makes; `None` for a cancelled game.
+    pub fn of(kind: crate::chess::outcome::ResultKind) -> Option<Decision> {
+        use crate::chess::outcome::ResultKind;
+        match kind {
+            ResultKind::Board => Some(Decision::Played),
+            ResultKind::Time => Some(Decision::Time),
+            ResultKind::Adjudication => Some(Decision::Adjudicated),
+            ResultKind::Default => Some(Decision::Forfeit),
+            ResultKind::Cancelled => None,
+        }
+    }
 }
 
 /// Where a game stands, as far as standings care.
@@ -229,12 +250,18 @@ pub enum GameState {
         /// How it was reached.
         decision: Decision,
     },
+    /// Cancelled by the TD: no result, counts for nobody (as an annulled
+    /// game), but the crosstable shows it (`x`).
+    Cancelled,
 }
 
-/// What a withdrawn player's games become (the event file's `withdrawal`).
+/// What a withdrawn player's games become (the event file's `withdrawal`),
+/// and so whether their row stays in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum WithdrawalRule {
-    /// Every unfinished game is lost by forfeit; finished games stand.
+    /// ICCF lists a withdrawn player: the row stays, finished games stand
+    /// and every unfinished game is lost by default (`-` for the player,
+    /// `+` for the opponent).
     ForfeitAll,
     /// ICCF style: if fewer than half of the player's games were finished, all
     /// of them are annulled (the player leaves the table and counts for

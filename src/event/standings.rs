@@ -65,6 +65,16 @@ pub enum Counted {
     },
     /// Annulled by a withdrawal: counts for nobody.
     Annulled,
+    /// Cancelled by the TD: counts for nobody, but shown in the crosstable.
+    Cancelled,
+}
+
+impl Counted {
+    /// Whether the game counts for nobody: annulled by a withdrawal or
+    /// cancelled by the TD.
+    pub fn for_nobody(self) -> bool {
+        matches!(self, Counted::Annulled | Counted::Cancelled)
+    }
 }
 
 /// The rules an individual event ranks by.
@@ -76,6 +86,9 @@ pub struct Rules {
     pub tie_breaks: Vec<TieBreak>,
     /// What a withdrawal does to a player's games.
     pub withdrawal: WithdrawalRule,
+    /// Whether games won or lost by default (without play) count for
+    /// Sonneborn-Berger (the event file's `sb_unplayed`; default yes).
+    pub sb_counts_unplayed: bool,
 }
 
 /// The rules a team event ranks by.
@@ -208,6 +221,7 @@ fn resolve<K: Copy + Eq>(
         .map(|&(_, _, state)| match state {
             GameState::Unfinished => Counted::Pending,
             GameState::Finished { outcome, decision } => Counted::Result { outcome, decision },
+            GameState::Cancelled => Counted::Cancelled,
         })
         .collect();
     let mut annulled = Vec::new();
@@ -215,7 +229,12 @@ fn resolve<K: Copy + Eq>(
         if annulled.contains(&w) {
             continue;
         }
-        let theirs = || games.iter().filter(|(a, b, _)| *a == w || *b == w);
+        // A cancelled game is nobody's game: it is not one of theirs here.
+        let theirs = || {
+            games
+                .iter()
+                .filter(|(a, b, s)| (*a == w || *b == w) && *s != GameState::Cancelled)
+        };
         let total = theirs().count();
         let finished = theirs()
             .filter(|(_, _, s)| matches!(s, GameState::Finished { .. }))
@@ -337,7 +356,7 @@ pub fn individual(
     // Games that are not annulled, finished or not (Koya's 50 % bar).
     let mut scheduled = vec![0i64; players];
     for (g, c) in games.iter().zip(&counted) {
-        if *c != Counted::Annulled {
+        if !c.for_nobody() {
             scheduled[g.white] += 1;
             scheduled[g.black] += 1;
         }
@@ -377,6 +396,7 @@ pub fn individual(
             TieBreak::GamesAsBlack => count(p, |g| g.side == Side::Black),
             TieBreak::SonnebornBerger => results[p]
                 .iter()
+                .filter(|g| rules.sb_counts_unplayed || g.decision != Decision::Forfeit)
                 .map(|g| match g.verdict {
                     SideResult::Win => points[g.opponent],
                     SideResult::Draw => Points::from_quarters(points[g.opponent].quarters() / 2),
@@ -399,9 +419,7 @@ pub fn individual(
                     .iter()
                     .zip(&counted)
                     .filter(|(g, c)| {
-                        **c != Counted::Annulled
-                            && group.contains(&g.white)
-                            && group.contains(&g.black)
+                        !c.for_nobody() && group.contains(&g.white) && group.contains(&g.black)
                     })
                     .collect::<Vec<_>>();
                 if among.is_empty() || among.iter().any(|(_, c)| **c == Counted::Pending) {
@@ -489,7 +507,7 @@ pub fn team(
             decided: true,
         });
         match *c {
-            Counted::Annulled => {}
+            Counted::Annulled | Counted::Cancelled => {}
             Counted::Pending => m.decided = false,
             Counted::Result { outcome, .. } => {
                 let white = scoring.points(outcome, Side::White);
@@ -509,7 +527,7 @@ pub fn team(
     // A match whose games were all annulled was never played.
     for ((a, b), m) in by_pair.iter_mut() {
         let any_counts = games.iter().zip(&counted).any(|(g, c)| {
-            *c != Counted::Annulled
+            !c.for_nobody()
                 && g.white_team.min(g.black_team) == *a
                 && g.white_team.max(g.black_team) == *b
         });
@@ -652,6 +670,7 @@ mod tests {
             scoring: Scoring::default(),
             tie_breaks: tie_breaks.to_vec(),
             withdrawal: WithdrawalRule::AnnulIfUnderHalf,
+            sb_counts_unplayed: true,
         }
     }
 
@@ -802,6 +821,69 @@ mod tests {
             (b.points, b.tie_breaks.clone()),
             (Points::whole(4), vec![q(12), q(8)])
         );
+    }
+
+    #[test]
+    fn unplayed_games_leave_sonneborn_berger_when_the_event_says_so() {
+        // SIX's forfeits (R4 6-5, R5 3-6) are defaults. Counted, A and E tie
+        // on SB 6½ (see above); without them E loses the ½ of its win over
+        // F and C its ½: A 6½ > E 6, and E drops to third.
+        let mut r = rules(&TieBreak::ICCF);
+        r.sb_counts_unplayed = false;
+        let s = individual(6, &games(SIX), &[5], &r);
+        assert_eq!(
+            lines(&s),
+            vec![
+                (2, 1, 1, 16, vec![q(12), q(30), None]),
+                (1, 2, 2, 14, vec![q(8), q(26), None]),
+                (5, 3, 3, 14, vec![q(8), q(24), None]),
+                (4, 4, 4, 10, vec![q(4), q(19), None]),
+                (3, 5, 5, 4, vec![q(4), q(0), None]),
+                (6, 6, 6, 2, vec![q(0), q(5), None]),
+            ]
+        );
+        // Points and wins are the same either way.
+        let counted = individual(6, &games(SIX), &[5], &rules(&TieBreak::ICCF));
+        for a in &s.rows {
+            let b = counted.rows.iter().find(|x| x.player == a.player).unwrap();
+            assert_eq!((a.points, a.tie_breaks[0]), (b.points, b.tie_breaks[0]));
+        }
+    }
+
+    #[test]
+    fn a_cancelled_game_counts_for_nobody_not_even_in_the_withdrawal_rule() {
+        // 3-4 cancelled. 4 withdraws having finished 1 of the 2 games that
+        // are theirs (the cancelled one is nobody's): half, so 4 stays and
+        // 4-1 is a default win for 1.
+        let table = [
+            (1, 1, 2, "1-0"),
+            (1, 3, 4, "x"),
+            (2, 1, 3, "½-½"),
+            (2, 2, 4, "0-1"),
+            (3, 4, 1, "*"),
+            (3, 2, 3, "1-0"),
+        ];
+        let s = individual(4, &games(&table), &[3], &rules(&[TieBreak::Wins]));
+        assert!(s.annulled.is_empty());
+        assert_eq!(s.counted[1], Counted::Cancelled);
+        assert_eq!(
+            s.counted[4],
+            Counted::Result {
+                outcome: GameResult::BlackWins,
+                decision: Decision::Forfeit
+            }
+        );
+        assert_eq!(
+            lines(&s),
+            vec![
+                (1, 1, 1, 10, vec![q(8)]),
+                (2, 2, 3, 4, vec![q(4)]),
+                (4, 2, 3, 4, vec![q(4)]),
+                (3, 4, 4, 2, vec![q(0)]),
+            ]
+        );
+        let finished: Vec<u32> = s.rows.iter().map(|r| r.finished).collect();
+        assert_eq!(finished, vec![3, 3, 2, 2]);
     }
 
     #[test]
@@ -1049,13 +1131,19 @@ mod properties {
     fn any_state() -> impl Strategy<Value = GameState> {
         prop_oneof![
             Just(GameState::Unfinished),
-            (0..3u8, 0..3u8).prop_map(|(o, d)| GameState::Finished {
+            Just(GameState::Cancelled),
+            (0..3u8, 0..4u8).prop_map(|(o, d)| GameState::Finished {
                 outcome: [
                     GameResult::WhiteWins,
                     GameResult::Draw,
                     GameResult::BlackWins
                 ][o as usize],
-                decision: [Decision::Played, Decision::Adjudicated, Decision::Forfeit][d as usize],
+                decision: [
+                    Decision::Played,
+                    Decision::Time,
+                    Decision::Adjudicated,
+                    Decision::Forfeit
+                ][d as usize],
             }),
         ]
     }
@@ -1082,12 +1170,13 @@ mod properties {
             games in proptest::collection::vec((0usize..10, 0usize..10, any_state()), 0..40),
             withdrawn in proptest::collection::vec(0usize..10, 0..3),
             rule in prop_oneof![Just(WithdrawalRule::ForfeitAll), Just(WithdrawalRule::AnnulIfUnderHalf)],
+            sb_counts_unplayed in any::<bool>(),
         ) {
             let games: Vec<ScoredGame> = games
                 .into_iter()
                 .map(|(white, black, state)| ScoredGame { round: 1, white, black, state })
                 .collect();
-            let rules = Rules { scoring: Scoring::default(), tie_breaks: TieBreak::ALL.to_vec(), withdrawal: rule };
+            let rules = Rules { scoring: Scoring::default(), tie_breaks: TieBreak::ALL.to_vec(), withdrawal: rule, sb_counts_unplayed };
             let s = individual(players, &games, &withdrawn, &rules);
             let mut seen: Vec<usize> = s.rows.iter().map(|r| r.player).chain(s.annulled.iter().copied()).collect();
             seen.sort_unstable();

@@ -3,12 +3,20 @@
 use super::standings::{ScoredGame, ScoredTeamGame};
 use super::{Decision, GameResult, GameState};
 
-/// `"1-0"`, `"½-½"`, `"0-1"`, with ` adj` for an adjudication; `"*"` unfinished.
+/// `"1-0"`, `"½-½"`, `"0-1"`, with ` adj` for an adjudication, ` time` for
+/// a time forfeit, ` def` for a default; `"x"` cancelled; `"*"` unfinished.
 pub fn state(text: &str) -> GameState {
-    let (result, decision) = match text.strip_suffix(" adj") {
-        Some(r) => (r, Decision::Adjudicated),
-        None => (text, Decision::Played),
-    };
+    if text == "x" {
+        return GameState::Cancelled;
+    }
+    let (result, decision) = [
+        (" adj", Decision::Adjudicated),
+        (" time", Decision::Time),
+        (" def", Decision::Forfeit),
+    ]
+    .into_iter()
+    .find_map(|(suffix, d)| text.strip_suffix(suffix).map(|r| (r, d)))
+    .unwrap_or((text, Decision::Played));
     let outcome = match result {
         "1-0" => GameResult::WhiteWins,
         "½-½" => GameResult::Draw,

@@ -133,6 +133,22 @@ impl GameRecord {
         }
     }
 
+    /// The TD's cancellation of the game, if a TD cancelled it.
+    pub fn cancellation(&self) -> Option<crate::chess::outcome::Cancellation> {
+        if self.result.is_some() {
+            return None;
+        }
+        self.end_reason
+            .as_deref()
+            .and_then(crate::chess::outcome::Cancellation::read)
+    }
+
+    /// Whether a TD cancelled the game (finished with no result and a
+    /// cancellation as its ending).
+    pub fn is_cancelled(&self) -> bool {
+        self.status == GameStatus::Finished && self.cancellation().is_some()
+    }
+
     /// The colour a player has in this game, if they play in it.
     pub fn side_of(&self, player: PlayerId) -> Option<Color> {
         if player == self.white {

@@ -1511,6 +1511,7 @@ fn standings_table() -> dopis::event::crosstable::Crosstable {
         scoring: dopis::event::Scoring::default(),
         tie_breaks: dopis::event::tiebreak::TieBreak::ICCF.to_vec(),
         withdrawal: dopis::event::WithdrawalRule::default(),
+        sb_counts_unplayed: true,
     };
     let table = individual(3, &games, &[], &rules);
     let names: Vec<String> = ["Alice Novak", "Bojan Kralj", "Carla Rossi"]

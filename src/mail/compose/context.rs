@@ -348,7 +348,8 @@ pub(crate) struct OutcomeContext {
     pub you_won: Option<bool>,
     /// The rule, e.g. `checkmate`, `resignation`, `time_forfeit`.
     pub reason: &'static str,
-    /// A tournament director's words, for `adjudication`.
+    /// A tournament director's words, for `adjudication`,
+    /// `time_forfeit_ruled` and `default`.
     pub adjudication: Option<String>,
     /// For an `adjudication` that is a withdrawal's forfeit: who withdrew
     /// from which event (the templates say it; `adjudication` has it in
@@ -372,6 +373,8 @@ pub(super) fn reason_key(reason: &EndReason) -> &'static str {
         EndReason::TimeForfeit => "time_forfeit",
         EndReason::TimeForfeitOpponentCannotMate => "time_forfeit_cannot_mate",
         EndReason::Adjudication(_) => "adjudication",
+        EndReason::TimeForfeitRuled(_) => "time_forfeit_ruled",
+        EndReason::Default(_) => "default",
     }
 }
 
@@ -752,10 +755,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
             winner_side: winner.map(side::key),
             you_won: winner.and_then(|w| view.recipient.map(|r| r == w)),
             reason: reason_key(&o.reason),
-            adjudication: match &o.reason {
-                EndReason::Adjudication(why) => Some(why.clone()),
-                _ => None,
-            },
+            adjudication: o.reason.ruling().map(str::to_owned),
             forfeit: match &o.reason {
                 EndReason::Adjudication(why) => WithdrawalForfeit::read(why),
                 _ => None,

@@ -140,10 +140,7 @@ fn outcome(o: &Outcome) -> Value {
         "reason": reason_key(&o.reason),
         "winner": winner.map(side::key),
         "loser": winner.map(|w| side::key(!w)),
-        "adjudication": match &o.reason {
-            crate::chess::game::EndReason::Adjudication(why) => Some(why.clone()),
-            _ => None,
-        },
+        "adjudication": o.reason.ruling(),
         "sentence": o.to_string(),
     })
 }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::{StoredEvent, TdError};
-use crate::chess::game::{EndReason, GameResult, Outcome};
+use crate::chess::game::{GameResult, Outcome};
 use crate::event::crosstable::{self, Crosstable};
 use crate::event::file::EventKind;
 use crate::event::standings::{self, Counted};
@@ -20,16 +20,18 @@ fn state_of(g: &EventGame) -> GameState {
     if g.closed_by_withdrawal || g.game.status != GameStatus::Finished {
         return GameState::Unfinished;
     }
+    if g.game.is_cancelled() {
+        return GameState::Cancelled;
+    }
     let (Some(result), Some(reason)) = (&g.game.result, &g.game.end_reason) else {
         return GameState::Unfinished;
     };
     let Some(result) = GameResult::from_pgn(result) else {
         return GameState::Unfinished;
     };
-    let decision = match Outcome::from_description(result, reason) {
-        Some(o) if matches!(o.reason, EndReason::Adjudication(_)) => Decision::Adjudicated,
-        _ => Decision::Played,
-    };
+    let decision = Outcome::from_description(result, reason)
+        .and_then(|o| Decision::of(o.reason.kind()))
+        .unwrap_or(Decision::Played);
     GameState::Finished {
         outcome: result,
         decision,

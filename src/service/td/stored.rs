@@ -25,6 +25,9 @@ pub(super) struct Settings {
     draw: f64,
     loss: f64,
     withdrawal: String,
+    /// Whether default games count for Sonneborn-Berger (absent: they do).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    sb_counts_unplayed: bool,
     /// Tie-breaks (round robin) or the team ranking order, by key.
     tie_breaks: Vec<String>,
     #[serde(default)]
@@ -112,6 +115,7 @@ impl Settings {
             draw: event.scoring.draw.as_f64(),
             loss: event.scoring.loss.as_f64(),
             withdrawal: rule_key(event.withdrawal).to_string(),
+            sb_counts_unplayed: event.sb_counts_unplayed,
             tie_breaks,
             cycles,
             boards,
@@ -266,6 +270,7 @@ impl StoredEvent {
                 .filter_map(|t| EmailAddress::parse(t).ok())
                 .collect(),
             withdrawal,
+            sb_counts_unplayed: s.sb_counts_unplayed,
             draws: s.draws,
             analysis_link: s
                 .analysis_link
