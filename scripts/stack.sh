@@ -62,6 +62,12 @@ print(*(s.getsockname()[1] for s in socks))')
           DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract time python3-icalendar; } \
             >/tmp/dopis-apt-tools.log 2>&1 || { tail -n 20 /tmp/dopis-apt-tools.log >&2; return 1; }
     fi
+    # python-chess reads the PGN of `dopis event pgn` (Debian's package, else pip's)
+    if ! /usr/bin/python3 -c 'import chess.pgn' 2>/dev/null; then
+        { DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-chess ||
+          /usr/bin/python3 -m pip install -q --break-system-packages chess; } \
+            >/tmp/dopis-python-chess.log 2>&1 || { tail -n 20 /tmp/dopis-python-chess.log >&2; return 1; }
+    fi
     command -v faketime
 }
 

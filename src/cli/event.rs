@@ -86,6 +86,18 @@ pub enum EventCommand {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
+    /// Every game of the event as one PGN file (Event, Site, Round, Board,
+    /// EventDate… tags; unfinished games end in `*`).
+    Pgn {
+        /// The event's number.
+        id: i64,
+        /// Write the PGN to this file instead of standard output.
+        #[arg(long)]
+        output: Option<PathBuf>,
+        /// The `Site` tag (default: the domain of `[mail] address`).
+        #[arg(long)]
+        site: Option<String>,
+    },
     /// The standings as a crosstable.
     Standings {
         /// The event's number.
@@ -285,6 +297,13 @@ fn print_pairings(out: &mut dyn Write, games: &[PairedGame], format: Format) -> 
     Ok(())
 }
 
+/// The `Site` of an event's PGN when the TD names none: the domain of the
+/// server's address (where a correspondence event is played), else `?`.
+fn default_site(app: &App) -> String {
+    EmailAddress::parse(&app.config.mail.address)
+        .map_or_else(|_| "?".to_string(), |a| a.domain().to_string())
+}
+
 /// Runs an event subcommand.
 pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<ExitCode> {
     let now = app.clock.now();
@@ -385,6 +404,20 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
             };
             tx.commit().await?;
             print_pairings(out, &games, format)?;
+        }
+        EventCommand::Pgn { id, output, site } => {
+            let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
+            let site = site.unwrap_or_else(|| default_site(app));
+            let text = td::event_pgn(&mut tx, &ev, &site).await?;
+            tx.commit().await?;
+            match output {
+                Some(path) => {
+                    std::fs::write(&path, &text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    writeln!(out, "event #{id}: PGN written to {}", path.display())?;
+                }
+                None => write!(out, "{text}")?,
+            }
         }
         EventCommand::Standings { id, format } => {
             let ev = StoredEvent::load(&mut tx, EventId(id)).await?;

@@ -229,7 +229,7 @@ pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreErro
 
 /// The PGN `TimeControl` tag: "moves/seconds" where the standard can say
 /// it (N days per move is `1/(N×86400)`), else our spec string.
-fn pgn_time_control(control: TimeControl) -> String {
+pub fn pgn_time_control(control: TimeControl) -> String {
     match control {
         TimeControl::DaysPerMove { days } => format!("1/{}", u64::from(days) * 86_400),
         other => other.to_string(),

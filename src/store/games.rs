@@ -399,9 +399,16 @@ impl Tx {
     /// Reads a game for changing it; on PostgreSQL the row stays locked until
     /// the transaction ends, so two daemons cannot move in one game at once.
     pub async fn game_for_update(&mut self, id: GameId) -> Result<GameRecord, StoreError> {
+        self.game_with_moves(id, true).await
+    }
+    /// Reads a game with its moves, without locking it (exports).
+    pub async fn game_to_read(&mut self, id: GameId) -> Result<GameRecord, StoreError> {
+        self.game_with_moves(id, false).await
+    }
+    async fn game_with_moves(&mut self, id: GameId, lock: bool) -> Result<GameRecord, StoreError> {
         let lock = match self.backend {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
+            Backend::Postgres if lock => " FOR UPDATE",
+            _ => "",
         };
         let row = sqlx::query(AssertSqlSafe(format!(
             "SELECT {} FROM games WHERE id = $1{lock}",

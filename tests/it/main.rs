@@ -17,6 +17,7 @@ mod dkim;
 mod e2e;
 mod english_left;
 mod event_mail;
+mod event_pgn;
 mod events;
 mod exit;
 mod faults;

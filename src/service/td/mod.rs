@@ -16,13 +16,15 @@
 //!
 //! By concern, one file each: `stored` (an event as stored, rebuilt with
 //! its seats), `entrants` (creating an event, adding players and teams),
-//! `pairings` (its pairings, and starting it), `standings` (standings and
+//! `pairings` (its pairings, and starting it), `pgn` (its games as one
+//! PGN file), `standings` (standings and
 //! crosstables), `results` (results set by a TD), `deadlines` (deadlines
 //! extended by a TD), `players` (withdrawals and substitutes).
 
 mod deadlines;
 mod entrants;
 mod pairings;
+mod pgn;
 mod players;
 mod results;
 mod standings;
@@ -43,6 +45,7 @@ use crate::store::games::{GameRecord, GameStatus};
 pub use deadlines::extend;
 pub use entrants::{add_player, add_team, create};
 pub use pairings::{PairedGame, pairings, start, started_pairings};
+pub use pgn::event_pgn;
 pub use players::{replace, withdraw};
 pub use results::set_result;
 pub use standings::{EventStandings, standings, standings_letter};
