@@ -7,8 +7,6 @@
 
 use tracing_subscriber::EnvFilter;
 
-use crate::config::{LogConfig, LogFormat};
-
 /// A `[log] level` that is not a filter.
 #[derive(Debug, thiserror::Error)]
 #[error(
@@ -16,11 +14,6 @@ use crate::config::{LogConfig, LogFormat};
      (or a filter such as \"info,dopis::daemon=debug\")"
 )]
 pub struct BadLevel(String);
-
-/// Checks `[log] level`, so a typo stops the start with a clear message.
-pub fn check(cfg: &LogConfig) -> Result<(), BadLevel> {
-    filter_of(cfg).map(|_| ())
-}
 
 const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
 
@@ -34,27 +27,29 @@ fn is_filter(text: &str) -> bool {
     })
 }
 
-fn filter_of(cfg: &LogConfig) -> Result<EnvFilter, BadLevel> {
+fn filter_of(level: &str) -> Result<EnvFilter, BadLevel> {
     if let Ok(filter) = EnvFilter::try_from_env("DOPIS_LOG") {
         return Ok(filter);
     }
-    let bad = || BadLevel(cfg.level.chars().take(60).collect());
-    let level = cfg.level.trim();
+    let bad = || BadLevel(level.chars().take(60).collect());
+    let level = level.trim();
     if !is_filter(level) {
         return Err(bad());
     }
     EnvFilter::try_new(level).map_err(|_| bad())
 }
 
-/// Starts logging; a second call does nothing.
-pub fn init(cfg: &LogConfig) -> Result<(), BadLevel> {
-    let filter = filter_of(cfg)?;
+/// Starts logging at `level` (`[log] level`), as JSON lines when `json`
+/// (`[log] format`); a second call does nothing.
+pub fn init(json: bool, level: &str) -> Result<(), BadLevel> {
+    let filter = filter_of(level)?;
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr);
-    let _ = match cfg.format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder.json().flatten_event(false).try_init(),
+    let _ = if json {
+        builder.json().flatten_event(false).try_init()
+    } else {
+        builder.try_init()
     };
     Ok(())
 }

@@ -214,7 +214,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     match cli.command {
         DopisCommand::Move(_) | DopisCommand::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
         DopisCommand::Serve { once } => {
-            crate::telemetry::init(&config.log)?;
+            let json = config.log.format == crate::config::LogFormat::Json;
+            crate::telemetry::init(json, &config.log.level)?;
             runtime()?.block_on(crate::daemon::serve(config, once))?;
             Ok(ExitCode::SUCCESS)
         }
