@@ -153,6 +153,8 @@ pub struct MailConfig {
     pub imap: Option<ImapConfig>,
     /// Outbound via SMTP.
     pub smtp: Option<SmtpConfig>,
+    /// DKIM-sign the mail we send.
+    pub dkim: Option<DkimConfig>,
     /// The local Maildir used for whatever has no IMAP/SMTP server.
     pub maildir: MaildirConfig,
 }
@@ -174,6 +176,7 @@ impl Default for MailConfig {
             analysis_link: "off".into(),
             imap: None,
             smtp: None,
+            dkim: None,
             maildir: MaildirConfig::default(),
         }
     }
@@ -223,6 +226,22 @@ pub struct ImapConfig {
     /// (for a server whose certificate a private CA signed).
     #[serde(default)]
     pub ca_file: Option<PathBuf>,
+}
+
+/// `[mail.dkim]`: signing the mail we send with DKIM (RFC 6376), so that
+/// receivers can check it came from our domain.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct DkimConfig {
+    /// The private key, PEM: Ed25519 (PKCS#8) or RSA (PKCS#1 or PKCS#8,
+    /// 2048 bits or more).
+    pub key_file: PathBuf,
+    /// The selector its public key is published under
+    /// (`SELECTOR._domainkey.DOMAIN`).
+    pub selector: String,
+    /// The signing domain (`d=`); default: the domain of `[mail] address`.
+    #[serde(default)]
+    pub domain: Option<String>,
 }
 
 /// `[mail.smtp]`: the server our mail is sent through.
@@ -370,6 +389,9 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "smtp", "password"], KeyKind::Text),
     (&["mail", "smtp", "ca_file"], KeyKind::Text),
     (&["mail", "maildir", "path"], KeyKind::Text),
+    (&["mail", "dkim", "key_file"], KeyKind::Text),
+    (&["mail", "dkim", "selector"], KeyKind::Text),
+    (&["mail", "dkim", "domain"], KeyKind::Text),
     (&["clock", "reminders"], KeyKind::Text),
     (&["clock", "silence"], KeyKind::Text),
     (&["clock", "leave_days"], KeyKind::Number),
@@ -478,6 +500,7 @@ impl Config {
 
 /// Keys that name a file or folder.
 const PATH_KEYS: &[&[&str]] = &[
+    &["mail", "dkim", "key_file"],
     &["mail", "imap", "ca_file"],
     &["mail", "smtp", "ca_file"],
     &["mail", "maildir", "path"],

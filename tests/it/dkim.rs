@@ -85,7 +85,14 @@ fn answer(query: &Message, records: &[(String, String)]) -> Message {
             answer.add_answer(Record::from_rdata(
                 question.name().clone(),
                 60,
-                RData::TXT(TXT::new(vec![text.clone()])),
+                // One TXT string holds at most 255 bytes (RFC 1035): a
+                // longer record (an RSA key) is split, as DNS servers do.
+                RData::TXT(TXT::new(
+                    text.as_bytes()
+                        .chunks(255)
+                        .map(|c| String::from_utf8_lossy(c).into_owned())
+                        .collect(),
+                )),
             ));
         }
     }
@@ -254,7 +261,162 @@ async fn a_mail_signed_with_an_unpublished_key_moves_nothing(db: &TestDb) {
     w.assert_refused(handled).await;
 }
 
+/// A PEM file of `der` (a PKCS#8 private key), as `openssl genpkey` writes.
+fn pem(der: &[u8]) -> String {
+    let b64 = base64::engine::general_purpose::STANDARD.encode(der);
+    let lines: Vec<&str> = b64
+        .as_bytes()
+        .chunks(64)
+        .map(|c| std::str::from_utf8(c).unwrap())
+        .collect();
+    format!(
+        "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+        lines.join("\n")
+    )
+}
+
+/// An RSA key made by openssl, as an admin makes one: (PEM file text, the
+/// TXT record's `p=`, the public key's SubjectPublicKeyInfo in base64).
+fn openssl_rsa_key(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let key = dir.join("rsa.pem");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new("openssl")
+            .args(args)
+            .output()
+            .expect("openssl (installed with the test mail system)");
+        assert!(out.status.success(), "{out:?}");
+        out.stdout
+    };
+    run(&[
+        "genpkey",
+        "-algorithm",
+        "RSA",
+        "-pkeyopt",
+        "rsa_keygen_bits:2048",
+        "-out",
+        key.to_str().unwrap(),
+    ]);
+    let spki = run(&[
+        "pkey",
+        "-in",
+        key.to_str().unwrap(),
+        "-pubout",
+        "-outform",
+        "DER",
+    ]);
+    (key, base64::engine::general_purpose::STANDARD.encode(spki))
+}
+
+/// `[mail.dkim]`: every mail `dopis serve` sends is signed for the domain
+/// of `[mail] address`, with an Ed25519 key and with an RSA key made by
+/// openssl; a receiver checking it against the published key (dopis's own
+/// check, the hickory resolver asking the test DNS) finds a pass, and a
+/// mail altered after sending fails.
+async fn the_mail_dopis_sends_is_dkim_signed_for_its_domain(db: &TestDb) {
+    let dir = tempfile::tempdir().unwrap();
+    let ed25519 = SigningDomain::new("chess.test");
+    let ed_file = dir.path().join("ed25519.pem");
+    std::fs::write(&ed_file, pem(&ed25519.pkcs8)).unwrap();
+    let (rsa_file, rsa_public) = openssl_rsa_key(dir.path());
+    let club = crate::club::Club::new(db);
+    let config = std::fs::read_to_string(club.path().join("dopis.toml")).unwrap();
+    let mut seen = 0;
+    for (kind, file, record) in [
+        ("ed25519", &ed_file, ed25519.record().1),
+        ("rsa", &rsa_file, format!("v=DKIM1; k=rsa; p={rsa_public}")),
+    ] {
+        let dns =
+            TxtServer::start(vec![(format!("{SELECTOR}._domainkey.chess.test"), record)]).await;
+        let servers = dopis::service::dkim::DnsServers::parse(&[dns.address.to_string()]).unwrap();
+        std::fs::write(
+            club.path().join("dopis.toml"),
+            format!(
+                "{config}\n[mail.dkim]\nkey_file = \"{}\"\nselector = \"{SELECTOR}\"\n",
+                file.display()
+            ),
+        )
+        .unwrap();
+        if seen > 0 {
+            club.new_game(db, "alice@players.test", "bob@players.test");
+        }
+        crate::support::ok(&club.serve_once(db, None));
+        let mut sent: Vec<_> = std::fs::read_dir(club.path().join("mail/sent/new"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        sent.sort();
+        let sent: Vec<Vec<u8>> = sent.iter().map(|p| std::fs::read(p).unwrap()).collect();
+        let new = &sent[..];
+        assert!(
+            new.len() >= seen + 2,
+            "{kind}: the game's start mails were sent"
+        );
+        seen = new.len();
+        let signed_by_this_key: Vec<&Vec<u8>> = new
+            .iter()
+            .filter(|raw| {
+                let text = String::from_utf8_lossy(raw);
+                text.contains(&format!("a={kind}-sha256"))
+            })
+            .collect();
+        assert!(signed_by_this_key.len() >= 2, "{kind}");
+        for raw in signed_by_this_key {
+            let text = String::from_utf8_lossy(raw);
+            assert!(text.contains("c=relaxed/relaxed"), "{kind}: {text}");
+            assert!(
+                dopis::service::dkim::aligned_pass(raw, "chess.test", &servers).await,
+                "{kind}: no pass for\n{text}"
+            );
+            let altered = text.replacen("Subject: ", "Subject: Fwd: ", 1);
+            assert!(
+                !dopis::service::dkim::aligned_pass(altered.as_bytes(), "chess.test", &servers)
+                    .await,
+                "{kind}: an altered mail still passes"
+            );
+        }
+    }
+}
+
+/// A DKIM key that cannot be used stops `serve` at start, saying what to do,
+/// rather than mail going out unsigned.
+async fn an_unusable_dkim_key_stops_serve_with_what_to_do(db: &TestDb) {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("garbage.pem");
+    std::fs::write(&garbage, "not a key\n").unwrap();
+    let missing = dir.path().join("missing.pem");
+    let club = crate::club::Club::new(db);
+    let config = std::fs::read_to_string(club.path().join("dopis.toml")).unwrap();
+    for (file, selector, words) in [
+        (&missing, "dopis", "cannot be read"),
+        (&garbage, "dopis", "openssl genpkey"),
+        (&garbage, "bad selector!", "not a DNS label"),
+    ] {
+        std::fs::write(
+            club.path().join("dopis.toml"),
+            format!(
+                "{config}\n[mail.dkim]\nkey_file = \"{}\"\nselector = \"{selector}\"\n",
+                file.display()
+            ),
+        )
+        .unwrap();
+        let out = club.serve_once(db, None);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert!(
+            err.contains("[mail.dkim]") && err.contains(words),
+            "{words}: {err}"
+        );
+        let sent = club.path().join("mail/sent/new");
+        assert!(
+            !sent.exists() || std::fs::read_dir(&sent).unwrap().count() == 0,
+            "nothing was sent unsigned"
+        );
+    }
+}
+
 crate::on_both_backends!(
+    the_mail_dopis_sends_is_dkim_signed_for_its_domain,
+    an_unusable_dkim_key_stops_serve_with_what_to_do,
     a_move_signed_by_the_players_domain_is_played_with_require_dkim,
     a_signed_mail_altered_after_signing_moves_nothing,
     a_mail_signed_by_another_domain_moves_nothing,

@@ -1,21 +1,31 @@
 //! Where our mail goes out: an SMTP server, or a local Maildir (the embedded
 //! default, also what `dopis demo` and tests read).
 
+mod dkim;
 mod maildir;
 mod smtp;
 
 use crate::address::EmailAddress;
 use crate::config::MailConfig;
 
+pub use dkim::{BadDkim, DkimSigning};
 pub use maildir::MaildirMailer;
 pub use smtp::SmtpMailer;
+
+/// How our mail goes out: a transport, and the DKIM key that signs each
+/// mail first when `[mail.dkim]` is set.
+#[derive(Debug)]
+pub struct Mailer {
+    transport: Transport,
+    dkim: Option<DkimSigning>,
+}
 
 /// A mail transport of either kind.
 ///
 /// An enum rather than a trait object: async methods in traits cannot be
 /// called through `dyn`.
 #[derive(Debug)]
-pub enum Mailer {
+enum Transport {
     /// An SMTP server.
     Smtp(SmtpMailer),
     /// A local Maildir.
@@ -71,6 +81,9 @@ pub enum MailerError {
     /// `[mail.smtp] ca_file` cannot be used (the text names the key and the fix).
     #[error("{0}")]
     CaFile(String),
+    /// `[mail.dkim]` cannot be used.
+    #[error("{0}")]
+    Dkim(#[from] BadDkim),
     /// The Maildir cannot be created.
     #[error(
         "cannot create the Maildir {path}: {source} (check [mail.maildir] path and its permissions)"
@@ -86,13 +99,21 @@ pub enum MailerError {
 impl Mailer {
     /// The transport the config names: SMTP if `[mail.smtp]` is set, else
     /// the Maildir `PATH/sent` (created when missing).
+    /// With `[mail.dkim]`, its key is read now: a key that cannot be used
+    /// stops the start, rather than mail going out unsigned.
     pub fn open(cfg: &MailConfig) -> Result<Mailer, MailerError> {
-        match &cfg.smtp {
-            Some(smtp) => Ok(Mailer::Smtp(SmtpMailer::new(smtp)?)),
-            None => Ok(Mailer::Maildir(MaildirMailer::open(
-                cfg.maildir.path.join("sent"),
-            )?)),
-        }
+        let dkim = match &cfg.dkim {
+            Some(d) => {
+                let domain = cfg.address.rsplit_once('@').map_or("", |(_, d)| d).trim();
+                Some(DkimSigning::load(d, domain)?)
+            }
+            None => None,
+        };
+        let transport = match &cfg.smtp {
+            Some(smtp) => Transport::Smtp(SmtpMailer::new(smtp)?),
+            None => Transport::Maildir(MaildirMailer::open(cfg.maildir.path.join("sent"))?),
+        };
+        Ok(Mailer { transport, dkim })
     }
 
     /// Sends `raw` (a complete RFC 5322 message, sent byte for byte) with
@@ -108,9 +129,17 @@ impl Mailer {
                 "a mail with no recipients cannot be sent".into(),
             ));
         }
-        match self {
-            Mailer::Smtp(m) => m.send(from, to, raw).await,
-            Mailer::Maildir(m) => m.send(from, to, raw).await,
+        let signed;
+        let raw = match &self.dkim {
+            Some(dkim) => {
+                signed = dkim.sign(raw).map_err(SendError::Transient)?;
+                signed.as_slice()
+            }
+            None => raw,
+        };
+        match &self.transport {
+            Transport::Smtp(m) => m.send(from, to, raw).await,
+            Transport::Maildir(m) => m.send(from, to, raw).await,
         }
     }
 }
