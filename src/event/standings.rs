@@ -161,6 +161,9 @@ pub struct TeamStandings {
     pub order: Vec<TeamCriterion>,
     /// Every match between two teams.
     pub matches: Vec<Match>,
+    /// How each board game counts after withdrawals, in the order given
+    /// (games naming an unknown team left out).
+    pub counted: Vec<Counted>,
 }
 
 /// A match: every board game between two teams.
@@ -601,6 +604,7 @@ pub fn team(
         rows,
         order: rules.order.clone(),
         matches,
+        counted,
     }
 }
 

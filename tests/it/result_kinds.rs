@@ -162,4 +162,76 @@ async fn a_tds_result_kinds_are_stored_shown_and_marked_as_iccf_does(db: &TestDb
     assert!(pgn.contains("\"0E\""), "{pgn}");
 }
 
-crate::on_both_backends!(a_tds_result_kinds_are_stored_shown_and_marked_as_iccf_does,);
+/// The olympiad fixture with ICCF's annulment rule.
+fn annulling_olympiad(d: &std::path::Path) {
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/events/olympiad.toml");
+    let text = std::fs::read_to_string(file).unwrap().replace(
+        "withdrawal = \"forfeit-all\"",
+        "withdrawal = \"annul-if-under-half\"",
+    );
+    std::fs::write(d.join("olympiad.toml"), text).unwrap();
+}
+
+async fn a_withdrawn_boards_opponents_are_told_the_truth_in_team_events(db: &TestDb) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(&dopis(d, db, &["init"]));
+    annulling_olympiad(d);
+    ok(&dopis(d, db, &["event", "create", "olympiad.toml"]));
+    ok(&dopis(d, db, &["event", "start", "1"]));
+    let pairings: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        d,
+        db,
+        &["event", "pairings", "1", "--format", "json"],
+    )))
+    .unwrap();
+    let me = "board1@chess.example.si";
+    let mine: Vec<String> = pairings
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["white"]["email"] == me || p["black"]["email"] == me)
+        .map(|p| p["game"].to_string())
+        .collect();
+    assert_eq!(mine.len(), 6, "board 1 meets six teams");
+    let td = ["--by", "olympiad-td@example.org"];
+    for g in &mine[..2] {
+        let mut args = vec!["game", "result", g, "1/2-1/2", "--reason", "agreed"];
+        args.extend(td);
+        ok(&dopis(d, db, &args));
+    }
+    // 2 of 6 finished, under half: every game of the board is annulled.
+    let mut args = vec!["event", "withdraw", "1", "--email", me, "--reason", "ill"];
+    args.extend(td);
+    ok(&dopis(d, db, &args));
+    for g in &mine[2..] {
+        let shown = ok(&dopis(d, db, &["game", "show", g]));
+        assert!(
+            shown.contains("status:       annulled by a withdrawal"),
+            "game {g}: {shown}"
+        );
+    }
+    let rows = outbox_rows_of(db).await;
+    for g in &mine {
+        let told: Vec<Sent> = rows
+            .iter()
+            .filter(|r| r.mail_key.ends_with(&format!(".g{g}.withdrawal")))
+            .map(|r| Sent::parse(&r.mail_key, &r.recipient, &r.raw))
+            .collect();
+        assert_eq!(told.len(), 1, "game {g}: its opponent is told");
+        assert_ne!(told[0].to, me);
+        // Every opponent reads that the game is annulled, none a forfeit win.
+        let lang_says_annulled = ["annul", "anul", "razveljav"];
+        assert!(
+            lang_says_annulled.iter().any(|w| told[0].text.contains(w)),
+            "game {g}: {}",
+            told[0].text
+        );
+    }
+}
+
+crate::on_both_backends!(
+    a_tds_result_kinds_are_stored_shown_and_marked_as_iccf_does,
+    a_withdrawn_boards_opponents_are_told_the_truth_in_team_events,
+);
