@@ -650,7 +650,12 @@ impl Game {
     /// A tournament director's decision: any result with the reason in
     /// words. It replaces any earlier outcome, as the director's word is final.
     pub fn adjudicate(&mut self, result: GameResult, reason: impl Into<String>) -> Outcome {
-        let outcome = Outcome::new(result, EndReason::Adjudication(reason.into()));
+        self.rule(Outcome::new(result, EndReason::Adjudication(reason.into())))
+    }
+
+    /// A tournament director's ruling of any kind (an adjudication, a loss
+    /// on time, a default): it replaces any earlier outcome.
+    pub fn rule(&mut self, outcome: Outcome) -> Outcome {
         self.outcome = Some(outcome.clone());
         outcome
     }

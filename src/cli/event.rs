@@ -167,6 +167,32 @@ impl std::str::FromStr for ResultArg {
     }
 }
 
+/// How a TD's result was reached (`--kind`).
+#[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum KindArg {
+    /// Lost on time (ICCF 1E/0E).
+    Time,
+    /// Adjudicated (ICCF 1A/½A/0A).
+    Adjudication,
+    /// Won without play: the loser never started or withdrew (ICCF +/-).
+    Default,
+    /// Cancelled: no result, counts for nobody.
+    Cancelled,
+}
+
+impl KindArg {
+    /// The result kind it names.
+    pub fn kind(self) -> crate::chess::outcome::ResultKind {
+        use crate::chess::outcome::ResultKind;
+        match self {
+            KindArg::Time => ResultKind::Time,
+            KindArg::Adjudication => ResultKind::Adjudication,
+            KindArg::Default => ResultKind::Default,
+            KindArg::Cancelled => ResultKind::Cancelled,
+        }
+    }
+}
+
 /// A side of the board.
 #[derive(Debug, Clone, Copy, ValueEnum, PartialEq, Eq)]
 pub enum SideArg {
@@ -180,33 +206,41 @@ fn post(app: &App) -> Result<Post> {
     Ok(Post::new(&app.config.mail)?)
 }
 
-/// `dopis game result`: sets or adjudicates a result.
+/// `dopis game result`: sets, adjudicates or cancels a result.
 pub async fn result(
     app: &App,
     id: i64,
-    result: ResultArg,
+    result: Option<ResultArg>,
+    kind: KindArg,
     reason: &str,
     by: &EmailAddress,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
+    let ruling = match td::Ruling::new(result.map(|r| r.0), kind.kind()) {
+        Ok(r) => r,
+        Err(why) => anyhow::bail!("{why}"),
+    };
     let post = post(app)?;
     let mut tx = app.store.begin().await?;
     td::set_result(
         &mut tx,
         &post,
         GameId(id),
-        result.0,
+        ruling,
         reason,
         by,
         app.clock.now(),
     )
     .await?;
     tx.commit().await?;
-    writeln!(
-        out,
-        "game #{id} set to {}; both players are told",
-        result.0.as_pgn()
-    )?;
+    match ruling {
+        td::Ruling::Cancel => writeln!(out, "game #{id} cancelled; both players are told")?,
+        td::Ruling::Result(..) => writeln!(
+            out,
+            "game #{id} set to {}; both players are told",
+            ruling.describe()
+        )?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -56,12 +56,21 @@ pub enum GameCommand {
         #[arg(long, value_enum, default_value_t)]
         format: Format,
     },
-    /// TD: set or adjudicate a result; both players are told.
+    /// TD: set, adjudicate or cancel a result; both players are told.
+    ///
+    /// The kind says how the result was reached, as ICCF records it:
+    /// `adjudication` (the default), `time` (a loss on time), `default`
+    /// (won without play: the loser never started or withdrew) or
+    /// `cancelled` (no result: the game counts for nobody; give no
+    /// RESULT). Crosstables mark them 1A/½A/0A, 1E/0E, +/- and x.
     Result {
         /// The game's number.
         id: i64,
-        /// 1-0, 0-1 or 1/2-1/2.
-        result: super::event::ResultArg,
+        /// 1-0, 0-1 or 1/2-1/2 (none for --kind cancelled).
+        result: Option<super::event::ResultArg>,
+        /// How the result was reached.
+        #[arg(long, value_enum, default_value_t = super::event::KindArg::Adjudication)]
+        kind: super::event::KindArg,
         /// Why (told to the players and recorded).
         #[arg(long)]
         reason: String,
@@ -180,6 +189,12 @@ fn movetext(moves: &[StoredMove]) -> String {
 }
 
 fn status_text(g: &GameRecord) -> String {
+    if let Some(c) = g.cancellation().filter(|_| g.is_cancelled()) {
+        return format!("cancelled by the TD ({})", c.why);
+    }
+    if g.status == games::GameStatus::Finished && g.result.is_none() {
+        return "annulled by a withdrawal".into();
+    }
     match (&g.result, &g.end_reason) {
         (Some(result), Some(reason)) => format!("finished {result} ({reason})"),
         (Some(result), None) => format!("finished {result}"),
@@ -194,9 +209,10 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
         GameCommand::Result {
             id,
             result,
+            kind,
             reason,
             by,
-        } => return super::event::result(app, id, result, &reason, &by, out).await,
+        } => return super::event::result(app, id, result, kind, &reason, &by, out).await,
         GameCommand::Extend {
             id,
             days,

@@ -163,6 +163,9 @@ pub struct TeamStandings {
     pub columns: Vec<TeamColumn>,
     /// Every match between two teams.
     pub matches: Vec<Match>,
+    /// How each board game counts after withdrawals, in the order given
+    /// (games naming an unknown team left out).
+    pub counted: Vec<Counted>,
 }
 
 /// A match: every board game between two teams.
@@ -611,6 +614,7 @@ pub fn team(
         rows,
         columns,
         matches,
+        counted,
     }
 }
 

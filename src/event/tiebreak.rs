@@ -8,8 +8,14 @@
 //!
 //! Which games count, for every criterion below:
 //!
-//! - A **finished** game counts with its result, however it was decided:
-//!   played out, adjudicated by the TD, or won/lost by forfeit.
+//! - A **finished** game counts with its result, whatever its kind: played
+//!   out, lost on time, adjudicated, or won/lost by default (without play:
+//!   a player never started or withdrew). One exception: an event file with
+//!   `sb_unplayed = "exclude"` leaves games decided by default out of
+//!   `sonneborn-berger` (they still count for points, `wins` and the rest).
+//! - A **cancelled** game (`dopis game result --kind cancelled`) counts for
+//!   nobody, like an annulled one, and is not one of the players' games
+//!   when a withdrawal rule counts how many they finished.
 //! - An **unfinished** game counts as not yet played: no points, no win, it
 //!   adds nothing to any sum, and it is not a game as Black.
 //! - An **annulled** game (see [`standings`](super::standings) for when a
@@ -26,8 +32,8 @@
 //! - `games-won` (FIDE's WON): the number of P's wins reached on the board —
 //!   played out or adjudicated, not won by forfeit or default, so a
 //!   withdrawal gives nobody a free win here.
-//! - `sonneborn-berger` (SB): the sum over P's finished games of
-//!   `pts(opponent)` for a win and `pts(opponent) / 2` for a draw (nothing for
+//! - `sonneborn-berger` (SB): the sum over P's finished games (less the
+//!   defaults when the event excludes them) of `pts(opponent)` for a win and `pts(opponent) / 2` for a draw (nothing for
 //!   a loss), whatever the event's scoring; opponents' points are their
 //!   current totals, so unfinished games elsewhere move it until the event
 //!   ends.

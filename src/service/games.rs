@@ -3,7 +3,7 @@
 /// The service's vocabulary for a stored game: plain data read from the
 /// store (its players, start, moves with their times, status), which
 /// `dopis game list|show` prints.
-pub use crate::store::games::{GameRecord, StoredMove};
+pub use crate::store::games::{GameRecord, GameStatus, StoredMove};
 
 use crate::ids::GameId;
 use crate::player::Player;

@@ -139,7 +139,7 @@ impl LoadedGame {
                 .map(|t| pgn::pgn_date(t.date_naive())),
             other: Vec::new(),
         };
-        let remarks: Vec<pgn::Remark> = self
+        let mut remarks: Vec<pgn::Remark> = self
             .messages
             .iter()
             .map(|m| pgn::Remark {
@@ -147,6 +147,14 @@ impl LoadedGame {
                 text: format!("{}: {}", self.player(m.side).name, m.body),
             })
             .collect();
+        // A cancelled game has no outcome to write: its cancellation is the
+        // last comment (its Result is `*`, its Termination `unterminated`).
+        if let Some(c) = self.record.cancellation() {
+            remarks.push(pgn::Remark {
+                after: self.game.plies().len(),
+                text: c.to_string(),
+            });
+        }
         pgn::export_with_remarks(&self.game, &tags, &remarks)
     }
 }

@@ -614,6 +614,25 @@ impl Tx {
         .await?;
         Ok(())
     }
+    /// Closes a game a TD cancelled: finished, no result, the cancellation
+    /// as its ending (see [`crate::chess::outcome::Cancellation`]).
+    pub async fn cancel_game(
+        &mut self,
+        game: GameId,
+        ending: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE games SET status = 'finished', result = NULL, end_reason = $1, finished_at = $2, \
+             draw_offer_by = NULL WHERE id = $3",
+        )
+        .bind(ending)
+        .bind(to_millis(now))
+        .bind(game.0)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
     /// A player's games in progress, with their players' and events' names.
     pub async fn game_lines_of(&mut self, player: PlayerId) -> Result<Vec<GameLine>, StoreError> {
         let rows = sqlx::query(

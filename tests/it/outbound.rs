@@ -346,6 +346,11 @@ fn english(name: &str) -> Vec<&'static str> {
         "deadline_extended" => {
             vec!["given Bojan Kralj 7 more days in game #42", "> In hospital"]
         }
+        "game_cancelled" => vec![
+            "The tournament director has cancelled game #42",
+            "No more moves can be played in it",
+            "> Both players were paired twice",
+        ],
         "reminder" => vec![
             "your deadline is 24 hours away",
             "Deadline: 2026-12-02 18:05 CET (17:05 UTC)",
@@ -1288,6 +1293,19 @@ pub(crate) fn event_and_time_cases_in(
                 player: "Bojan Kralj".to_owned(),
                 days: 7,
                 reason: "In hospital for a week.".to_owned(),
+            },
+            lang,
+            Color::White,
+            Some(view(opera_after(5), Some(Color::White))),
+        ),
+        true,
+        false,
+    );
+    add(
+        "game_cancelled",
+        letter(
+            LetterKind::GameCancelled {
+                reason: "Both players were paired twice by mistake.".to_owned(),
             },
             lang,
             Color::White,

@@ -218,6 +218,11 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "zaradi težave na tem strežniku",
             "shranili za skrbnika strežnika",
         ],
+        "game_cancelled" => vec![
+            "Turnirski sodnik je razveljavil partijo #42",
+            "ne šteje za nikogar.",
+            "> Both players",
+        ],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -393,6 +398,11 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "not_handled_too_slow" => vec!["czytanie jej", "zachowana dla administratora serwera"],
         "not_handled_failed" => vec!["z powodu", "zachowana dla administratora serwera"],
+        "game_cancelled" => vec![
+            "Sędzia turnieju anulował partię #42",
+            "Nie można w niej już wykonywać ruchów",
+            "> Both players",
+        ],
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -572,6 +582,11 @@ fn latvian(name: &str) -> Vec<&'static str> {
         ],
         "not_handled_too_slow" => vec!["lasīšana ilga", "saglabāta servera administratoram"],
         "not_handled_failed" => vec!["šī servera", "saglabāta servera administratoram"],
+        "game_cancelled" => vec![
+            "Turnīra tiesnesis ir anulējis partiju #42",
+            "Tajā vairs nevar izdarīt gājienus",
+            "> Both players",
+        ],
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -755,6 +770,11 @@ fn german(name: &str) -> Vec<&'static str> {
         "not_handled_failed" => vec![
             "wegen eines Problems auf diesem",
             "für den Administrator des Servers aufbewahrt",
+        ],
+        "game_cancelled" => vec![
+            "Die Turnierleitung hat Partie #42",
+            "Es können keine Züge mehr gespielt werden",
+            "> Both players",
         ],
         other => panic!("no German phrases for {other}"),
     }

@@ -639,6 +639,12 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 ..EventContext::default()
             });
         }
+        LetterKind::GameCancelled { reason } => {
+            ctx.event = Some(EventContext {
+                reason: reason.clone(),
+                ..EventContext::default()
+            });
+        }
         LetterKind::Reminder {
             deadline,
             before_minutes,

@@ -297,6 +297,11 @@ pub enum LetterKind {
         /// The TD's reason.
         reason: String,
     },
+    /// A TD cancelled a game: it is closed and counts for nobody.
+    GameCancelled {
+        /// The TD's reason.
+        reason: String,
+    },
     /// A TD extended a player's deadline in a game.
     DeadlineExtended {
         /// The name of the player whose deadline moved.
@@ -603,6 +608,7 @@ impl LetterKind {
             LetterKind::Withdrawal { .. } => "withdrawal",
             LetterKind::Replaced { .. } => "replaced",
             LetterKind::DeadlineExtended { .. } => "deadline_extended",
+            LetterKind::GameCancelled { .. } => "game_cancelled",
             LetterKind::Reminder { .. } => "reminder",
             LetterKind::Silence { .. } => "silence",
             LetterKind::LeaveNotice { .. } => "leave_notice",
@@ -634,6 +640,7 @@ impl LetterKind {
                 | LetterKind::Withdrawal { .. }
                 | LetterKind::Replaced { .. }
                 | LetterKind::DeadlineExtended { .. }
+                | LetterKind::GameCancelled { .. }
                 | LetterKind::Reminder { .. }
         )
     }
@@ -653,6 +660,7 @@ impl LetterKind {
                 | LetterKind::Status
                 | LetterKind::Pgn
                 | LetterKind::DeadlineExtended { .. }
+                | LetterKind::GameCancelled { .. }
                 | LetterKind::Reminder { .. }
                 | LetterKind::Silence { .. }
                 | LetterKind::LeaveNotice { .. }

@@ -1,8 +1,6 @@
 //! Players leaving a started event: withdrawn (their open games forfeited
 //! or annulled) or replaced by a substitute.
 
-use std::collections::HashMap;
-
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
@@ -85,11 +83,7 @@ pub async fn withdraw(
     tx.withdraw_entrant(event, player.id, rule, now).await?;
     // The standings with the withdrawal say what each open game becomes.
     let ev = StoredEvent::load(tx, event).await?;
-    let counted = if ev.is_team_event() {
-        HashMap::new()
-    } else {
-        standings(tx, &ev).await?.counted
-    };
+    let counted = standings(tx, &ev).await?.counted;
     let games = tx.event_games(event).await?;
     let mine: Vec<&EventGame> = games
         .iter()
@@ -120,9 +114,8 @@ pub async fn withdraw(
         let Some(side) = g.game.side_of(player.id) else {
             continue;
         };
-        // Team events forfeit a withdrawn board's open games (the team
-        // standings apply the rule themselves); so does an individual
-        // event whose rule keeps the games.
+        // What the standings make of the game is what the opponent is
+        // told, in team events as in individual ones.
         let forfeit = match counted.get(&id) {
             Some(Counted::Annulled) => false,
             Some(_) | None => true,
@@ -156,6 +149,36 @@ pub async fn withdraw(
                 event: ev.event.name.clone(),
                 player: player.name.clone(),
                 effect: if forfeit { "forfeit_win" } else { "annulled" }.into(),
+                reason: reason.to_string(),
+                games: Vec::new(),
+            },
+            &t,
+            !side,
+            now,
+        )
+        .await?;
+    }
+    // Games the player had finished that the withdrawal annuls (they
+    // finished fewer than half): their opponents lose the result, and are
+    // told so.
+    let annulled_finished = games.iter().filter(|g| {
+        g.game.status == GameStatus::Finished
+            && g.game.result.is_some()
+            && g.game.side_of(player.id).is_some()
+            && counted.get(&g.game.id) == Some(&Counted::Annulled)
+    });
+    for g in annulled_finished {
+        let Some(side) = g.game.side_of(player.id) else {
+            continue;
+        };
+        let t = table(tx, g.game.id).await?;
+        post.to_player(
+            tx,
+            format!("td{action}.g{}.withdrawal", g.game.id.0),
+            LetterKind::Withdrawal {
+                event: ev.event.name.clone(),
+                player: player.name.clone(),
+                effect: "annulled".into(),
                 reason: reason.to_string(),
                 games: Vec::new(),
             },

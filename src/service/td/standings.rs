@@ -98,10 +98,13 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
         })
         .collect();
     let mut list = Vec::new();
+    let mut kept = Vec::new();
     for g in &games {
         if let (Some(&(wt, _)), Some(&(bt, _))) =
             (index.get(&g.game.white), index.get(&g.game.black))
+            && wt != bt
         {
+            kept.push(g.game.id);
             list.push(standings::ScoredTeamGame {
                 round: g.round,
                 board: g.board,
@@ -118,8 +121,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
         .filter_map(|e| index.get(&e.player.id).copied())
         .collect();
     let table = standings::team(ev.teams.len(), &list, &withdrawn, &ev.event.team_rules());
-    // Team standings do not list how each game counts; a withdrawn board's
-    // closed games are forfeits or annulled as individual standings say.
+    counted.extend(kept.into_iter().zip(table.counted.iter().copied()));
     let names: Vec<String> = ev.teams.iter().map(|t| t.name.clone()).collect();
     Ok(EventStandings {
         crosstable: crosstable::team(&ev.event.name, &names, &table),
