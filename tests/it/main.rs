@@ -29,6 +29,7 @@ mod outbound;
 mod outbound_lang;
 mod pgn_files;
 mod quarantine;
+mod ratings;
 mod setup;
 mod stale;
 mod store;
