@@ -15,6 +15,10 @@
 //!   closed by a withdrawal (a forfeit without play), and only when both
 //!   players made at least one move (FIDE: "Any game where both players
 //!   have made at least one move will be rated").
+//!
+//! A game is rated once, when it first ends: a TD who later sets another
+//! result for it does not re-rate it (the history shows the result it was
+//! rated with). Recomputing the list from the history is not done yet.
 
 use chrono::{DateTime, Datelike, Utc};
 use shakmaty::Color;
