@@ -33,11 +33,12 @@ pub fn describe_deadline(instant: DateTime<Utc>, tz: Option<Tz>, lang: Lang) -> 
 /// A crosstable's column heading in `lang` (see
 /// [`crate::event::crosstable::Crosstable::relabel`]); `None` keeps the
 /// English one. Abbreviations of tie-breaks named after people or used as
-/// they are in every language's tables (`SB`, `DE`, `BB`, `Koya`) are kept.
+/// they are in every language's tables (`SB`, `DE`, `BB`, `Koya`) are kept,
+/// and so are `Elo`, FIDE's `Rp` (performance) and the signs `+ = - %`.
 pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
     // "withdrawn" is the mark after a withdrawn player's name, in forms
     // right for anyone.
-    let words: [&str; 7] = match lang {
+    let words: [&str; 9] = match lang {
         Lang::De => [
             "Rang",
             "Nr",
@@ -46,8 +47,12 @@ pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
             "Siege",
             "Schwarz",
             "zurückgezogen",
+            "Gesp",
+            "Offen",
         ],
-        Lang::Sl => ["Mesto", "Št", "Ime", "Točke", "Zmage", "Črni", "odstop"],
+        Lang::Sl => [
+            "Mesto", "Št", "Ime", "Točke", "Zmage", "Črni", "odstop", "Odig", "Ost",
+        ],
         Lang::Pl => [
             "Miejsce",
             "Nr",
@@ -56,6 +61,8 @@ pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
             "Wygrane",
             "Czarne",
             "wycofanie",
+            "Rozeg",
+            "Pozost",
         ],
         Lang::Lv => [
             "Vieta",
@@ -65,12 +72,24 @@ pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
             "Uzvaras",
             "Melnie",
             "izstāšanās",
+            "Izsp",
+            "Atlik",
         ],
         _ => return None,
     };
-    let index = ["Rank", "No", "Name", "Pts", "Wins", "Black", "withdrawn"]
-        .iter()
-        .position(|h| *h == heading)?;
+    let index = [
+        "Rank",
+        "No",
+        "Name",
+        "Pts",
+        "Wins",
+        "Black",
+        "withdrawn",
+        "Gms",
+        "Left",
+    ]
+    .iter()
+    .position(|h| *h == heading)?;
     words.get(index).copied()
 }
 

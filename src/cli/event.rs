@@ -291,13 +291,25 @@ struct EventView<'a> {
     analysis_link: Option<String>,
     /// Whether players may pass messages to each other (`messages`).
     messages: bool,
+    /// Whether the games count for the rating list (`rated`).
+    rated: bool,
     tds: &'a [String],
     teams: &'a [TeamRecord],
     entrants: &'a [EntrantRecord],
     td_actions: &'a [TdAction],
 }
 
-fn print_pairings(out: &mut dyn Write, games: &[PairedGame], format: Format) -> Result<()> {
+/// Pairings as text (`Name (1834)` for a rated player) or JSON.
+fn print_pairings(
+    out: &mut dyn Write,
+    games: &[PairedGame],
+    ratings: &std::collections::HashMap<crate::player::PlayerId, i32>,
+    format: Format,
+) -> Result<()> {
+    let named = |p: &crate::player::Player| match ratings.get(&p.id) {
+        Some(r) => format!("{} ({r})", p.name),
+        None => p.name.clone(),
+    };
     match format {
         Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(games)?)?,
         Format::Text => {
@@ -320,9 +332,9 @@ fn print_pairings(out: &mut dyn Write, games: &[PairedGame], format: Format) -> 
                     out,
                     "  board {}: {}{} - {}{}{game}",
                     g.board,
-                    g.white.name,
+                    named(&g.white),
                     team(&g.white_team),
-                    g.black.name,
+                    named(&g.black),
                     team(&g.black_team)
                 )?;
             }
@@ -404,6 +416,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                         },
                         analysis_link: ev.event.analysis_link.as_ref().map(|a| a.to_string()),
                         messages: ev.event.messages,
+                        rated: ev.event.rated,
                         tds: &ev.tds,
                         teams: &ev.teams,
                         entrants: &ev.entrants,
@@ -436,8 +449,13 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 EventStatus::Open => td::pairings(&ev)?,
                 EventStatus::Started => td::started_pairings(&mut tx, &ev).await?,
             };
+            let ids: Vec<_> = games
+                .iter()
+                .flat_map(|g| [g.white.id, g.black.id])
+                .collect();
+            let ratings = crate::service::ratings::ratings_of(&mut tx, &ids).await?;
             tx.commit().await?;
-            print_pairings(out, &games, format)?;
+            print_pairings(out, &games, &ratings, format)?;
         }
         EventCommand::Pgn { id, output, site } => {
             let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
@@ -543,6 +561,15 @@ fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Res
             "players may pass messages with their moves"
         } else {
             "none between players (messages = false)"
+        }
+    )?;
+    writeln!(
+        out,
+        "rated:        {}",
+        if ev.event.rated {
+            "yes, finished games count for the rating list"
+        } else {
+            "no (rated = false)"
         }
     )?;
     writeln!(out, "TDs:          {}", ev.tds.join(", "))?;

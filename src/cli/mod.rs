@@ -9,6 +9,7 @@ mod game;
 mod leave;
 pub mod move_check;
 mod player;
+mod rating;
 mod report;
 
 use std::io::Write;
@@ -50,6 +51,9 @@ pub enum DopisCommand {
     /// Events: create, add entrants, start, pairings, standings, TD tools.
     #[command(subcommand)]
     Event(event::EventCommand),
+    /// The rating list (FIDE's Elo from rated games): set start ratings, list.
+    #[command(subcommand)]
+    Rating(rating::RatingCommand),
     /// Book, list and cancel players' leave (vacation).
     #[command(subcommand)]
     Leave(leave::LeaveCommand),
@@ -235,6 +239,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         DopisCommand::Event(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = event::run(&app, cmd, out).await;
+            app.store.close().await;
+            result
+        }),
+        DopisCommand::Rating(cmd) => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = rating::run(&app, cmd, out).await;
             app.store.close().await;
             result
         }),

@@ -21,6 +21,15 @@
 //! has left the table). When any cell holds a two-character mark, the marks
 //! of a double round robin's cells are separated by a space (`1E ½`, `0 1`). A team cell holds the row team's board points in that
 //! match, with `*` while the match is not decided.
+//!
+//! An individual table also shows, per player: the rating (`Elo`, after
+//! the name, when any player has one), games played and left, wins, draws
+//! and losses (`+`, `=`, `-`, forfeits included), the percentage of the
+//! points of the games played, and the performance rating `Rp` over the
+//! games played over the board against rated opponents (FIDE's `Ra + dp`,
+//! [`crate::rating::performance`]). JSON adds these as fields of each row
+//! (`rating`, `played`, `remaining`, `wins`, `draws`, `losses`, `percent`,
+//! `performance`); nothing it had before changed.
 
 use serde::Serialize;
 
@@ -42,6 +51,56 @@ pub struct Crosstable {
     /// [`Crosstable::relabel`] says them in a reader's words.
     #[serde(skip)]
     pub labels: [String; 4],
+    /// The headings of the columns after the values (`Gms`, `Left`, `+`,
+    /// `=`, `-`, `%`, `Rp`) and of the rating column (`Elo`), in English
+    /// until relabelled; empty for team tables.
+    #[serde(skip)]
+    pub more: Vec<String>,
+}
+
+/// The headings of an individual table's further columns, in English: the
+/// rating column comes first, the others after the values.
+fn english_more() -> Vec<String> {
+    ["Elo", "Gms", "Left", "+", "=", "-", "%", "Rp"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// A column of figures after the values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Figure {
+    Played,
+    Remaining,
+    Wins,
+    Draws,
+    Losses,
+    /// Wins, draws and losses in one column (`2/1/0`), for text.
+    Record,
+    Percent,
+    Performance,
+}
+
+/// A player's games in figures: played and left, wins, draws and losses,
+/// the percentage, and the performance rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Figures {
+    /// Games with a result (forfeits included).
+    pub played: u32,
+    /// Games still being played.
+    pub remaining: u32,
+    /// Won (`+`).
+    pub wins: u32,
+    /// Drawn (`=`).
+    pub draws: u32,
+    /// Lost (`-`).
+    pub losses: u32,
+    /// Points of the games played, in per cent (rounded, half up); `None`
+    /// before any.
+    pub percent: Option<u32>,
+    /// The performance rating over the games played over the board against
+    /// rated opponents; `None` without such games.
+    pub performance: Option<i32>,
 }
 
 /// The headings of the first three columns and the withdrawn mark in English.
@@ -70,6 +129,12 @@ pub struct Row {
     /// Whether the player withdrew (the name is then marked).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub withdrawn: bool,
+    /// The player's rating, if rated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i32>,
+    /// Games in figures (individual tables only).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub figures: Option<Figures>,
 }
 
 fn rank_text(rank: u32, rank_to: u32) -> String {
@@ -111,6 +176,70 @@ pub fn individual(
     names: &[String],
     withdrawn: &[usize],
     standings: &Standings,
+) -> Crosstable {
+    individual_rated(title, names, withdrawn, standings, &[])
+}
+
+/// A player's games in figures, with the performance against `ratings`
+/// (by player index).
+fn figures_of(player: usize, standings: &Standings, ratings: &[Option<i32>]) -> Figures {
+    let mut f = Figures::default();
+    let mut opponents = Vec::new();
+    let mut over_the_board = 0u32;
+    for (g, c) in standings.games.iter().zip(&standings.counted) {
+        let (side, them) = if g.white == player {
+            (Side::White, g.black)
+        } else if g.black == player {
+            (Side::Black, g.white)
+        } else {
+            continue;
+        };
+        match *c {
+            Counted::Pending => f.remaining += 1,
+            Counted::Annulled | Counted::Cancelled => {}
+            Counted::Result { outcome, decision } => {
+                f.played += 1;
+                let halves = match outcome.for_side(side) {
+                    SideResult::Win => {
+                        f.wins += 1;
+                        2
+                    }
+                    SideResult::Draw => {
+                        f.draws += 1;
+                        1
+                    }
+                    SideResult::Loss => {
+                        f.losses += 1;
+                        0
+                    }
+                };
+                if decision != Decision::Forfeit
+                    && let Some(r) = ratings.get(them).copied().flatten()
+                {
+                    opponents.push(r);
+                    over_the_board += halves;
+                }
+            }
+        }
+    }
+    if f.played > 0 {
+        let halves = 2 * f.wins + f.draws;
+        // 100 × halves / (2 × played), rounded half up.
+        f.percent = Some((100 * halves + f.played) / (2 * f.played));
+    }
+    f.performance = crate::rating::performance(&opponents, over_the_board);
+    f
+}
+
+/// The crosstable of an individual event with the players' ratings (by
+/// player index; `None` or missing: unrated): the rating column and each
+/// player's performance.
+pub fn individual_rated(
+    title: &str,
+    names: &[String],
+    withdrawn: &[usize],
+    standings: &Standings,
+    ratings: &[Option<i32>],
 ) -> Crosstable {
     let order: Vec<usize> = standings.rows.iter().map(|r| r.player).collect();
     let mut games: Vec<_> = standings.games.iter().zip(&standings.counted).collect();
@@ -167,6 +296,8 @@ pub fn individual(
             values: std::iter::once(Some(r.points))
                 .chain(r.tie_breaks.iter().copied())
                 .collect(),
+            rating: ratings.get(r.player).copied().flatten(),
+            figures: Some(figures_of(r.player, standings, ratings)),
         })
         .collect();
     Crosstable {
@@ -174,6 +305,7 @@ pub fn individual(
         headings,
         rows,
         labels: english_labels(),
+        more: english_more(),
     }
 }
 
@@ -213,6 +345,8 @@ pub fn team(title: &str, names: &[String], standings: &TeamStandings) -> Crossta
             withdrawn: false,
             results: order.iter().map(|&them| cell(r.team, them)).collect(),
             values: r.values.clone(),
+            rating: None,
+            figures: None,
         })
         .collect();
     Crosstable {
@@ -220,6 +354,7 @@ pub fn team(title: &str, names: &[String], standings: &TeamStandings) -> Crossta
         headings: standings.columns.iter().map(|c| c.heading()).collect(),
         rows,
         labels: english_labels(),
+        more: Vec::new(),
     }
 }
 
@@ -237,14 +372,77 @@ impl Crosstable {
                 say(&self.labels[3]),
             ],
             headings: self.headings.iter().map(say).collect(),
+            more: self.more.iter().map(say).collect(),
             ..self.clone()
         }
     }
 
-    fn header(&self) -> Vec<String> {
+    /// Whether the rating column is shown: some player is rated.
+    fn rated(&self) -> bool {
+        !self.more.is_empty() && self.rows.iter().any(|r| r.rating.is_some())
+    }
+
+    /// Whether the performance column is shown: some player has one.
+    fn performances(&self) -> bool {
+        self.rows
+            .iter()
+            .any(|r| r.figures.is_some_and(|f| f.performance.is_some()))
+    }
+
+    /// The figure columns after the values, in order. `compact` (the text
+    /// form, which must fit a mail's 78 columns) writes wins, draws and
+    /// losses as one column (`2/1/0`) and leaves out `Left` once no game
+    /// remains; the other forms have a column each, always.
+    fn figure_columns(&self, compact: bool) -> Vec<Figure> {
+        if self.more.len() < 8 || !self.rows.iter().any(|r| r.figures.is_some()) {
+            return Vec::new();
+        }
+        let mut out = vec![Figure::Played];
+        let remaining = self
+            .rows
+            .iter()
+            .any(|r| r.figures.is_some_and(|f| f.remaining > 0));
+        if !compact || remaining {
+            out.push(Figure::Remaining);
+        }
+        if compact {
+            out.push(Figure::Record);
+        } else {
+            out.extend([Figure::Wins, Figure::Draws, Figure::Losses]);
+        }
+        out.push(Figure::Percent);
+        if self.performances() {
+            out.push(Figure::Performance);
+        }
+        out
+    }
+
+    fn figure_heading(&self, column: Figure) -> String {
+        let m = &self.more;
+        match column {
+            Figure::Played => m[1].clone(),
+            Figure::Remaining => m[2].clone(),
+            Figure::Wins => m[3].clone(),
+            Figure::Draws => m[4].clone(),
+            Figure::Losses => m[5].clone(),
+            Figure::Record => format!("{}/{}/{}", m[3], m[4], m[5]),
+            Figure::Percent => m[6].clone(),
+            Figure::Performance => m[7].clone(),
+        }
+    }
+
+    fn header(&self, compact: bool) -> Vec<String> {
         let mut header = self.labels[..3].to_vec();
+        if self.rated() {
+            header.push(self.more[0].clone());
+        }
         header.extend((1..=self.rows.len()).map(|n| n.to_string()));
         header.extend(self.headings.iter().cloned());
+        header.extend(
+            self.figure_columns(compact)
+                .into_iter()
+                .map(|c| self.figure_heading(c)),
+        );
         header
     }
 
@@ -265,18 +463,32 @@ impl Crosstable {
             .collect()
     }
 
-    fn cells(&self, row: &Row, decimal: &[bool]) -> Vec<String> {
+    fn cells(&self, row: &Row, decimal: &[bool], compact: bool) -> Vec<String> {
         let name = if row.withdrawn {
             format!("{} ({})", row.name, self.labels[3])
         } else {
             row.name.clone()
         };
         let mut cells = vec![row.rank.clone(), row.number.to_string(), name];
+        if self.rated() {
+            cells.push(row.rating.map(|r| r.to_string()).unwrap_or_default());
+        }
         cells.extend(row.results.iter().cloned());
         cells.extend(row.values.iter().enumerate().map(|(i, v)| match v {
             None => String::new(),
             Some(v) if decimal.get(i).copied().unwrap_or(true) => v.decimal(),
             Some(v) => v.to_string(),
+        }));
+        let f = row.figures.unwrap_or_default();
+        cells.extend(self.figure_columns(compact).into_iter().map(|c| match c {
+            Figure::Played => f.played.to_string(),
+            Figure::Remaining => f.remaining.to_string(),
+            Figure::Wins => f.wins.to_string(),
+            Figure::Draws => f.draws.to_string(),
+            Figure::Losses => f.losses.to_string(),
+            Figure::Record => format!("{}/{}/{}", f.wins, f.draws, f.losses),
+            Figure::Percent => f.percent.map(|p| p.to_string()).unwrap_or_default(),
+            Figure::Performance => f.performance.map(|p| p.to_string()).unwrap_or_default(),
         }));
         cells
     }
@@ -284,9 +496,13 @@ impl Crosstable {
     /// Fixed-width text: the title, then aligned columns (names left, all
     /// else right), for the plain part of a mail.
     pub fn to_text(&self) -> String {
-        let header = self.header();
+        let header = self.header(true);
         let decimal = self.decimal_columns();
-        let body: Vec<Vec<String>> = self.rows.iter().map(|r| self.cells(r, &decimal)).collect();
+        let body: Vec<Vec<String>> = self
+            .rows
+            .iter()
+            .map(|r| self.cells(r, &decimal, true))
+            .collect();
         let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
         for row in &body {
             for (w, c) in widths.iter_mut().zip(row) {
@@ -335,9 +551,9 @@ impl Crosstable {
             fields.join(",") + "\r\n"
         };
         let all_decimal = vec![true; self.headings.len()];
-        let mut out = record(&self.header());
+        let mut out = record(&self.header(false));
         for row in &self.rows {
-            out.push_str(&record(&self.cells(row, &all_decimal)));
+            out.push_str(&record(&self.cells(row, &all_decimal, false)));
         }
         out
     }
@@ -358,14 +574,14 @@ impl Crosstable {
             "<caption>{}</caption>\n<thead><tr>",
             crate::html::escape(&self.title)
         ));
-        for h in self.header() {
+        for h in self.header(false) {
             out.push_str(&format!("<th>{}</th>", crate::html::escape(&h)));
         }
         out.push_str("</tr></thead>\n<tbody>\n");
         let decimal = self.decimal_columns();
         for row in &self.rows {
             out.push_str("<tr>");
-            for (i, c) in self.cells(row, &decimal).iter().enumerate() {
+            for (i, c) in self.cells(row, &decimal, false).iter().enumerate() {
                 let tag = if i == 2 { "th scope=\"row\"" } else { "td" };
                 let close = if i == 2 { "th" } else { "td" };
                 out.push_str(&format!("<{tag}>{}</{close}>", crate::html::escape(c)));
@@ -465,12 +681,12 @@ mod tests {
         let expected = "\
 Kinds
 
-Rank  No  Name     1     2     3     4  Pts  Wins
--------------------------------------------------
-   1   1  A        X  1E 0   0 1   + ½   3½     3
- 2-3   2  B     0E 1     X   x *  ½E 1   2½     2
- 2-3   3  D      1 0   x *     X  ½A 1   2½     2
-   4   4  C      - ½  ½E 0  ½A 0     X   1½     0
+Rank  No  Name     1     2     3     4  Pts  Wins  Gms  Left  +/=/-   %
+-----------------------------------------------------------------------
+   1   1  A        X  1E 0   0 1   + ½   3½     3    6     0  3/1/2  58
+ 2-3   2  B     0E 1     X   x *  ½E 1   2½     2    4     1  2/1/1  63
+ 2-3   3  D      1 0   x *     X  ½A 1   2½     2    4     1  2/1/1  63
+   4   4  C      - ½  ½E 0  ½A 0     X   1½     0    6     0  0/3/3  25
 ";
         assert_eq!(table.to_text(), expected);
     }
@@ -491,14 +707,14 @@ Rank  No  Name     1     2     3     4  Pts  Wins
         let expected = "\
 Club championship 2027
 
-Rank  No  Name   1   2  3  4   5  6  Pts  Wins    SB  DE
---------------------------------------------------------
-   1   1  Boris  X   ½  ½  1   1  1    4     3   7.5
- 2-3   2  Ana    ½   X  ½  ½  1A  1   3½     2   6.5   ½
- 2-3   3  Eva    ½   ½  X  ½   1  +   3½     2   6.5   ½
-   4   4  Darja  0   ½  ½  X   1  ½   2½     1  4.75
-   5   5  Cene   0  0A  0  0   X  +    1     1   0.5
-   6   6  Franc  0   0  -  ½   -  X    ½     0  1.25
+Rank  No  Name   1   2  3  4   5  6  Pts  Wins    SB  DE  Gms  +/=/-   %
+------------------------------------------------------------------------
+   1   1  Boris  X   ½  ½  1   1  1    4     3   7.5        5  3/2/0  80
+ 2-3   2  Ana    ½   X  ½  ½  1A  1   3½     2   6.5   ½    5  2/3/0  70
+ 2-3   3  Eva    ½   ½  X  ½   1  +   3½     2   6.5   ½    5  2/3/0  70
+   4   4  Darja  0   ½  ½  X   1  ½   2½     1  4.75        5  1/3/1  50
+   5   5  Cene   0  0A  0  0   X  +    1     1   0.5        5  1/0/4  20
+   6   6  Franc  0   0  -  ½   -  X    ½     0  1.25        5  0/1/4  10
 ";
         assert_eq!(six().to_text(), expected);
     }
@@ -530,9 +746,12 @@ Rank  No  Name             1  2   3   4  GP  MP  DE  SB
         let lines: Vec<&str> = csv.split("\r\n").collect();
         assert_eq!(
             lines[1],
-            "1,1,\"Boris \"\"the Wall\"\", jr.\",X,½,½,1,1,1,4,3,7.5,"
+            "1,1,\"Boris \"\"the Wall\"\", jr.\",X,½,½,1,1,1,4,3,7.5,,5,0,3,2,0,80"
         );
-        assert_eq!(lines[2], "2-3,2,Ana,½,X,½,½,1A,1,3.5,2,6.5,0.5");
+        assert_eq!(
+            lines[2],
+            "2-3,2,Ana,½,X,½,½,1A,1,3.5,2,6.5,0.5,5,0,2,3,0,70"
+        );
     }
 
     #[test]
@@ -549,6 +768,78 @@ Rank  No  Name             1  2   3   4  GP  MP  DE  SB
         assert_eq!(eva["values"], serde_json::json!([3.5, 2.0, 6.5, 0.5]));
         assert_eq!(json["rows"][0]["values"][3], serde_json::Value::Null);
         assert_eq!(eva["results"][5], "+");
+        // The figures are fields of their own beside the old ones.
+        assert_eq!(eva["played"], 5);
+        assert_eq!(eva["remaining"], 0);
+        assert_eq!(
+            (&eva["wins"], &eva["draws"], &eva["losses"]),
+            (
+                &serde_json::json!(2),
+                &serde_json::json!(3),
+                &serde_json::json!(0)
+            )
+        );
+        assert_eq!(eva["percent"], 70);
+        assert_eq!(eva["performance"], serde_json::Value::Null);
+        assert!(eva.get("rating").is_none(), "no rating: no field");
+    }
+
+    /// With ratings: the `Elo` column after the name and the performance
+    /// `Rp` (Ra + dp of table 8.1.1) over games played over the board
+    /// against rated opponents; forfeits and unrated opponents left out.
+    #[test]
+    fn a_rated_table_shows_ratings_and_performances() {
+        let rules = Rules {
+            scoring: Scoring::default(),
+            tie_breaks: vec![TieBreak::Wins],
+            withdrawal: WithdrawalRule::ForfeitAll,
+            sb_counts_unplayed: true,
+        };
+        let s = standings::individual(6, &games(SIX), &[5], &rules);
+        let players = names(&["Ana", "Boris", "Cene", "Darja", "Eva", "Franc"]);
+        // Cene unrated.
+        let ratings = [
+            Some(2000),
+            Some(2100),
+            None,
+            Some(1900),
+            Some(1950),
+            Some(1800),
+        ];
+        let table = individual_rated("t", &players, &[], &s, &ratings);
+        let text = table.to_text();
+        let header = text.lines().nth(2).unwrap();
+        assert_eq!(
+            header,
+            "Rank  No  Name    Elo  1   2  3  4   5  6  Pts  Wins  Gms  +/=/-   %    Rp"
+        );
+        // Boris: ½ Ana (2000), ½ Eva (1950), 1 Darja (1900), 1 Franc (1800)
+        // over the board, Cene unrated: 3 of 4, Ra = 7650/4 = 1912.5 →
+        // 1913, p .75, dp 193: 2106.
+        let boris = table.rows.iter().find(|r| r.name == "Boris").unwrap();
+        assert_eq!(boris.rating, Some(2100));
+        assert_eq!(boris.figures.unwrap().performance, Some(2106));
+        assert!(
+            text.lines()
+                .any(|l| l.contains("Boris  2100") && l.ends_with("2106")),
+            "{text}"
+        );
+        let cene = table.rows.iter().find(|r| r.name == "Cene").unwrap();
+        assert_eq!(cene.rating, None);
+        // CSV keeps a column for each figure, `Left` included.
+        let csv = table.to_csv();
+        assert_eq!(
+            csv.lines().next().unwrap(),
+            "Rank,No,Name,Elo,1,2,3,4,5,6,Pts,Wins,Gms,Left,+,=,-,%,Rp"
+        );
+        // While a game is being played the text shows what is left.
+        let mut pending = games(SIX);
+        pending[1].state = crate::event::GameState::Unfinished;
+        let s = standings::individual(6, &pending, &[5], &rules);
+        let text = individual_rated("t", &players, &[], &s, &ratings).to_text();
+        assert!(text.contains("Gms  Left  +/=/-"), "{text}");
+        // The team table is as it was: no figures, no rating.
+        assert!(!olympiad().to_text().contains("Gms"));
     }
 
     #[test]

@@ -18,6 +18,8 @@
 //!                                   # chess::analysis); default: the server's [mail] setting
 //! messages = false                  # optional: players may not pass messages to each
 //!                                   # other with their moves (default true)
+//! rated = false                     # optional: the games do not count for the rating
+//!                                   # list (default true; see crate::rating)
 //!
 //! [draws]                           # optional; 0 (the default) means no limit
 //! first_offer_move = 20             # no draw offers before move 20
@@ -113,6 +115,9 @@ pub struct Event {
     pub analysis_link: Option<crate::chess::analysis::AnalysisLink>,
     /// Whether players may pass messages to each other (`messages`, default true).
     pub messages: bool,
+    /// Whether its finished games count for the rating list (`rated`,
+    /// default true).
+    pub rated: bool,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -288,6 +293,7 @@ struct RawEvent {
     draws: Option<RawDraws>,
     analysis_link: Option<Spanned<String>>,
     messages: Option<bool>,
+    rated: Option<bool>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
@@ -854,6 +860,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             draws,
             analysis_link,
             messages: raw.messages.unwrap_or(true),
+            rated: raw.rated.unwrap_or(true),
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));
@@ -929,6 +936,15 @@ mod tests {
             assert_eq!(parse(&text).unwrap().messages, want, "{value}");
         }
         let text = ROUND_ROBIN.replacen("kind = ", "messages = \"no\"\nkind = ", 1);
+        assert!(parse(&text).is_err());
+    }
+
+    #[test]
+    fn an_event_is_rated_unless_it_says_rated_false() {
+        assert!(parse(ROUND_ROBIN).unwrap().rated);
+        let text = ROUND_ROBIN.replacen("kind = ", "rated = false\nkind = ", 1);
+        assert!(!parse(&text).unwrap().rated);
+        let text = ROUND_ROBIN.replacen("kind = ", "rated = \"no\"\nkind = ", 1);
         assert!(parse(&text).is_err());
     }
 

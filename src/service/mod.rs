@@ -11,6 +11,7 @@
 //! - [`players`]: players registered, listed, shown and resumed.
 //! - [`td`]: events and what their directors do.
 //! - [`report`]: the deadline report, on the command line and by mail.
+//! - [`ratings`]: the rating list, moved by every rated game's end.
 //! - [`bounces`]: bounced mail, and holding a player's mail.
 //! - [`quarantine`]: mails and scheduler work whose handling failed.
 //! - [`lease`]: who reads the mailbox and whose outbox leases are alive,
@@ -28,6 +29,7 @@ pub mod lease;
 pub mod players;
 pub mod post;
 pub mod quarantine;
+pub mod ratings;
 pub mod report;
 pub mod start;
 pub mod td;

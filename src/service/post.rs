@@ -112,6 +112,9 @@ pub struct LoadedGame {
     pub clock: Option<GameClock>,
     /// The messages between the players, in the order of the game.
     pub messages: Vec<crate::store::game_messages::GameMessage>,
+    /// White's and Black's ratings for the game (see
+    /// [`crate::service::ratings::game_ratings`]); `None`: unrated.
+    pub ratings: [Option<i32>; 2],
 }
 
 impl LoadedGame {
@@ -137,7 +140,10 @@ impl LoadedGame {
                 .record
                 .finished_at
                 .map(|t| pgn::pgn_date(t.date_naive())),
-            other: Vec::new(),
+            other: [("WhiteElo", self.ratings[0]), ("BlackElo", self.ratings[1])]
+                .into_iter()
+                .filter_map(|(tag, r)| r.map(|r| (tag.to_string(), r.to_string())))
+                .collect(),
         };
         let mut remarks: Vec<pgn::Remark> = self
             .messages
@@ -224,8 +230,10 @@ pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreErro
     let black = tx.player(record.black).await?;
     let clock = game_clock(tx, &record, &game, &white, &black).await?;
     let messages = tx.game_messages(id).await?;
+    let ratings = crate::service::ratings::game_ratings(tx, &record).await?;
     Ok(LoadedGame {
         messages,
+        ratings,
         draw_offer_by: record.draw_offer_by,
         record,
         game,
@@ -505,6 +513,9 @@ impl Post {
         directors: &[Player],
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        // Every end of a game passes here, so the rating list moves in the
+        // transaction that ends the game, whichever way it ended.
+        crate::service::ratings::rate_game(tx, &table.record, &table.game, now).await?;
         for side in [Color::White, Color::Black] {
             self.to_player(
                 tx,
@@ -1069,6 +1080,7 @@ fn game_view(
         clocks: clocks.map(|c| locale::describe_clocks(&c, table.record.time_control, to.lang)),
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),
+        ratings: table.ratings,
     }
 }
 

@@ -25,6 +25,7 @@
 //! - [`clocks`]: leave, the scheduler's due keys, report runs, digests sent.
 //! - [`digest_games`]: the games each daily digest told of, and their positions.
 //! - [`game_messages`]: messages between the players, kept with their games.
+//! - [`ratings`]: the rating list and the history of its changes.
 //! - [`bounces`]: hard bounces per player.
 //! - [`locks`]: advisory locks on a session of their own.
 //! - [`bench`](mod@bench): seeding a scratch database for `dopis bench`.
@@ -42,6 +43,7 @@ pub mod inbound;
 pub mod locks;
 pub mod outbox;
 pub mod players;
+pub mod ratings;
 pub mod schedule;
 pub mod td_log;
 

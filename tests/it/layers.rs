@@ -28,7 +28,7 @@ enum Layer {
 fn placement(unit: &str) -> Option<(Layer, u8)> {
     Some(match unit {
         // core, by rank: a core module imports only lower ranks.
-        "lang" | "address" | "ids" | "html" => (Layer::Core, 0),
+        "lang" | "address" | "ids" | "html" | "rating" => (Layer::Core, 0),
         "player" | "chess" => (Layer::Core, 1),
         "clock" => (Layer::Core, 2),
         "locale" | "event" | "command" => (Layer::Core, 3),

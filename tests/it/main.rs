@@ -33,6 +33,7 @@ mod outbound;
 mod outbound_lang;
 mod pgn_files;
 mod quarantine;
+mod ratings;
 mod result_kinds;
 mod setup;
 mod stale;

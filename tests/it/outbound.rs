@@ -108,6 +108,7 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         black: "Bojan Kralj".to_owned(),
         recipient,
         pgn: None,
+        ratings: [None, None],
         game,
         time_control: "3d".to_owned(),
         deadline: Some("2026-12-02 18:05 CET (17:05 UTC)".to_owned()),

@@ -279,6 +279,10 @@ pub(crate) struct GameContext {
     pub white: String,
     /// Black's name.
     pub black: String,
+    /// White's rating, if rated.
+    pub white_rating: Option<i32>,
+    /// Black's rating, if rated.
+    pub black_rating: Option<i32>,
     /// `white` or `black` when the recipient plays.
     pub you_play: Option<&'static str>,
     /// The recipient's name in this game, when they play.
@@ -775,6 +779,8 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         id: view.id,
         white: view.white.clone(),
         black: view.black.clone(),
+        white_rating: view.ratings[0],
+        black_rating: view.ratings[1],
         you_play: view.recipient.map(side::key),
         you: view.recipient.map(name),
         opponent: view.recipient.map(|r| name(!r)),

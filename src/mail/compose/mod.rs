@@ -131,6 +131,8 @@ pub struct GameView {
     /// The full PGN text: attached as `game-42.pgn` to [`LetterKind::GameOver`]
     /// and [`LetterKind::Pgn`] mails.
     pub pgn: Option<String>,
+    /// White's and Black's ratings, shown beside their names; `None`: unrated.
+    pub ratings: [Option<i32>; 2],
 }
 
 /// One game in a player's list of games (the `games` command): the

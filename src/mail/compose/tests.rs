@@ -33,6 +33,7 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         clocks: None,
         draw_offer_from: None,
         pgn: None,
+        ratings: [None, None],
     }
 }
 

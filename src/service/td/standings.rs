@@ -84,8 +84,24 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
             }
         }
         counted.extend(kept.into_iter().zip(table.counted.iter().copied()));
+        // Ratings as the list has them now, beside names and for each
+        // player's performance.
+        let ids: Vec<PlayerId> = ev.entrants.iter().map(|e| e.player.id).collect();
+        let rated = crate::service::ratings::ratings_of(tx, &ids).await?;
+        let mut ratings = vec![None; players.len()];
+        for e in &ev.entrants {
+            if let Some(slot) = e.seat.and_then(|s| ratings.get_mut(s as usize - 1)) {
+                *slot = rated.get(&e.player.id).copied();
+            }
+        }
         return Ok(EventStandings {
-            crosstable: crosstable::individual(&ev.event.name, &names, &withdrawn, &table),
+            crosstable: crosstable::individual_rated(
+                &ev.event.name,
+                &names,
+                &withdrawn,
+                &table,
+                &ratings,
+            ),
             counted,
         });
     }

@@ -46,6 +46,9 @@ pub(super) struct Settings {
     /// Whether players may pass messages (absent: they may).
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     messages: bool,
+    /// Whether the games count for the rating list (absent: they do).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    rated: bool,
 }
 
 fn yes() -> bool {
@@ -126,6 +129,7 @@ impl Settings {
                 .as_ref()
                 .map(|a| a.as_setting().to_owned()),
             messages: event.messages,
+            rated: event.rated,
         }
     }
 }
@@ -278,6 +282,7 @@ impl StoredEvent {
                 .map(stored_analysis_link)
                 .transpose()?,
             messages: s.messages,
+            rated: s.rated,
         };
         Ok(StoredEvent {
             record,
