@@ -11,6 +11,7 @@
 //! - [`ids`]: the numbers of games and events (`#42`).
 //! - [`html`]: escaping for the HTML table written by hand (pure).
 //! - [`player`]: players and their details.
+//! - [`roster`]: a CSV file of players to register at once (pure).
 //! - [`clock`]: time controls, clocks, leave, deadlines, what is due (pure).
 //! - [`event`]: round robins and team olympiads — pairings, standings,
 //!   tie-breaks, crosstables, the event file (pure).
@@ -48,6 +49,7 @@ pub mod lang;
 pub mod locale;
 pub mod mail;
 pub mod player;
+pub mod roster;
 pub mod service;
 pub mod store;
 pub mod telemetry;

@@ -1,9 +1,10 @@
-//! A TD's batch work from the command line, on both databases: who sits
-//! out each round of an odd round robin or olympiad.
+//! A TD's batch work from the command line, on both databases: players
+//! registered from a CSV file; who sits out each round of an odd round
+//! robin or olympiad.
 
 use std::path::Path;
 
-use crate::support::{TestDb, dopis, ok};
+use crate::support::{TestDb, dopis, fails, ok};
 
 fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -112,7 +113,134 @@ async fn even_round_robins_and_odd_olympiads(db: &TestDb) {
     assert!(text.contains("round 2\n  bye: Czechia\n"), "{text}");
 }
 
+fn players(d: &Path, db: &TestDb) -> String {
+    ok(&dopis(d, db, &["player", "list"]))
+}
+
+async fn a_roster_registers_its_new_players_in_one_go_and_reports_the_known(db: &TestDb) {
+    let dir = setup(db);
+    let d = dir.path();
+    ok(&dopis(
+        d,
+        db,
+        &[
+            "player",
+            "add",
+            "--email",
+            "bor@club.test",
+            "--name",
+            "Bor Kralj",
+            "--lang",
+            "sl",
+        ],
+    ));
+    std::fs::write(
+        d.join("club.csv"),
+        "email,name,lang,tz\n\
+         ana@club.test,Ana Novak,sl,Europe/Ljubljana\n\
+         bor@club.test,Bor K.,de,\n\
+         \"cene@club.test\",\"Zupan, Cene\",,\n",
+    )
+    .unwrap();
+    let before = players(d, db);
+    let dry = ok(&dopis(
+        d,
+        db,
+        &["player", "import", "club.csv", "--dry-run"],
+    ));
+    for want in [
+        "line 2: would add Ana Novak <ana@club.test> (sl, Europe/Ljubljana)",
+        "line 3: bor@club.test is registered already and kept as registered \
+         (name 'Bor K.' in the file, 'Bor Kralj' registered; lang de in the file, sl registered)",
+        "line 4: would add Zupan, Cene <cene@club.test> (en)",
+        "2 to add, 1 registered already (1 differing from the file, kept); dry run: nothing was changed",
+    ] {
+        assert!(dry.contains(want), "{want:?} in {dry}");
+    }
+    assert_eq!(players(d, db), before, "a dry run changes nothing");
+    let done = ok(&dopis(d, db, &["player", "import", "club.csv"]));
+    assert!(done.contains("line 2: added Ana Novak"), "{done}");
+    assert!(done.contains("2 added, 1 registered already"), "{done}");
+    let listed = players(d, db);
+    assert!(
+        listed.contains("ana@club.test\tAna Novak\tsl\tEurope/Ljubljana"),
+        "{listed}"
+    );
+    assert!(listed.contains("bor@club.test\tBor Kralj\tsl"), "{listed}");
+    assert!(
+        listed.contains("cene@club.test\tZupan, Cene\ten\t-"),
+        "{listed}"
+    );
+    let again = ok(&dopis(d, db, &["player", "import", "club.csv"]));
+    assert!(
+        again.contains("line 2: ana@club.test is registered already, as in the file"),
+        "{again}"
+    );
+    assert!(again.contains("0 added, 3 registered already"), "{again}");
+}
+
+async fn a_bad_roster_is_refused_whole_with_each_line_and_changes_nothing(db: &TestDb) {
+    let dir = setup(db);
+    let d = dir.path();
+    let before = players(d, db);
+    let mut huge = b"email,name\n".to_vec();
+    huge.resize(5 * 1024 * 1024, b'x');
+    let cases: Vec<(&str, Vec<u8>, &[&str])> = vec![
+        (
+            "lines.csv",
+            b"email,name,lang\nana@club.test,Ana,sl\nbad address,Bor,en\n\
+              cene@club.test,Cene,klingon\nANA@club.test,Ana,sl\ndora@club.test,Dora\n"
+                .to_vec(),
+            &[
+                "lines.csv: nothing was registered",
+                "line 3: email:",
+                "line 4: lang: unknown language 'klingon': use one of en,",
+                "line 5: ana@club.test is on line 2 too",
+                "line 6: has 2 values, the header 3",
+            ],
+        ),
+        (
+            "columns.csv",
+            b"mail,lang\nana@club.test,sl\n".to_vec(),
+            &[
+                "line 1: the header has no 'name' column",
+                "e.g. `email,name,lang,tz`",
+            ],
+        ),
+        (
+            "empty.csv",
+            Vec::new(),
+            &["the file is empty: write a header line"],
+        ),
+        (
+            "binary.csv",
+            b"PK\x03\x04\x14\0\x06\0\x08\0\0\0!\0\xff\xfe".to_vec(),
+            &["line 1: holds a NUL byte", "CSV UTF-8"],
+        ),
+        ("huge.csv", huge, &["split it into several files"]),
+    ];
+    for (name, bytes, wants) in cases {
+        std::fs::write(d.join(name), bytes).unwrap();
+        for dry in [false, true] {
+            let mut args = vec!["player", "import", name];
+            if dry {
+                args.push("--dry-run");
+            }
+            let err = fails(&dopis(d, db, &args));
+            assert!(!err.contains("panicked"), "{name}: {err}");
+            for want in wants {
+                assert!(err.contains(want), "{name}: {want:?} in {err}");
+            }
+        }
+    }
+    let missing = fails(&dopis(d, db, &["player", "import", "nowhere.csv"]));
+    assert!(missing.contains("cannot read nowhere.csv"), "{missing}");
+    assert_eq!(players(d, db), before, "nothing registered");
+}
+
 crate::on_both_backends!(
+    a_roster_registers_its_new_players_in_one_go_and_reports_the_known,
+    a_bad_roster_is_refused_whole_with_each_line_and_changes_nothing,
     odd_round_robin_pairings_say_who_has_the_bye_in_each_round,
     even_round_robins_and_odd_olympiads,
 );
