@@ -105,6 +105,10 @@ pub enum EventCommand {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: TableFormat,
+        /// Team events: after the match table, a table per board (each
+        /// board's players, their points and their games).
+        #[arg(long)]
+        boards: bool,
     },
     /// Withdraw a player: their unfinished games close by the event's rule.
     Withdraw {
@@ -297,6 +301,42 @@ fn print_pairings(out: &mut dyn Write, games: &[PairedGame], format: Format) -> 
     Ok(())
 }
 
+/// A team event's match table followed by its board tables: text and HTML
+/// one after the other; CSV with a blank line and the board table's title
+/// before each; JSON as `{"teams": table, "boards": [{"board": 1,
+/// "table": table}, …]}`.
+fn with_boards(
+    teams: &crate::event::crosstable::Crosstable,
+    boards: &[crate::event::boards::BoardTable],
+    format: TableFormat,
+) -> String {
+    match format {
+        TableFormat::Text => std::iter::once(teams.to_text())
+            .chain(boards.iter().map(|b| b.table.to_text()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TableFormat::Html => std::iter::once(teams.to_html())
+            .chain(boards.iter().map(|b| b.table.to_html()))
+            .collect(),
+        TableFormat::Csv => {
+            let mut out = teams.to_csv();
+            for b in boards {
+                let title = b.table.title.replace('"', "\"\"");
+                out.push_str(&format!("\r\n\"{title}\"\r\n{}", b.table.to_csv()));
+            }
+            out
+        }
+        TableFormat::Json => {
+            let boards: Vec<serde_json::Value> = boards
+                .iter()
+                .map(|b| serde_json::json!({ "board": b.board, "table": b.table }))
+                .collect();
+            let all = serde_json::json!({ "teams": teams, "boards": boards });
+            serde_json::to_string_pretty(&all).unwrap_or_default() + "\n"
+        }
+    }
+}
+
 /// The `Site` of an event's PGN when the TD names none: the domain of the
 /// server's address (where a correspondence event is played), else `?`.
 fn default_site(app: &App) -> String {
@@ -419,7 +459,19 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 None => write!(out, "{text}")?,
             }
         }
-        EventCommand::Standings { id, format } => {
+        EventCommand::Standings {
+            id,
+            format,
+            boards: true,
+        } => {
+            let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
+            let table = td::standings(&mut tx, &ev).await?;
+            let name = ev.event.name.clone();
+            let boards = td::board_tables(&mut tx, &ev, |b| format!("{name}, board {b}")).await?;
+            tx.commit().await?;
+            write!(out, "{}", with_boards(&table.crosstable, &boards, format))?;
+        }
+        EventCommand::Standings { id, format, .. } => {
             let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
             let table = td::standings(&mut tx, &ev).await?;
             tx.commit().await?;

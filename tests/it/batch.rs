@@ -238,7 +238,99 @@ async fn a_bad_roster_is_refused_whole_with_each_line_and_changes_nothing(db: &T
     assert_eq!(players(d, db), before, "nothing registered");
 }
 
+async fn team_standings_show_a_table_per_board_in_every_format(db: &TestDb) {
+    let dir = setup(db);
+    let d = dir.path();
+    ok(&dopis(
+        d,
+        db,
+        &["event", "create", &fixture("team-match.toml")],
+    ));
+    ok(&dopis(d, db, &["event", "start", "1"]));
+    // Board 1's first game: Ana Kos (Ljubljana) beats Jan Wójcik (Kraków).
+    ok(&dopis(
+        d,
+        db,
+        &[
+            "game",
+            "result",
+            "1",
+            "1-0",
+            "--reason",
+            "adjourned and adjudicated",
+            "--by",
+            "td@example.org",
+        ],
+    ));
+    let plain = ok(&dopis(d, db, &["event", "standings", "1"]));
+    assert!(
+        !plain.contains("board 1"),
+        "no boards unless asked: {plain}"
+    );
+    let text = ok(&dopis(d, db, &["event", "standings", "1", "--boards"]));
+    assert!(text.starts_with(&plain), "the match table first:\n{text}");
+    assert!(
+        text.contains("Ljubljana v Kraków 2027, board 1\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("   1   1  Ana Kos (ŠK Ljubljana)   X  1*    1     1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("   2   2  Jan Wójcik (KS Kraków)  0*   X    0     0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Ljubljana v Kraków 2027, board 6\n"),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        d,
+        db,
+        &["event", "standings", "1", "--boards", "--format", "json"],
+    )))
+    .unwrap();
+    assert_eq!(json["teams"]["rows"].as_array().unwrap().len(), 2);
+    let boards = json["boards"].as_array().unwrap();
+    assert_eq!(boards.len(), 6);
+    assert_eq!(boards[0]["board"], 1);
+    assert_eq!(
+        boards[0]["table"]["rows"][0]["name"],
+        "Ana Kos (ŠK Ljubljana)"
+    );
+    assert_eq!(boards[0]["table"]["rows"][0]["values"][0], 1.0);
+    let csv = ok(&dopis(
+        d,
+        db,
+        &["event", "standings", "1", "--boards", "--format", "csv"],
+    ));
+    assert!(
+        csv.contains("\r\n\"Ljubljana v Kraków 2027, board 1\"\r\nRank,No,Name,"),
+        "{csv}"
+    );
+    let html = ok(&dopis(
+        d,
+        db,
+        &["event", "standings", "1", "--boards", "--format", "html"],
+    ));
+    assert_eq!(
+        html.matches("<table class=\"crosstable\">").count(),
+        7,
+        "{html}"
+    );
+    // A round robin has no boards.
+    ok(&dopis(
+        d,
+        db,
+        &["event", "create", &fixture("round-robin.toml")],
+    ));
+    let err = fails(&dopis(d, db, &["event", "standings", "2", "--boards"]));
+    assert!(err.contains("board tables are for team events"), "{err}");
+}
+
 crate::on_both_backends!(
+    team_standings_show_a_table_per_board_in_every_format,
     a_roster_registers_its_new_players_in_one_go_and_reports_the_known,
     a_bad_roster_is_refused_whole_with_each_line_and_changes_nothing,
     odd_round_robin_pairings_say_who_has_the_bye_in_each_round,

@@ -16,7 +16,7 @@ use crate::store::Tx;
 use crate::store::games::{EventGame, GameStatus};
 
 /// How a stored game counts for standings.
-fn state_of(g: &EventGame) -> GameState {
+pub(super) fn state_of(g: &EventGame) -> GameState {
     if g.closed_by_withdrawal || g.game.status != GameStatus::Finished {
         return GameState::Unfinished;
     }
