@@ -329,7 +329,93 @@ async fn team_standings_show_a_table_per_board_in_every_format(db: &TestDb) {
     assert!(err.contains("board tables are for team events"), "{err}");
 }
 
+/// Three players, one Slovenian: games 1-3.
+const THREE: &str = r#"
+name = "Trio"
+kind = "round-robin"
+tds = ["td@club.test"]
+
+[[players]]
+email = "a@club.test"
+name = "Ana"
+lang = "sl"
+
+[[players]]
+email = "b@club.test"
+name = "Bor"
+
+[[players]]
+email = "c@club.test"
+name = "Cene"
+"#;
+
+async fn the_standings_mail_says_final_once_every_game_is_over(db: &TestDb) {
+    use dopis::address::EmailAddress;
+    use dopis::chess::game::GameResult;
+
+    let app = crate::support::app::TestApp::builder().open(db).await;
+    let (_, games) = app.event(THREE).await;
+    let td = EmailAddress::parse("td@club.test").unwrap();
+    let ana = app.player_by_email("a@club.test").await;
+    let bor = app.player_by_email("b@club.test").await;
+    let ask = |who: &dopis::player::Player, game| {
+        format!(
+            "From: {}\r\nTo: {}\r\nSubject: standings\r\nMessage-ID: <{:016x}@club.test>\r\n\r\nstandings\r\n",
+            who.email,
+            app.reply_address(game, who),
+            rand::random::<u64>()
+        )
+    };
+    for (i, &game) in games.iter().enumerate() {
+        let mut tx = app.store.begin().await.unwrap();
+        dopis::service::td::set_result(
+            &mut tx,
+            app.post(),
+            game,
+            GameResult::Draw,
+            "agreed",
+            &td,
+            app.now(),
+        )
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+        app.sent().await;
+        let asker = if i == 0 { &bor } else { &ana };
+        let mut asked_in = games[0];
+        for &g in &games {
+            let row = app.game_row(g).await;
+            if row.white == asker.id || row.black == asker.id {
+                asked_in = g;
+                break;
+            }
+        }
+        app.deliver(ask(asker, asked_in).as_bytes()).await;
+        let sent = app.sent().await;
+        let subjects: Vec<&str> = sent.iter().map(|m| m.subject.as_str()).collect();
+        let last = i == games.len() - 1;
+        let want = match (last, i == 0) {
+            (false, true) => "Standings: Trio",
+            (false, false) => "Lestvica: Trio",
+            (true, _) => "Končna lestvica: Trio",
+        };
+        assert!(
+            subjects.iter().any(|s| s.contains(want)),
+            "{want:?} in {subjects:?}"
+        );
+        if last {
+            let mail = sent.iter().find(|m| m.subject.contains(want)).unwrap();
+            assert!(
+                mail.text.contains("vse partije so končane"),
+                "{}",
+                mail.text
+            );
+        }
+    }
+}
+
 crate::on_both_backends!(
+    the_standings_mail_says_final_once_every_game_is_over,
     team_standings_show_a_table_per_board_in_every_format,
     a_roster_registers_its_new_players_in_one_go_and_reports_the_known,
     a_bad_roster_is_refused_whole_with_each_line_and_changes_nothing,

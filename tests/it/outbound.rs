@@ -1187,6 +1187,7 @@ pub(crate) fn event_and_time_cases_in(
         LetterKind::Standings {
             event: table.title.clone(),
             table,
+            over: false,
         },
         lang,
         Color::White,

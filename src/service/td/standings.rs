@@ -125,12 +125,16 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
     })
 }
 
-/// The standings letter of an event: its crosstable as text and HTML.
+/// The standings letter of an event: its crosstable as text and HTML,
+/// said to be final once every game is over.
 pub async fn standings_letter(tx: &mut Tx, event: EventId) -> Result<LetterKind, TdError> {
     let ev = StoredEvent::load(tx, event).await?;
     let table = standings(tx, &ev).await?;
+    let games = tx.event_games(event).await?;
+    let over = !games.is_empty() && games.iter().all(|g| g.game.status == GameStatus::Finished);
     Ok(LetterKind::Standings {
         event: ev.event.name.clone(),
         table: table.crosstable,
+        over,
     })
 }
