@@ -349,7 +349,7 @@ email = "c@club.test"
 name = "Cene"
 "#;
 
-async fn the_standings_mail_says_final_once_every_game_is_over(db: &TestDb) {
+async fn the_last_game_of_an_event_mails_every_player_the_final_table_once(db: &TestDb) {
     use dopis::address::EmailAddress;
     use dopis::chess::game::GameResult;
 
@@ -366,6 +366,12 @@ async fn the_standings_mail_says_final_once_every_game_is_over(db: &TestDb) {
             rand::random::<u64>()
         )
     };
+    let finals = |sent: &[crate::support::mail::Sent]| -> Vec<(String, String)> {
+        sent.iter()
+            .filter(|m| m.key.contains(".final."))
+            .map(|m| (m.to.clone(), m.subject.clone()))
+            .collect()
+    };
     for (i, &game) in games.iter().enumerate() {
         let mut tx = app.store.begin().await.unwrap();
         dopis::service::td::set_result(
@@ -380,7 +386,24 @@ async fn the_standings_mail_says_final_once_every_game_is_over(db: &TestDb) {
         .await
         .unwrap();
         tx.commit().await.unwrap();
-        app.sent().await;
+        let mut told = finals(&app.sent().await);
+        if i < games.len() - 1 {
+            assert!(told.is_empty(), "not over yet: {told:?}");
+        } else {
+            // The last game ends the event: every player gets the final
+            // table, in their language, without asking.
+            told.sort();
+            let want = [
+                ("a@club.test", "Končna lestvica: Trio"),
+                ("b@club.test", "Final standings: Trio"),
+                ("c@club.test", "Final standings: Trio"),
+            ];
+            assert_eq!(told.len(), 3, "{told:?}");
+            for ((to, subject), (want_to, want_subject)) in told.iter().zip(want) {
+                assert_eq!(to, want_to);
+                assert!(subject.contains(want_subject), "{subject}");
+            }
+        }
         let asker = if i == 0 { &bor } else { &ana };
         let mut asked_in = games[0];
         for &g in &games {
@@ -412,10 +435,28 @@ async fn the_standings_mail_says_final_once_every_game_is_over(db: &TestDb) {
             );
         }
     }
+    // Once only: the TD corrects a result of the finished event; the
+    // players get that game's mails, no second final table.
+    let mut tx = app.store.begin().await.unwrap();
+    dopis::service::td::set_result(
+        &mut tx,
+        app.post(),
+        games[0],
+        GameResult::WhiteWins,
+        "corrected",
+        &td,
+        app.now(),
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let sent = app.sent().await;
+    assert!(!sent.is_empty(), "the correction is told");
+    assert!(finals(&sent).is_empty(), "{:?}", finals(&sent));
 }
 
 crate::on_both_backends!(
-    the_standings_mail_says_final_once_every_game_is_over,
+    the_last_game_of_an_event_mails_every_player_the_final_table_once,
     team_standings_show_a_table_per_board_in_every_format,
     a_roster_registers_its_new_players_in_one_go_and_reports_the_known,
     a_bad_roster_is_refused_whole_with_each_line_and_changes_nothing,

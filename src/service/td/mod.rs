@@ -18,12 +18,13 @@
 //! its seats), `entrants` (creating an event, adding players and teams),
 //! `pairings` (its pairings, and starting it), `pgn` (its games as one
 //! PGN file), `standings` (standings and crosstables), `boards` (a team
-//! event's table per board), `results` (results set by a TD), `deadlines`
+//! event's table per board), `finals` (the final table mailed to all), `results` (results set by a TD), `deadlines`
 //! (deadlines extended by a TD), `players` (withdrawals and substitutes).
 
 mod boards;
 mod deadlines;
 mod entrants;
+pub mod finals;
 mod pairings;
 mod pgn;
 mod players;

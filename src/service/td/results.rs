@@ -51,5 +51,6 @@ pub async fn set_result(
     let t = table(tx, game).await?;
     post.game_over(tx, &format!("td{action}.g{}", game.0), &t, &[], now)
         .await?;
+    super::finals::mail_final_standings(tx, post, game, now).await?;
     Ok(action)
 }
