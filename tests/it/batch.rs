@@ -455,7 +455,60 @@ async fn the_last_game_of_an_event_mails_every_player_the_final_table_once(db: &
     assert!(finals(&sent).is_empty(), "{:?}", finals(&sent));
 }
 
+async fn a_resignation_by_mail_that_ends_the_event_mails_the_final_table(db: &TestDb) {
+    use dopis::address::EmailAddress;
+    use dopis::chess::game::GameResult;
+
+    let app = crate::support::app::TestApp::builder().open(db).await;
+    let (_, games) = app.event(THREE).await;
+    let td = EmailAddress::parse("td@club.test").unwrap();
+    let mut tx = app.store.begin().await.unwrap();
+    for &game in &games[..2] {
+        dopis::service::td::set_result(
+            &mut tx,
+            app.post(),
+            game,
+            GameResult::Draw,
+            "agreed",
+            &td,
+            app.now(),
+        )
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    app.sent().await;
+    let last = app.game_row(games[2]).await;
+    let white = app.player_row(last.white).await;
+    let raw = format!(
+        "From: {}\r\nTo: {}\r\nSubject: Re: [dopis #{}]\r\nMessage-ID: <resign@club.test>\r\n\r\nresign\r\n",
+        white.email,
+        app.reply_address(games[2], &white),
+        games[2].0
+    );
+    app.deliver(raw.as_bytes()).await;
+    let sent = app.sent().await;
+    let mut finals: Vec<&str> = sent
+        .iter()
+        .filter(|m| m.key.contains(".final."))
+        .map(|m| m.to.as_str())
+        .collect();
+    finals.sort();
+    assert_eq!(finals, ["a@club.test", "b@club.test", "c@club.test"]);
+    assert!(
+        sent.iter().any(|m| m.key.contains(".over.")),
+        "the game-over mails go too"
+    );
+    // The same mail again changes nothing and sends no second table.
+    app.deliver(raw.as_bytes()).await;
+    assert!(
+        !app.sent().await.iter().any(|m| m.key.contains(".final.")),
+        "once only"
+    );
+}
+
 crate::on_both_backends!(
+    a_resignation_by_mail_that_ends_the_event_mails_the_final_table,
     the_last_game_of_an_event_mails_every_player_the_final_table_once,
     team_standings_show_a_table_per_board_in_every_format,
     a_roster_registers_its_new_players_in_one_go_and_reports_the_known,
