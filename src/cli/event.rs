@@ -337,6 +337,37 @@ fn with_boards(
     }
 }
 
+/// The largest event file read (an olympiad of 20 teams of 20 boards is
+/// far smaller).
+const MAX_EVENT_FILE: u64 = 1024 * 1024;
+
+/// An event file's text: refused when it cannot be read, is over
+/// [`MAX_EVENT_FILE`] or is not UTF-8 text, with what to do instead.
+fn read_event_file(file: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_EVENT_FILE + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read event file {}", file.display()))?;
+    if bytes.len() as u64 > MAX_EVENT_FILE {
+        anyhow::bail!(
+            "event file {} is over {MAX_EVENT_FILE} bytes: is it the right file? An event file is a short TOML text",
+            file.display()
+        );
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let line = e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        anyhow::anyhow!(
+            "event file {}: line {line} is not UTF-8 text (a binary file?): save the file as UTF-8 TOML",
+            file.display()
+        )
+    })
+}
+
 /// The `Site` of an event's PGN when the TD names none: the domain of the
 /// server's address (where a correspondence event is played), else `?`.
 fn default_site(app: &App) -> String {
@@ -350,8 +381,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
     let mut tx = app.store.begin().await?;
     match cmd {
         EventCommand::Create { file } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("cannot read event file {}", file.display()))?;
+            let text = read_event_file(&file)?;
             let id = td::create(&mut tx, &text, now)
                 .await
                 .with_context(|| format!("event file {}", file.display()))?;

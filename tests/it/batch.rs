@@ -507,7 +507,55 @@ async fn a_resignation_by_mail_that_ends_the_event_mails_the_final_table(db: &Te
     );
 }
 
+async fn an_event_file_registers_its_new_players_and_enters_everyone_or_nothing(db: &TestDb) {
+    let dir = setup(db);
+    let d = dir.path();
+    ok(&dopis(
+        d,
+        db,
+        &[
+            "player",
+            "add",
+            "--email",
+            "b@club.test",
+            "--name",
+            "Bor Kralj",
+        ],
+    ));
+    let before = players(d, db);
+    // One bad entrant: nothing is created, nobody registered.
+    std::fs::write(d.join("bad.toml"), FIVE.replace("e@club.test", "e-at-club")).unwrap();
+    let err = fails(&dopis(d, db, &["event", "create", "bad.toml"]));
+    assert!(err.contains("players[5].email"), "{err}");
+    assert_eq!(players(d, db), before);
+    assert!(ok(&dopis(d, db, &["event", "list"])).is_empty());
+    // Hostile files: binary, huge, empty.
+    std::fs::write(d.join("bin.toml"), b"name = 1\n\xff\xfe\x00junk").unwrap();
+    let err = fails(&dopis(d, db, &["event", "create", "bin.toml"]));
+    assert!(err.contains("line 2 is not UTF-8 text"), "{err}");
+    std::fs::write(d.join("huge.toml"), vec![b'#'; 2 * 1024 * 1024]).unwrap();
+    let err = fails(&dopis(d, db, &["event", "create", "huge.toml"]));
+    assert!(err.contains("is over 1048576 bytes"), "{err}");
+    std::fs::write(d.join("empty.toml"), b"").unwrap();
+    let err = fails(&dopis(d, db, &["event", "create", "empty.toml"]));
+    assert!(err.contains("name: is missing"), "{err}");
+    assert_eq!(players(d, db), before);
+    // The good file: four new players registered, Bor kept, five entered.
+    std::fs::write(d.join("five.toml"), FIVE).unwrap();
+    assert_eq!(
+        ok(&dopis(d, db, &["event", "create", "five.toml"])).trim(),
+        "1"
+    );
+    let listed = players(d, db);
+    assert_eq!(listed.lines().count(), 5, "{listed}");
+    assert!(listed.contains("b@club.test\tBor Kralj"), "{listed}");
+    let shown = ok(&dopis(d, db, &["event", "show", "1"]));
+    assert!(shown.contains("    2. Bor Kralj <b@club.test>"), "{shown}");
+    assert!(shown.contains("    5. Eva <e@club.test>"), "{shown}");
+}
+
 crate::on_both_backends!(
+    an_event_file_registers_its_new_players_and_enters_everyone_or_nothing,
     a_resignation_by_mail_that_ends_the_event_mails_the_final_table,
     the_last_game_of_an_event_mails_every_player_the_final_table_once,
     team_standings_show_a_table_per_board_in_every_format,
