@@ -12,6 +12,7 @@
 //! - [`html`]: escaping for the HTML table written by hand (pure).
 //! - [`player`]: players and their details.
 //! - [`rating`]: Elo ratings as FIDE computes them, article by article (pure).
+//! - [`roster`]: a CSV file of players to register at once (pure).
 //! - [`clock`]: time controls, clocks, leave, deadlines, what is due (pure).
 //! - [`event`]: round robins and team olympiads — pairings, standings,
 //!   tie-breaks, crosstables, the event file (pure).
@@ -50,6 +51,7 @@ pub mod locale;
 pub mod mail;
 pub mod player;
 pub mod rating;
+pub mod roster;
 pub mod service;
 pub mod store;
 pub mod telemetry;

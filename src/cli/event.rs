@@ -105,6 +105,10 @@ pub enum EventCommand {
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: TableFormat,
+        /// Team events: after the match table, a table per board (each
+        /// board's players, their points and their games).
+        #[arg(long)]
+        boards: bool,
     },
     /// Withdraw a player: their unfinished games close by the event's rule.
     Withdraw {
@@ -343,6 +347,73 @@ fn print_pairings(
     Ok(())
 }
 
+/// A team event's match table followed by its board tables: text and HTML
+/// one after the other; CSV with a blank line and the board table's title
+/// before each; JSON as `{"teams": table, "boards": [{"board": 1,
+/// "table": table}, …]}`.
+fn with_boards(
+    teams: &crate::event::crosstable::Crosstable,
+    boards: &[crate::event::boards::BoardTable],
+    format: TableFormat,
+) -> String {
+    match format {
+        TableFormat::Text => std::iter::once(teams.to_text())
+            .chain(boards.iter().map(|b| b.table.to_text()))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TableFormat::Html => std::iter::once(teams.to_html())
+            .chain(boards.iter().map(|b| b.table.to_html()))
+            .collect(),
+        TableFormat::Csv => {
+            let mut out = teams.to_csv();
+            for b in boards {
+                let title = b.table.title.replace('"', "\"\"");
+                out.push_str(&format!("\r\n\"{title}\"\r\n{}", b.table.to_csv()));
+            }
+            out
+        }
+        TableFormat::Json => {
+            let boards: Vec<serde_json::Value> = boards
+                .iter()
+                .map(|b| serde_json::json!({ "board": b.board, "table": b.table }))
+                .collect();
+            let all = serde_json::json!({ "teams": teams, "boards": boards });
+            serde_json::to_string_pretty(&all).unwrap_or_default() + "\n"
+        }
+    }
+}
+
+/// The largest event file read (an olympiad of 20 teams of 20 boards is
+/// far smaller).
+const MAX_EVENT_FILE: u64 = 1024 * 1024;
+
+/// An event file's text: refused when it cannot be read, is over
+/// [`MAX_EVENT_FILE`] or is not UTF-8 text, with what to do instead.
+fn read_event_file(file: &std::path::Path) -> Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(MAX_EVENT_FILE + 1).read_to_end(&mut bytes))
+        .with_context(|| format!("cannot read event file {}", file.display()))?;
+    if bytes.len() as u64 > MAX_EVENT_FILE {
+        anyhow::bail!(
+            "event file {} is over {MAX_EVENT_FILE} bytes: is it the right file? An event file is a short TOML text",
+            file.display()
+        );
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let line = e.as_bytes()[..e.utf8_error().valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        anyhow::anyhow!(
+            "event file {}: line {line} is not UTF-8 text (a binary file?): save the file as UTF-8 TOML",
+            file.display()
+        )
+    })
+}
+
 /// The `Site` of an event's PGN when the TD names none: the domain of the
 /// server's address (where a correspondence event is played), else `?`.
 fn default_site(app: &App) -> String {
@@ -356,8 +427,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
     let mut tx = app.store.begin().await?;
     match cmd {
         EventCommand::Create { file } => {
-            let text = std::fs::read_to_string(&file)
-                .with_context(|| format!("cannot read event file {}", file.display()))?;
+            let text = read_event_file(&file)?;
             let id = td::create(&mut tx, &text, now)
                 .await
                 .with_context(|| format!("event file {}", file.display()))?;
@@ -471,7 +541,19 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 None => write!(out, "{text}")?,
             }
         }
-        EventCommand::Standings { id, format } => {
+        EventCommand::Standings {
+            id,
+            format,
+            boards: true,
+        } => {
+            let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
+            let table = td::standings(&mut tx, &ev).await?;
+            let name = ev.event.name.clone();
+            let boards = td::board_tables(&mut tx, &ev, |b| format!("{name}, board {b}")).await?;
+            tx.commit().await?;
+            write!(out, "{}", with_boards(&table.crosstable, &boards, format))?;
+        }
+        EventCommand::Standings { id, format, .. } => {
             let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
             let table = td::standings(&mut tx, &ev).await?;
             tx.commit().await?;

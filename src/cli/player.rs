@@ -1,9 +1,10 @@
 //! `dopis player …`
 
-use std::io::Write;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Subcommand;
 
 use super::Format;
@@ -30,6 +31,16 @@ pub enum PlayerCommand {
         /// Time zone for deadlines in mails (IANA name, e.g. Europe/Ljubljana).
         #[arg(long)]
         tz: Option<String>,
+    },
+    /// Register the players of a CSV file (header `email,name,lang,tz`;
+    /// lang and tz optional) in one go: all or none. Registered addresses
+    /// are kept as they are and reported.
+    Import {
+        /// The CSV file (format: `src/roster.rs`, README "Players").
+        file: PathBuf,
+        /// Show what would change, and change nothing.
+        #[arg(long)]
+        dry_run: bool,
     },
     /// List the registered players.
     List {
@@ -73,6 +84,7 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
             let player = players::register(&app.store, &new, app.clock.now()).await?;
             writeln!(out, "added player {} <{}>", player.name, player.email)?;
         }
+        PlayerCommand::Import { file, dry_run } => import(app, &file, dry_run, out).await?,
         PlayerCommand::List { format } => {
             let players = players::all(&app.store).await?;
             match format {
@@ -131,4 +143,71 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `dopis player import`: reads the roster whole, registers its new players
+/// in one transaction (none in a dry run), says what became of each line.
+async fn import(app: &App, file: &Path, dry_run: bool, out: &mut dyn Write) -> Result<()> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| {
+            f.take(crate::roster::MAX_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)
+        })
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let rows = crate::roster::parse(&bytes)
+        .map_err(|e| anyhow::anyhow!("{}: nothing was registered:\n{e}", file.display()))?;
+    let mut tx = app.store.begin().await?;
+    let done = players::import(&mut tx, &rows, app.clock.now()).await?;
+    if !dry_run {
+        tx.commit().await?;
+    }
+    let (mut added, mut known, mut differ) = (0, 0, 0);
+    let would = if dry_run { "would add" } else { "added" };
+    for d in &done {
+        match d {
+            players::Imported::Added { line, player } => {
+                added += 1;
+                let tz = player.tz.map(|t| format!(", {t}")).unwrap_or_default();
+                writeln!(
+                    out,
+                    "line {line}: {would} {} <{}> ({}{tz})",
+                    player.name, player.email, player.lang
+                )?;
+            }
+            players::Imported::Known {
+                line,
+                player,
+                differences,
+            } => {
+                known += 1;
+                if differences.is_empty() {
+                    writeln!(
+                        out,
+                        "line {line}: {} is registered already, as in the file",
+                        player.email
+                    )?;
+                } else {
+                    differ += 1;
+                    writeln!(
+                        out,
+                        "line {line}: {} is registered already and kept as registered ({}): \
+                         a player's name is in their games, and players set their own language by mail",
+                        player.email,
+                        differences.join("; ")
+                    )?;
+                }
+            }
+        }
+    }
+    let summary = format!(
+        "{added} {}, {known} registered already ({differ} differing from the file, kept)",
+        if dry_run { "to add" } else { "added" }
+    );
+    if dry_run {
+        writeln!(out, "{summary}; dry run: nothing was changed")?;
+    } else {
+        writeln!(out, "{summary}")?;
+    }
+    Ok(())
 }

@@ -73,6 +73,28 @@
 //! naming the line and the key and saying what to write instead. All such
 //! problems are reported at once. Key paths count from 1: `players[3].email`
 //! is the third player's address.
+//!
+//! The file creates the event with its entrants in one go (`dopis event
+//! create`, one transaction): a player or board named by an address that is
+//! not registered yet is registered with the file's `name` and `lang`
+//! (English when absent); a registered address keeps its registration.
+//! A file with any problem creates nothing and registers nobody.
+//!
+//! ```toml
+//! [[players]]                       # round robin: one per player, in starting order
+//! email = "ana@example.si"
+//! name = "Ana Novak"
+//! lang = "sl"
+//!
+//! [[teams]]                         # olympiad or team match: one per team
+//! name = "ŠK Koper"
+//! [[teams.boards]]                  # exactly `boards` of them, board 1 first
+//! email = "a@koper.example"
+//! name = "Ana Kos"
+//! [[teams.reserves]]                # any number
+//! email = "r@koper.example"
+//! name = "Rok Rezerva"
+//! ```
 
 use std::collections::HashSet;
 use std::fmt;

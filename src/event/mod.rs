@@ -8,12 +8,14 @@
 //! - [`standings`]: individual and team standings, withdrawals and annulment.
 //! - [`tiebreak`]: the tie-breaks and exactly how each is computed.
 //! - [`crosstable`]: crosstables as text, CSV, JSON and HTML.
+//! - [`boards`]: a team event's table per board.
 //!
 //! Players and teams are numbered by their place in the event file (index 0
 //! is starting number 1); every function here works on those indices, and the
 //! caller maps them to its own ids.
 
 pub mod berger;
+pub mod boards;
 pub mod crosstable;
 pub mod file;
 

@@ -152,7 +152,8 @@ pub async fn end_on_time(
     let id = table.record.id;
     let directors = directors_of(tx, id).await?;
     post.game_over(tx, &format!("g{}", id.0), table, &directors, now)
-        .await
+        .await?;
+    crate::service::td::finals::mail_final_standings(tx, post, id, now).await
 }
 
 /// The scheduler: reminders, silence and leave notices, timeouts.

@@ -919,6 +919,10 @@ impl Inbox {
         self.post
             .notices(tx, &table, &verdict.notices, answering, now)
             .await?;
+        if verdict.changed && table.game.is_over() {
+            crate::service::td::finals::mail_final_standings(tx, &self.post, record.id, now)
+                .await?;
+        }
         Ok(None)
     }
 

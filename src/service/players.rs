@@ -4,7 +4,8 @@ use chrono::{DateTime, Utc};
 
 use crate::address::EmailAddress;
 use crate::player::{NewPlayer, Pause, Player};
-use crate::store::{Store, StoreError};
+use crate::roster::{self, RosterRow};
+use crate::store::{Store, StoreError, Tx};
 
 /// Registers a player (`dopis player add`); an address is registered once.
 pub async fn register(
@@ -44,4 +45,55 @@ pub async fn resume(
     now: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
     store.resume_player(email, now).await
+}
+
+/// What a roster line did (`dopis player import`).
+#[derive(Debug, Clone)]
+pub enum Imported {
+    /// A new player, registered (or, in a dry run, to be).
+    Added {
+        /// The line of the roster.
+        line: usize,
+        /// The player.
+        player: NewPlayer,
+    },
+    /// The address is registered already: the player is kept as
+    /// registered (their name is in games and PGN, and a player sets their
+    /// own language by mail), and how the file differs is reported.
+    Known {
+        /// The line of the roster.
+        line: usize,
+        /// The player as registered.
+        player: Player,
+        /// How the file's line differs (empty: it agrees).
+        differences: Vec<String>,
+    },
+}
+
+/// Registers a roster's new players in the caller's transaction (one for
+/// the whole file: the caller commits it, or drops it for a dry run);
+/// registered addresses are left as they are and reported.
+pub async fn import(
+    tx: &mut Tx,
+    rows: &[RosterRow],
+    now: DateTime<Utc>,
+) -> Result<Vec<Imported>, StoreError> {
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        match tx.player_by_email(row.player.email.as_str()).await? {
+            Some(player) => out.push(Imported::Known {
+                line: row.line,
+                differences: roster::differences(row, &player),
+                player,
+            }),
+            None => {
+                tx.add_player(&row.player, now).await?;
+                out.push(Imported::Added {
+                    line: row.line,
+                    player: row.player.clone(),
+                });
+            }
+        }
+    }
+    Ok(out)
 }

@@ -30,7 +30,7 @@ fn placement(unit: &str) -> Option<(Layer, u8)> {
         // core, by rank: a core module imports only lower ranks.
         "lang" | "address" | "ids" | "html" | "rating" => (Layer::Core, 0),
         "player" | "chess" => (Layer::Core, 1),
-        "clock" => (Layer::Core, 2),
+        "clock" | "roster" => (Layer::Core, 2),
         "locale" | "event" | "command" => (Layer::Core, 3),
         "arbiter" => (Layer::Core, 4),
         // adapters: the database, mail in and out, the config, logging.

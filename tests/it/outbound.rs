@@ -1193,6 +1193,7 @@ pub(crate) fn event_and_time_cases_in(
         LetterKind::Standings {
             event: table.title.clone(),
             table,
+            over: false,
         },
         lang,
         Color::White,

@@ -199,6 +199,8 @@ pub(crate) struct EventContext {
     pub table_lines: Vec<String>,
     /// `Standings`: the table as HTML, already escaped.
     pub table_html: String,
+    /// `Standings`: every game is over, the table is final.
+    pub over: bool,
     /// `DeadlineReport`: the report's lines.
     pub report: Option<super::ReportView>,
     /// `Withdrawal`, to the player: the games closed.
@@ -559,10 +561,11 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             ctx.lines = lines.clone();
         }
         LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
-        LetterKind::Standings { event, table } => {
+        LetterKind::Standings { event, table, over } => {
             let table = table.relabel(|h| crate::locale::crosstable_word(h, lang));
             ctx.event = Some(EventContext {
                 event: event.clone(),
+                over: *over,
                 table_lines: table.to_text().lines().map(str::to_owned).collect(),
                 table_html: styled_table(&table.to_html()),
                 ..EventContext::default()

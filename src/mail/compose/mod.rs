@@ -263,13 +263,16 @@ pub enum LetterKind {
         /// The lines as the player writes them.
         lines: Vec<String>,
     },
-    /// An event's crosstable, on request (`standings`).
+    /// An event's crosstable, on request (`standings`); final once every
+    /// game is over.
     Standings {
         /// The event's name.
         event: String,
         /// The crosstable, with English headings: the mail says them in
         /// the recipient's words.
         table: crate::event::crosstable::Crosstable,
+        /// Every game of the event is over: the table is final.
+        over: bool,
     },
     /// A player withdrew from an event: to each opponent about one game
     /// (with the game), and to the player about all of them (without).

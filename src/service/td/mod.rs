@@ -17,12 +17,14 @@
 //! By concern, one file each: `stored` (an event as stored, rebuilt with
 //! its seats), `entrants` (creating an event, adding players and teams),
 //! `pairings` (its pairings, and starting it), `pgn` (its games as one
-//! PGN file), `standings` (standings and
-//! crosstables), `results` (results set by a TD), `deadlines` (deadlines
-//! extended by a TD), `players` (withdrawals and substitutes).
+//! PGN file), `standings` (standings and crosstables), `boards` (a team
+//! event's table per board), `finals` (the final table mailed to all), `results` (results set by a TD), `deadlines`
+//! (deadlines extended by a TD), `players` (withdrawals and substitutes).
 
+mod boards;
 mod deadlines;
 mod entrants;
+pub mod finals;
 mod pairings;
 mod pgn;
 mod players;
@@ -42,6 +44,7 @@ use crate::store::StoreError;
 use crate::store::Tx;
 use crate::store::games::{GameRecord, GameStatus};
 
+pub use boards::board_tables;
 pub use deadlines::extend;
 pub use entrants::{add_player, add_team, create};
 pub use pairings::{PairedGame, pairings, start, started_pairings};

@@ -109,6 +109,7 @@ pub async fn withdraw(
         )
         .await?;
     let mut closed = Vec::new();
+    let mut last_closed = None;
     for g in mine {
         let id = g.game.id;
         let Some(side) = g.game.side_of(player.id) else {
@@ -136,6 +137,7 @@ pub async fn withdraw(
             tx.close_by_withdrawal(id, None, now).await?;
         }
         let t = table(tx, id).await?;
+        last_closed = Some(id);
         let opponent = t.player(!side).clone();
         closed.push(WithdrawnGame {
             game: id.0,
@@ -203,6 +205,10 @@ pub async fn withdraw(
         now,
     )
     .await?;
+    // Closing the player's games may have ended the event.
+    if let Some(last) = last_closed {
+        super::finals::mail_final_standings(tx, post, last, now).await?;
+    }
     Ok(action)
 }
 

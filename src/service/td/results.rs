@@ -223,6 +223,8 @@ pub(super) async fn tell_players(
             }
         }
     }
+    // The ruling may have ended the event's last game.
+    super::finals::mail_final_standings(tx, post, game, now).await?;
     Ok(())
 }
 

@@ -16,7 +16,7 @@ use crate::store::Tx;
 use crate::store::games::{EventGame, GameStatus};
 
 /// How a stored game counts for standings.
-fn state_of(g: &EventGame) -> GameState {
+pub(super) fn state_of(g: &EventGame) -> GameState {
     if g.closed_by_withdrawal || g.game.status != GameStatus::Finished {
         return GameState::Unfinished;
     }
@@ -145,12 +145,16 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
     })
 }
 
-/// The standings letter of an event: its crosstable as text and HTML.
+/// The standings letter of an event: its crosstable as text and HTML,
+/// said to be final once every game is over.
 pub async fn standings_letter(tx: &mut Tx, event: EventId) -> Result<LetterKind, TdError> {
     let ev = StoredEvent::load(tx, event).await?;
     let table = standings(tx, &ev).await?;
+    let games = tx.event_games(event).await?;
+    let over = !games.is_empty() && games.iter().all(|g| g.game.status == GameStatus::Finished);
     Ok(LetterKind::Standings {
         event: ev.event.name.clone(),
         table: table.crosstable,
+        over,
     })
 }

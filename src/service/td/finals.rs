@@ -1,0 +1,51 @@
+//! The final crosstable, mailed to every player of an event when its last
+//! game ends.
+//!
+//! Called in the transaction that ends a game (a move or claim by mail, a
+//! timeout, a TD's result, a withdrawal that closes games), after the game
+//! is saved: when no game of the event is left active, each entrant gets the
+//! standings letter (final, in their language). The outbox key
+//! `e<event>.final.<address>` makes it once per player: a second game-over
+//! of the same event (a TD correcting a result) queues nothing new, and a
+//! crash before the commit loses the game's end and the mails together, so
+//! the retried mail ends the game and queues them again.
+
+use chrono::{DateTime, Utc};
+
+use super::{StoredEvent, TdError, standings_letter, tell};
+use crate::ids::GameId;
+use crate::service::post::Post;
+use crate::store::games::GameStatus;
+use crate::store::{StoreError, Tx};
+
+/// Queues the final standings to every player of `game`'s event if that
+/// game was the event's last one still being played; nothing otherwise.
+pub async fn mail_final_standings(
+    tx: &mut Tx,
+    post: &Post,
+    game: GameId,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let Some(event) = tx.event_of_game(game).await? else {
+        return Ok(());
+    };
+    let games = tx.event_games(event).await?;
+    if games.is_empty() || games.iter().any(|g| g.game.status != GameStatus::Finished) {
+        return Ok(());
+    }
+    let as_store = |e: TdError| match e {
+        TdError::Store(e) => e,
+        other => StoreError::Corrupt(other.to_string()),
+    };
+    let letter = standings_letter(tx, event).await.map_err(as_store)?;
+    let ev = StoredEvent::load(tx, event).await.map_err(as_store)?;
+    let mut told = std::collections::HashSet::new();
+    for e in &ev.entrants {
+        if !told.insert(e.player.id) {
+            continue;
+        }
+        let key = format!("e{}.final.{}", event.0, e.player.email);
+        tell(tx, post, key, letter.clone(), &e.player, now).await?;
+    }
+    Ok(())
+}
