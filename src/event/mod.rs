@@ -8,6 +8,7 @@
 //! - [`standings`]: individual and team standings, withdrawals and annulment.
 //! - [`tiebreak`]: the tie-breaks and exactly how each is computed.
 //! - [`crosstable`]: crosstables as text, CSV, JSON and HTML.
+//! - [`import`]: the results file a TD imports (format documented there).
 //!
 //! Players and teams are numbered by their place in the event file (index 0
 //! is starting number 1); every function here works on those indices, and the
@@ -16,6 +17,7 @@
 pub mod berger;
 pub mod crosstable;
 pub mod file;
+pub mod import;
 
 pub mod olympiad;
 pub mod standings;

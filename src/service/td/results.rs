@@ -138,9 +138,13 @@ pub(super) async fn apply(
     let detail = match ruling {
         Ruling::Result(result, kind) => {
             let mut chess = record.to_game()?;
-            let Some(reason) = kind.ruled(reason) else {
-                return refused(format!("kind '{kind}' is not a ruling"));
-            };
+            // A result played out over the board that a TD enters (an
+            // import of a finished event's results) ended as such results
+            // mostly do: by resignation, or a draw by agreement.
+            let reason = kind.ruled(reason).unwrap_or(match result {
+                GameResult::Draw => crate::chess::game::EndReason::Agreement,
+                _ => crate::chess::game::EndReason::Resignation,
+            });
             chess.rule(Outcome::new(result, reason));
             tx.save_game(
                 &record,
@@ -272,4 +276,144 @@ mod tests {
             assert!(Ruling::new(result, kind).is_err(), "{result:?} {kind:?}");
         }
     }
+}
+
+/// One game an import changes: what it was and what it becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedResult {
+    /// The line of the file.
+    pub line: usize,
+    /// The game.
+    pub game: GameId,
+    /// White's and Black's names.
+    pub players: (String, String),
+    /// The game before (`*`, `1-0 (board)`, …).
+    pub before: String,
+    /// The game after.
+    pub after: String,
+}
+
+/// Imports a results file into a started event, all or nothing: every line
+/// is checked first (its players, its game, its result against the game
+/// as it stands), and any problem refuses the whole file, naming each line.
+/// With `dry_run` nothing changes; otherwise each game takes its result,
+/// and with `mail` both players are told as for `game result`. Returns
+/// what changes, line by line.
+#[allow(clippy::too_many_arguments)]
+pub async fn import_results(
+    tx: &mut Tx,
+    post: &Post,
+    event: crate::ids::EventId,
+    file: &str,
+    lines: &[crate::event::import::ResultLine],
+    by: &EmailAddress,
+    now: DateTime<Utc>,
+    dry_run: bool,
+    mail: bool,
+) -> Result<Vec<ImportedResult>, TdError> {
+    let ev = StoredEvent::load(tx, event).await?;
+    ev.check_td(by)?;
+    if ev.record.status != crate::store::events::EventStatus::Started {
+        return refused(format!(
+            "event {} has not started: start it first (`dopis event start {}`)",
+            ev.record.id, ev.record.id
+        ));
+    }
+    let games = tx.event_games(event).await?;
+    let team = ev.is_team_event();
+    let who = |text: &str| {
+        let text = text.trim();
+        ev.entrants
+            .iter()
+            .find(|e| e.player.email.as_str().eq_ignore_ascii_case(text) || e.player.name == text)
+    };
+    let mut problems = Vec::new();
+    let mut plan = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for l in lines {
+        let mut wrong = |m: String| problems.push(format!("line {}: {m}", l.line));
+        let (Some(white), Some(black)) = (who(&l.white), who(&l.black)) else {
+            for name in [&l.white, &l.black] {
+                if who(name).is_none() {
+                    wrong(format!(
+                        "'{name}' plays in no seat of event {}: write their address or name as                          `dopis event show {}` lists it",
+                        ev.record.id, ev.record.id
+                    ));
+                }
+            }
+            continue;
+        };
+        if team && l.board.is_none() {
+            wrong("give the board: this is a team event".into());
+            continue;
+        }
+        let found = games.iter().find(|g| {
+            g.round == l.round
+                && (!team || Some(g.board) == l.board)
+                && g.game.white == white.player.id
+                && g.game.black == black.player.id
+        });
+        let Some(g) = found else {
+            wrong(format!(
+                "no game in round {}{} with White {} and Black {}: `dopis event pairings {}`                  lists the games (swap the players if the colours are the other way round)",
+                l.round,
+                l.board.map(|b| format!(", board {b}")).unwrap_or_default(),
+                white.player.name,
+                black.player.name,
+                ev.record.id
+            ));
+            continue;
+        };
+        if let Some(first) = seen.insert(g.game.id, l.line) {
+            wrong(format!(
+                "game {} is on line {first} already: give each game once",
+                g.game.id
+            ));
+            continue;
+        }
+        let ruling = match (l.kind, l.result) {
+            (ResultKind::Board, Some(r)) => Ruling::Result(r, ResultKind::Board),
+            (kind, result) => match Ruling::new(result, kind) {
+                Ok(r) => r,
+                Err(e) => {
+                    wrong(e);
+                    continue;
+                }
+            },
+        };
+        if let Err(e) = check(&g.game, Some(&ev), ruling) {
+            wrong(e.to_string());
+            continue;
+        }
+        plan.push((l, g.game.id, ruling, describe_stored(&g.game), white, black));
+    }
+    if !problems.is_empty() {
+        return refused(format!(
+            "nothing was imported; fix these lines of {file} and run it again:\n{}",
+            problems.join("\n")
+        ));
+    }
+    let mut changes = Vec::new();
+    for (l, game, ruling, before, white, black) in plan {
+        changes.push(ImportedResult {
+            line: l.line,
+            game,
+            players: (white.player.name.clone(), black.player.name.clone()),
+            before,
+            after: ruling.describe(),
+        });
+        if dry_run {
+            continue;
+        }
+        let reason = if l.reason.trim().is_empty() {
+            format!("{file} line {}", l.line)
+        } else {
+            l.reason.trim().to_owned()
+        };
+        let action = apply(tx, game, ruling, &reason, by, now).await?;
+        if mail {
+            tell_players(tx, post, action, game, ruling, &reason, now).await?;
+        }
+    }
+    Ok(changes)
 }
