@@ -108,7 +108,13 @@ pub enum EventCommand {
         #[arg(long)]
         reason: String,
     },
-    /// Enter many results at once from a CSV file, all or nothing.
+    /// Enter many results at once from a CSV or PGN file, all or nothing.
+    ///
+    /// A FILE ending in .pgn is read as PGN: each game's Round, Board (team
+    /// events), White, Black and Result tags, Termination for the kind
+    /// (time forfeit, adjudication, abandoned = default), and its moves,
+    /// stored when the game has none yet (else ignored, with a note).
+    /// Any other FILE is CSV:
     ///
     /// The first line names the columns: round, board (team events),
     /// white, black, result, kind, reason (round, white, black and result
@@ -120,7 +126,7 @@ pub enum EventCommand {
     ImportResults {
         /// The event's number.
         id: i64,
-        /// The CSV file.
+        /// The CSV file, or a PGN file (ending in .pgn).
         file: PathBuf,
         /// The TD doing it (one of the event's TDs).
         #[arg(long)]
@@ -503,7 +509,15 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
         } => {
             let text = read_results_file(&file)?;
             let shown = file.display().to_string();
-            let lines = match crate::event::import::parse(&text) {
+            let is_pgn = file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            let read = if is_pgn {
+                crate::event::import::parse_pgn(&text)
+            } else {
+                crate::event::import::parse(&text)
+            };
+            let lines = match read {
                 Ok(l) => l,
                 Err(problems) => anyhow::bail!(
                     "nothing was imported; fix these lines of {shown} and run it again:\n{}",
@@ -533,6 +547,9 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                     "line {}: game #{} {} - {}: {} -> {}",
                     c.line, c.game.0, c.players.0, c.players.1, c.before, c.after
                 )?;
+                if let Some(note) = &c.note {
+                    writeln!(out, "  note: {note}")?;
+                }
             }
             if dry_run {
                 // A dry run wrote nothing; the transaction ends uncommitted.

@@ -50,6 +50,8 @@ pub struct ResultLine {
     pub kind: ResultKind,
     /// The TD's words; empty when the file gives none.
     pub reason: String,
+    /// The game as a PGN file gives it, moves and outcome (PGN files only).
+    pub played: Option<crate::chess::game::Game>,
 }
 
 /// One thing wrong with a results file.
@@ -242,8 +244,102 @@ pub fn parse(text: &str) -> Result<Vec<ResultLine>, Vec<LineProblem>> {
                 result,
                 kind,
                 reason: get(6).to_owned(),
+                played: None,
             });
         }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Splits a PGN file into its games: (first line, text of the game).
+fn pgn_games(text: &str) -> Vec<(usize, String)> {
+    let mut games = Vec::new();
+    let mut current = String::new();
+    let mut start = 1;
+    let mut in_moves = false;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with('[') && in_moves {
+            games.push((start, std::mem::take(&mut current)));
+            in_moves = false;
+        }
+        if current.trim().is_empty() {
+            start = i + 1;
+        }
+        if !t.is_empty() && !t.starts_with('[') {
+            in_moves = true;
+        }
+        current.push_str(line);
+        current.push('\n');
+    }
+    if !current.trim().is_empty() {
+        games.push((start, current));
+    }
+    games
+}
+
+/// Reads a PGN results file: each game's `Round` (`3`, or `3.1`: the part
+/// before the dot), `Board` (team events), `White`, `Black` and `Result`
+/// (with `Termination` for the kind: `time forfeit`, `adjudication`,
+/// `abandoned` for a default, anything else over the board), and its moves.
+/// A game without a result (`*`) is a problem: a file cannot cancel a game.
+pub fn parse_pgn(text: &str) -> Result<Vec<ResultLine>, Vec<LineProblem>> {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for (line, chunk) in pgn_games(text) {
+        let mut wrong = |message: String| problems.push(LineProblem { line, message });
+        let read = match crate::chess::pgn::import(&chunk) {
+            Ok(r) => r,
+            Err(e) => {
+                wrong(format!("the game starting here cannot be read: {e}"));
+                continue;
+            }
+        };
+        let tags = &read.tags;
+        let round = tags
+            .round
+            .split('.')
+            .next()
+            .and_then(|r| r.trim().parse::<u32>().ok())
+            .filter(|r| *r >= 1);
+        let Some(round) = round else {
+            wrong(format!(
+                "Round \"{}\" is not a round number: write [Round \"3\"]",
+                tags.round
+            ));
+            continue;
+        };
+        let board = match tags.other.iter().find(|(k, _)| k == "Board") {
+            None => None,
+            Some((_, b)) => match b.trim().parse::<u32>() {
+                Ok(n) if n >= 1 => Some(n),
+                _ => {
+                    wrong(format!(
+                        "Board \"{b}\" is not a board number: write [Board \"2\"]"
+                    ));
+                    continue;
+                }
+            },
+        };
+        let Some(outcome) = read.game.outcome().cloned() else {
+            wrong("the game has no result (*): give 1-0, 0-1 or 1/2-1/2".into());
+            continue;
+        };
+        out.push(ResultLine {
+            line,
+            round,
+            board,
+            white: tags.white.clone(),
+            black: tags.black.clone(),
+            result: Some(outcome.result),
+            kind: outcome.reason.kind(),
+            reason: outcome.reason.ruling().unwrap_or_default().to_owned(),
+            played: Some(read.game),
+        });
     }
     if problems.is_empty() {
         Ok(out)
@@ -273,6 +369,28 @@ mod tests {
         assert_eq!(lines[1].kind, ResultKind::Board);
         assert_eq!(lines[2].result, None);
         assert_eq!(lines[2].board, None);
+    }
+
+    #[test]
+    fn a_pgn_results_file_reads_each_games_tags_result_and_kind() {
+        let text = "[Event \"Cup\"]\n[Round \"1\"]\n[White \"Ana\"]\n[Black \"Dora\"]\n\
+                    [Result \"1-0\"]\n[Termination \"time forfeit\"]\n\n1. e4 e5 1-0\n\n\
+                    [Event \"Cup\"]\n[Round \"2.1\"]\n[Board \"3\"]\n[White \"Bor\"]\n\
+                    [Black \"Cene\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n\
+                    [Round \"3\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n*\n";
+        let err = parse_pgn(text).unwrap_err();
+        assert_eq!(err.len(), 1);
+        assert_eq!(err[0].line, 19);
+        let text = text.split("\n\n[Round \"3\"]").next().unwrap();
+        let lines = parse_pgn(text).unwrap();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(
+            (lines[0].line, lines[0].round, lines[0].kind),
+            (1, 1, ResultKind::Time)
+        );
+        assert_eq!(lines[0].played.as_ref().map(|g| g.plies().len()), Some(2));
+        assert_eq!((lines[1].round, lines[1].board), (2, Some(3)));
+        assert_eq!(lines[1].result, Some(GameResult::Draw));
     }
 
     #[test]

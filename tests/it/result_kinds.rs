@@ -395,7 +395,64 @@ fn untouched_but_4(d: &std::path::Path, db: &TestDb) {
     }
 }
 
+async fn a_pgn_results_file_brings_its_results_kinds_and_moves(db: &TestDb) {
+    let dir = started_four(db);
+    let d = dir.path();
+    let pgn = "[Event \"Club cup\"]\n[Round \"1\"]\n[White \"Ana\"]\n[Black \"Dora\"]\n\
+               [Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+               [Event \"Club cup\"]\n[Round \"1\"]\n[White \"Bor\"]\n[Black \"Cene\"]\n\
+               [Result \"1-0\"]\n[Termination \"time forfeit\"]\n\n1-0\n";
+    std::fs::write(d.join("round1.pgn"), pgn).unwrap();
+    let import = |file: &str, extra: &[&str]| {
+        let mut args = vec!["event", "import-results", "1", file, "--by", "td@club.test"];
+        args.extend(extra);
+        ok(&dopis(d, db, &args))
+    };
+    let out = import("round1.pgn", &["--no-mail"]);
+    assert!(
+        out.contains("line 1: game #1 Ana - Dora: * -> 0-1 (board)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("line 9: game #2 Bor - Cene: * -> 1-0 (time)"),
+        "{out}"
+    );
+    let shown = ok(&dopis(d, db, &["game", "show", "1"]));
+    assert!(
+        shown.contains("moves:        1. f3 e5 2. g4 Qh4#"),
+        "{shown}"
+    );
+    assert!(shown.contains("checkmate"), "{shown}");
+    let text = ok(&dopis(d, db, &["event", "standings", "1"]));
+    let bor = text.lines().find(|l| l.contains("Bor")).unwrap();
+    assert!(bor.split_whitespace().any(|c| c == "1E"), "{text}");
+    // Again: the game has its moves now; the file's are ignored, with a note.
+    let again = import("round1.pgn", &["--dry-run"]);
+    assert!(
+        again.contains("note: game #1 has moves already; the file's moves are ignored"),
+        "{again}"
+    );
+    std::fs::write(d.join("bad.pgn"), "[Round \"x\"]\n[White \"Ana\"]\n\n1-0\n").unwrap();
+    let err = fails(&dopis(
+        d,
+        db,
+        &[
+            "event",
+            "import-results",
+            "1",
+            "bad.pgn",
+            "--by",
+            "td@club.test",
+        ],
+    ));
+    assert!(
+        err.contains("line 1: Round \"x\" is not a round number"),
+        "{err}"
+    );
+}
+
 crate::on_both_backends!(
+    a_pgn_results_file_brings_its_results_kinds_and_moves,
     a_results_file_goes_in_whole_or_not_at_all,
     a_tds_result_kinds_are_stored_shown_and_marked_as_iccf_does,
     a_withdrawn_boards_opponents_are_told_the_truth_in_team_events,

@@ -131,13 +131,22 @@ pub(super) async fn apply(
     reason: &str,
     by: &EmailAddress,
     now: DateTime<Utc>,
+    played: Option<&crate::chess::game::Game>,
 ) -> Result<i64, TdError> {
     let ev = event_of(tx, game, by).await?;
     let record = tx.game_for_update(game).await?;
     check(&record, ev.as_ref(), ruling)?;
     let detail = match ruling {
         Ruling::Result(result, kind) => {
-            let mut chess = record.to_game()?;
+            // The moves a PGN file gives become the game's when it has none
+            // yet (and starts where the file's game starts).
+            let played = played.filter(|p| {
+                record.moves.is_empty() && !p.plies().is_empty() && *p.start() == record.start()
+            });
+            let mut chess = match played {
+                Some(p) => p.clone(),
+                None => record.to_game()?,
+            };
             // A result played out over the board that a TD enters (an
             // import of a finished event's results) ended as such results
             // mostly do: by resignation, or a draw by agreement.
@@ -145,7 +154,12 @@ pub(super) async fn apply(
                 GameResult::Draw => crate::chess::game::EndReason::Agreement,
                 _ => crate::chess::game::EndReason::Resignation,
             });
-            chess.rule(Outcome::new(result, reason));
+            match played.and_then(|p| p.outcome()) {
+                // The file's own ending (a mate, a resignation) where it
+                // gives the same result.
+                Some(o) if o.result == result && kind == o.reason.kind() => chess.rule(o.clone()),
+                _ => chess.rule(Outcome::new(result, reason)),
+            };
             tx.save_game(
                 &record,
                 &chess,
@@ -243,7 +257,7 @@ pub async fn set_result(
     now: DateTime<Utc>,
 ) -> Result<i64, TdError> {
     let reason = reason_given(reason, "both players")?;
-    let action = apply(tx, game, ruling, reason, by, now).await?;
+    let action = apply(tx, game, ruling, reason, by, now, None).await?;
     tell_players(tx, post, action, game, ruling, reason, now).await?;
     Ok(action)
 }
@@ -291,6 +305,8 @@ pub struct ImportedResult {
     pub before: String,
     /// The game after.
     pub after: String,
+    /// What else a TD should know (moves in the file that are not stored).
+    pub note: Option<String>,
 }
 
 /// Imports a results file into a started event, all or nothing: every line
@@ -385,7 +401,31 @@ pub async fn import_results(
             wrong(e.to_string());
             continue;
         }
-        plan.push((l, g.game.id, ruling, describe_stored(&g.game), white, black));
+        // The event's list of games carries no moves: read the game's own.
+        let stored_moves = match &l.played {
+            Some(p) if !p.plies().is_empty() => tx.game_for_update(g.game.id).await?.moves.len(),
+            _ => 0,
+        };
+        let note = match &l.played {
+            Some(p) if !p.plies().is_empty() && stored_moves > 0 => Some(format!(
+                "game {} has moves already; the file's moves are ignored",
+                g.game.id
+            )),
+            Some(p) if !p.plies().is_empty() && *p.start() != g.game.start() => Some(format!(
+                "game {} starts from another position; the file's moves are ignored",
+                g.game.id
+            )),
+            _ => None,
+        };
+        plan.push((
+            l,
+            g.game.id,
+            ruling,
+            describe_stored(&g.game),
+            white,
+            black,
+            note,
+        ));
     }
     if !problems.is_empty() {
         return refused(format!(
@@ -394,13 +434,14 @@ pub async fn import_results(
         ));
     }
     let mut changes = Vec::new();
-    for (l, game, ruling, before, white, black) in plan {
+    for (l, game, ruling, before, white, black, note) in plan {
         changes.push(ImportedResult {
             line: l.line,
             game,
             players: (white.player.name.clone(), black.player.name.clone()),
             before,
             after: ruling.describe(),
+            note,
         });
         if dry_run {
             continue;
@@ -410,7 +451,7 @@ pub async fn import_results(
         } else {
             l.reason.trim().to_owned()
         };
-        let action = apply(tx, game, ruling, &reason, by, now).await?;
+        let action = apply(tx, game, ruling, &reason, by, now, l.played.as_ref()).await?;
         if mail {
             tell_players(tx, post, action, game, ruling, &reason, now).await?;
         }
