@@ -124,6 +124,36 @@ pub enum EventCommand {
         #[arg(long)]
         reason: String,
     },
+    /// Enter many results at once from a CSV or PGN file, all or nothing.
+    ///
+    /// A FILE ending in .pgn is read as PGN: each game's Round, Board (team
+    /// events), White, Black and Result tags, Termination for the kind
+    /// (time forfeit, adjudication, abandoned = default), and its moves,
+    /// stored when the game has none yet (else ignored, with a note).
+    /// Any other FILE is CSV:
+    ///
+    /// The first line names the columns: round, board (team events),
+    /// white, black, result, kind, reason (round, white, black and result
+    /// required). Players by address or by name as the event knows them;
+    /// result 1-0, 0-1, 1/2-1/2, empty for kind cancelled; kind board (the
+    /// default), time, adjudication, default or cancelled; reason told to
+    /// the players (default: the file's name and line). Any bad line
+    /// refuses the whole file, naming each line and what to fix.
+    ImportResults {
+        /// The event's number.
+        id: i64,
+        /// The CSV file, or a PGN file (ending in .pgn).
+        file: PathBuf,
+        /// The TD doing it (one of the event's TDs).
+        #[arg(long)]
+        by: EmailAddress,
+        /// Print what would change (each game: before -> after); change nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Send no game-over mails (historical results).
+        #[arg(long)]
+        no_mail: bool,
+    },
     /// Replace a player by a registered substitute, who inherits the games.
     Replace {
         /// The event's number.
@@ -208,6 +238,32 @@ pub enum SideArg {
 
 fn post(app: &App) -> Result<Post> {
     Ok(Post::new(&app.config.mail)?)
+}
+
+/// Reads a results file as text: refused when it is too large, binary or
+/// not UTF-8, before anything is parsed.
+fn read_results_file(file: &std::path::Path) -> Result<String> {
+    let shown = file.display();
+    let size = std::fs::metadata(file)
+        .with_context(|| format!("cannot read {shown}"))?
+        .len();
+    let max = crate::event::import::MAX_BYTES;
+    if size > max {
+        anyhow::bail!(
+            "{shown} is {size} bytes; a results file may have at most {max}: split it and import \
+             each part"
+        );
+    }
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {shown}"))?;
+    if bytes.contains(&0) {
+        anyhow::bail!("{shown} is not a text file (it holds NUL bytes): give a CSV file");
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{shown} is not UTF-8 text (byte {}): save it as UTF-8 CSV",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 /// `dopis game result`: sets, adjudicates or cancels a result.
@@ -579,6 +635,78 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 out,
                 "{email} withdrawn from event #{id}; their unfinished games are closed and the players told"
             )?;
+        }
+        EventCommand::ImportResults {
+            id,
+            file,
+            by,
+            dry_run,
+            no_mail,
+        } => {
+            let text = read_results_file(&file)?;
+            let shown = file.display().to_string();
+            let is_pgn = file
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+            let read = if is_pgn {
+                crate::event::import::parse_pgn(&text)
+            } else {
+                crate::event::import::parse(&text)
+            };
+            let lines = match read {
+                Ok(l) => l,
+                Err(problems) => anyhow::bail!(
+                    "nothing was imported; fix these lines of {shown} and run it again:\n{}",
+                    problems
+                        .iter()
+                        .map(|p| p.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ),
+            };
+            let post = post(app)?;
+            let changes = td::import_results(
+                &mut tx,
+                &post,
+                EventId(id),
+                &shown,
+                &lines,
+                &by,
+                now,
+                dry_run,
+                !no_mail,
+            )
+            .await?;
+            for c in &changes {
+                writeln!(
+                    out,
+                    "line {}: game #{} {} - {}: {} -> {}",
+                    c.line, c.game.0, c.players.0, c.players.1, c.before, c.after
+                )?;
+                if let Some(note) = &c.note {
+                    writeln!(out, "  note: {note}")?;
+                }
+            }
+            if dry_run {
+                // A dry run wrote nothing; the transaction ends uncommitted.
+                writeln!(
+                    out,
+                    "dry run: {} games would change; nothing changed",
+                    changes.len()
+                )?;
+            } else {
+                tx.commit().await?;
+                let told = if no_mail {
+                    "no mail sent"
+                } else {
+                    "the players are told"
+                };
+                writeln!(
+                    out,
+                    "{} results imported into event #{id}; {told}",
+                    changes.len()
+                )?;
+            }
         }
         EventCommand::Replace {
             id,

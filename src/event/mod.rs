@@ -9,6 +9,7 @@
 //! - [`tiebreak`]: the tie-breaks and exactly how each is computed.
 //! - [`crosstable`]: crosstables as text, CSV, JSON and HTML.
 //! - [`boards`]: a team event's table per board.
+//! - [`import`]: the results file a TD imports (format documented there).
 //!
 //! Players and teams are numbered by their place in the event file (index 0
 //! is starting number 1); every function here works on those indices, and the
@@ -18,6 +19,7 @@ pub mod berger;
 pub mod boards;
 pub mod crosstable;
 pub mod file;
+pub mod import;
 
 pub mod olympiad;
 pub mod standings;

@@ -231,7 +231,229 @@ async fn a_withdrawn_boards_opponents_are_told_the_truth_in_team_events(db: &Tes
     }
 }
 
+async fn a_results_file_goes_in_whole_or_not_at_all(db: &TestDb) {
+    let dir = started_four(db);
+    let d = dir.path();
+    let import = |file: &str, extra: &[&str]| {
+        let mut args = vec!["event", "import-results", "1", file, "--by", "td@club.test"];
+        args.extend(extra);
+        dopis(d, db, &args)
+    };
+    let write = |name: &str, text: &str| std::fs::write(d.join(name), text).unwrap();
+    let untouched = || {
+        for g in 1..=6 {
+            let shown = ok(&dopis(d, db, &["game", "show", &g.to_string()]));
+            assert!(shown.contains("status:       active"), "game {g}: {shown}");
+        }
+    };
+    let head = "round,white,black,result,kind,reason\n";
+    // Hostile files: each refused with its line and what to do; nothing changes.
+    write("missing.csv", "round,white,black\n1,Ana,Dora\n");
+    write(
+        "player.csv",
+        &format!("{head}1,Ana,Dora,1-0,,\n1,Bor,Zoran,1-0,,\n"),
+    );
+    write(
+        "nogame.csv",
+        &format!("{head}1,Ana,Dora,1-0,,\n1,Dora,Ana,1-0,,\n"),
+    );
+    write(
+        "twice.csv",
+        &format!("{head}1,Ana,Dora,1-0,,\n1,a@club.test,d@club.test,0-1,,\n"),
+    );
+    std::fs::write(d.join("binary.csv"), [0u8, 159, 146, 150, 0, 1, 2]).unwrap();
+    let huge = std::fs::File::create(d.join("huge.csv")).unwrap();
+    huge.set_len(50 * 1024 * 1024).unwrap();
+    for (file, says) in [
+        ("missing.csv", "line 1: column 'result' is missing"),
+        ("player.csv", "line 3: 'Zoran' plays in no seat of event #1"),
+        (
+            "nogame.csv",
+            "line 3: no game in round 1 with White Dora and Black Ana",
+        ),
+        ("twice.csv", "line 3: game #1 is on line 2 already"),
+        ("binary.csv", "is not a text file"),
+        ("huge.csv", "a results file may have at most"),
+        ("absent.csv", "cannot read absent.csv"),
+    ] {
+        let err = fails(&import(file, &[]));
+        assert!(err.contains(says), "{file}: {err}");
+    }
+    untouched();
+
+    // A cancelled game takes no result from a file either.
+    ok(&dopis(
+        d,
+        db,
+        &[
+            "game",
+            "result",
+            "4",
+            "--kind",
+            "cancelled",
+            "--reason",
+            "x",
+            "--by",
+            "td@club.test",
+        ],
+    ));
+    write(
+        "cancelled.csv",
+        &format!("{head}1,Ana,Dora,1-0,,\n2,Ana,Bor,1-0,,\n"),
+    );
+    let err = fails(&import("cancelled.csv", &[]));
+    assert!(err.contains("line 3: game #4 was cancelled"), "{err}");
+    assert!(err.contains("nothing was imported"), "{err}");
+    untouched_but_4(d, db);
+
+    // Round 1 A-D time, B-C default; round 2 D-C drawn over the board;
+    // round 3 B-D adjudicated, C-A played.
+    write(
+        "results.csv",
+        &format!(
+            "{head}1,Ana,Dora,1-0,time,no move for 40 days\n\
+             1,b@club.test,c@club.test,1-0,default,Cene never started\n\
+             2,Dora,Cene,1/2-1/2,,\n\
+             3,Bor,Dora,0-1,adjudication,\"won ending, by the book\"\n"
+        ),
+    );
+    let dry = ok(&import("results.csv", &["--dry-run"]));
+    assert!(
+        dry.contains("line 2: game #1 Ana - Dora: * -> 1-0 (time)"),
+        "{dry}"
+    );
+    assert!(
+        dry.contains("line 4: game #3 Dora - Cene: * -> 1/2-1/2 (board)"),
+        "{dry}"
+    );
+    assert!(
+        dry.contains("dry run: 4 games would change; nothing changed"),
+        "{dry}"
+    );
+    untouched_but_4(d, db);
+    let before = outbox_rows_of(db).await.len();
+    let out = ok(&import("results.csv", &["--no-mail"]));
+    assert!(
+        out.contains("4 results imported into event #1; no mail sent"),
+        "{out}"
+    );
+    assert_eq!(
+        outbox_rows_of(db).await.len(),
+        before,
+        "--no-mail sends nothing"
+    );
+    // With mail, the players of a result get the game-over mail.
+    write("late.csv", &format!("{head}3,Cene,Ana,0-1,board,\n"));
+    ok(&import("late.csv", &[]));
+    let over = outbox_rows_of(db)
+        .await
+        .iter()
+        .filter(|r| r.mail_key.contains(".g6.over."))
+        .count();
+    assert_eq!(over, 2, "both players of game 6 are told");
+    let text = ok(&dopis(d, db, &["event", "standings", "1"]));
+    // Ana: 1E (Dora), x (Bor), 1 (Cene) = 2; Bor: + (Cene), x, 0A (Dora) = 1;
+    // Dora: 0E, ½ (Cene), 1A (Bor) = 1½; Cene: -, ½, 0 = ½.
+    for (name, points, marks) in [
+        ("Ana", "2", &["1E", "x", "1"][..]),
+        ("Bor", "1", &["+", "x", "0A"][..]),
+        ("Dora", "1½", &["0E", "½", "1A"][..]),
+        ("Cene", "½", &["-", "½", "0"][..]),
+    ] {
+        let cells: Vec<&str> = text
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap()
+            .split_whitespace()
+            .collect();
+        for m in marks {
+            assert!(cells.contains(m), "{name}: {m} in {text}");
+        }
+        assert!(cells.contains(&points), "{name}: {points} in {text}");
+    }
+    let shown = ok(&dopis(d, db, &["game", "show", "5"]));
+    assert!(shown.contains("won ending, by the book"), "{shown}");
+
+    // A game that has its result takes a new one from a file (the TD's
+    // word is final), and the dry run shows what it was.
+    write(
+        "again.csv",
+        &format!("{head}3,Cene,Ana,1/2-1/2,adjudication,appeal\n"),
+    );
+    let dry = ok(&import("again.csv", &["--dry-run"]));
+    assert!(
+        dry.contains("game #6 Cene - Ana: 0-1 (board) -> 1/2-1/2 (adjudication)"),
+        "{dry}"
+    );
+}
+
+/// Every game but the cancelled #4 is still being played.
+fn untouched_but_4(d: &std::path::Path, db: &TestDb) {
+    for g in [1, 2, 3, 5, 6] {
+        let shown = ok(&dopis(d, db, &["game", "show", &g.to_string()]));
+        assert!(shown.contains("status:       active"), "game {g}: {shown}");
+    }
+}
+
+async fn a_pgn_results_file_brings_its_results_kinds_and_moves(db: &TestDb) {
+    let dir = started_four(db);
+    let d = dir.path();
+    let pgn = "[Event \"Club cup\"]\n[Round \"1\"]\n[White \"Ana\"]\n[Black \"Dora\"]\n\
+               [Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+               [Event \"Club cup\"]\n[Round \"1\"]\n[White \"Bor\"]\n[Black \"Cene\"]\n\
+               [Result \"1-0\"]\n[Termination \"time forfeit\"]\n\n1-0\n";
+    std::fs::write(d.join("round1.pgn"), pgn).unwrap();
+    let import = |file: &str, extra: &[&str]| {
+        let mut args = vec!["event", "import-results", "1", file, "--by", "td@club.test"];
+        args.extend(extra);
+        ok(&dopis(d, db, &args))
+    };
+    let out = import("round1.pgn", &["--no-mail"]);
+    assert!(
+        out.contains("line 1: game #1 Ana - Dora: * -> 0-1 (board)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("line 9: game #2 Bor - Cene: * -> 1-0 (time)"),
+        "{out}"
+    );
+    let shown = ok(&dopis(d, db, &["game", "show", "1"]));
+    assert!(
+        shown.contains("moves:        1. f3 e5 2. g4 Qh4#"),
+        "{shown}"
+    );
+    assert!(shown.contains("checkmate"), "{shown}");
+    let text = ok(&dopis(d, db, &["event", "standings", "1"]));
+    let bor = text.lines().find(|l| l.contains("Bor")).unwrap();
+    assert!(bor.split_whitespace().any(|c| c == "1E"), "{text}");
+    // Again: the game has its moves now; the file's are ignored, with a note.
+    let again = import("round1.pgn", &["--dry-run"]);
+    assert!(
+        again.contains("note: game #1 has moves already; the file's moves are ignored"),
+        "{again}"
+    );
+    std::fs::write(d.join("bad.pgn"), "[Round \"x\"]\n[White \"Ana\"]\n\n1-0\n").unwrap();
+    let err = fails(&dopis(
+        d,
+        db,
+        &[
+            "event",
+            "import-results",
+            "1",
+            "bad.pgn",
+            "--by",
+            "td@club.test",
+        ],
+    ));
+    assert!(
+        err.contains("line 1: Round \"x\" is not a round number"),
+        "{err}"
+    );
+}
+
 crate::on_both_backends!(
+    a_pgn_results_file_brings_its_results_kinds_and_moves,
+    a_results_file_goes_in_whole_or_not_at_all,
     a_tds_result_kinds_are_stored_shown_and_marked_as_iccf_does,
     a_withdrawn_boards_opponents_are_told_the_truth_in_team_events,
 );

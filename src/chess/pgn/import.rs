@@ -490,6 +490,9 @@ fn recorded_outcome(
         (Some("time forfeit"), GameResult::Draw) => EndReason::TimeForfeitOpponentCannotMate,
         (Some("time forfeit"), _) => EndReason::TimeForfeit,
         (Some("adjudication"), _) => EndReason::Adjudication("recorded in PGN".to_owned()),
+        (Some("abandoned" | "rules infraction"), GameResult::WhiteWins | GameResult::BlackWins) => {
+            EndReason::Default("recorded in PGN".to_owned())
+        }
         (_, GameResult::Draw) => match game.claim_draw(None) {
             Ok(ClaimReason::ThreefoldRepetition) => EndReason::ThreefoldRepetition,
             Ok(ClaimReason::FiftyMoveRule) => EndReason::FiftyMoveRule,

@@ -50,7 +50,7 @@ pub use entrants::{add_player, add_team, create};
 pub use pairings::{PairedGame, pairings, start, started_pairings};
 pub use pgn::event_pgn;
 pub use players::{replace, withdraw};
-pub use results::{Ruling, describe_stored, set_result};
+pub use results::{ImportedResult, Ruling, describe_stored, import_results, set_result};
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{StoredEvent, draw_policy, events, log, messages_allowed};
 

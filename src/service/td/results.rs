@@ -131,17 +131,35 @@ pub(super) async fn apply(
     reason: &str,
     by: &EmailAddress,
     now: DateTime<Utc>,
+    played: Option<&crate::chess::game::Game>,
 ) -> Result<i64, TdError> {
     let ev = event_of(tx, game, by).await?;
     let record = tx.game_for_update(game).await?;
     check(&record, ev.as_ref(), ruling)?;
     let detail = match ruling {
         Ruling::Result(result, kind) => {
-            let mut chess = record.to_game()?;
-            let Some(reason) = kind.ruled(reason) else {
-                return refused(format!("kind '{kind}' is not a ruling"));
+            // The moves a PGN file gives become the game's when it has none
+            // yet (and starts where the file's game starts).
+            let played = played.filter(|p| {
+                record.moves.is_empty() && !p.plies().is_empty() && *p.start() == record.start()
+            });
+            let mut chess = match played {
+                Some(p) => p.clone(),
+                None => record.to_game()?,
             };
-            chess.rule(Outcome::new(result, reason));
+            // A result played out over the board that a TD enters (an
+            // import of a finished event's results) ended as such results
+            // mostly do: by resignation, or a draw by agreement.
+            let reason = kind.ruled(reason).unwrap_or(match result {
+                GameResult::Draw => crate::chess::game::EndReason::Agreement,
+                _ => crate::chess::game::EndReason::Resignation,
+            });
+            match played.and_then(|p| p.outcome()) {
+                // The file's own ending (a mate, a resignation) where it
+                // gives the same result.
+                Some(o) if o.result == result && kind == o.reason.kind() => chess.rule(o.clone()),
+                _ => chess.rule(Outcome::new(result, reason)),
+            };
             tx.save_game(
                 &record,
                 &chess,
@@ -241,7 +259,7 @@ pub async fn set_result(
     now: DateTime<Utc>,
 ) -> Result<i64, TdError> {
     let reason = reason_given(reason, "both players")?;
-    let action = apply(tx, game, ruling, reason, by, now).await?;
+    let action = apply(tx, game, ruling, reason, by, now, None).await?;
     tell_players(tx, post, action, game, ruling, reason, now).await?;
     Ok(action)
 }
@@ -274,4 +292,171 @@ mod tests {
             assert!(Ruling::new(result, kind).is_err(), "{result:?} {kind:?}");
         }
     }
+}
+
+/// One game an import changes: what it was and what it becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedResult {
+    /// The line of the file.
+    pub line: usize,
+    /// The game.
+    pub game: GameId,
+    /// White's and Black's names.
+    pub players: (String, String),
+    /// The game before (`*`, `1-0 (board)`, …).
+    pub before: String,
+    /// The game after.
+    pub after: String,
+    /// What else a TD should know (moves in the file that are not stored).
+    pub note: Option<String>,
+}
+
+/// Imports a results file into a started event, all or nothing: every line
+/// is checked first (its players, its game, its result against the game
+/// as it stands), and any problem refuses the whole file, naming each line.
+/// With `dry_run` nothing changes; otherwise each game takes its result,
+/// and with `mail` both players are told as for `game result`. Returns
+/// what changes, line by line.
+#[allow(clippy::too_many_arguments)]
+pub async fn import_results(
+    tx: &mut Tx,
+    post: &Post,
+    event: crate::ids::EventId,
+    file: &str,
+    lines: &[crate::event::import::ResultLine],
+    by: &EmailAddress,
+    now: DateTime<Utc>,
+    dry_run: bool,
+    mail: bool,
+) -> Result<Vec<ImportedResult>, TdError> {
+    let ev = StoredEvent::load(tx, event).await?;
+    ev.check_td(by)?;
+    if ev.record.status != crate::store::events::EventStatus::Started {
+        return refused(format!(
+            "event {} has not started: start it first (`dopis event start {}`)",
+            ev.record.id, ev.record.id
+        ));
+    }
+    let games = tx.event_games(event).await?;
+    let team = ev.is_team_event();
+    let who = |text: &str| {
+        let text = text.trim();
+        ev.entrants
+            .iter()
+            .find(|e| e.player.email.as_str().eq_ignore_ascii_case(text) || e.player.name == text)
+    };
+    let mut problems = Vec::new();
+    let mut plan = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for l in lines {
+        let mut wrong = |m: String| problems.push(format!("line {}: {m}", l.line));
+        let (Some(white), Some(black)) = (who(&l.white), who(&l.black)) else {
+            for name in [&l.white, &l.black] {
+                if who(name).is_none() {
+                    wrong(format!(
+                        "'{name}' plays in no seat of event {}: write their address or name as                          `dopis event show {}` lists it",
+                        ev.record.id, ev.record.id
+                    ));
+                }
+            }
+            continue;
+        };
+        if team && l.board.is_none() {
+            wrong("give the board: this is a team event".into());
+            continue;
+        }
+        let found = games.iter().find(|g| {
+            g.round == l.round
+                && (!team || Some(g.board) == l.board)
+                && g.game.white == white.player.id
+                && g.game.black == black.player.id
+        });
+        let Some(g) = found else {
+            wrong(format!(
+                "no game in round {}{} with White {} and Black {}: `dopis event pairings {}`                  lists the games (swap the players if the colours are the other way round)",
+                l.round,
+                l.board.map(|b| format!(", board {b}")).unwrap_or_default(),
+                white.player.name,
+                black.player.name,
+                ev.record.id
+            ));
+            continue;
+        };
+        if let Some(first) = seen.insert(g.game.id, l.line) {
+            wrong(format!(
+                "game {} is on line {first} already: give each game once",
+                g.game.id
+            ));
+            continue;
+        }
+        let ruling = match (l.kind, l.result) {
+            (ResultKind::Board, Some(r)) => Ruling::Result(r, ResultKind::Board),
+            (kind, result) => match Ruling::new(result, kind) {
+                Ok(r) => r,
+                Err(e) => {
+                    wrong(e);
+                    continue;
+                }
+            },
+        };
+        if let Err(e) = check(&g.game, Some(&ev), ruling) {
+            wrong(e.to_string());
+            continue;
+        }
+        // The event's list of games carries no moves: read the game's own.
+        let stored_moves = match &l.played {
+            Some(p) if !p.plies().is_empty() => tx.game_for_update(g.game.id).await?.moves.len(),
+            _ => 0,
+        };
+        let note = match &l.played {
+            Some(p) if !p.plies().is_empty() && stored_moves > 0 => Some(format!(
+                "game {} has moves already; the file's moves are ignored",
+                g.game.id
+            )),
+            Some(p) if !p.plies().is_empty() && *p.start() != g.game.start() => Some(format!(
+                "game {} starts from another position; the file's moves are ignored",
+                g.game.id
+            )),
+            _ => None,
+        };
+        plan.push((
+            l,
+            g.game.id,
+            ruling,
+            describe_stored(&g.game),
+            white,
+            black,
+            note,
+        ));
+    }
+    if !problems.is_empty() {
+        return refused(format!(
+            "nothing was imported; fix these lines of {file} and run it again:\n{}",
+            problems.join("\n")
+        ));
+    }
+    let mut changes = Vec::new();
+    for (l, game, ruling, before, white, black, note) in plan {
+        changes.push(ImportedResult {
+            line: l.line,
+            game,
+            players: (white.player.name.clone(), black.player.name.clone()),
+            before,
+            after: ruling.describe(),
+            note,
+        });
+        if dry_run {
+            continue;
+        }
+        let reason = if l.reason.trim().is_empty() {
+            format!("{file} line {}", l.line)
+        } else {
+            l.reason.trim().to_owned()
+        };
+        let action = apply(tx, game, ruling, &reason, by, now, l.played.as_ref()).await?;
+        if mail {
+            tell_players(tx, post, action, game, ruling, &reason, now).await?;
+        }
+    }
+    Ok(changes)
 }
