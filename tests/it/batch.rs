@@ -274,11 +274,11 @@ async fn team_standings_show_a_table_per_board_in_every_format(db: &TestDb) {
         "{text}"
     );
     assert!(
-        text.contains("   1   1  Ana Kos (ŠK Ljubljana)   X  1*    1     1"),
+        text.contains("   1   1  Ana Kos (ŠK Ljubljana)     X  1A *    1     1"),
         "{text}"
     );
     assert!(
-        text.contains("   2   2  Jan Wójcik (KS Kraków)  0*   X    0     0"),
+        text.contains("   2   2  Jan Wójcik (KS Kraków)  0A *     X    0     0"),
         "{text}"
     );
     assert!(

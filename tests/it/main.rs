@@ -22,6 +22,7 @@ mod events;
 mod exit;
 mod faults;
 mod gender;
+mod iccf_event;
 mod inbound_fixtures;
 mod languages;
 mod layers;

@@ -373,7 +373,7 @@ pub async fn import_results(
         });
         let Some(g) = found else {
             wrong(format!(
-                "no game in round {}{} with White {} and Black {}: `dopis event pairings {}`                  lists the games (swap the players if the colours are the other way round)",
+                "no game in round {}{} with White {} and Black {}: `dopis event pairings {}` lists the games (swap the players if the colours are the other way round)",
                 l.round,
                 l.board.map(|b| format!(", board {b}")).unwrap_or_default(),
                 white.player.name,
