@@ -91,7 +91,8 @@ email = "g@club.test"
 name = "Gal"
 "#;
 
-/// Every result but Gal's second cycle, as the TD's file gives them.
+/// Every result but Gal's second cycle, as the TD's file gives them
+/// (names in any case, as a TD may type them).
 const RESULTS: &str = r#"round,white,black,result,kind,reason
 1,Bor,Gal,1-0,,
 1,Cene,Franc,1-0,,
@@ -106,7 +107,7 @@ const RESULTS: &str = r#"round,white,black,result,kind,reason
 4,Bor,Cene,1-0,,
 4,Gal,Eva,1/2-1/2,,
 5,Dora,Bor,1/2-1/2,,
-5,Eva,Ana,,cancelled,paired by mistake
+5,eva ,ANA,,cancelled,paired by mistake
 5,Franc,Gal,1-0,,
 6,Eva,Cene,1/2-1/2,,
 6,Franc,Bor,1/2-1/2,,

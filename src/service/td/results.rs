@@ -341,9 +341,11 @@ pub async fn import_results(
     let team = ev.is_team_event();
     let who = |text: &str| {
         let text = text.trim();
-        ev.entrants
-            .iter()
-            .find(|e| e.player.email.as_str().eq_ignore_ascii_case(text) || e.player.name == text)
+        ev.entrants.iter().find(|e| {
+            // Names as a TD types them: any case, spaces trimmed.
+            e.player.email.as_str().eq_ignore_ascii_case(text)
+                || e.player.name.trim().to_lowercase() == text.trim().to_lowercase()
+        })
     };
     let mut problems = Vec::new();
     let mut plan = Vec::new();
@@ -354,7 +356,7 @@ pub async fn import_results(
             for name in [&l.white, &l.black] {
                 if who(name).is_none() {
                     wrong(format!(
-                        "'{name}' plays in no seat of event {}: write their address or name as                          `dopis event show {}` lists it",
+                        "'{name}' plays in no seat of event {}: write their address or name as `dopis event show {}` lists it",
                         ev.record.id, ev.record.id
                     ));
                 }
