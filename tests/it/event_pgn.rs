@@ -155,6 +155,12 @@ async fn an_events_pgn_has_every_game_with_its_tags_and_reads_in_python_chess(db
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     ok(&dopis(d, db, &["init"]));
+    // Ana brings a FIDE rating; the others are unrated.
+    ok(&dopis(
+        d,
+        db,
+        &["rating", "set", "a@club.test", "2100", "--source", "fide"],
+    ));
     let text = ok(&dopis(d, db, &["event", "pgn", "1"]));
     let Some(python) = python_with_chess() else {
         eprintln!("no python with python-chess: the PGN is checked by text only");
@@ -178,7 +184,11 @@ async fn an_events_pgn_has_every_game_with_its_tags_and_reads_in_python_chess(db
         assert_eq!(h["EventDate"], "2027.03.01");
         assert_eq!(h["Date"], "2027.03.01");
         assert!(h.get("Board").is_none(), "no boards in a round robin: {h}");
-        assert!(h.get("WhiteElo").is_none(), "no ratings yet: {h}");
+        // Only Ana's rating is known: her tag is written, nobody else's.
+        for (side, elo) in [("White", "WhiteElo"), ("Black", "BlackElo")] {
+            let want = (h[side] == "Ana").then_some("2100");
+            assert_eq!(h.get(elo).and_then(|v| v.as_str()), want, "{h}");
+        }
     }
     let first = &read[0];
     assert_eq!(first["headers"]["Round"], "1");

@@ -30,10 +30,16 @@ use crate::service::post::pgn_time_control;
 use crate::store::Tx;
 use crate::store::events::EventStatus;
 
-/// The `WhiteElo` and `BlackElo` tags of a game: the one place a rating
-/// reaches an event's PGN. Players have no rating yet, so none is written.
-fn rating_tags(_white: &Player, _black: &Player) -> Vec<(String, String)> {
-    Vec::new()
+/// The `WhiteElo` and `BlackElo` tags of a game: the ratings a rated game
+/// was rated against, else the players' current ones (as a game's own PGN
+/// has them, [`crate::service::ratings::game_ratings`]); an unrated player's
+/// tag is left out.
+fn rating_tags(ratings: [Option<i32>; 2]) -> Vec<(String, String)> {
+    ["WhiteElo", "BlackElo"]
+        .into_iter()
+        .zip(ratings)
+        .filter_map(|(tag, r)| r.map(|r| (tag.to_string(), r.to_string())))
+        .collect()
 }
 
 /// Every game of a started event as one PGN text, by round, board and
@@ -72,7 +78,9 @@ pub async fn event_pgn(tx: &mut Tx, ev: &StoredEvent, site: &str) -> Result<Stri
                 other.push(("BlackTeam".into(), team));
             }
         }
-        other.extend(rating_tags(&white, &black));
+        other.extend(rating_tags(
+            crate::service::ratings::game_ratings(tx, &record).await?,
+        ));
         let tags = PgnTags {
             event: ev.record.name.clone(),
             site: site.to_string(),
