@@ -270,14 +270,23 @@ async fn clocks_run_out_over_real_mail_under_a_shifted_clock(db: &TestDb) {
     s.serve_until(0, &mut cid, &format!("Leave booked: {from} to {to}"))
         .await;
 
-    // 49 hours on: Ana's 24-hour reminder has come, before her deadline;
-    // Dan hears that Cid is on leave.
+    // While the leave runs (from the start of its first day to the end of
+    // its second: an hour after its second day begins is inside it, at any
+    // time of day the test starts), Dan hears that Cid is on leave.
+    let second_day = (from + TimeDelta::days(1))
+        .and_hms_opt(0, 0, 0)
+        .unwrap()
+        .and_utc();
+    let inside = (second_day - s.started).num_hours() + 1;
+    assert!((25..=48).contains(&inside), "{inside}");
+    s.serve_until(inside, &mut dan, "Cid is on leave").await;
+
+    // 49 hours on: Ana's 24-hour reminder has come, before her deadline.
     let reminder = s.serve_until(49, &mut ana, "Reminder: your move").await;
     assert!(
         reminder.body_text(0).unwrap_or_default().contains("UTC"),
         "the reminder names the deadline"
     );
-    s.serve_until(49, &mut dan, "Cid is on leave").await;
     assert_eq!(s.game(&quick).0, "active");
 
     // 73 hours on: Ana's game ended by itself; both players are told.
