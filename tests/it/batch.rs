@@ -349,13 +349,27 @@ email = "c@club.test"
 name = "Cene"
 "#;
 
+/// The TD (td@club.test) adjudicates `game` in `tx`, as `game result` does.
+async fn adjudicate(
+    tx: &mut dopis::store::Tx,
+    app: &crate::support::app::TestApp,
+    game: dopis::ids::GameId,
+    result: dopis::chess::game::GameResult,
+    reason: &str,
+) {
+    let td = dopis::address::EmailAddress::parse("td@club.test").unwrap();
+    let ruling =
+        dopis::service::td::Ruling::Result(result, dopis::chess::outcome::ResultKind::Adjudication);
+    dopis::service::td::set_result(tx, app.post(), game, ruling, reason, &td, app.now())
+        .await
+        .unwrap();
+}
+
 async fn the_last_game_of_an_event_mails_every_player_the_final_table_once(db: &TestDb) {
-    use dopis::address::EmailAddress;
     use dopis::chess::game::GameResult;
 
     let app = crate::support::app::TestApp::builder().open(db).await;
     let (_, games) = app.event(THREE).await;
-    let td = EmailAddress::parse("td@club.test").unwrap();
     let ana = app.player_by_email("a@club.test").await;
     let bor = app.player_by_email("b@club.test").await;
     let ask = |who: &dopis::player::Player, game| {
@@ -374,20 +388,7 @@ async fn the_last_game_of_an_event_mails_every_player_the_final_table_once(db: &
     };
     for (i, &game) in games.iter().enumerate() {
         let mut tx = app.store.begin().await.unwrap();
-        dopis::service::td::set_result(
-            &mut tx,
-            app.post(),
-            game,
-            dopis::service::td::Ruling::Result(
-                GameResult::Draw,
-                dopis::chess::outcome::ResultKind::Adjudication,
-            ),
-            "agreed",
-            &td,
-            app.now(),
-        )
-        .await
-        .unwrap();
+        adjudicate(&mut tx, &app, game, GameResult::Draw, "agreed").await;
         tx.commit().await.unwrap();
         let mut told = finals(&app.sent().await);
         if i < games.len() - 1 {
@@ -441,20 +442,7 @@ async fn the_last_game_of_an_event_mails_every_player_the_final_table_once(db: &
     // Once only: the TD corrects a result of the finished event; the
     // players get that game's mails, no second final table.
     let mut tx = app.store.begin().await.unwrap();
-    dopis::service::td::set_result(
-        &mut tx,
-        app.post(),
-        games[0],
-        dopis::service::td::Ruling::Result(
-            GameResult::WhiteWins,
-            dopis::chess::outcome::ResultKind::Adjudication,
-        ),
-        "corrected",
-        &td,
-        app.now(),
-    )
-    .await
-    .unwrap();
+    adjudicate(&mut tx, &app, games[0], GameResult::WhiteWins, "corrected").await;
     tx.commit().await.unwrap();
     let sent = app.sent().await;
     assert!(!sent.is_empty(), "the correction is told");
@@ -462,28 +450,13 @@ async fn the_last_game_of_an_event_mails_every_player_the_final_table_once(db: &
 }
 
 async fn a_resignation_by_mail_that_ends_the_event_mails_the_final_table(db: &TestDb) {
-    use dopis::address::EmailAddress;
     use dopis::chess::game::GameResult;
 
     let app = crate::support::app::TestApp::builder().open(db).await;
     let (_, games) = app.event(THREE).await;
-    let td = EmailAddress::parse("td@club.test").unwrap();
     let mut tx = app.store.begin().await.unwrap();
     for &game in &games[..2] {
-        dopis::service::td::set_result(
-            &mut tx,
-            app.post(),
-            game,
-            dopis::service::td::Ruling::Result(
-                GameResult::Draw,
-                dopis::chess::outcome::ResultKind::Adjudication,
-            ),
-            "agreed",
-            &td,
-            app.now(),
-        )
-        .await
-        .unwrap();
+        adjudicate(&mut tx, &app, game, GameResult::Draw, "agreed").await;
     }
     tx.commit().await.unwrap();
     app.sent().await;
