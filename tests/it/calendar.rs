@@ -5,9 +5,6 @@
 //! and side updates the same calendar entry: same UID, higher SEQUENCE,
 //! later DTSTAMP.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use chrono::{DateTime, TimeZone, Utc};
 use icalendar::{
     Calendar, CalendarComponent, CalendarDateTime, Component, DatePerhapsTime, EventStatus,
@@ -20,6 +17,8 @@ use dopis::chess::game::{Game, StartPosition};
 use dopis::lang::Lang;
 use dopis::mail::compose::{GameView, Letter, LetterKind, Party, compose};
 use dopis::mail::inbound::MessageId;
+
+use crate::support::python_reads;
 
 /// Checks the `.ics` of a "your move" mail about `game` from `from`: one
 /// event whose UID names the game and side, SEQUENCE the half-moves
@@ -319,36 +318,7 @@ fn the_game_over_mail_cancels_the_deadline_event_even_of_a_resignation_on_move()
 
 /// The first python with the `icalendar` package, if any.
 fn python_with_icalendar() -> Option<&'static str> {
-    ["/usr/bin/python3", "python3"].into_iter().find(|python| {
-        Command::new(python)
-            .args(["-c", "import icalendar"])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    })
-}
-
-/// What `script` prints reading `text` on its standard input, or its
-/// error output when it fails.
-fn python_reads(python: &str, script: &str, text: &str) -> Result<String, String> {
-    let mut child = Command::new(python)
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("python ends");
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
-    }
-    Ok(String::from_utf8(out.stdout).expect("UTF-8"))
+    crate::support::python_with("icalendar")
 }
 
 const PYTHON_CHECK: &str = r#"

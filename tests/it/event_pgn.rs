@@ -1,9 +1,6 @@
 //! `dopis event pgn`: every game of an event in one PGN file, on both
 //! databases, read back by python-chess (a reader we did not write).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use chrono::{Duration, TimeZone, Utc};
 
 use dopis::ids::GameId;
@@ -79,13 +76,7 @@ async fn write(app: &TestApp, game: GameId, who: &Player, text: &str) {
 
 /// The first python with the `chess` package (python-chess), if any.
 fn python_with_chess() -> Option<&'static str> {
-    let found = ["/usr/bin/python3", "python3"].into_iter().find(|python| {
-        Command::new(python)
-            .args(["-c", "import chess.pgn"])
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    });
+    let found = crate::support::python_with("chess.pgn");
     if found.is_none() && std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("CI=true but no python3 has python-chess: scripts/stack.sh installs it");
     }
@@ -112,26 +103,9 @@ print(json.dumps(games))
 "#;
 
 fn python_reads(python: &str, text: &str) -> serde_json::Value {
-    let mut child = Command::new(python)
-        .args(["-c", READ_PGN])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(text.as_bytes())
-        .expect("write");
-    let out = child.wait_with_output().expect("python ends");
-    assert!(
-        out.status.success(),
-        "python-chess failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
+    let out = crate::support::python_reads(python, READ_PGN, text)
+        .unwrap_or_else(|e| panic!("python-chess failed: {e}"));
+    serde_json::from_str(&out).expect("JSON")
 }
 
 async fn an_events_pgn_has_every_game_with_its_tags_and_reads_in_python_chess(db: &TestDb) {

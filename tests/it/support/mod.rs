@@ -207,5 +207,42 @@ pub fn scratch_user() -> String {
 /// The password of every user of the test mail system.
 pub const MAIL_PASSWORD: &str = "secret";
 
+/// The first python that can `import module` (e.g. `icalendar`,
+/// `chess.pgn`), if any: the tests that read our files with it.
+pub fn python_with(module: &str) -> Option<&'static str> {
+    ["/usr/bin/python3", "python3"].into_iter().find(|python| {
+        Command::new(python)
+            .args(["-c", &format!("import {module}")])
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+/// What python `script` prints reading `text` on its standard input, or
+/// its error output when it fails.
+pub fn python_reads(python: &str, script: &str, text: &str) -> Result<String, String> {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(python)
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(text.as_bytes())
+        .expect("write");
+    let out = child.wait_with_output().expect("python ends");
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    Ok(String::from_utf8(out.stdout).expect("UTF-8"))
+}
+
 pub mod app;
 pub mod mail;
