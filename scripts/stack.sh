@@ -55,11 +55,11 @@ print(*(s.getsockname()[1] for s in socks))')
     export DOPIS_TEST_IMAPS_PORT=$MAILSTACK_IMAPS_PORT DOPIS_TEST_SUBMISSION_PORT=$MAILSTACK_SUBMISSION_PORT \
            DOPIS_TEST_SMTPS_PORT=$MAILSTACK_SMTPS_PORT DOPIS_TEST_CA_FILE=$MAILSTACK_DIR/tls/ca.crt
 
-    step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory; python3-icalendar reads our calendar files)"
+    step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory; python3-icalendar reads our calendar files; systemd-analyze checks our unit)"
     if ! command -v faketime >/dev/null || ! { command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ]; } || [ ! -x /usr/bin/time ] \
-        || ! /usr/bin/python3 -c 'import icalendar' 2>/dev/null; then
+        || ! /usr/bin/python3 -c 'import icalendar' 2>/dev/null || ! command -v systemd-analyze >/dev/null; then
         { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract time python3-icalendar; } \
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract time python3-icalendar systemd; } \
             >/tmp/dopis-apt-tools.log 2>&1 || { tail -n 20 /tmp/dopis-apt-tools.log >&2; return 1; }
     fi
     # python-chess reads the PGN of `dopis event pgn` (Debian's package, else pip's)

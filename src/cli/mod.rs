@@ -131,13 +131,25 @@ fn init(cli: &Cli, out: &mut dyn Write) -> Result<ExitCode> {
         .unwrap_or_else(|| PathBuf::from("dopis.toml"));
     if path.exists() {
         // A config with a mistake is said so and left unchanged.
-        load_config_from(Some(&path), cli)?;
+        let config = load_config_from(Some(&path), cli)?;
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("cannot read config file {}", path.display()))?;
+        // A secret from DOPIS_MAIL_SECRET counts: the file is then left
+        // alone (it may be read-only, as in a container or a service).
+        let has_secret = !config.mail.secret.expose().is_empty();
         match crate::config::with_secret_added(&text) {
+            Ok(Some(_)) if has_secret => {
+                writeln!(out, "config {} exists, left as it is", path.display())?
+            }
             Ok(Some(added)) => {
-                std::fs::write(&path, added)
-                    .with_context(|| format!("cannot write config file {}", path.display()))?;
+                std::fs::write(&path, added).with_context(|| {
+                    format!(
+                        "config file {} has no [mail] secret and cannot be written to add one; \
+                         add a line `secret = \"…\"` (32 random bytes as hex, e.g. from \
+                         `openssl rand -hex 32`) under [mail] yourself, or set DOPIS_MAIL_SECRET",
+                        path.display()
+                    )
+                })?;
                 writeln!(
                     out,
                     "added a [mail] secret to config {} (it had none)",

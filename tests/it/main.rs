@@ -32,6 +32,7 @@ mod migrations;
 mod move_cli;
 mod outbound;
 mod outbound_lang;
+mod packaging;
 mod pgn_files;
 mod quarantine;
 mod ratings;

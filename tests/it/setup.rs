@@ -272,6 +272,30 @@ fn init_adds_a_secret_to_a_config_without_a_mail_table_or_with_an_empty_one() {
     }
 }
 
+/// A config mounted read-only (a container, a service) with the secret in
+/// DOPIS_MAIL_SECRET: `init` leaves the file alone and sets up the database.
+#[test]
+fn init_with_the_secret_in_the_environment_leaves_the_file_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let written = "[database]\nurl = \"sqlite://club.db\"\n";
+    std::fs::write(d.join("dopis.toml"), written).unwrap();
+    let out = ok(&Command::new(env!("CARGO_BIN_EXE_dopis"))
+        .current_dir(d)
+        .env_remove("DOPIS_CONFIG")
+        .env_remove("DOPIS_DATABASE_URL")
+        .env("DOPIS_MAIL_SECRET", "0123456789abcdef0123456789abcdef")
+        .arg("init")
+        .output()
+        .expect("run dopis"));
+    assert!(out.contains("left as it is"), "{out}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("dopis.toml")).unwrap(),
+        written
+    );
+    assert!(d.join("club.db").exists(), "{out}");
+}
+
 #[test]
 fn init_leaves_a_config_with_a_mistake_as_it_is() {
     let dir = tempfile::tempdir().unwrap();
