@@ -12,7 +12,7 @@ use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
 
 use super::context::Context;
 use super::templates::Rendered;
-use super::{ComposeError, Letter, Party};
+use super::{ComposeError, Letter, LetterKind, Party};
 use crate::mail::inbound;
 
 /// The media type of a PGN file (as chess software registers it).
@@ -165,6 +165,21 @@ fn raw_header(name: &str, value: &str) -> Result<HeaderValue, ComposeError> {
     Ok(HeaderValue::new(name, value.to_owned()))
 }
 
+/// An address as a `mailto:` URI's `to` wants it (RFC 6068 2: unreserved
+/// characters and `!$'()*+,;:@` as they are, the rest percent-encoded), so
+/// that a `=` delimiter (`chess=g4.…@`) survives.
+fn mailto_address(address: &str) -> String {
+    let mut out = String::with_capacity(address.len());
+    for byte in address.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~!$'()*+,;:@".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 fn headers(
     letter: &Letter,
     subject: &str,
@@ -204,6 +219,21 @@ fn headers(
     } else {
         "auto-generated"
     };
+    // RFC 2369: the digest is the one mail a player chose to get, so it
+    // says how to stop it: a mail to its own reply address with the
+    // subject `notify each` (per-move mails instead; see
+    // service/inbox/digest.rs). Only mailto: a one-click https form (RFC
+    // 8058) needs a web endpoint. Game mails have none: a game cannot be
+    // unsubscribed from, and Gmail and Yahoo ask it of bulk mail only.
+    if let (LetterKind::Digest { .. }, Some(reply_to)) = (&letter.kind, &letter.reply_to) {
+        builder = builder.raw_header(raw_header(
+            "List-Unsubscribe",
+            &format!(
+                "<mailto:{}?subject=notify%20each>",
+                mailto_address(reply_to.as_str())
+            ),
+        )?);
+    }
     // X-Loop names us: an auto-responder that copies it into its reply (as
     // procmail-style ones do) sends us back a mail we drop unanswered.
     builder = builder

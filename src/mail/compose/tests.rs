@@ -455,6 +455,52 @@ fn auto_submitted_says_whether_the_mail_answers_a_player() {
     }
 }
 
+/// Only the digest carries List-Unsubscribe, a mailto: to its own reply
+/// address that survives every delimiter (`=` is percent-encoded, RFC 6068).
+#[test]
+fn only_the_digest_says_how_to_unsubscribe() {
+    let digest = every_kind()
+        .into_iter()
+        .find(|k| matches!(k, LetterKind::Digest { .. }))
+        .expect("a digest");
+    for (reply_to, want) in [
+        (
+            "chess+d7.abc@chess.test",
+            "<mailto:chess+d7.abc@chess.test?subject=notify%20each>",
+        ),
+        (
+            "chess=d7.abc@chess.test",
+            "<mailto:chess%3Dd7.abc@chess.test?subject=notify%20each>",
+        ),
+    ] {
+        let mut l = letter(digest.clone(), Lang::En, None);
+        l.reply_to = Some(addr(reply_to));
+        let bytes = compose(&l).expect("composes");
+        let mail = mail_parser::MessageParser::default()
+            .parse(&bytes)
+            .expect("parses");
+        assert_eq!(
+            mail.header_raw("List-Unsubscribe").map(str::trim),
+            Some(want)
+        );
+    }
+    for kind in every_kind()
+        .into_iter()
+        .filter(|k| !matches!(k, LetterKind::Digest { .. }))
+    {
+        let bytes = compose(&letter(
+            kind.clone(),
+            Lang::En,
+            Some(view(game_after(&[]), None)),
+        ))
+        .expect("composes");
+        let mail = mail_parser::MessageParser::default()
+            .parse(&bytes)
+            .expect("parses");
+        assert!(mail.header_raw("List-Unsubscribe").is_none(), "{kind:?}");
+    }
+}
+
 #[test]
 fn every_mail_names_us_in_x_loop() {
     let bytes = compose(&letter(

@@ -4,13 +4,19 @@
 //! (against the position the digest showed), the same arbiter, the same
 //! answers. Lines that name no game of the player's get one answer that
 //! quotes them and says how to write them.
+//!
+//! `notify each` / `notify digest` is the player's, not a game's: it may
+//! stand on a line of its own, or be the subject of a mail with any body —
+//! what a mail program's "unsubscribe" button sends to the digest's
+//! `List-Unsubscribe` address (`mailto:…?subject=notify%20each`; Gmail adds
+//! a line of its own to the body, which is then not read).
 
 use chrono::{DateTime, Utc};
 
 use super::stale::Written;
 use super::{Handled, Inbox};
 use crate::arbiter::{Reason, RejectionKind};
-use crate::command;
+use crate::command::{self, Command, Notify};
 use crate::ids::GameId;
 use crate::mail::compose::LetterKind;
 use crate::mail::digest_reply::{self, Line, Named};
@@ -58,12 +64,20 @@ impl Inbox {
                 opponent: name,
             })
             .collect();
+        // An unsubscribe: the subject is the command, the body is not read.
+        if let Some(digest) = notify_choice(&mail.subject, player) {
+            let mut player = player.clone();
+            self.settings(tx, &mut player, None, Some(digest), answering, now)
+                .await?;
+            return Ok((None, Handled::Done(notify_done(digest))));
+        }
         let shown_ids: Vec<i64> = shown.iter().map(|(g, _)| g.0).collect();
         let lines = digest_reply::read(&mail.text, &named, &shown_ids);
 
         let mut done = Vec::new();
         let mut unread = Vec::new();
         let mut first_game = None;
+        let mut notify = None;
         for (index, line) in lines.into_iter().enumerate() {
             let (game, text) = match line {
                 Line::Game { game, text } if known.iter().any(|(g, _)| g.0 == game) => {
@@ -74,7 +88,10 @@ impl Inbox {
                     continue;
                 }
                 Line::Unnamed(text) => {
-                    unread.push(text);
+                    match notify_choice(&text, player) {
+                        Some(digest) => notify = Some(digest),
+                        None => unread.push(text),
+                    }
                     continue;
                 }
             };
@@ -117,6 +134,12 @@ impl Inbox {
             done.push(format!("#{}: {}", game.0, outcome_text(&outcome)));
         }
 
+        if let Some(digest) = notify {
+            let mut player = player.clone();
+            self.settings(tx, &mut player, None, Some(digest), answering, now)
+                .await?;
+            done.push(notify_done(digest));
+        }
         if (!unread.is_empty() || done.is_empty())
             && self.may_answer(tx, player.email.as_str(), now).await?
         {
@@ -164,6 +187,19 @@ impl Inbox {
         }
         Ok((first_game, Handled::Done(done.join("; "))))
     }
+}
+
+/// `Some(true)` for a text that is `notify digest` and nothing else,
+/// `Some(false)` for `notify each`, in the player's words or English.
+fn notify_choice(text: &str, player: &Player) -> Option<bool> {
+    match command::parse(text, player.lang).commands.as_slice() {
+        [Command::Notify(choice)] => Some(*choice == Notify::Digest),
+        _ => None,
+    }
+}
+
+fn notify_done(digest: bool) -> String {
+    format!("notify {}", if digest { "digest" } else { "each" })
 }
 
 fn outcome_text(handled: &Handled) -> String {
