@@ -189,17 +189,7 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
     );
     let mut games: Vec<GameId> = Vec::new();
     for white in [&ana, &cene] {
-        let id = dopis::service::start::start_game(
-            store,
-            post,
-            white.id,
-            bob.id,
-            dopis::chess::game::StartPosition::Standard,
-            TimeControl::default(),
-            start(),
-        )
-        .await
-        .unwrap();
+        let id = app.game(white, &bob, TimeControl::default()).await;
         games.push(id);
         let to = post.reply_to(id, white).to_string();
         mail_at(daemon, white, &to, "e4", start() + Duration::minutes(5)).await;
@@ -371,17 +361,7 @@ async fn the_digest_s_unsubscribe_address_switches_back_to_a_mail_per_move(db: &
         .await;
     mail_at(&app, &bob, "chess@chess.test", "notify digest", start()).await;
     deliver(store, start()).await;
-    let game = dopis::service::start::start_game(
-        store,
-        post,
-        ana.id,
-        bob.id,
-        dopis::chess::game::StartPosition::Standard,
-        TimeControl::default(),
-        start(),
-    )
-    .await
-    .unwrap();
+    let game = app.game(&ana, &bob, TimeControl::default()).await;
     let to_ana = post.reply_to(game, &ana).to_string();
     mail_at(&app, &ana, &to_ana, "e4", start() + Duration::minutes(5)).await;
     deliver(store, start() + Duration::minutes(5)).await;
