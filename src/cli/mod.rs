@@ -83,7 +83,7 @@ pub enum DopisCommand {
     Import {
         /// The file `dopis export` wrote.
         file: PathBuf,
-        /// Import even if the file was made under another [mail] secret
+        /// Import even if the file was made under another mail secret
         /// (reply addresses players already have stop working).
         #[arg(long)]
         new_secret: bool,
