@@ -22,6 +22,30 @@ pub struct Config {
     pub clock: ClockConfig,
     /// How `dopis serve` logs.
     pub log: LogConfig,
+    /// How long mail bodies and inbound records are kept.
+    pub retention: RetentionConfig,
+}
+
+/// `[retention]`: how long `dopis serve` keeps what it needs only for a
+/// while (README, "What dopis keeps, and for how long"). 0 keeps for ever.
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct RetentionConfig {
+    /// Days after sending that an outbox mail's body is dropped (its key,
+    /// Message-ID, recipient and state stay).
+    pub outbox_bodies_days: u32,
+    /// Days after handling that an inbound record's sender and outcome are
+    /// dropped (its key and fingerprint stay).
+    pub inbound_days: u32,
+}
+
+impl Default for RetentionConfig {
+    fn default() -> Self {
+        RetentionConfig {
+            outbox_bodies_days: 30,
+            inbound_days: 90,
+        }
+    }
 }
 
 /// `[log]`: how `dopis serve` writes its log lines (on stderr).
@@ -397,6 +421,8 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["clock", "leave_days"], KeyKind::Number),
     (&["log", "format"], KeyKind::Text),
     (&["log", "level"], KeyKind::Text),
+    (&["retention", "outbox_bodies_days"], KeyKind::Number),
+    (&["retention", "inbound_days"], KeyKind::Number),
 ];
 
 /// Environment variables that start with `DOPIS_` but are not config keys

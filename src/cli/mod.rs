@@ -4,6 +4,7 @@
 
 mod bench;
 mod event;
+mod export;
 mod failed;
 mod game;
 mod leave;
@@ -72,6 +73,20 @@ pub enum DopisCommand {
     Backup {
         /// The new file to write (never overwritten).
         file: PathBuf,
+    },
+    /// Write everything this server needs to carry on (players, games, events, mail state) to FILE, for `dopis import` elsewhere.
+    Export {
+        /// The new file to write (never overwritten).
+        file: PathBuf,
+    },
+    /// Read a `dopis export` FILE into this database, which must be new (`dopis init`, no rows).
+    Import {
+        /// The file `dopis export` wrote.
+        file: PathBuf,
+        /// Import even if the file was made under another mail secret
+        /// (reply addresses players already have stop working).
+        #[arg(long)]
+        new_secret: bool,
     },
     /// Run the mail daemon: read the mailbox, play the moves, send the replies.
     Serve {
@@ -275,6 +290,18 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         DopisCommand::Failed(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = failed::run(&app, cmd, out).await;
+            app.store.close().await;
+            result
+        }),
+        DopisCommand::Export { file } => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = export::export(&app, &file, out).await;
+            app.store.close().await;
+            result
+        }),
+        DopisCommand::Import { file, new_secret } => runtime()?.block_on(async {
+            let app = App::open(config).await?;
+            let result = export::import(&app, &file, new_secret, out).await;
             app.store.close().await;
             result
         }),

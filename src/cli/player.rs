@@ -54,6 +54,16 @@ pub enum PlayerCommand {
         /// The player's e-mail address.
         email: EmailAddress,
     },
+    /// Erase a player's personal data (name, address, their mail and
+    /// messages); their finished games stay for the standings under a
+    /// placeholder name. Without --yes, says what it would do.
+    Forget {
+        /// The player's e-mail address.
+        email: EmailAddress,
+        /// Do it (it cannot be undone); without it, nothing is changed.
+        #[arg(long)]
+        yes: bool,
+    },
     /// Show one player.
     Show {
         /// The player's e-mail address.
@@ -104,6 +114,35 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                 )?;
             } else {
                 writeln!(out, "{email} is not paused; nothing to do")?;
+            }
+        }
+        PlayerCommand::Forget { email, yes } => {
+            let done =
+                crate::service::forget::forget(&app.store, &email, yes, app.clock.now()).await?;
+            let who = format!("{} <{}>", done.player.name, done.player.email);
+            if yes {
+                writeln!(
+                    out,
+                    "forgot {who}: now \"{}\" <{}>; {} finished games kept for the standings; \
+                     {} mails' bodies, {} inbound records and {} messages erased, {} other texts \
+                     rewritten. {email} can register again as a new player",
+                    done.placeholder_name,
+                    done.placeholder_email,
+                    done.finished_games,
+                    done.counts.mails,
+                    done.counts.inbound,
+                    done.counts.messages,
+                    done.counts.texts,
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "would forget {who}: their name and address become \"{}\" <{}> everywhere \
+                     ({} finished games kept for the standings); the mail sent to them or about \
+                     their games, their messages and the records of their mail are erased. \
+                     This cannot be undone: run again with --yes to do it. Nothing was changed",
+                    done.placeholder_name, done.placeholder_email, done.finished_games,
+                )?;
             }
         }
         PlayerCommand::Show { email, format } => {

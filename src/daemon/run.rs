@@ -19,6 +19,7 @@ use crate::service::inbox::{self, Handled, Inbox};
 use crate::service::lease::Lease;
 use crate::service::post::Post;
 use crate::service::quarantine::{self, FailedMail, MailFault, SetAside, Unhandled, is_outage};
+use crate::service::retention::{self, Retention};
 use crate::service::{Store, StoreError};
 
 /// How often a standby daemon tries to take over the mailbox.
@@ -44,6 +45,10 @@ pub struct Daemon {
     /// Mails that failed and are being tried again: their failure record is
     /// cleared once one is handled.
     retrying: Mutex<HashSet<String>>,
+    /// How long sent mail bodies and inbound records are kept.
+    retention: Retention,
+    /// When old data was last pruned (at most once an hour).
+    pruned_at: Mutex<Option<chrono::DateTime<chrono::Utc>>>,
 }
 
 /// What one pass did.
@@ -91,7 +96,39 @@ impl Daemon {
             ),
             retrying: Mutex::new(HashSet::new()),
             lease: None,
+            retention: Retention::for_ever(),
+            pruned_at: Mutex::new(None),
         }
+    }
+
+    /// Prunes old mail bodies and inbound records (`[retention]`); a new
+    /// daemon keeps everything.
+    pub fn with_retention(mut self, retention: Retention) -> Daemon {
+        self.retention = retention;
+        self
+    }
+
+    /// Prunes what the retention periods let go, at most once an hour;
+    /// returns what it pruned (nothing when it was not due).
+    pub async fn prune(&self) -> Result<retention::Pruned, StoreError> {
+        let now = self.clock.now();
+        let due = {
+            let last = self.pruned_at.lock().unwrap_or_else(|e| e.into_inner());
+            last.is_none_or(|at| now - at >= chrono::Duration::hours(1))
+        };
+        if !due {
+            return Ok(retention::Pruned::default());
+        }
+        let pruned = retention::prune(&self.store, &self.retention, now).await?;
+        *self.pruned_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(now);
+        if pruned != retention::Pruned::default() {
+            tracing::info!(
+                outbox_bodies = pruned.outbox_bodies,
+                inbound = pruned.inbound,
+                "pruned old mail bodies and inbound records ([retention])"
+            );
+        }
+        Ok(pruned)
     }
 
     /// Runs as one of several daemons on the database (see [`Lease`]).
@@ -586,6 +623,11 @@ impl Daemon {
             Ok(n) => pass.sent = n,
             Err(e) => failures.push(e.context("sending the outbox")),
         }
+        if !*shutdown.borrow()
+            && let Err(e) = self.prune().await
+        {
+            failures.push(anyhow::Error::new(e).context("pruning old data ([retention])"));
+        }
         match failures.into_iter().next() {
             Some(first) => Err(first),
             None => Ok(pass),
@@ -666,7 +708,8 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
     )
     .with_read_budget(std::time::Duration::from_millis(
         config.mail.read_budget_ms.max(1),
-    ));
+    ))
+    .with_retention(Retention::from_config(&config.retention));
     let lease = match Lease::acquire(&store, &daemon.mailbox_name, daemon.clock.now()).await {
         Ok(lease) => lease,
         Err(e) => {

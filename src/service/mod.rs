@@ -17,12 +17,17 @@
 //! - [`lease`]: who reads the mailbox and whose outbox leases are alive,
 //!   when several daemons share a database.
 //! - [`delivery`]: what becomes of an outbox mail the daemon tried to send.
+//! - [`forget`]: a player's personal data erased, their finished games kept.
+//! - [`retention`]: old mail bodies and inbound records pruned.
+//! - [`export`]: `dopis export` and `dopis import`, to move to another server.
 
 pub mod backup;
 pub mod bounces;
 pub mod clocks;
 pub mod delivery;
 pub mod dkim;
+pub mod export;
+pub mod forget;
 pub mod games;
 pub mod inbox;
 pub mod lease;
@@ -31,6 +36,7 @@ pub mod post;
 pub mod quarantine;
 pub mod ratings;
 pub mod report;
+pub mod retention;
 pub mod start;
 pub mod td;
 

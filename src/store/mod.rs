@@ -30,11 +30,14 @@
 //! - [`locks`]: advisory locks on a session of their own.
 //! - [`bench`](mod@bench): seeding a scratch database for `dopis bench`.
 //! - [`failures`]: mails whose handling failed, scheduler work that failed.
+//! - [`privacy`]: forgetting a player, pruning old mail bodies and inbound records.
+//! - [`dump`]: whole tables read and written column by column (export, import).
 
 pub mod bench;
 pub mod bounces;
 pub mod clocks;
 pub mod digest_games;
+pub mod dump;
 pub mod events;
 pub mod failures;
 pub mod game_messages;
@@ -43,6 +46,7 @@ pub mod inbound;
 pub mod locks;
 pub mod outbox;
 pub mod players;
+pub mod privacy;
 pub mod ratings;
 pub mod schedule;
 pub mod td_log;
@@ -477,6 +481,11 @@ impl Store {
     /// The database engine.
     pub fn backend(&self) -> Backend {
         self.backend
+    }
+
+    /// The URL the store was opened with, password hidden: for messages.
+    pub fn url_shown(&self) -> String {
+        redact_url(&self.connect_url)
     }
 
     /// The connection pool, for repositories.
