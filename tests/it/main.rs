@@ -14,6 +14,7 @@ mod crash;
 mod daemon;
 mod digest;
 mod dkim;
+mod doctor;
 mod e2e;
 mod english_left;
 mod event_mail;

@@ -23,6 +23,9 @@ use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MAX_HEAD_BYTES, MailRe
 use crate::config::{ImapConfig, Tls};
 use crate::daemon::net;
 
+mod doctor;
+pub use doctor::{ImapProbe, diagnose};
+
 /// Servers may drop an IDLE after 30 minutes (RFC 2177): re-issue before.
 const IDLE_RENEW: Duration = Duration::from_secs(28 * 60);
 

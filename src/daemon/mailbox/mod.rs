@@ -24,7 +24,7 @@ use chrono::{DateTime, Utc};
 
 use crate::config::MailConfig;
 
-pub use imap::ImapMailbox;
+pub use imap::{ImapMailbox, ImapProbe, diagnose as diagnose_imap};
 pub use maildir::MaildirMailbox;
 
 /// Mails bigger than this are not read by default (their body is skipped).
