@@ -4,12 +4,14 @@
 //! - [`doctor`]: `dopis doctor`, a set-up checked piece by piece.
 //! - [`mailbox`]: where players' mail comes in (IMAP or a local Maildir).
 //! - [`mailer`]: where ours goes out (SMTP or a local Maildir).
+//! - [`metrics`]: `/healthz` and `/metrics` (`[metrics] listen`).
 //! - [`run`]: the loops, and `serve`.
 //! - [`retry_failed`]: `dopis failed retry`, a failed mail put back into the mailbox.
 
 pub mod doctor;
 pub mod mailbox;
 pub mod mailer;
+pub mod metrics;
 mod net;
 mod retry;
 pub mod run;

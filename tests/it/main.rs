@@ -29,6 +29,7 @@ mod languages;
 mod layers;
 mod logging;
 mod maildir;
+mod metrics;
 mod migrations;
 mod move_cli;
 mod outbound;

@@ -175,6 +175,14 @@ impl Mailbox {
         }
     }
 
+    /// Counts IMAP reconnects into `counter` (`/metrics`); a Maildir has
+    /// no connection.
+    pub fn count_reconnects(&mut self, counter: prometheus_client::metrics::counter::Counter) {
+        if let Mailbox::Imap(m) = self {
+            m.count_reconnects(counter);
+        }
+    }
+
     /// The size cap (see [`Mailbox::set_max_mail_bytes`]).
     pub fn max_mail_bytes(&self) -> u64 {
         match self {
