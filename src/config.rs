@@ -24,6 +24,8 @@ pub struct Config {
     pub log: LogConfig,
     /// How long mail bodies and inbound records are kept.
     pub retention: RetentionConfig,
+    /// The daemon's health and metrics endpoints.
+    pub metrics: MetricsConfig,
 }
 
 /// `[retention]`: how long `dopis serve` keeps what it needs only for a
@@ -45,6 +47,39 @@ impl Default for RetentionConfig {
             outbox_bodies_days: 30,
             inbound_days: 90,
         }
+    }
+}
+
+/// `[metrics]`: `dopis serve`'s `/healthz` and Prometheus `/metrics`
+/// endpoints (see [`crate::daemon::metrics`]). Off unless `listen` is set.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MetricsConfig {
+    /// The address and port to serve them on, e.g. `127.0.0.1:9187`;
+    /// absent or empty: off. Anyone who can reach it can read the figures.
+    pub listen: Option<String>,
+}
+
+impl MetricsConfig {
+    /// The address to listen on; `None` when the endpoints are off.
+    pub fn address(&self) -> Result<Option<std::net::SocketAddr>, ConfigError> {
+        let Some(listen) = self
+            .listen
+            .as_deref()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+        else {
+            return Ok(None);
+        };
+        listen
+            .parse()
+            .map(Some)
+            .map_err(|_| ConfigError::BadMetrics {
+                message: format!(
+                    "listen = \"{listen}\" is not an IP address and port; write e.g. \
+                 listen = \"127.0.0.1:9187\" (or \"[::1]:9187\")"
+                ),
+            })
     }
 }
 
@@ -423,6 +458,7 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["log", "level"], KeyKind::Text),
     (&["retention", "outbox_bodies_days"], KeyKind::Number),
     (&["retention", "inbound_days"], KeyKind::Number),
+    (&["metrics", "listen"], KeyKind::Text),
 ];
 
 /// Environment variables that start with `DOPIS_` but are not config keys
@@ -446,6 +482,12 @@ pub enum ConfigError {
     /// A `[clock]` setting that cannot be read.
     #[error("[clock] {message}")]
     BadClock {
+        /// What is wrong and how to write it.
+        message: String,
+    },
+    /// A `[metrics]` setting that cannot be read.
+    #[error("[metrics] {message}")]
+    BadMetrics {
         /// What is wrong and how to write it.
         message: String,
     },
@@ -907,6 +949,22 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("DOPIS_DATABASE_URL"), "{err}");
+    }
+
+    #[test]
+    fn metrics_are_off_unless_listen_names_an_address_and_port() {
+        assert_eq!(Config::default().metrics.address().unwrap(), None);
+        let on = load_text("[metrics]\nlisten = \"127.0.0.1:9187\"\n", &[]).unwrap();
+        assert_eq!(
+            on.metrics.address().unwrap(),
+            Some("127.0.0.1:9187".parse().unwrap())
+        );
+        let blank = load_text("[metrics]\nlisten = \" \"\n", &[]).unwrap();
+        assert_eq!(blank.metrics.address().unwrap(), None);
+        let bad = load_text("", &[("DOPIS_METRICS_LISTEN", "localhost")]).unwrap();
+        let err = bad.metrics.address().unwrap_err().to_string();
+        assert!(err.starts_with("[metrics] listen = \"localhost\""), "{err}");
+        assert!(err.contains("127.0.0.1:9187"), "{err}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! to fix it, with a non-zero exit code.
 
 mod bench;
+mod doctor;
 mod event;
 mod export;
 mod failed;
@@ -88,6 +89,8 @@ pub enum DopisCommand {
         #[arg(long)]
         new_secret: bool,
     },
+    /// Check the set-up: config, database, IMAP, SMTP, a mail to a reply address, the clock.
+    Doctor(doctor::DoctorArgs),
     /// Run the mail daemon: read the mailbox, play the moves, send the replies.
     Serve {
         /// Handle the mail that is waiting, send what is due, and exit.
@@ -241,6 +244,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     if let DopisCommand::Init = &cli.command {
         return init(&cli, out);
     }
+    // The doctor reports a broken config as one of its checks.
+    if let DopisCommand::Doctor(args) = &cli.command {
+        return doctor::run(&cli, args, out);
+    }
     let config = load_config(&cli)?;
     match cli.command {
         DopisCommand::Move(_) | DopisCommand::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
@@ -250,7 +257,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             runtime()?.block_on(crate::daemon::serve(config, once))?;
             Ok(ExitCode::SUCCESS)
         }
-        DopisCommand::Init => Ok(ExitCode::SUCCESS), // answered above
+        DopisCommand::Init | DopisCommand::Doctor(_) => Ok(ExitCode::SUCCESS), // answered above
         DopisCommand::Player(cmd) => runtime()?.block_on(async {
             let app = App::open(config).await?;
             let result = player::run(&app, cmd, out).await;

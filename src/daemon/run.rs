@@ -49,6 +49,8 @@ pub struct Daemon {
     retention: Retention,
     /// When old data was last pruned (at most once an hour).
     pruned_at: Mutex<Option<chrono::DateTime<chrono::Utc>>>,
+    /// What `/metrics` shows; `None` when it is off.
+    metrics: Option<Arc<super::metrics::Metrics>>,
 }
 
 /// What one pass did.
@@ -98,6 +100,7 @@ impl Daemon {
             lease: None,
             retention: Retention::for_ever(),
             pruned_at: Mutex::new(None),
+            metrics: None,
         }
     }
 
@@ -129,6 +132,12 @@ impl Daemon {
             );
         }
         Ok(pruned)
+    }
+
+    /// Counts what it does into `metrics` (`[metrics] listen`).
+    pub fn with_metrics(mut self, metrics: Arc<super::metrics::Metrics>) -> Daemon {
+        self.metrics = Some(metrics);
+        self
     }
 
     /// Runs as one of several daemons on the database (see [`Lease`]).
@@ -361,11 +370,17 @@ impl Daemon {
                 }
                 after = Some(mail.key.clone());
                 let done = match self.receive_one(mailbox, mail).await {
-                    Ok(_) => {
+                    Ok(handled) => {
+                        if let Some(metrics) = &self.metrics {
+                            metrics.mail(&handled);
+                        }
                         count += 1;
                         true
                     }
                     Err(failure) => {
+                        if let Some(metrics) = &self.metrics {
+                            metrics.mail_failed();
+                        }
                         failed += 1;
                         self.set_aside(mailbox, mail, failure).await?
                     }
@@ -646,7 +661,12 @@ impl Daemon {
     ) -> anyhow::Result<()> {
         let mut failures = 0u32;
         while !*shutdown.borrow() {
-            match self.pass(&mut mailbox, &mailer, &shutdown).await {
+            let started = std::time::Instant::now();
+            let result = self.pass(&mut mailbox, &mailer, &shutdown).await;
+            if let Some(metrics) = &self.metrics {
+                metrics.pass(started.elapsed(), result.is_ok(), self.clock.now());
+            }
+            match result {
                 Ok(pass) if !pass.read_mailbox => {
                     // A standby: try for the mailbox again soon, so that it
                     // takes over within seconds of the leader's end.
@@ -690,6 +710,7 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
     use anyhow::Context;
     let post = Post::new(&config.mail)?;
     let settings = Settings::from_config(&config)?;
+    let listen = config.metrics.address()?;
     let mut mailbox = Mailbox::open(&config.mail)
         .await
         .context("cannot open the mailbox")?;
@@ -731,8 +752,29 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
             }
         }
     }
-    let daemon = daemon.with_lease(lease);
+    let mut daemon = daemon.with_lease(lease);
     let (stop, shutdown) = watch::channel(false);
+    let mut endpoint = None;
+    if !once && let Some(listen) = listen {
+        let metrics = Arc::new(super::metrics::Metrics::new());
+        mailbox.count_reconnects(metrics.imap_reconnects());
+        match super::metrics::serve(
+            listen,
+            metrics.clone(),
+            store.clone(),
+            daemon.clock.clone(),
+            shutdown.clone(),
+        )
+        .await
+        {
+            Ok(task) => endpoint = Some(task),
+            Err(e) => {
+                store.close().await;
+                return Err(e);
+            }
+        }
+        daemon = daemon.with_metrics(metrics);
+    }
     if once {
         let pass = store
             .close_after(daemon.pass(&mut mailbox, &mailer, &shutdown))
@@ -763,6 +805,9 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
             std::time::Duration::from_secs(30),
         )
         .await;
+    if let Some(task) = endpoint {
+        task.abort();
+    }
     store.close().await;
     result
 }

@@ -111,6 +111,39 @@ impl Tokens {
         self.token(&format!("digest player {player}"))
     }
 
+    /// The mark a `dopis doctor` probe mail carries (see
+    /// [`crate::mail::probe`]): its nonce and an HMAC of the server secret
+    /// over it, `NONCE.MAC` with the MAC in hex (128 bits: the header is
+    /// not rate-limited, so it gets more than a reply token's 50).
+    pub fn probe_mark(&self, nonce: &str) -> String {
+        format!("{nonce}.{}", self.probe_mac(nonce))
+    }
+
+    /// Whether `value` is a mark [`Tokens::probe_mark`] made with this
+    /// secret (compared in constant time).
+    pub fn is_probe_mark(&self, value: &str) -> bool {
+        let Some((nonce, mac)) = value.trim().rsplit_once('.') else {
+            return false;
+        };
+        let wanted = self.probe_mac(nonce);
+        let written = mac.to_ascii_lowercase();
+        !nonce.is_empty()
+            && written.len() == wanted.len()
+            && written
+                .bytes()
+                .zip(wanted.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    }
+
+    fn probe_mac(&self, nonce: &str) -> String {
+        #[allow(clippy::expect_used)]
+        let mut mac = Hmac::<Sha256>::new_from_slice(&self.secret)
+            .expect("HMAC-SHA256 takes keys of any length");
+        mac.update(format!("doctor probe {nonce}").as_bytes());
+        crate::mail::key::hex(&mac.finalize().into_bytes()[..16])
+    }
+
     /// The token of a tournament director (by address, any case) in an event.
     pub fn director(&self, event: i64, address: &str) -> ReplyToken {
         self.token(&format!(

@@ -42,6 +42,7 @@ pub mod events;
 pub mod failures;
 pub mod game_messages;
 pub mod games;
+pub mod health;
 pub mod inbound;
 pub mod locks;
 pub mod outbox;

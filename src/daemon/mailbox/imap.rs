@@ -23,6 +23,9 @@ use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MAX_HEAD_BYTES, MailRe
 use crate::config::{ImapConfig, Tls};
 use crate::daemon::net;
 
+mod doctor;
+pub use doctor::{ImapProbe, diagnose};
+
 /// Servers may drop an IDLE after 30 minutes (RFC 2177): re-issue before.
 const IDLE_RENEW: Duration = Duration::from_secs(28 * 60);
 
@@ -106,6 +109,10 @@ pub struct ImapMailbox {
     max_mail_bytes: u64,
     /// The CA certificates of `ca_file`, trusted besides the Mozilla roots.
     extra_roots: Vec<CertificateDer<'static>>,
+    /// Connections opened so far (the first, then reconnects).
+    connects: u64,
+    /// Where reconnects are counted (`/metrics`), if anywhere.
+    reconnects: Option<prometheus_client::metrics::counter::Counter>,
 }
 
 impl ImapMailbox {
@@ -125,6 +132,8 @@ impl ImapMailbox {
             watermark: None,
             use_idle: true,
             max_mail_bytes: DEFAULT_MAX_MAIL_BYTES,
+            connects: 0,
+            reconnects: None,
         };
         mailbox.connected().await?;
         Ok(mailbox)
@@ -140,6 +149,11 @@ impl ImapMailbox {
     /// Sets the size cap (see [`super::Mailbox::set_max_mail_bytes`]).
     pub fn set_max_mail_bytes(&mut self, bytes: u64) {
         self.max_mail_bytes = bytes;
+    }
+
+    /// Counts each connection opened after the first into `counter`.
+    pub fn count_reconnects(&mut self, counter: prometheus_client::metrics::counter::Counter) {
+        self.reconnects = Some(counter);
     }
 
     /// The size cap.
@@ -318,6 +332,12 @@ impl ImapMailbox {
     async fn connected(&mut self) -> Result<&mut Connected, MailboxError> {
         if self.conn.is_none() {
             self.conn = Some(open(&self.cfg, &self.extra_roots).await?);
+            self.connects += 1;
+            if self.connects > 1
+                && let Some(counter) = &self.reconnects
+            {
+                counter.inc();
+            }
         }
         self.conn
             .as_mut()

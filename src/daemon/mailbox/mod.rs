@@ -24,7 +24,7 @@ use chrono::{DateTime, Utc};
 
 use crate::config::MailConfig;
 
-pub use imap::ImapMailbox;
+pub use imap::{ImapMailbox, ImapProbe, diagnose as diagnose_imap};
 pub use maildir::MaildirMailbox;
 
 /// Mails bigger than this are not read by default (their body is skipped).
@@ -172,6 +172,14 @@ impl Mailbox {
         match self {
             Mailbox::Imap(m) => m.set_max_mail_bytes(bytes),
             Mailbox::Maildir(m) => m.set_max_mail_bytes(bytes),
+        }
+    }
+
+    /// Counts IMAP reconnects into `counter` (`/metrics`); a Maildir has
+    /// no connection.
+    pub fn count_reconnects(&mut self, counter: prometheus_client::metrics::counter::Counter) {
+        if let Mailbox::Imap(m) = self {
+            m.count_reconnects(counter);
         }
     }
 

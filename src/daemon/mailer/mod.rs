@@ -10,7 +10,7 @@ use crate::config::MailConfig;
 
 pub use dkim::{BadDkim, DkimSigning};
 pub use maildir::MaildirMailer;
-pub use smtp::SmtpMailer;
+pub use smtp::{SmtpFault, SmtpMailer};
 
 /// How our mail goes out: a transport, and the DKIM key that signs each
 /// mail first when `[mail.dkim]` is set.

@@ -149,6 +149,53 @@ impl SmtpMailer {
     }
 }
 
+/// Which step of reaching an SMTP server failed, for `dopis doctor`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SmtpFault {
+    /// TLS (the handshake, or the server's certificate).
+    Tls(String),
+    /// The server refused our login.
+    Login(String),
+    /// Anything else (no connection, no answer, a server that is not SMTP).
+    Other(String),
+}
+
+impl SmtpMailer {
+    /// Connects, secures and logs in (as the first mail would), then says
+    /// goodbye: for `dopis doctor`.
+    pub async fn check(&self) -> Result<(), SmtpFault> {
+        let e = match self.transport.test_connection().await {
+            Ok(true) => return Ok(()),
+            Ok(false) => {
+                return Err(SmtpFault::Other(format!(
+                    "SMTP server {} did not answer NOOP",
+                    self.server
+                )));
+            }
+            Err(e) => e,
+        };
+        if let Some(problem) =
+            net::certificate_problem(&e, &self.host, "[mail.smtp]", self.ca_file.as_deref())
+        {
+            return Err(SmtpFault::Tls(problem));
+        }
+        let text = format!("SMTP server {}: {e}", self.server);
+        let code = e.status().map(|c| c.to_string());
+        if code.is_some_and(|c| AUTH_CODES.contains(&c.as_str())) {
+            return Err(SmtpFault::Login(text));
+        }
+        if e.is_tls() {
+            return Err(SmtpFault::Tls(text));
+        }
+        Err(SmtpFault::Other(text))
+    }
+
+    /// The server, `host:port`.
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+}
+
 fn envelope(from: &EmailAddress, to: &[EmailAddress]) -> Result<Envelope, SendError> {
     let address = |a: &EmailAddress| {
         lettre::Address::from_str(a.as_str()).map_err(|e| {

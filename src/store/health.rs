@@ -1,0 +1,70 @@
+//! What `dopis doctor` and the daemon's `/healthz` and `/metrics` ask of the
+//! database: whether it answers and takes writes, its schema version, and
+//! a few counts.
+
+use chrono::{DateTime, Utc};
+use sqlx::Row;
+
+use super::{Store, StoreError, from_millis, to_millis};
+
+/// Figures of the database for the metrics endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gauges {
+    /// Outbox mails waiting to be sent (due or not).
+    pub outbox_pending: i64,
+    /// When the oldest of them was queued.
+    pub oldest_pending: Option<DateTime<Utc>>,
+    /// Active games whose scheduler work is due now.
+    pub due_games: i64,
+}
+
+impl Store {
+    /// Whether the database answers a trivial query.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").fetch_one(self.pool()).await?;
+        Ok(())
+    }
+
+    /// The newest schema migration the database has applied.
+    pub async fn schema_version(&self) -> Result<Option<i64>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+                .fetch_one(self.pool())
+                .await?,
+        )
+    }
+
+    /// Whether the database takes writes: a write that changes nothing, in
+    /// a transaction rolled back. A read-only SQLite file (or folder) or a
+    /// read-only PostgreSQL session refuses it.
+    pub async fn check_writable(&self) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("DELETE FROM games WHERE id = -1")
+            .execute(&mut *tx)
+            .await?;
+        tx.rollback().await?;
+        Ok(())
+    }
+
+    /// The figures the metrics endpoint shows, as of `now`.
+    pub async fn gauges(&self, now: DateTime<Utc>) -> Result<Gauges, StoreError> {
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox WHERE status = 'pending'",
+        )
+        .fetch_one(self.pool())
+        .await?;
+        let outbox_pending: i64 = row.try_get("n")?;
+        let oldest: Option<i64> = row.try_get("oldest")?;
+        let due: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM games WHERE status = 'active' AND next_due_at <= $1",
+        )
+        .bind(to_millis(now))
+        .fetch_one(self.pool())
+        .await?;
+        Ok(Gauges {
+            outbox_pending,
+            oldest_pending: oldest.map(from_millis).transpose()?,
+            due_games: due,
+        })
+    }
+}
