@@ -8,6 +8,9 @@
 # TLS uses a throwaway CA made at each start ($DIR/tls/ca.crt; the server certificate
 # names localhost and 127.0.0.1); AUTH is checked by Dovecot as Postfix's SASL server.
 # Everything (configs, queues, mail, logs) lives under one directory; /etc is never touched.
+# OAuth2: IMAP and submission also take XOAUTH2 and OAUTHBEARER for every user, with an
+# HS256 JWT signed by the key in $DIR/oauth2/hs256.key (base64, new at each start) whose
+# `sub` is the user and whose `exp` has not passed; Dovecot checks it locally.
 #
 # usage: scripts/mailstack.sh install|start|stop|status
 #        scripts/mailstack.sh pause postfix|dovecot    (stop one daemon, keeping its config,
@@ -96,6 +99,18 @@ make_certificates() {
     chmod 644 "$t/ca.crt" "$t/server.crt"
 }
 
+# The key OAuth2 test tokens are signed with (HS256), new at each start:
+# Dovecot reads it from its key dict (default/HS256/default: no azp, no kid),
+# the tests from $D/oauth2/hs256.key. Both hold it base64-encoded.
+make_oauth2_key() {
+    local k="$D/oauth2"
+    rm -rf "$k"; mkdir -p "$k/keys/default/HS256"
+    head -c 32 /dev/urandom | base64 -w0 > "$k/hs256.key"
+    cp "$k/hs256.key" "$k/keys/default/HS256/default"
+    # Dovecot's auth process (user dovecot) reads the dict
+    chgrp -R dovecot "$k"; chmod -R u=rwX,g=rX,o= "$k"; chmod 755 "$k"; chmod 644 "$k/hs256.key"
+}
+
 start() {
     install_pkgs
     if alive "$D/run/dovecot/master.pid" || alive "$D/spool/postfix/pid/master.pid"; then
@@ -119,6 +134,8 @@ start() {
 
     # --- dovecot ---
     render "$HERE/dovecot.conf" "$D/dovecot/dovecot.conf"
+    render "$HERE/dovecot-oauth2.conf.ext" "$D/dovecot/dovecot-oauth2.conf.ext"
+    make_oauth2_key
     : > "$D/dovecot/users"
     for u in $MAIL_USERS; do echo "$u:{PLAIN}$MAIL_PASSWORD::::::" >> "$D/dovecot/users"; done
     chmod 640 "$D/dovecot/users"; chgrp dovecot "$D/dovecot/users"
