@@ -15,6 +15,8 @@
 # usage: scripts/mailstack.sh install|start|stop|status
 #        scripts/mailstack.sh pause postfix|dovecot    (stop one daemon, keeping its config,
 #        scripts/mailstack.sh resume postfix|dovecot    queue and mail; for outage tests)
+#        scripts/mailstack.sh kick USER   (ends USER's IMAP sessions, as a server dropping
+#                                         one client's connection; the rest goes on)
 # env:   MAILSTACK_DIR        default /tmp/dopis-test-mail
 #        MAILSTACK_SMTP_PORT  default 2525
 #        MAILSTACK_IMAP_PORT  default 1143
@@ -252,6 +254,14 @@ resume() {
     echo "mailstack: $what did not start within 20 s; logs in $D/log" >&2; tail -n 20 "$D"/log/* >&2; return 1
 }
 
+# Ends the IMAP sessions of one user (doveadm kick): what a dropped
+# connection looks like to that client, while every other session and
+# test goes on.
+kick() {
+    local user=$1
+    doveadm -c "$D/dovecot/dovecot.conf" kick "$user" </dev/null
+}
+
 status() {
     local rc=0
     if alive "$D/spool/postfix/pid/master.pid"; then echo "postfix is running (smtp 127.0.0.1:$SMTP_PORT)"; else echo "postfix is not running"; rc=1; fi
@@ -264,10 +274,13 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     status) status ;;
+    kick)
+        [ -n "${2:-}" ] || { echo "usage: $0 kick USER" >&2; exit 2; }
+        kick "$2" ;;
     pause|resume)
         case "${2:-}" in
             postfix|dovecot) "$1" "$2" ;;
             *) echo "usage: $0 $1 postfix|dovecot" >&2; exit 2 ;;
         esac ;;
-    *) echo "usage: $0 install|start|stop|status|pause postfix|dovecot|resume postfix|dovecot" >&2; exit 2 ;;
+    *) echo "usage: $0 install|start|stop|status|pause postfix|dovecot|resume postfix|dovecot|kick USER" >&2; exit 2 ;;
 esac
