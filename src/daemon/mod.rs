@@ -3,12 +3,14 @@
 //!
 //! - [`mailbox`]: where players' mail comes in (IMAP or a local Maildir).
 //! - [`mailer`]: where ours goes out (SMTP or a local Maildir).
+//! - [`oauth`]: XOAUTH2 logins with the token a `token_command` prints.
 //! - [`run`]: the loops, and `serve`.
 //! - [`retry_failed`]: `dopis failed retry`, a failed mail put back into the mailbox.
 
 pub mod mailbox;
 pub mod mailer;
 mod net;
+pub mod oauth;
 mod retry;
 pub mod run;
 
