@@ -30,6 +30,7 @@ mod logging;
 mod maildir;
 mod migrations;
 mod move_cli;
+mod oauth;
 mod outbound;
 mod outbound_lang;
 mod pgn_files;
