@@ -411,7 +411,7 @@ async fn expiring_tokens_are_replaced_by_fresh_ones_and_the_daemon_goes_on() {
     while SystemClock.now().timestamp() <= short_expiry {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    kick(&game.server).await;
+    kick(&stack, &game.server).await;
     game.play(false, "e5").await;
     game.play(true, "g4").await;
     game.play(false, "Qh4#").await;
@@ -532,13 +532,14 @@ async fn a_token_the_server_refuses_is_an_authentication_failure_naming_xoauth2(
 /// Ends the IMAP sessions of `user` on the test mail system
 /// (`scripts/mailstack.sh kick`), as a server dropping a connection: tried
 /// until the user has a session to end.
-async fn kick(user: &str) {
+async fn kick(stack: &OAuth2Stack, user: &str) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mailstack.sh");
     let deadline = Instant::now() + DELIVERY;
     loop {
         let out = tokio::process::Command::new("bash")
             .arg(&script)
             .args(["kick", user])
+            .env("MAILSTACK_DIR", &stack.dir)
             .output()
             .await
             .expect("run scripts/mailstack.sh");

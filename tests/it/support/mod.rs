@@ -206,6 +206,8 @@ pub struct OAuth2Stack {
     pub tls: TlsStack,
     /// The key that signs access tokens (HS256).
     pub key: Vec<u8>,
+    /// The stack's directory (`MAILSTACK_DIR`), for `scripts/mailstack.sh`.
+    pub dir: std::path::PathBuf,
 }
 
 /// The OAuth2 test mail system, or `None` (with a notice) outside
@@ -213,17 +215,22 @@ pub struct OAuth2Stack {
 pub fn oauth2_mailstack() -> Option<OAuth2Stack> {
     use base64::Engine;
     let tls = tls_mailstack()?;
-    let key = std::env::var("DOPIS_TEST_OAUTH2_KEY_FILE")
-        .ok()
+    let file = std::env::var("DOPIS_TEST_OAUTH2_KEY_FILE").ok();
+    // The key is DIR/oauth2/hs256.key.
+    let dir = file
+        .as_deref()
+        .and_then(|f| Path::new(f).parent()?.parent())
+        .map(Path::to_path_buf);
+    let key = file
         .and_then(|path| std::fs::read_to_string(path).ok())
         .and_then(|text| {
             base64::engine::general_purpose::STANDARD
                 .decode(text.trim())
                 .ok()
         });
-    match key {
-        Some(key) => Some(OAuth2Stack { tls, key }),
-        None => {
+    match (key, dir) {
+        (Some(key), Some(dir)) => Some(OAuth2Stack { tls, key, dir }),
+        _ => {
             let wanted = "DOPIS_TEST_OAUTH2_KEY_FILE (a readable base64 key)";
             if std::env::var("CI").is_ok_and(|v| v == "true") {
                 panic!("CI=true but {wanted} is not set: run the tests with scripts/test.sh");
