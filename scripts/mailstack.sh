@@ -8,10 +8,15 @@
 # TLS uses a throwaway CA made at each start ($DIR/tls/ca.crt; the server certificate
 # names localhost and 127.0.0.1); AUTH is checked by Dovecot as Postfix's SASL server.
 # Everything (configs, queues, mail, logs) lives under one directory; /etc is never touched.
+# OAuth2: IMAP and submission also take XOAUTH2 and OAUTHBEARER for every user, with an
+# HS256 JWT signed by the key in $DIR/oauth2/hs256.key (base64, new at each start) whose
+# `sub` is the user and whose `exp` has not passed; Dovecot checks it locally.
 #
 # usage: scripts/mailstack.sh install|start|stop|status
 #        scripts/mailstack.sh pause postfix|dovecot    (stop one daemon, keeping its config,
 #        scripts/mailstack.sh resume postfix|dovecot    queue and mail; for outage tests)
+#        scripts/mailstack.sh kick USER   (ends USER's IMAP sessions, as a server dropping
+#                                         one client's connection; the rest goes on)
 # env:   MAILSTACK_DIR        default /tmp/dopis-test-mail
 #        MAILSTACK_SMTP_PORT  default 2525
 #        MAILSTACK_IMAP_PORT  default 1143
@@ -96,6 +101,18 @@ make_certificates() {
     chmod 644 "$t/ca.crt" "$t/server.crt"
 }
 
+# The key OAuth2 test tokens are signed with (HS256), new at each start:
+# Dovecot reads it from its key dict (default/HS256/default: no azp, no kid),
+# the tests from $D/oauth2/hs256.key. Both hold it base64-encoded.
+make_oauth2_key() {
+    local k="$D/oauth2"
+    rm -rf "$k"; mkdir -p "$k/keys/default/HS256"
+    head -c 32 /dev/urandom | base64 -w0 > "$k/hs256.key"
+    cp "$k/hs256.key" "$k/keys/default/HS256/default"
+    # Dovecot's auth process (user dovecot) reads the dict
+    chgrp -R dovecot "$k"; chmod -R u=rwX,g=rX,o= "$k"; chmod 755 "$k"; chmod 644 "$k/hs256.key"
+}
+
 start() {
     install_pkgs
     if alive "$D/run/dovecot/master.pid" || alive "$D/spool/postfix/pid/master.pid"; then
@@ -119,6 +136,8 @@ start() {
 
     # --- dovecot ---
     render "$HERE/dovecot.conf" "$D/dovecot/dovecot.conf"
+    render "$HERE/dovecot-oauth2.conf.ext" "$D/dovecot/dovecot-oauth2.conf.ext"
+    make_oauth2_key
     : > "$D/dovecot/users"
     for u in $MAIL_USERS; do echo "$u:{PLAIN}$MAIL_PASSWORD::::::" >> "$D/dovecot/users"; done
     chmod 640 "$D/dovecot/users"; chgrp dovecot "$D/dovecot/users"
@@ -235,6 +254,14 @@ resume() {
     echo "mailstack: $what did not start within 20 s; logs in $D/log" >&2; tail -n 20 "$D"/log/* >&2; return 1
 }
 
+# Ends the IMAP sessions of one user (doveadm kick): what a dropped
+# connection looks like to that client, while every other session and
+# test goes on.
+kick() {
+    local user=$1
+    doveadm -c "$D/dovecot/dovecot.conf" kick "$user" </dev/null
+}
+
 status() {
     local rc=0
     if alive "$D/spool/postfix/pid/master.pid"; then echo "postfix is running (smtp 127.0.0.1:$SMTP_PORT)"; else echo "postfix is not running"; rc=1; fi
@@ -247,10 +274,13 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     status) status ;;
+    kick)
+        [ -n "${2:-}" ] || { echo "usage: $0 kick USER" >&2; exit 2; }
+        kick "$2" ;;
     pause|resume)
         case "${2:-}" in
             postfix|dovecot) "$1" "$2" ;;
             *) echo "usage: $0 $1 postfix|dovecot" >&2; exit 2 ;;
         esac ;;
-    *) echo "usage: $0 install|start|stop|status|pause postfix|dovecot|resume postfix|dovecot" >&2; exit 2 ;;
+    *) echo "usage: $0 install|start|stop|status|pause postfix|dovecot|resume postfix|dovecot|kick USER" >&2; exit 2 ;;
 esac

@@ -11,6 +11,8 @@
 #   DOPIS_TEST_SMTP_PORT, DOPIS_TEST_IMAP_PORT                    plaintext on loopback
 #   DOPIS_TEST_IMAPS_PORT, DOPIS_TEST_SUBMISSION_PORT, DOPIS_TEST_SMTPS_PORT, DOPIS_TEST_CA_FILE
 #                                 TLS and AUTH, and the CA that signed the servers' certificate
+#   DOPIS_TEST_OAUTH2_KEY_FILE    the key (base64) that signs the OAuth2 tokens the IMAP and
+#                                 submission ports accept (XOAUTH2; an HS256 JWT, `sub` = user)
 #   MAILSTACK_DIR, MAILSTACK_*_PORT
 # env in: DOPIS_PG_DIR, MAILSTACK_DIR (defaults: scripts/pg.sh's, a new temp dir)
 
@@ -54,6 +56,8 @@ print(*(s.getsockname()[1] for s in socks))')
     # TLS and AUTH: IMAPS, submission (STARTTLS), smtps (TLS), and the CA that signed their certificate
     export DOPIS_TEST_IMAPS_PORT=$MAILSTACK_IMAPS_PORT DOPIS_TEST_SUBMISSION_PORT=$MAILSTACK_SUBMISSION_PORT \
            DOPIS_TEST_SMTPS_PORT=$MAILSTACK_SMTPS_PORT DOPIS_TEST_CA_FILE=$MAILSTACK_DIR/tls/ca.crt
+    # OAuth2: the tests sign their own access tokens with this key
+    export DOPIS_TEST_OAUTH2_KEY_FILE=$MAILSTACK_DIR/oauth2/hs256.key
 
     step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory; python3-icalendar reads our calendar files; systemd-analyze checks our unit)"
     if ! command -v faketime >/dev/null || ! { command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ]; } || [ ! -x /usr/bin/time ] \

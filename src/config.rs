@@ -266,8 +266,14 @@ pub struct ImapConfig {
     pub tls: Tls,
     /// Login name.
     pub user: String,
-    /// Login password.
-    pub password: Secret,
+    /// Login password (or app password). Give this or `token_command`.
+    #[serde(default)]
+    pub password: Option<Secret>,
+    /// A shell command (run with `sh -c`) whose first line of output is an
+    /// OAuth2 access token: login is then XOAUTH2 instead of a password.
+    /// Run again for each new login and when the server refuses the token.
+    #[serde(default)]
+    pub token_command: Option<String>,
     /// The folder to read.
     #[serde(default = "default_mailbox")]
     pub mailbox: String,
@@ -317,13 +323,101 @@ pub struct SmtpConfig {
     /// Login name; no AUTH when absent.
     #[serde(default)]
     pub user: Option<String>,
-    /// Login password.
+    /// Login password (or app password).
     #[serde(default)]
     pub password: Option<Secret>,
+    /// A shell command (run with `sh -c`) whose first line of output is an
+    /// OAuth2 access token: AUTH is then XOAUTH2 instead of a password.
+    /// Run again when the server refuses the token.
+    #[serde(default)]
+    pub token_command: Option<String>,
     /// A PEM file of CA certificates to trust besides the Mozilla roots
     /// (for a server whose certificate a private CA signed).
     #[serde(default)]
     pub ca_file: Option<PathBuf>,
+}
+
+/// How dopis logs in to a mail server: what `user`, `password` and
+/// `token_command` of `[mail.imap]` or `[mail.smtp]` say together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Login<'a> {
+    /// No login (`[mail.smtp]` without `user`).
+    None,
+    /// A password or app password.
+    Password {
+        /// Login name.
+        user: &'a str,
+        /// The password.
+        password: &'a Secret,
+    },
+    /// XOAUTH2 with the OAuth2 access token this shell command prints.
+    Token {
+        /// Login name (the account the token is for).
+        user: &'a str,
+        /// The command, as written in the config.
+        command: &'a str,
+    },
+}
+
+/// What to write instead of both `password` and `token_command`.
+const CHOOSE_ONE: &str = "choose one: token_command for OAuth2 (XOAUTH2, as Microsoft 365 and \
+                          Gmail want), or password for a password or app password";
+
+impl ImapConfig {
+    /// How to log in. An error (naming the keys and what to write) when
+    /// both or neither of `password` and `token_command` are given.
+    pub fn login(&self) -> Result<Login<'_>, String> {
+        let user = self.user.as_str();
+        match (&self.password, &self.token_command) {
+            (Some(_), Some(_)) => Err(format!(
+                "[mail.imap] has both password and token_command; {CHOOSE_ONE}"
+            )),
+            (None, Some(command)) => token_login("[mail.imap]", user, command),
+            (Some(password), None) => Ok(Login::Password { user, password }),
+            (None, None) => Err(format!(
+                "[mail.imap] needs password or token_command to log in as '{user}': write \
+                 password = \"…\" (a password or app password), or token_command = \"…\" (a \
+                 command that prints an OAuth2 access token, e.g. \"oama access {user}\")"
+            )),
+        }
+    }
+}
+
+impl SmtpConfig {
+    /// How to log in (no AUTH without `user`). An error (naming the keys and
+    /// what to write) when both `password` and `token_command` are given, or
+    /// `token_command` without `user`.
+    pub fn login(&self) -> Result<Login<'_>, String> {
+        match (&self.user, &self.password, &self.token_command) {
+            (_, Some(_), Some(_)) => Err(format!(
+                "[mail.smtp] has both password and token_command; {CHOOSE_ONE}"
+            )),
+            (None, _, Some(_)) => Err(
+                "[mail.smtp] token_command needs user: write user = \"…\", the account the \
+                 token is for (as in [mail.imap])"
+                    .into(),
+            ),
+            (Some(user), None, Some(command)) => token_login("[mail.smtp]", user, command),
+            (Some(user), password, None) => Ok(Login::Password {
+                user,
+                password: password.as_ref().unwrap_or(&NO_PASSWORD),
+            }),
+            (None, _, None) => Ok(Login::None),
+        }
+    }
+}
+
+/// The password of a `[mail.smtp] user` given without one.
+static NO_PASSWORD: Secret = Secret(String::new());
+
+fn token_login<'a>(section: &str, user: &'a str, command: &'a str) -> Result<Login<'a>, String> {
+    if command.trim().is_empty() {
+        return Err(format!(
+            "{section} token_command is empty; write the command that prints the OAuth2 access \
+             token, e.g. token_command = \"oama access {user}\""
+        ));
+    }
+    Ok(Login::Token { user, command })
 }
 
 /// `[mail.maildir]`: the local mail directory (embedded default).
@@ -436,6 +530,7 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "imap", "tls"], KeyKind::Text),
     (&["mail", "imap", "user"], KeyKind::Text),
     (&["mail", "imap", "password"], KeyKind::Text),
+    (&["mail", "imap", "token_command"], KeyKind::Text),
     (&["mail", "imap", "mailbox"], KeyKind::Text),
     (&["mail", "imap", "done_folder"], KeyKind::Text),
     (&["mail", "imap", "failed_folder"], KeyKind::Text),
@@ -446,6 +541,7 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["mail", "smtp", "tls"], KeyKind::Text),
     (&["mail", "smtp", "user"], KeyKind::Text),
     (&["mail", "smtp", "password"], KeyKind::Text),
+    (&["mail", "smtp", "token_command"], KeyKind::Text),
     (&["mail", "smtp", "ca_file"], KeyKind::Text),
     (&["mail", "maildir", "path"], KeyKind::Text),
     (&["mail", "dkim", "key_file"], KeyKind::Text),
@@ -523,6 +619,10 @@ pub enum ConfigError {
         /// What is wrong.
         message: String,
     },
+    /// `[mail.imap]` or `[mail.smtp]` gives no single way to log in (the
+    /// text names the keys and what to write).
+    #[error("{0}")]
+    BadLogin(String),
 }
 
 impl Config {
@@ -554,10 +654,19 @@ impl Config {
             None => toml::Table::new(),
         };
         let overridden = apply_env(&mut table, env)?;
-        Config::deserialize(toml::Value::Table(table)).map_err(|e| ConfigError::BadVariable {
-            name: overridden.join(", "),
-            message: e.message().trim().to_string(),
-        })
+        let config = Config::deserialize(toml::Value::Table(table)).map_err(|e| {
+            ConfigError::BadVariable {
+                name: overridden.join(", "),
+                message: e.message().trim().to_string(),
+            }
+        })?;
+        if let Some(imap) = &config.mail.imap {
+            imap.login().map_err(ConfigError::BadLogin)?;
+        }
+        if let Some(smtp) = &config.mail.smtp {
+            smtp.login().map_err(ConfigError::BadLogin)?;
+        }
+        Ok(config)
     }
 
     /// The names of every environment variable that sets a key.
@@ -969,21 +1078,32 @@ mod tests {
 
     #[test]
     fn every_key_has_an_environment_variable_that_sets_it() {
-        let env: Vec<(String, String)> = KEYS
-            .iter()
-            .map(|(path, kind)| {
-                let value = match (path.last(), kind) {
-                    (Some(&"tls"), _) => "starttls",
-                    (Some(&"format"), _) => "json",
-                    (_, KeyKind::Number) => "7",
-                    (_, KeyKind::Bool) => "true",
-                    (_, KeyKind::List) => "127.0.0.1:5353, ::1",
-                    (_, KeyKind::Text) => "x",
-                };
-                (env_name(path), value.to_string())
-            })
-            .collect();
-        let config = Config::load(None, env).unwrap();
+        // password and token_command exclude each other: the passwords here,
+        // the commands in a second round.
+        let env_without = |left_out: &str| -> Vec<(String, String)> {
+            KEYS.iter()
+                .filter(|(path, _)| path.last() != Some(&left_out))
+                .map(|(path, kind)| {
+                    let value = match (path.last(), kind) {
+                        (Some(&"tls"), _) => "starttls",
+                        (Some(&"format"), _) => "json",
+                        (_, KeyKind::Number) => "7",
+                        (_, KeyKind::Bool) => "true",
+                        (_, KeyKind::List) => "127.0.0.1:5353, ::1",
+                        (_, KeyKind::Text) => "x",
+                    };
+                    (env_name(path), value.to_string())
+                })
+                .collect()
+        };
+        let config = Config::load(None, env_without("password")).unwrap();
+        let imap = config.mail.imap.as_ref().unwrap();
+        assert_eq!(imap.token_command.as_deref(), Some("x"));
+        let smtp = config.mail.smtp.as_ref().unwrap();
+        assert_eq!(smtp.token_command.as_deref(), Some("x"));
+        let config = Config::load(None, env_without("token_command")).unwrap();
+        let imap = config.mail.imap.as_ref().unwrap();
+        assert_eq!(imap.password.as_ref().map(Secret::expose), Some("x"));
         assert_eq!(config.mail.imap.as_ref().map(|i| i.port), Some(Some(7)));
         assert_eq!(
             config.mail.smtp.as_ref().map(|s| s.tls),
@@ -1084,6 +1204,91 @@ mod tests {
         let before = table.clone();
         resolve_paths(&mut table, Path::new("dopis.toml").parent().unwrap());
         assert_eq!(table, before);
+    }
+
+    #[test]
+    fn a_token_command_logs_in_with_xoauth2_instead_of_a_password() {
+        let config = load_text(
+            "[mail.imap]\nhost = \"h\"\nuser = \"chess@club.example\"\n\
+             token_command = \"oama access chess@club.example\"\n\
+             [mail.smtp]\nhost = \"h\"\nuser = \"chess@club.example\"\n\
+             token_command = \"oama access chess@club.example\"\n",
+            &[],
+        )
+        .unwrap();
+        let token = Login::Token {
+            user: "chess@club.example",
+            command: "oama access chess@club.example",
+        };
+        assert_eq!(config.mail.imap.as_ref().unwrap().login(), Ok(token));
+        assert_eq!(config.mail.smtp.as_ref().unwrap().login(), Ok(token));
+
+        // App passwords keep working; SMTP without user logs in not at all.
+        let config = load_text(
+            "[mail.imap]\nhost = \"h\"\nuser = \"u\"\npassword = \"app\"\n\
+             [mail.smtp]\nhost = \"h\"\n",
+            &[],
+        )
+        .unwrap();
+        let imap = config.mail.imap.as_ref().unwrap().login().unwrap();
+        assert!(
+            matches!(imap, Login::Password { user: "u", password } if password.expose() == "app")
+        );
+        assert_eq!(config.mail.smtp.unwrap().login(), Ok(Login::None));
+    }
+
+    #[test]
+    fn a_login_the_config_cannot_make_is_an_error_naming_the_keys_and_what_to_write() {
+        let imap = "[mail.imap]\nhost = \"h\"\nuser = \"u@club.example\"\n";
+        let smtp = "[mail.smtp]\nhost = \"h\"\n";
+        // (the config, what the error must say)
+        let table = [
+            (
+                format!("{imap}password = \"p\"\ntoken_command = \"oama access u\"\n"),
+                vec![
+                    "[mail.imap] has both password and token_command",
+                    "choose one",
+                ],
+            ),
+            (
+                format!("{smtp}user = \"u\"\npassword = \"p\"\ntoken_command = \"c\"\n"),
+                vec![
+                    "[mail.smtp] has both password and token_command",
+                    "choose one",
+                ],
+            ),
+            (
+                imap.to_string(),
+                vec![
+                    "[mail.imap] needs password or token_command",
+                    "token_command = \"…\"",
+                    "oama access u@club.example",
+                ],
+            ),
+            (
+                format!("{imap}token_command = \"  \"\n"),
+                vec!["[mail.imap] token_command is empty", "token_command = \""],
+            ),
+            (
+                format!("{smtp}token_command = \"c\"\n"),
+                vec!["[mail.smtp] token_command needs user", "user = \"…\""],
+            ),
+        ];
+        for (text, wanted) in table {
+            let err = load_text(&text, &[]).unwrap_err().to_string();
+            for part in wanted {
+                assert!(err.contains(part), "{text}: {err}");
+            }
+            assert!(!err.contains("\"p\""), "{err}");
+        }
+        // A password from the environment meets a token command in the file.
+        let err = load_text(
+            &format!("{imap}token_command = \"c\"\n"),
+            &[("DOPIS_MAIL_IMAP_PASSWORD", "p")],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("both password and token_command"), "{err}");
     }
 
     #[test]

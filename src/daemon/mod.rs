@@ -5,6 +5,7 @@
 //! - [`mailbox`]: where players' mail comes in (IMAP or a local Maildir).
 //! - [`mailer`]: where ours goes out (SMTP or a local Maildir).
 //! - [`metrics`]: `/healthz` and `/metrics` (`[metrics] listen`).
+//! - [`oauth`]: XOAUTH2 logins with the token a `token_command` prints.
 //! - [`run`]: the loops, and `serve`.
 //! - [`retry_failed`]: `dopis failed retry`, a failed mail put back into the mailbox.
 
@@ -13,6 +14,7 @@ pub mod mailbox;
 pub mod mailer;
 pub mod metrics;
 mod net;
+pub mod oauth;
 mod retry;
 pub mod run;
 

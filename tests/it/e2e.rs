@@ -40,7 +40,8 @@ impl Wire {
             port: Some(port),
             tls,
             user: user.into(),
-            password: Secret::new(MAIL_PASSWORD),
+            password: Some(Secret::new(MAIL_PASSWORD)),
+            token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
             failed_folder: dopis::config::default_failed_folder(),
@@ -58,6 +59,7 @@ impl Wire {
                 tls: Tls::None,
                 user: None,
                 password: None,
+                token_command: None,
                 ca_file: None,
             },
             Wire::Tls(stack) => SmtpConfig {
@@ -66,6 +68,7 @@ impl Wire {
                 tls: Tls::Tls,
                 user: Some(user.into()),
                 password: Some(Secret::new(MAIL_PASSWORD)),
+                token_command: None,
                 ca_file: Some(stack.ca_file.clone()),
             },
         }

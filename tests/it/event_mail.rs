@@ -37,7 +37,8 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
             port: Some(stack.imap_port),
             tls: Tls::None,
             user: server.into(),
-            password: Secret::new(MAIL_PASSWORD),
+            password: Some(Secret::new(MAIL_PASSWORD)),
+            token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
             failed_folder: dopis::config::default_failed_folder(),
@@ -50,6 +51,7 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
             tls: Tls::None,
             user: None,
             password: None,
+            token_command: None,
             ca_file: None,
         }),
         ..MailConfig::default()

@@ -33,6 +33,7 @@ mod metrics;
 mod migrations;
 mod move_cli;
 mod moving;
+mod oauth;
 mod outbound;
 mod outbound_lang;
 mod packaging;

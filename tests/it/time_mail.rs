@@ -41,7 +41,8 @@ impl Reader {
             port: Some(stack.imap_port),
             tls: Tls::None,
             user: address.clone(),
-            password: Secret::new(MAIL_PASSWORD),
+            password: Some(Secret::new(MAIL_PASSWORD)),
+            token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
             failed_folder: dopis::config::default_failed_folder(),
@@ -203,6 +204,7 @@ async fn setup<'a>(db: &'a TestDb, stack: MailStack) -> Server<'a> {
             tls: Tls::None,
             user: None,
             password: None,
+            token_command: None,
             ca_file: None,
         }),
         ..MailConfig::default()

@@ -28,7 +28,8 @@ fn imap(stack: &TlsStack, user: &str, tls: Tls, trust_ca: bool) -> ImapConfig {
         }),
         tls,
         user: user.into(),
-        password: Secret::new(MAIL_PASSWORD),
+        password: Some(Secret::new(MAIL_PASSWORD)),
+        token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
         failed_folder: dopis::config::default_failed_folder(),
@@ -47,6 +48,7 @@ fn smtp(stack: &TlsStack, user: Option<&str>, tls: Tls, trust_ca: bool) -> SmtpC
         tls,
         user: user.map(str::to_string),
         password: user.map(|_| Secret::new(MAIL_PASSWORD)),
+        token_command: None,
         ca_file: trust_ca.then(|| stack.ca_file.clone()),
     }
 }
@@ -147,7 +149,7 @@ async fn a_wrong_password_is_refused_naming_the_settings_to_fix() {
     };
     let user = support::scratch_user();
     let mut wrong_imap = imap(&stack, &user, Tls::Tls, true);
-    wrong_imap.password = Secret::new("not-the-password");
+    wrong_imap.password = Some(Secret::new("not-the-password"));
     let err = ImapMailbox::connect(wrong_imap).await.unwrap_err();
     let text = err.to_string();
     assert!(matches!(err, MailboxError::Permanent(_)), "{text}");
@@ -235,7 +237,8 @@ async fn a_server_that_refuses_starttls_is_never_spoken_to_unencrypted() {
         port: Some(port),
         tls: Tls::Starttls,
         user: "chess@chess.test".into(),
-        password: Secret::new("hunter2"),
+        password: Some(Secret::new("hunter2")),
+        token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
         failed_folder: dopis::config::default_failed_folder(),

@@ -43,7 +43,8 @@ fn imap_config(stack: MailStack, user: &str) -> ImapConfig {
         port: Some(stack.imap_port),
         tls: Tls::None,
         user: user.into(),
-        password: Secret::new(MAIL_PASSWORD),
+        password: Some(Secret::new(MAIL_PASSWORD)),
+        token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
         failed_folder: dopis::config::default_failed_folder(),
@@ -59,6 +60,7 @@ fn smtp_config(port: u16) -> SmtpConfig {
         tls: Tls::None,
         user: None,
         password: None,
+        token_command: None,
         ca_file: None,
     }
 }
@@ -432,7 +434,7 @@ async fn login_and_folder_problems_are_permanent_and_say_what_to_fix() {
     };
     let user = support::scratch_user();
     let mut wrong = imap_config(stack, "alice@players.test");
-    wrong.password = Secret::new("not-the-password");
+    wrong.password = Some(Secret::new("not-the-password"));
     let mut missing = imap_config(stack, &user);
     missing.mailbox = "No such folder".into();
     let mut starttls = imap_config(stack, &user);

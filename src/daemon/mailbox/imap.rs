@@ -20,8 +20,9 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
 use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MAX_HEAD_BYTES, MailRef, MailboxError};
-use crate::config::{ImapConfig, Tls};
+use crate::config::{ImapConfig, Login, Secret, Tls};
 use crate::daemon::net;
+use crate::daemon::oauth::{self, TokenCommand};
 
 mod doctor;
 pub use doctor::{ImapProbe, diagnose};
@@ -435,27 +436,19 @@ async fn open(
         )));
     }
 
-    let login = tokio::time::timeout(
-        COMMAND_TIMEOUT,
-        client.login(&cfg.user, cfg.password.expose()),
-    )
-    .await
-    .map_err(|_| {
-        MailboxError::Transient(format!(
-            "IMAP server {server} did not answer the login in time"
-        ))
-    })?;
-    let mut session = match login {
-        Ok(session) => session,
-        Err((ImapError::No(why) | ImapError::Bad(why), _client)) => {
-            return Err(MailboxError::Permanent(format!(
-                "IMAP server {server} refused the login of user '{}': {} \
-                 (check [mail.imap] user and password)",
-                cfg.user,
-                why.trim()
-            )));
+    let mut session = match cfg.login().map_err(MailboxError::Permanent)? {
+        Login::Password { user, password } => {
+            password_login(client, &server, user, password).await?
         }
-        Err((e, _client)) => return Err(transient(&server, "login", e)),
+        Login::Token { user, command } => {
+            let tokens = TokenCommand::new("[mail.imap]", command);
+            xoauth2_login(client, &server, user, &tokens).await?
+        }
+        Login::None => {
+            return Err(MailboxError::Permanent(
+                "[mail.imap] gives no way to log in".into(),
+            ));
+        }
     };
 
     let caps = timed(&server, "CAPABILITY", session.capabilities()).await?;
@@ -474,6 +467,139 @@ async fn open(
         has_move,
         has_uidplus,
     })
+}
+
+/// LOGIN with a password.
+async fn password_login(
+    client: async_imap::Client<ImapStream>,
+    server: &str,
+    user: &str,
+    password: &Secret,
+) -> Result<Session, MailboxError> {
+    let login = tokio::time::timeout(COMMAND_TIMEOUT, client.login(user, password.expose()))
+        .await
+        .map_err(|_| {
+            MailboxError::Transient(format!(
+                "IMAP server {server} did not answer the login in time"
+            ))
+        })?;
+    match login {
+        Ok(session) => Ok(session),
+        Err((ImapError::No(why) | ImapError::Bad(why), _client)) => {
+            Err(MailboxError::Permanent(format!(
+                "IMAP server {server} refused the login of user '{user}': {} \
+                 (check [mail.imap] user and password)",
+                why.trim()
+            )))
+        }
+        Err((e, _client)) => Err(transient(server, "login", e)),
+    }
+}
+
+/// AUTHENTICATE XOAUTH2 with a token from `tokens`, run for each new login
+/// (the tool behind it renews the token when it is due). When the server
+/// refuses it, the command is run once more and the login tried again: the
+/// token may have expired between the tool's check and ours.
+async fn xoauth2_login(
+    mut client: async_imap::Client<ImapStream>,
+    server: &str,
+    user: &str,
+    tokens: &TokenCommand,
+) -> Result<Session, MailboxError> {
+    let mut refused = String::new();
+    for attempt in 0..2 {
+        let token = tokens.run().await.map_err(|e| {
+            let text = format!("cannot log in to IMAP server {server} with XOAUTH2: {e}");
+            if e.is_lasting() {
+                MailboxError::Permanent(text)
+            } else {
+                MailboxError::Transient(text)
+            }
+        })?;
+        let mut answers = Xoauth2::new(user, &token);
+        let outcome = tokio::time::timeout(
+            COMMAND_TIMEOUT,
+            client.authenticate("XOAUTH2", &mut answers),
+        )
+        .await
+        .map_err(|_| {
+            MailboxError::Transient(format!(
+                "IMAP server {server} did not answer the XOAUTH2 login in time"
+            ))
+        })?;
+        match outcome {
+            Ok(session) => return Ok(session),
+            Err((ImapError::No(why), back)) => {
+                client = back;
+                refused = format!("{}{}", why.trim(), answers.explained());
+                if attempt == 0 {
+                    tracing::info!(
+                        %server, user = %user,
+                        "the IMAP server refused the XOAUTH2 token; running [mail.imap] token_command again"
+                    );
+                }
+            }
+            Err((ImapError::Bad(why), _client)) => {
+                return Err(MailboxError::Permanent(format!(
+                    "IMAP server {server} does not take the XOAUTH2 login: {} (check \
+                     [mail.imap] host; for a server without OAuth2 write password instead of \
+                     token_command)",
+                    why.trim()
+                )));
+            }
+            Err((e, _client)) => return Err(transient(server, "XOAUTH2 login", e)),
+        }
+    }
+    Err(MailboxError::Permanent(format!(
+        "IMAP server {server} refused the XOAUTH2 login of user '{user}': {refused}; it \
+         refused a fresh token from [mail.imap] token_command too (check that the token is \
+         for '{user}' and allows IMAP, e.g. the scope https://outlook.office.com/IMAP.AccessAsUser.All \
+         for Microsoft 365 or https://mail.google.com/ for Gmail)"
+    )))
+}
+
+/// The client's side of AUTHENTICATE XOAUTH2: the SASL message to the
+/// server's first (empty) challenge. A server that then explains a refusal
+/// (a challenge holding a JSON error, as Gmail's) gets the empty answer
+/// that ends the exchange, and its explanation is kept for the message.
+struct Xoauth2 {
+    message: Option<Secret>,
+    explanation: Option<String>,
+}
+
+impl Xoauth2 {
+    fn new(user: &str, token: &Secret) -> Xoauth2 {
+        Xoauth2 {
+            message: Some(oauth::xoauth2(user, token)),
+            explanation: None,
+        }
+    }
+
+    /// The server's explanation of a refusal, if it gave one, for the end
+    /// of a message.
+    fn explained(&self) -> String {
+        match &self.explanation {
+            Some(json) if !json.trim().is_empty() => {
+                let json: String = json.chars().filter(|c| !c.is_control()).take(200).collect();
+                format!(" ({json})")
+            }
+            _ => String::new(),
+        }
+    }
+}
+
+impl async_imap::Authenticator for &mut Xoauth2 {
+    type Response = Vec<u8>;
+
+    fn process(&mut self, challenge: &[u8]) -> Vec<u8> {
+        match self.message.take() {
+            Some(message) => message.expose().as_bytes().to_vec(),
+            None => {
+                self.explanation = Some(String::from_utf8_lossy(challenge).into_owned());
+                Vec::new()
+            }
+        }
+    }
 }
 
 /// Selects the folder; returns its UIDVALIDITY.
@@ -804,7 +930,6 @@ fn uid_set(uids: &[u32]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Secret;
 
     fn config(tls: Tls, port: Option<u16>, host: &str) -> ImapConfig {
         ImapConfig {
@@ -812,7 +937,8 @@ mod tests {
             port,
             tls,
             user: "chess@example.org".into(),
-            password: Secret::new("hunter2"),
+            password: Some(Secret::new("hunter2")),
+            token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
             failed_folder: crate::config::default_failed_folder(),

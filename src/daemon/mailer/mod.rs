@@ -26,8 +26,8 @@ pub struct Mailer {
 /// called through `dyn`.
 #[derive(Debug)]
 enum Transport {
-    /// An SMTP server.
-    Smtp(SmtpMailer),
+    /// An SMTP server (boxed: it holds the transport builder, which is large).
+    Smtp(Box<SmtpMailer>),
     /// A local Maildir.
     Maildir(MaildirMailer),
 }
@@ -81,6 +81,10 @@ pub enum MailerError {
     /// `[mail.smtp] ca_file` cannot be used (the text names the key and the fix).
     #[error("{0}")]
     CaFile(String),
+    /// `[mail.smtp]` gives no single way to log in (the text names the keys
+    /// and what to write).
+    #[error("{0}")]
+    Login(String),
     /// `[mail.dkim]` cannot be used.
     #[error("{0}")]
     Dkim(#[from] BadDkim),
@@ -110,7 +114,7 @@ impl Mailer {
             None => None,
         };
         let transport = match &cfg.smtp {
-            Some(smtp) => Transport::Smtp(SmtpMailer::new(smtp)?),
+            Some(smtp) => Transport::Smtp(Box::new(SmtpMailer::new(smtp)?)),
             None => Transport::Maildir(MaildirMailer::open(cfg.maildir.path.join("sent"))?),
         };
         Ok(Mailer { transport, dkim })

@@ -1,10 +1,12 @@
 //! Sending through an SMTP server with lettre (a pooled async transport).
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use lettre::address::Envelope;
-use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::AsyncSmtpTransportBuilder;
+use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{
     Certificate, CertificateStore, Tls as LettreTls, TlsParameters,
 };
@@ -12,8 +14,9 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 use super::{MailerError, SendError};
 use crate::address::EmailAddress;
-use crate::config::{SmtpConfig, Tls};
+use crate::config::{Login, SmtpConfig, Tls};
 use crate::daemon::net;
+use crate::daemon::oauth::TokenCommand;
 
 /// How long one SMTP dialogue step may take.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -22,9 +25,18 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 /// so the outbox must keep the mail and retry once the admin fixes it.
 const AUTH_CODES: &[&str] = &["530", "534", "535", "538"];
 
+type Transport = AsyncSmtpTransport<Tokio1Executor>;
+
 /// Sends mail through one SMTP server.
 pub struct SmtpMailer {
-    transport: AsyncSmtpTransport<Tokio1Executor>,
+    /// The transport in use, and how many times it was built anew (a
+    /// transport built with a fresh token replaces the one before).
+    current: tokio::sync::Mutex<Option<(Arc<Transport>, u64)>>,
+    /// Everything of the transport but the login, for building it again
+    /// with a fresh token.
+    builder: AsyncSmtpTransportBuilder,
+    /// With `token_command`: the user and the command of XOAUTH2 logins.
+    xoauth2: Option<(String, TokenCommand)>,
     server: String,
     host: String,
     ca_file: Option<std::path::PathBuf>,
@@ -99,25 +111,69 @@ impl SmtpMailer {
                 }
             }
         };
-        let mut builder =
-            AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(cfg.host.as_str())
-                .port(port)
-                .tls(tls)
-                .timeout(Some(TIMEOUT));
-        if let Some(user) = &cfg.user {
-            let password = cfg
-                .password
-                .as_ref()
-                .map(|p| p.expose().to_string())
-                .unwrap_or_default();
-            builder = builder.credentials(Credentials::new(user.clone(), password));
-        }
+        let builder = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(cfg.host.as_str())
+            .port(port)
+            .tls(tls)
+            .timeout(Some(TIMEOUT));
+        let (current, xoauth2) = match cfg.login().map_err(MailerError::Login)? {
+            Login::None => (Some(builder.clone().build()), None),
+            Login::Password { user, password } => {
+                let credentials = Credentials::new(user.into(), password.expose().into());
+                (Some(builder.clone().credentials(credentials).build()), None)
+            }
+            // Built at the first mail, with the token the command prints then.
+            Login::Token { user, command } => (
+                None,
+                Some((user.to_string(), TokenCommand::new("[mail.smtp]", command))),
+            ),
+        };
         Ok(SmtpMailer {
-            transport: builder.build(),
+            current: tokio::sync::Mutex::new(current.map(|t| (Arc::new(t), 0))),
+            builder,
+            xoauth2,
             server: format!("{}:{port}", cfg.host),
             host: cfg.host.clone(),
             ca_file: cfg.ca_file.clone(),
         })
+    }
+
+    /// The transport to send with. With XOAUTH2 it is built with a token
+    /// from the command when there is none yet, or when the one numbered
+    /// `stale` is in use (the server refused its token): lettre's pool logs
+    /// new connections in with the credentials the transport was built
+    /// with, so a fresh token needs a new transport. The lock makes
+    /// concurrent senders that met the same refusal run the command once.
+    async fn transport(&self, stale: Option<u64>) -> Result<(Arc<Transport>, u64), SendError> {
+        let mut current = self.current.lock().await;
+        if let Some((transport, number)) = current.as_ref()
+            && stale != Some(*number)
+        {
+            return Ok((Arc::clone(transport), *number));
+        }
+        let Some((user, tokens)) = &self.xoauth2 else {
+            // Not reached: without a token command the transport is built
+            // once, in `new`, and never refused as stale.
+            let transport = Arc::new(self.builder.clone().build());
+            *current = Some((Arc::clone(&transport), 0));
+            return Ok((transport, 0));
+        };
+        let token = tokens.run().await.map_err(|e| {
+            SendError::Unavailable(format!(
+                "cannot log in to SMTP server {} with XOAUTH2: {e}",
+                self.server
+            ))
+        })?;
+        let credentials = Credentials::new(user.clone(), token.expose().into());
+        let transport = Arc::new(
+            self.builder
+                .clone()
+                .credentials(credentials)
+                .authentication(vec![Mechanism::Xoauth2])
+                .build(),
+        );
+        let number = current.as_ref().map_or(0, |(_, n)| n + 1);
+        *current = Some((Arc::clone(&transport), number));
+        Ok((transport, number))
     }
 
     /// See [`super::Mailer::send`].
@@ -128,9 +184,37 @@ impl SmtpMailer {
         raw: &[u8],
     ) -> Result<(), SendError> {
         let envelope = envelope(from, to)?;
-        let Err(e) = self.transport.send_raw(&envelope, raw).await else {
+        let (mut transport, number) = self.transport(None).await?;
+        let Err(mut e) = transport.send_raw(&envelope, raw).await else {
             return Ok(());
         };
+        if let Some((user, _)) = &self.xoauth2
+            && token_refused(&e)
+        {
+            // The token may have expired since the command printed it:
+            // once more with a fresh one, on a new connection.
+            tracing::info!(
+                server = %self.server,
+                user = %user,
+                "the SMTP server refused the XOAUTH2 token; running [mail.smtp] token_command again"
+            );
+            (transport, _) = self.transport(Some(number)).await?;
+            let Err(again) = transport.send_raw(&envelope, raw).await else {
+                return Ok(());
+            };
+            if token_refused(&again) {
+                // Not this mail's fault: the outbox waits for the admin.
+                return Err(SendError::Unavailable(format!(
+                    "SMTP server {} refused the XOAUTH2 login of user '{user}': {again}; it \
+                     refused a fresh token from [mail.smtp] token_command too (check that the \
+                     token is for '{user}' and allows SMTP, e.g. the scope \
+                     https://outlook.office.com/SMTP.Send for Microsoft 365 or \
+                     https://mail.google.com/ for Gmail)",
+                    self.server
+                )));
+            }
+            e = again;
+        }
         match self.classify(&e) {
             SendError::Transient(text) => {
                 // Whether the server takes mail from us at all: if it does
@@ -138,7 +222,7 @@ impl SmtpMailer {
                 // is not this mail's, and the outbox waits for the server
                 // instead of charging each mail a retry. Asked only after a
                 // failure; one NOOP on a pooled connection.
-                if self.transport.test_connection().await.unwrap_or(false) {
+                if transport.test_connection().await.unwrap_or(false) {
                     Err(SendError::Transient(text))
                 } else {
                     Err(SendError::Unavailable(text))
@@ -164,7 +248,13 @@ impl SmtpMailer {
     /// Connects, secures and logs in (as the first mail would), then says
     /// goodbye: for `dopis doctor`.
     pub async fn check(&self) -> Result<(), SmtpFault> {
-        let e = match self.transport.test_connection().await {
+        // With token_command this runs the command: a token it cannot get
+        // is a login fault.
+        let (transport, _) = self
+            .transport(None)
+            .await
+            .map_err(|e| SmtpFault::Login(e.to_string()))?;
+        let e = match transport.test_connection().await {
             Ok(true) => return Ok(()),
             Ok(false) => {
                 return Err(SmtpFault::Other(format!(
@@ -222,6 +312,16 @@ impl SmtpMailer {
     }
 }
 
+/// Whether `e` is the server refusing our XOAUTH2 token: a 535 (or another
+/// code that refuses a login), or, from a server that first explains the
+/// refusal in a 334 challenge holding a JSON error (Gmail, Dovecot), the
+/// client error lettre ends with: its XOAUTH2 expects no challenge.
+fn token_refused(e: &lettre::transport::smtp::Error) -> bool {
+    let code = e.status().map(|c| c.to_string());
+    code.is_some_and(|code| AUTH_CODES.contains(&code.as_str()))
+        || (e.is_client() && e.to_string().contains("does not expect a challenge"))
+}
+
 /// 5xx for the mail is permanent; everything else (4xx, no connection,
 /// TLS trouble, our login refused) may pass.
 fn classify(server: &str, e: &lettre::transport::smtp::Error) -> SendError {
@@ -248,6 +348,7 @@ mod tests {
             tls,
             user: Some("chess".into()),
             password: Some(Secret::new("hunter2")),
+            token_command: None,
             ca_file: None,
         }
     }

@@ -237,7 +237,8 @@ fn imap_config(stack: &PrivateStack, user: &str) -> ImapConfig {
         port: Some(stack.imap_port()),
         tls: Tls::None,
         user: user.into(),
-        password: Secret::new(MAIL_PASSWORD),
+        password: Some(Secret::new(MAIL_PASSWORD)),
+        token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
         failed_folder: dopis::config::default_failed_folder(),
@@ -491,6 +492,7 @@ async fn postfix_dovecot_and_postgresql_stopped_under_load_cost_no_spin_no_crash
                 tls: Tls::None,
                 user: None,
                 password: None,
+                token_command: None,
                 ca_file: None,
             }),
             ..MailConfig::default()
@@ -779,6 +781,7 @@ async fn mail_held_back_by_a_stopped_smtp_server_goes_out_at_the_first_pass_afte
             tls: Tls::None,
             user: None,
             password: None,
+            token_command: None,
             ca_file: None,
         }),
         ..MailConfig::default()

@@ -198,6 +198,49 @@ pub fn tls_mailstack() -> Option<TlsStack> {
     }
 }
 
+/// The OAuth2 side of the test mail system: IMAP and submission take
+/// XOAUTH2 with an HS256 JWT signed by `key`, whose `sub` is the user.
+#[derive(Debug, Clone)]
+pub struct OAuth2Stack {
+    /// The TLS ports and CA (XOAUTH2 is offered on all of them).
+    pub tls: TlsStack,
+    /// The key that signs access tokens (HS256).
+    pub key: Vec<u8>,
+    /// The stack's directory (`MAILSTACK_DIR`), for `scripts/mailstack.sh`.
+    pub dir: std::path::PathBuf,
+}
+
+/// The OAuth2 test mail system, or `None` (with a notice) outside
+/// `scripts/test.sh`; in CI a missing one is a failure.
+pub fn oauth2_mailstack() -> Option<OAuth2Stack> {
+    use base64::Engine;
+    let tls = tls_mailstack()?;
+    let file = std::env::var("DOPIS_TEST_OAUTH2_KEY_FILE").ok();
+    // The key is DIR/oauth2/hs256.key.
+    let dir = file
+        .as_deref()
+        .and_then(|f| Path::new(f).parent()?.parent())
+        .map(Path::to_path_buf);
+    let key = file
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|text| {
+            base64::engine::general_purpose::STANDARD
+                .decode(text.trim())
+                .ok()
+        });
+    match (key, dir) {
+        (Some(key), Some(dir)) => Some(OAuth2Stack { tls, key, dir }),
+        _ => {
+            let wanted = "DOPIS_TEST_OAUTH2_KEY_FILE (a readable base64 key)";
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("CI=true but {wanted} is not set: run the tests with scripts/test.sh");
+            }
+            eprintln!("SKIPPED: OAuth2 mail test ({wanted} not set; scripts/test.sh sets it)");
+            None
+        }
+    }
+}
+
 /// A mailbox user of its own for one test (`t-<random>@chess.test`): the
 /// test mail system creates it on first use, password `secret`.
 pub fn scratch_user() -> String {

@@ -12,9 +12,10 @@ use tokio::net::TcpStream;
 use super::{
     COMMAND_TIMEOUT, CONNECT_TIMEOUT, ImapStream, Session, greeting, handshake, port, timed,
 };
-use crate::config::{ImapConfig, Tls};
+use crate::config::{ImapConfig, Login, Secret, Tls};
 use crate::daemon::doctor::Check;
 use crate::daemon::net;
+use crate::daemon::oauth::TokenCommand;
 
 /// A logged-in IMAP session the doctor keeps for the probe mail.
 pub struct ImapProbe {
@@ -152,40 +153,40 @@ pub async fn diagnose(cfg: &ImapConfig, report: &mut dyn FnMut(Check)) -> Option
             }
         }
     }
-    let login = tokio::time::timeout(
-        COMMAND_TIMEOUT,
-        client.login(&cfg.user, cfg.password.expose()),
-    )
-    .await;
-    let mut session = match login {
-        Ok(Ok(session)) => session,
-        Ok(Err((ImapError::No(why) | ImapError::Bad(why), _))) => {
+    let mut session = match cfg.login() {
+        Err(problem) => {
             report(Check::fail(
                 "imap login",
-                format!(
-                    "the server refused the login of user '{}': {}",
-                    cfg.user,
-                    why.trim()
-                ),
-                "check [mail.imap] user and password (with two-factor login, an app password)",
+                problem,
+                "write [mail.imap] password or token_command, as the line above says",
             ));
             return None;
         }
-        Ok(Err((e, _))) => {
+        Ok(Login::Token { user, command }) => {
+            let tokens = TokenCommand::new("[mail.imap]", command);
+            match super::xoauth2_login(client, &server, user, &tokens).await {
+                Ok(session) => session,
+                Err(e) => {
+                    report(Check::fail(
+                        "imap login",
+                        e.to_string(),
+                        "check [mail.imap] user and token_command: the command must print a \
+                         fresh OAuth2 access token for that user, allowed to use IMAP",
+                    ));
+                    return None;
+                }
+            }
+        }
+        Ok(Login::None) => {
             report(Check::fail(
                 "imap login",
-                format!("the login of user '{}' failed: {e}", cfg.user),
-                "check [mail.imap] user and password",
+                "[mail.imap] gives no way to log in",
+                "write [mail.imap] password or token_command",
             ));
             return None;
         }
-        Err(_) => {
-            report(Check::fail(
-                "imap login",
-                "the server did not answer the login in time",
-                "check that [mail.imap] host and port name an IMAP server",
-            ));
-            return None;
+        Ok(Login::Password { user, password }) => {
+            password_login(client, user, password, report).await?
         }
     };
     report(Check::ok(
@@ -365,5 +366,45 @@ impl ImapProbe {
     /// Logs out.
     pub async fn close(mut self) {
         let _ = tokio::time::timeout(Duration::from_secs(5), self.session.logout()).await;
+    }
+}
+
+/// LOGIN with a password, each refusal reported with its fix.
+async fn password_login(
+    client: async_imap::Client<ImapStream>,
+    user: &str,
+    password: &Secret,
+    report: &mut dyn FnMut(Check),
+) -> Option<Session> {
+    let login = tokio::time::timeout(COMMAND_TIMEOUT, client.login(user, password.expose())).await;
+    match login {
+        Ok(Ok(session)) => Some(session),
+        Ok(Err((ImapError::No(why) | ImapError::Bad(why), _))) => {
+            report(Check::fail(
+                "imap login",
+                format!(
+                    "the server refused the login of user '{user}': {}",
+                    why.trim()
+                ),
+                "check [mail.imap] user and password (with two-factor login, an app password)",
+            ));
+            None
+        }
+        Ok(Err((e, _))) => {
+            report(Check::fail(
+                "imap login",
+                format!("the login of user '{user}' failed: {e}"),
+                "check [mail.imap] user and password",
+            ));
+            None
+        }
+        Err(_) => {
+            report(Check::fail(
+                "imap login",
+                "the server did not answer the login in time",
+                "check that [mail.imap] host and port name an IMAP server",
+            ));
+            None
+        }
     }
 }
