@@ -59,11 +59,12 @@ print(*(s.getsockname()[1] for s in socks))')
     # OAuth2: the tests sign their own access tokens with this key
     export DOPIS_TEST_OAUTH2_KEY_FILE=$MAILSTACK_DIR/oauth2/hs256.key
 
-    step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory; python3-icalendar reads our calendar files; systemd-analyze checks our unit)"
+    step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory; python3-icalendar reads our calendar files; systemd-analyze checks our unit; prometheus_client parses /metrics)"
     if ! command -v faketime >/dev/null || ! { command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ]; } || [ ! -x /usr/bin/time ] \
-        || ! /usr/bin/python3 -c 'import icalendar' 2>/dev/null || ! command -v systemd-analyze >/dev/null; then
+        || ! /usr/bin/python3 -c 'import icalendar' 2>/dev/null || ! command -v systemd-analyze >/dev/null \
+        || ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
         { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract time python3-icalendar systemd; } \
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends faketime pgn-extract time python3-icalendar systemd python3-prometheus-client; } \
             >/tmp/dopis-apt-tools.log 2>&1 || { tail -n 20 /tmp/dopis-apt-tools.log >&2; return 1; }
     fi
     # python-chess reads the PGN of `dopis event pgn` (Debian's package, else pip's)

@@ -397,7 +397,12 @@ async fn smtp_checks(cfg: &SmtpConfig, out: &mut Vec<Check>) -> Option<SmtpMaile
             out.push(Check::fail(
                 "smtp login",
                 e,
-                "check [mail.smtp] user and password (with two-factor login, an app password)",
+                if cfg.token_command.is_some() {
+                    "check [mail.smtp] user and token_command: the command must print a fresh \
+                     OAuth2 access token for that user, allowed to send mail (SMTP)"
+                } else {
+                    "check [mail.smtp] user and password (with two-factor login, an app password)"
+                },
             ));
             None
         }

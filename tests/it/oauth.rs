@@ -529,6 +529,69 @@ async fn a_token_the_server_refuses_is_an_authentication_failure_naming_xoauth2(
     assert!(!err.contains("eyJ"), "no token in the message: {err}");
 }
 
+/// `dopis doctor` logs in as `serve` does: with tokens from the commands
+/// every check passes (the probe mail goes out and is found over XOAUTH2);
+/// a failing IMAP command or a refused SMTP token is its login's failure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_doctor_logs_in_with_xoauth2_and_finds_a_failing_token_command() {
+    let Some(stack) = oauth2_mailstack() else {
+        return;
+    };
+    let db = crate::support::sqlite();
+    let (game, issuer) = Game::new(&db, &stack).await;
+    game.tokens.set("imap", None, &issuer.token(3600).0);
+    game.tokens.set("smtp", None, &issuer.token(3600).0);
+    let dir = game.dir.path();
+    let doctor = || {
+        let out = dopis(dir, &db, &["doctor", "--wait", "30"]);
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (passed, out) = doctor();
+    assert!(passed, "{out}");
+    for line in [
+        "ok    imap login:",
+        "ok    smtp login:",
+        "ok    reply address:",
+    ] {
+        assert!(out.contains(line), "{line:?} not in: {out}");
+    }
+
+    let failing = "echo 'no refresh token' >&2; exit 4";
+    let config = daemon_config(&stack, &game.server, failing, &game.tokens.command("smtp"));
+    std::fs::write(dir.join("dopis.toml"), config).unwrap();
+    let (passed, out) = doctor();
+    assert!(!passed, "{out}");
+    assert!(
+        out.contains("FAIL  imap login:") && out.contains("failed with exit status: 4"),
+        "{out}"
+    );
+
+    let other = Issuer {
+        key: stack.key.clone(),
+        user: scratch_user(),
+    };
+    game.tokens.set("smtp", None, &other.token(3600).0);
+    let config = daemon_config(
+        &stack,
+        &game.server,
+        &game.tokens.command("imap"),
+        &game.tokens.command("smtp"),
+    );
+    std::fs::write(dir.join("dopis.toml"), config).unwrap();
+    let (passed, out) = doctor();
+    assert!(!passed, "{out}");
+    assert!(out.contains("ok    imap login:"), "{out}");
+    assert!(
+        out.contains("FAIL  smtp login:")
+            && out.contains("fix: check [mail.smtp] user and token_command"),
+        "{out}"
+    );
+    assert!(!out.contains("eyJ"), "no token in the output: {out}");
+}
+
 /// Ends the IMAP sessions of `user` on the test mail system
 /// (`scripts/mailstack.sh kick`), as a server dropping a connection: tried
 /// until the user has a session to end.

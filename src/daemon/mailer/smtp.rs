@@ -270,6 +270,14 @@ impl SmtpMailer {
             return Err(SmtpFault::Tls(problem));
         }
         let text = format!("SMTP server {}: {e}", self.server);
+        if let Some((user, _)) = &self.xoauth2
+            && token_refused(&e)
+        {
+            return Err(SmtpFault::Login(format!(
+                "{text} (the server refused the XOAUTH2 token of [mail.smtp] token_command \
+                 for user '{user}')"
+            )));
+        }
         let code = e.status().map(|c| c.to_string());
         if code.is_some_and(|c| AUTH_CODES.contains(&c.as_str())) {
             return Err(SmtpFault::Login(text));
