@@ -39,19 +39,47 @@ fn filter_of(level: &str) -> Result<EnvFilter, BadLevel> {
     EnvFilter::try_new(level).map_err(|_| bad())
 }
 
+/// Sets the running log filter anew (`serve` on SIGHUP); set by [`init`].
+type SetFilter = Box<dyn Fn(EnvFilter) -> Result<(), String> + Send + Sync>;
+static SET_FILTER: std::sync::OnceLock<SetFilter> = std::sync::OnceLock::new();
+
 /// Starts logging at `level` (`[log] level`), as JSON lines when `json`
-/// (`[log] format`); a second call does nothing.
+/// (`[log] format`); a second call does nothing. The level can be changed
+/// later with [`set_level`]; the format only by starting again.
 pub fn init(json: bool, level: &str) -> Result<(), BadLevel> {
     let filter = filter_of(level)?;
+    // Colours only on a terminal: a log file or the journal would get
+    // the escape codes as text.
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr);
-    let _ = if json {
-        builder.json().flatten_event(false).try_init()
+    // The two formats are two subscriber types, so each keeps its own
+    // reload handle; both end up as one `SetFilter`.
+    let set: SetFilter = if json {
+        let builder = builder.json().flatten_event(false).with_filter_reloading();
+        let handle = builder.reload_handle();
+        if builder.try_init().is_err() {
+            return Ok(());
+        }
+        Box::new(move |f| handle.reload(f).map_err(|e| e.to_string()))
     } else {
-        builder.try_init()
+        let builder = builder.with_filter_reloading();
+        let handle = builder.reload_handle();
+        if builder.try_init().is_err() {
+            return Ok(());
+        }
+        Box::new(move |f| handle.reload(f).map_err(|e| e.to_string()))
     };
+    let _ = SET_FILTER.set(set);
     Ok(())
+}
+
+/// Changes the level of the logging [`init`] started (`DOPIS_LOG` still
+/// wins when set). `Ok(false)` when there is no such logging to change.
+pub fn set_level(level: &str) -> Result<bool, BadLevel> {
+    let filter = filter_of(level)?;
+    Ok(SET_FILTER.get().is_some_and(|set| set(filter).is_ok()))
 }
 
 #[cfg(test)]

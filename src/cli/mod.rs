@@ -249,12 +249,21 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         return doctor::run(&cli, args, out);
     }
     let config = load_config(&cli)?;
+    // What `serve` reads again on SIGHUP: the same file and variables.
+    let (file, database) = (config_path(&cli), cli.database.clone());
     match cli.command {
         DopisCommand::Move(_) | DopisCommand::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
         DopisCommand::Serve { once } => {
             let json = config.log.format == crate::config::LogFormat::Json;
             crate::telemetry::init(json, &config.log.level)?;
-            runtime()?.block_on(crate::daemon::serve(config, once))?;
+            let reload: crate::daemon::run::ReloadConfig = Box::new(move || {
+                let mut config = Config::load(file.as_deref(), std::env::vars())?;
+                if let Some(url) = &database {
+                    config.database.url = Secret::new(url.clone());
+                }
+                Ok(config)
+            });
+            runtime()?.block_on(crate::daemon::serve(config, once, Some(reload)))?;
             Ok(ExitCode::SUCCESS)
         }
         DopisCommand::Init | DopisCommand::Doctor(_) => Ok(ExitCode::SUCCESS), // answered above

@@ -699,24 +699,40 @@ impl Daemon {
                 _ = shutdown.changed() => {}
             }
         }
-        tracing::info!("shut down");
         Ok(())
     }
 }
 
-/// `dopis serve`: opens the store, mailbox and mailer from the config and
-/// runs until SIGINT/SIGTERM (or, with `once`, one pass).
-pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<()> {
-    use anyhow::Context;
+/// Reads the config again (the file and the `DOPIS_…` variables, as at
+/// start): `serve` calls it on SIGHUP.
+pub type ReloadConfig = Box<dyn Fn() -> anyhow::Result<crate::config::Config> + Send + Sync>;
+
+/// What the daemon is asked to do by a signal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Signal {
+    /// SIGINT or SIGTERM: finish the current step and stop.
+    Stop,
+    /// SIGHUP: finish the current step, read the config again, go on.
+    Reload,
+}
+
+/// The parts of a running daemon that come from the config: made at start
+/// and again on each reload.
+struct Parts {
+    daemon: Daemon,
+    mailbox: Mailbox,
+    mailer: Mailer,
+}
+
+/// Makes the daemon, its mailbox and its mailer from `config` (the
+/// database is opened once, by the caller).
+async fn assemble(config: &crate::config::Config, store: &Store) -> anyhow::Result<Parts> {
     let post = Post::new(&config.mail)?;
-    let settings = Settings::from_config(&config)?;
-    let listen = config.metrics.address()?;
-    let mut mailbox = Mailbox::open(&config.mail)
+    let settings = Settings::from_config(config)?;
+    let mailbox = Mailbox::open(&config.mail)
         .await
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
-    // Opened last, so that every way out from here closes it.
-    let store = crate::service::open_store(config.database.url.expose()).await?;
     let daemon = Daemon::new(
         store.clone(),
         Arc::new(crate::app::SystemClock),
@@ -731,6 +747,85 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
         config.mail.read_budget_ms.max(1),
     ))
     .with_retention(Retention::from_config(&config.retention));
+    Ok(Parts {
+        daemon,
+        mailbox,
+        mailer,
+    })
+}
+
+/// The config `serve` goes on with after SIGHUP: the new one, but with
+/// what only a new start can change kept as it was (each said in the log).
+fn reloaded(
+    current: &crate::config::Config,
+    mut new: crate::config::Config,
+) -> crate::config::Config {
+    let kept = |what: &str| {
+        tracing::warn!(
+            "config reloaded, but {what} changed: that takes effect when dopis serve starts \
+             again (restart it)"
+        );
+    };
+    if new.database != current.database {
+        kept("[database] url");
+        new.database = current.database.clone();
+    }
+    if new.metrics != current.metrics {
+        kept("[metrics] listen");
+        new.metrics = current.metrics.clone();
+    }
+    if new.log.format != current.log.format {
+        kept("[log] format");
+        new.log.format = current.log.format;
+    }
+    if new
+        .mail
+        .imap
+        .as_ref()
+        .map(|i| (&i.host, &i.user, &i.mailbox))
+        != current
+            .mail
+            .imap
+            .as_ref()
+            .map(|i| (&i.host, &i.user, &i.mailbox))
+        || (new.mail.imap.is_none() && new.mail.maildir != current.mail.maildir)
+    {
+        // Another mailbox is another daemon's lease and cursor.
+        kept("the mailbox ([mail.imap] host, user or mailbox, or [mail.maildir] path)");
+        new.mail.imap = current.mail.imap.clone();
+        new.mail.maildir = current.mail.maildir.clone();
+    }
+    new
+}
+
+/// `dopis serve`: opens the store, mailbox and mailer from the config and
+/// runs until SIGINT/SIGTERM (or, with `once`, one pass). On SIGHUP it
+/// finishes the step in hand, reads the config again with `reload` and goes
+/// on with it: the mail servers, logins and DKIM key for the next
+/// connection, the clock, retention and mail settings, the log level. A
+/// config that does not read, or whose mail servers cannot be reached, is
+/// logged and the daemon goes on as it was.
+pub async fn serve(
+    config: crate::config::Config,
+    once: bool,
+    reload: Option<ReloadConfig>,
+) -> anyhow::Result<()> {
+    // Checked before anything is opened, as the rest of the config.
+    Post::new(&config.mail)?;
+    Settings::from_config(&config)?;
+    let listen = config.metrics.address()?;
+    let store = crate::service::open_store(config.database.url.expose()).await?;
+    let Parts {
+        daemon,
+        mut mailbox,
+        mut mailer,
+    } = match assemble(&config, &store).await {
+        Ok(parts) => parts,
+        Err(e) => {
+            store.close().await;
+            return Err(e);
+        }
+    };
     let lease = match Lease::acquire(&store, &daemon.mailbox_name, daemon.clock.now()).await {
         Ok(lease) => lease,
         Err(e) => {
@@ -755,12 +850,13 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
     let mut daemon = daemon.with_lease(lease);
     let (stop, shutdown) = watch::channel(false);
     let mut endpoint = None;
+    let mut metrics = None;
     if !once && let Some(listen) = listen {
-        let metrics = Arc::new(super::metrics::Metrics::new());
-        mailbox.count_reconnects(metrics.imap_reconnects());
+        let counted = Arc::new(super::metrics::Metrics::new());
+        mailbox.count_reconnects(counted.imap_reconnects());
         match super::metrics::serve(
             listen,
-            metrics.clone(),
+            counted.clone(),
             store.clone(),
             daemon.clock.clone(),
             shutdown.clone(),
@@ -773,7 +869,8 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
                 return Err(e);
             }
         }
-        daemon = daemon.with_metrics(metrics);
+        daemon = daemon.with_metrics(counted.clone());
+        metrics = Some(counted);
     }
     if once {
         let pass = store
@@ -791,20 +888,119 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
         );
         return Ok(());
     }
+    let (signal_tx, mut signals) = tokio::sync::mpsc::channel(4);
     tokio::spawn(async move {
-        wait_for_signal().await;
-        tracing::info!("shutting down after the current step");
-        let _ = stop.send(true);
+        let mut signals = Signals::listen();
+        loop {
+            let signal = signals.next().await;
+            if signal_tx.send(signal).await.is_err() || signal == Signal::Stop {
+                break;
+            }
+        }
     });
     tracing::info!(mailbox = %daemon.mailbox_name, "dopis serve started");
-    let result = daemon
-        .run(
-            mailbox,
-            mailer,
-            shutdown,
-            std::time::Duration::from_secs(30),
-        )
-        .await;
+    let mut current = config;
+    let result = loop {
+        // Each run of the loop has its own pause: a signal pauses it after
+        // the step in hand (every step is a transaction of its own).
+        let (pause, paused) = watch::channel(false);
+        let outcome = {
+            let run = daemon.run(mailbox, mailer, paused, std::time::Duration::from_secs(30));
+            tokio::pin!(run);
+            tokio::select! {
+                result = &mut run => Err(result),
+                signal = signals.recv() => {
+                    let signal = signal.unwrap_or(Signal::Stop);
+                    if signal == Signal::Stop {
+                        tracing::info!("shutting down after the current step");
+                        let _ = stop.send(true);
+                    } else {
+                        tracing::info!("SIGHUP: reading the config again after the current step");
+                    }
+                    let _ = pause.send(true);
+                    Ok((signal, run.await))
+                }
+            }
+        };
+        let (signal, ended) = match outcome {
+            Err(result) => break result,
+            Ok(stopped) => stopped,
+        };
+        if signal == Signal::Stop || ended.is_err() {
+            break ended;
+        }
+        // SIGHUP: the new config, or the one in use when it will not do.
+        let fresh = match reload.as_ref().map(|read| read()) {
+            Some(Ok(new)) => Some(reloaded(&current, new)),
+            Some(Err(e)) => {
+                tracing::error!(
+                    error = %format!("{e:#}"),
+                    "config reload failed: going on with the config as it was (correct the file \
+                     and send SIGHUP again)"
+                );
+                None
+            }
+            None => None,
+        };
+        let lease = daemon.lease.take();
+        let mut parts = None;
+        if let Some(new) = fresh {
+            match assemble(&new, &store).await {
+                Ok(p) => {
+                    if let Err(e) = crate::telemetry::set_level(&new.log.level) {
+                        tracing::error!(error = %e, "the new [log] level is not used");
+                    }
+                    current = new;
+                    parts = Some(p);
+                    tracing::info!("config reloaded");
+                }
+                Err(e) => tracing::error!(
+                    error = %format!("{e:#}"),
+                    "config reload failed: going on with the config as it was"
+                ),
+            }
+        }
+        // The config as it was: its mailbox was open a moment ago, but the
+        // server may be away just now; tried again until it answers (or
+        // the daemon is stopped), as a pass that fails is.
+        let p = match parts {
+            Some(p) => p,
+            None => {
+                let mut again = None;
+                while again.is_none() {
+                    match assemble(&current, &store).await {
+                        Ok(p) => again = Some(p),
+                        Err(e) => {
+                            tracing::error!(error = %format!("{e:#}"), "cannot open the mailbox again; retrying in 10 s");
+                            tokio::select! {
+                                _ = tokio::time::sleep(std::time::Duration::from_secs(10)) => {}
+                                signal = signals.recv() => if signal != Some(Signal::Reload) {
+                                    tracing::info!("shutting down");
+                                    break;
+                                },
+                            }
+                        }
+                    }
+                }
+                match again {
+                    Some(p) => p,
+                    None => break Ok(()),
+                }
+            }
+        };
+        daemon = p.daemon;
+        if let Some(lease) = lease {
+            daemon = daemon.with_lease(lease);
+        }
+        mailbox = p.mailbox;
+        mailer = p.mailer;
+        if let Some(counted) = &metrics {
+            mailbox.count_reconnects(counted.imap_reconnects());
+            daemon = daemon.with_metrics(counted.clone());
+        }
+    };
+    tracing::info!("shut down");
+    let _ = stop.send(true);
     if let Some(task) = endpoint {
         task.abort();
     }
@@ -812,17 +1008,38 @@ pub async fn serve(config: crate::config::Config, once: bool) -> anyhow::Result<
     result
 }
 
-async fn wait_for_signal() {
+/// The signals `serve` listens to, registered once for its whole run (so
+/// that none is missed between two).
+struct Signals {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
+    unix: Option<(tokio::signal::unix::Signal, tokio::signal::unix::Signal)>,
+}
+
+impl Signals {
+    fn listen() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Signals {
+                unix: signal(SignalKind::terminate())
+                    .ok()
+                    .zip(signal(SignalKind::hangup()).ok()),
             }
-            return;
         }
+        #[cfg(not(unix))]
+        Signals {}
     }
-    let _ = tokio::signal::ctrl_c().await;
+
+    async fn next(&mut self) -> Signal {
+        #[cfg(unix)]
+        if let Some((term, hup)) = &mut self.unix {
+            return tokio::select! {
+                _ = tokio::signal::ctrl_c() => Signal::Stop,
+                _ = term.recv() => Signal::Stop,
+                _ = hup.recv() => Signal::Reload,
+            };
+        }
+        let _ = tokio::signal::ctrl_c().await;
+        Signal::Stop
+    }
 }

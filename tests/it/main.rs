@@ -40,6 +40,7 @@ mod packaging;
 mod pgn_files;
 mod quarantine;
 mod ratings;
+mod reload;
 mod result_kinds;
 mod setup;
 mod stale;

@@ -86,9 +86,14 @@ fn the_systemd_unit_runs_commands_the_binary_has_as_the_user_sysusers_makes() {
     let commands: Vec<&str> = unit
         .lines()
         .filter_map(|l| l.strip_prefix("ExecStart").and_then(|l| l.split_once('=')))
+        .filter(|(_, command)| command.starts_with("/usr/local/bin/dopis"))
         .map(|(_, command)| command)
         .collect();
     assert_eq!(commands.len(), 2, "init, then serve: {commands:?}");
+    assert!(
+        unit.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"),
+        "reload is SIGHUP: {unit}"
+    );
     for command in commands {
         let mut words = command.split_whitespace();
         assert_eq!(words.next(), Some("/usr/local/bin/dopis"), "{command}");
