@@ -5,7 +5,7 @@
 //! runs through TLS with AUTH, as with a real provider's servers (see
 //! [`Wire::Tls`]); the other on the plaintext loopback ports.
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use dopis::address::EmailAddress;
@@ -15,7 +15,8 @@ use dopis::daemon::mailer::Mailer;
 use mail_parser::MimeHeaders;
 
 use crate::support::{
-    MAIL_PASSWORD, MailStack, TestDb, TlsStack, dopis, mailstack, ok, scratch_user, tls_mailstack,
+    Daemon, MAIL_PASSWORD, MailStack, TestDb, TlsStack, dopis, mailstack, ok, scratch_user,
+    tls_mailstack,
 };
 
 /// How the daemon and the players reach the test mail system.
@@ -93,16 +94,6 @@ impl Wire {
                 ca = stack.ca_file.display(),
             ),
         }
-    }
-}
-
-/// Kills the daemon when the test ends, however it ends.
-struct Daemon(Child);
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
     }
 }
 

@@ -5,21 +5,11 @@
 //! when the database is gone (a PostgreSQL database dropped under it).
 
 use std::io::{Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::club::Club;
-use crate::support::{postgres, python_reads, python_with};
-
-/// Kills the daemon when the test ends, however it ends.
-struct Daemon(Child);
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use crate::support::{Daemon, postgres, python_reads, python_with};
 
 /// `GET path` on 127.0.0.1:`port`: (status, body), or `None` when nothing answers.
 fn get(port: u16, path: &str) -> Option<(u16, String)> {

@@ -10,7 +10,7 @@
 //! XOAUTH2. The players log in with passwords, on the same servers.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
@@ -24,7 +24,7 @@ use hmac::{Hmac, Mac};
 
 use crate::support::mail::Sent;
 use crate::support::{
-    MAIL_PASSWORD, OAuth2Stack, TestDb, dopis, fails, oauth2_mailstack, ok, scratch_user,
+    Daemon, MAIL_PASSWORD, OAuth2Stack, TestDb, dopis, fails, oauth2_mailstack, ok, scratch_user,
 };
 
 /// How long a mail may take to come (normally well under a second).
@@ -114,16 +114,6 @@ fn daemon_config(stack: &OAuth2Stack, server: &str, imap: &str, smtp: &str) -> S
         submission = tls.submission_port,
         ca = tls.ca_file.display(),
     )
-}
-
-/// Kills the daemon when the test ends, however it ends.
-struct Daemon(Child);
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// A player reading their mail over IMAP with a password.

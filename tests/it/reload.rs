@@ -8,17 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::club::Club;
-use crate::support::TestDb;
-
-/// Kills the daemon when the test ends, however it ends.
-struct Serve(Child);
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use crate::support::{Daemon, TestDb};
 
 fn signal(child: &Child, name: &str) {
     let status = Command::new("kill")
@@ -72,7 +62,7 @@ async fn sighup_reloads_the_config_and_a_broken_one_is_logged_and_kept_out(db: &
     let config = club.path().join("dopis.toml");
     let first = std::fs::read_to_string(&config).unwrap();
     let log = club.path().join("serve.log");
-    let serve = Serve(
+    let serve = Daemon(
         Command::new(env!("CARGO_BIN_EXE_dopis"))
             .current_dir(club.path())
             .env_remove("DOPIS_CONFIG")

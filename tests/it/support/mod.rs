@@ -241,6 +241,17 @@ pub fn oauth2_mailstack() -> Option<OAuth2Stack> {
     }
 }
 
+/// A `dopis serve` (or any child) that is killed when the test ends,
+/// however it ends.
+pub struct Daemon(pub std::process::Child);
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// A mailbox user of its own for one test (`t-<random>@chess.test`): the
 /// test mail system creates it on first use, password `secret`.
 pub fn scratch_user() -> String {
