@@ -256,7 +256,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         DopisCommand::Serve { once } => {
             let json = config.log.format == crate::config::LogFormat::Json;
             crate::telemetry::init(json, &config.log.level)?;
-            let reload: crate::daemon::run::ReloadConfig = Box::new(move || {
+            let reload: Box<dyn Fn() -> Result<Config> + Send + Sync> = Box::new(move || {
                 let mut config = Config::load(file.as_deref(), std::env::vars())?;
                 if let Some(url) = &database {
                     config.database.url = Secret::new(url.clone());

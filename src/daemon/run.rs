@@ -724,15 +724,27 @@ struct Parts {
     mailer: Mailer,
 }
 
-/// Makes the daemon, its mailbox and its mailer from `config` (the
-/// database is opened once, by the caller).
-async fn assemble(config: &crate::config::Config, store: &Store) -> anyhow::Result<Parts> {
+/// Opens the mailbox and sets up the mailer of `config`, with what the
+/// daemon is made of besides: first at start, before the database (a wrong
+/// mail setting is said before a database one), and on each reload.
+async fn open_mail(
+    config: &crate::config::Config,
+) -> anyhow::Result<(Post, Settings, Mailbox, Mailer)> {
     let post = Post::new(&config.mail)?;
     let settings = Settings::from_config(config)?;
     let mailbox = Mailbox::open(&config.mail)
         .await
         .context("cannot open the mailbox")?;
     let mailer = Mailer::open(&config.mail).context("cannot set up sending mail")?;
+    Ok((post, settings, mailbox, mailer))
+}
+
+/// The daemon of `config` on `store`, with its mailbox and mailer.
+fn parts_of(
+    config: &crate::config::Config,
+    store: &Store,
+    (post, settings, mailbox, mailer): (Post, Settings, Mailbox, Mailer),
+) -> Parts {
     let daemon = Daemon::new(
         store.clone(),
         Arc::new(crate::app::SystemClock),
@@ -747,11 +759,17 @@ async fn assemble(config: &crate::config::Config, store: &Store) -> anyhow::Resu
         config.mail.read_budget_ms.max(1),
     ))
     .with_retention(Retention::from_config(&config.retention));
-    Ok(Parts {
+    Parts {
         daemon,
         mailbox,
         mailer,
-    })
+    }
+}
+
+/// Makes the daemon, its mailbox and its mailer from `config` anew (the
+/// database stays open): on SIGHUP.
+async fn assemble(config: &crate::config::Config, store: &Store) -> anyhow::Result<Parts> {
+    Ok(parts_of(config, store, open_mail(config).await?))
 }
 
 /// The config `serve` goes on with after SIGHUP: the new one, but with
@@ -810,22 +828,15 @@ pub async fn serve(
     once: bool,
     reload: Option<ReloadConfig>,
 ) -> anyhow::Result<()> {
-    // Checked before anything is opened, as the rest of the config.
-    Post::new(&config.mail)?;
-    Settings::from_config(&config)?;
     let listen = config.metrics.address()?;
+    let mail = open_mail(&config).await?;
+    // Opened last, so that every way out from here closes it.
     let store = crate::service::open_store(config.database.url.expose()).await?;
     let Parts {
         daemon,
         mut mailbox,
         mut mailer,
-    } = match assemble(&config, &store).await {
-        Ok(parts) => parts,
-        Err(e) => {
-            store.close().await;
-            return Err(e);
-        }
-    };
+    } = parts_of(&config, &store, mail);
     let lease = match Lease::acquire(&store, &daemon.mailbox_name, daemon.clock.now()).await {
         Ok(lease) => lease,
         Err(e) => {
