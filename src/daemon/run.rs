@@ -829,6 +829,10 @@ pub async fn serve(
     reload: Option<ReloadConfig>,
 ) -> anyhow::Result<()> {
     let listen = config.metrics.address()?;
+    // Listened to before anything else: a SIGHUP (`systemctl reload`)
+    // while the mailbox opens must not end the process, as it would
+    // before a handler is installed.
+    let mut listening = (!once).then(Signals::listen);
     let mail = open_mail(&config).await?;
     // Opened last, so that every way out from here closes it.
     let store = crate::service::open_store(config.database.url.expose()).await?;
@@ -900,8 +904,9 @@ pub async fn serve(
         return Ok(());
     }
     let (signal_tx, mut signals) = tokio::sync::mpsc::channel(4);
+    let listening = listening.take().unwrap_or_else(Signals::listen);
     tokio::spawn(async move {
-        let mut signals = Signals::listen();
+        let mut signals = listening;
         loop {
             let signal = signals.next().await;
             if signal_tx.send(signal).await.is_err() || signal == Signal::Stop {
