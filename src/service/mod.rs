@@ -19,6 +19,7 @@
 //! - [`delivery`]: what becomes of an outbox mail the daemon tried to send.
 //! - [`forget`]: a player's personal data erased, their finished games kept.
 //! - [`retention`]: old mail bodies and inbound records pruned.
+//! - [`links`]: private web links to a player's pages and calendar feed.
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
 
 pub mod backup;
@@ -31,6 +32,7 @@ pub mod forget;
 pub mod games;
 pub mod inbox;
 pub mod lease;
+pub mod links;
 pub mod players;
 pub mod post;
 pub mod quarantine;
