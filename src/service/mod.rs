@@ -20,6 +20,7 @@
 //! - [`forget`]: a player's personal data erased, their finished games kept.
 //! - [`retention`]: old mail bodies and inbound records pruned.
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
+//! - [`pages`]: what the web pages show, and who may see them.
 
 pub mod backup;
 pub mod bounces;
@@ -31,6 +32,7 @@ pub mod forget;
 pub mod games;
 pub mod inbox;
 pub mod lease;
+pub mod pages;
 pub mod players;
 pub mod post;
 pub mod quarantine;
