@@ -749,7 +749,11 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
             };
             tx.commit().await?;
             let post = post(app)?;
-            let page = crate::service::pages::event_path(&post.tokens, EventId(id), visibility);
+            let root = app.config.web.base()?.unwrap_or_default();
+            let page = format!(
+                "{root}{}",
+                crate::service::pages::event_path(&post.tokens, EventId(id), visibility)
+            );
             match visibility {
                 crate::event::Visibility::Private => writeln!(
                     out,

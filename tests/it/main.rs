@@ -51,3 +51,5 @@ mod time_cli;
 mod time_mail;
 mod tls;
 mod transport;
+mod web;
+mod web_pages;

@@ -49,7 +49,9 @@ pub fn numbered(text: &str) -> Option<(i64, Option<&str>)> {
         && number.len() <= 18
         && number.bytes().all(|b| b.is_ascii_digit())
         && !(number.len() > 1 && number.starts_with('0'))
-        && token.is_none_or(|t| !t.is_empty() && t.len() <= 64 && t.bytes().all(|b| b.is_ascii_alphanumeric()));
+        && token.is_none_or(|t| {
+            !t.is_empty() && t.len() <= 64 && t.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
     if !well_formed {
         return None;
     }
@@ -246,8 +248,9 @@ async fn game_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) 
     });
     let pgn = match (me, &page.event) {
         (Some(seg), _) => format!("/me/{seg}/games/{id}/pgn"),
-        (None, Some((_, _, v, _, _))) => game_path(tokens, GameId(id), Some(*v))
-            .map_or_else(String::new, |p| format!("{p}/pgn")),
+        (None, Some((_, _, v, _, _))) => {
+            game_path(tokens, GameId(id), Some(*v)).map_or_else(String::new, |p| format!("{p}/pgn"))
+        }
         (None, None) => String::new(),
     };
     let links = GameLinks {
@@ -390,11 +393,26 @@ mod tests {
         assert_eq!(numbered("7"), Some((7, None)));
         assert_eq!(numbered("7.abc23"), Some((7, Some("abc23"))));
         for bad in [
-            "", "0", "-1", "+1", "07", "1e3", "7.", ".x", "7.a.b", "7.a-b",
-            "99999999999999999999999", "１", "7 ", "0x10",
+            "",
+            "0",
+            "-1",
+            "+1",
+            "07",
+            "1e3",
+            "7.",
+            ".x",
+            "7.a.b",
+            "7.a-b",
+            "99999999999999999999999",
+            "１",
+            "7 ",
+            "0x10",
         ] {
             assert_eq!(numbered(bad), None, "{bad:?}");
         }
-        assert_eq!(numbered("999999999999999999"), Some((999_999_999_999_999_999, None)));
+        assert_eq!(
+            numbered("999999999999999999"),
+            Some((999_999_999_999_999_999, None))
+        );
     }
 }
