@@ -253,7 +253,7 @@ pub enum SideArg {
 }
 
 fn post(app: &App) -> Result<Post> {
-    Ok(Post::new(&app.config.mail)?)
+    Ok(Post::new(&app.config.mail)?.with_pages(app.config.web.base()?))
 }
 
 /// Reads a results file as text: refused when it is too large, binary or
