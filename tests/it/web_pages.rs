@@ -205,6 +205,14 @@ fn table(html: &str, class: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Every `<table class="…">` of a page, in order, as [`table`] reads one.
+fn tables(html: &str, class: &str) -> Vec<Vec<Vec<String>>> {
+    let marker = format!("<table class=\"{class}\"");
+    html.match_indices(&marker)
+        .map(|(at, _)| table(&html[at..], class))
+        .collect()
+}
+
 /// Every `href` of a page.
 fn links(html: &str) -> Vec<String> {
     html.split(" href=\"")
@@ -249,6 +257,8 @@ fn svg_pieces(html: &str) -> std::collections::BTreeMap<String, usize> {
 
 struct Played {
     app: TestApp,
+    /// The public team match (event 4) and its games.
+    team: (i64, Vec<GameId>),
     games: Vec<GameId>,
     unlisted: (i64, Vec<GameId>),
     private: (i64, Vec<GameId>),
@@ -285,7 +295,11 @@ async fn play(db: &TestDb) -> Played {
             dopis::clock::TimeControl::DaysPerMove { days: 5 },
         )
         .await;
+    let team_file = include_str!("../fixtures/events/team-match.toml")
+        .replacen("kind = ", "visibility = \"public\"\nkind = ", 1);
+    let team = app.event(&team_file).await;
     let played = Played {
+        team: (team.0.0, team.1),
         app,
         games,
         unlisted: (unlisted.0.0, unlisted.1),
@@ -321,6 +335,25 @@ async fn play(db: &TestDb) -> Played {
             ),
             "dead equal",
             &EmailAddress::parse("td@club.test").unwrap(),
+            played.app.now(),
+        )
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+    // The team match: board 1's first game won by White on time.
+    {
+        let mut tx = played.app.store.begin().await.unwrap();
+        dopis::service::td::set_result(
+            &mut tx,
+            played.app.post(),
+            played.team.1[0],
+            dopis::service::td::Ruling::Result(
+                GameResult::WhiteWins,
+                dopis::chess::outcome::ResultKind::Time,
+            ),
+            "no move in time",
+            &EmailAddress::parse("td@example.org").unwrap(),
             played.app.now(),
         )
         .await
@@ -434,6 +467,23 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     assert_eq!(row("Bor Kralj")[pts], "½");
     assert_eq!(row("Cene Zupan")[pts], "½");
     assert!(event.contains("1-0") && event.contains("1/2-1/2"));
+
+    // A team event: the match table and every board's table, as the CLI's.
+    let (team, team_games) = &played.team;
+    let match_page = browse(&format!("/events/{team}"));
+    let cli_boards = ok(&dopis(
+        dir.path(),
+        &db,
+        &[
+            "--config", "dopis.toml", "event", "standings", &team.to_string(), "--format",
+            "html", "--boards",
+        ],
+    ));
+    let shown_tables = tables(&match_page, "crosstable");
+    assert_eq!(shown_tables.len(), 7, "the match table and 6 board tables");
+    assert_eq!(shown_tables, tables(&cli_boards, "crosstable"));
+    assert!(match_page.contains("Match table") && match_page.contains("Board tables"));
+    assert!(links(&match_page).contains(&format!("/games/{}", team_games[0].0)));
 
     // Every link on the event page works, the games' pages among them.
     let hrefs = links(&event);
@@ -620,6 +670,7 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     let (shots, _keep) = shots_dir();
     for (name, path) in [
         ("event", "/events/1".to_string()),
+        ("team-event", format!("/events/{team}")),
         ("game", format!("/games/{}", played.games[0].0)),
         ("player", renewed.clone()),
         ("own-game", format!("{renewed}/games/{}", g4.0)),

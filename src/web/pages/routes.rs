@@ -144,25 +144,44 @@ async fn index(State(web): State<Shared>) -> Response {
     }
 }
 
-/// The path parameter, or the refusal to send instead.
-fn param(web: &Shared, p: Result<Path<String>, PathRejection>) -> Result<String, Response> {
-    p.map(|Path(s)| s)
-        .map_err(|_| refused(web, StatusCode::BAD_REQUEST))
+/// Why a request gets no page (small, so results carrying it stay small).
+enum Refusal {
+    /// 400: the path is not text.
+    Bad,
+    /// 404: nothing there, or nothing this viewer may see.
+    NotFound,
+    /// 500: our failure, logged where it happened.
+    Failed,
 }
 
-fn two_params(
-    web: &Shared,
-    p: Result<Path<(String, String)>, PathRejection>,
-) -> Result<(String, String), Response> {
-    p.map(|Path(s)| s)
-        .map_err(|_| refused(web, StatusCode::BAD_REQUEST))
+fn answer(web: &Shared, refusal: Refusal) -> Response {
+    refused(
+        web,
+        match refusal {
+            Refusal::Bad => StatusCode::BAD_REQUEST,
+            Refusal::NotFound => StatusCode::NOT_FOUND,
+            Refusal::Failed => StatusCode::INTERNAL_SERVER_ERROR,
+        },
+    )
+}
+
+/// The path parameter, or the refusal to send instead.
+fn param(p: Result<Path<String>, PathRejection>) -> Result<String, Refusal> {
+    p.map(|Path(s)| s).map_err(|_| Refusal::Bad)
+}
+
+fn two_params(p: Result<Path<(String, String)>, PathRejection>) -> Result<(String, String), Refusal> {
+    p.map(|Path(s)| s).map_err(|_| Refusal::Bad)
 }
 
 /// The player of a private link segment; `None` for a wrong or revoked one.
-async fn player_of(web: &Shared, segment: &str) -> Result<Option<Player>, Response> {
+async fn player_of(web: &Shared, segment: &str) -> Result<Option<Player>, Refusal> {
     crate::service::links::player_by_segment(&web.store, &web.post.tokens, segment)
         .await
-        .map_err(|e| failed(web, "private link", e))
+        .map_err(|e| {
+            tracing::error!("web page private link: {e}");
+            Refusal::Failed
+        })
 }
 
 /// Renders an event for a viewer, with links fit for them.
@@ -198,9 +217,9 @@ async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>)
 }
 
 async fn event(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
-    let raw = match param(&web, p) {
+    let raw = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return r,
+        Err(r) => return answer(&web, r),
     };
     let Some((id, token)) = numbered(&raw) else {
         return not_found(&web);
@@ -224,9 +243,9 @@ async fn event_pgn_of(web: &Shared, id: i64, viewer: Viewer<'_>) -> Response {
 }
 
 async fn event_pgn(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
-    let raw = match param(&web, p) {
+    let raw = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return r,
+        Err(r) => return answer(&web, r),
     };
     let Some((id, token)) = numbered(&raw) else {
         return not_found(&web);
@@ -269,9 +288,9 @@ async fn game_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) 
 }
 
 async fn game(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
-    let raw = match param(&web, p) {
+    let raw = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return r,
+        Err(r) => return answer(&web, r),
     };
     let Some((id, token)) = numbered(&raw) else {
         return not_found(&web);
@@ -288,9 +307,9 @@ async fn game_pgn_of(web: &Shared, id: i64, viewer: Viewer<'_>) -> Response {
 }
 
 async fn game_pgn(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
-    let raw = match param(&web, p) {
+    let raw = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return r,
+        Err(r) => return answer(&web, r),
     };
     let Some((id, token)) = numbered(&raw) else {
         return not_found(&web);
@@ -299,14 +318,14 @@ async fn game_pgn(State(web): State<Shared>, p: Result<Path<String>, PathRejecti
 }
 
 async fn me(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
-    let segment = match param(&web, p) {
+    let segment = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return r,
+        Err(r) => return answer(&web, r),
     };
     let player = match player_of(&web, &segment).await {
         Ok(Some(p)) => p,
         Ok(None) => return not_found(&web),
-        Err(r) => return r,
+        Err(r) => return answer(&web, r),
     };
     let page = match pages::player(&web.store, &player, web.clock.now()).await {
         Ok(page) => page,
@@ -329,14 +348,12 @@ async fn me(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -
 async fn mine(
     web: &Shared,
     p: Result<Path<(String, String)>, PathRejection>,
-) -> Result<(String, Player, i64), Response> {
-    let (segment, raw) = two_params(web, p)?;
-    let player = player_of(web, &segment)
-        .await?
-        .ok_or_else(|| not_found(web))?;
+) -> Result<(String, Player, i64), Refusal> {
+    let (segment, raw) = two_params(p)?;
+    let player = player_of(web, &segment).await?.ok_or(Refusal::NotFound)?;
     match numbered(&raw) {
         Some((id, None)) => Ok((segment, player, id)),
-        _ => Err(not_found(web)),
+        _ => Err(Refusal::NotFound),
     }
 }
 
@@ -348,7 +365,7 @@ async fn my_game(
         Ok((segment, player, id)) => {
             game_page(&web, id, Viewer::Player(&player), Some(&segment)).await
         }
-        Err(r) => r,
+        Err(r) => answer(&web, r),
     }
 }
 
@@ -358,7 +375,7 @@ async fn my_game_pgn(
 ) -> Response {
     match mine(&web, p).await {
         Ok((_, player, id)) => game_pgn_of(&web, id, Viewer::Player(&player)).await,
-        Err(r) => r,
+        Err(r) => answer(&web, r),
     }
 }
 
@@ -370,7 +387,7 @@ async fn my_event(
         Ok((segment, player, id)) => {
             event_page(&web, id, Viewer::Player(&player), Some(&segment)).await
         }
-        Err(r) => r,
+        Err(r) => answer(&web, r),
     }
 }
 
@@ -380,7 +397,7 @@ async fn my_event_pgn(
 ) -> Response {
     match mine(&web, p).await {
         Ok((_, player, id)) => event_pgn_of(&web, id, Viewer::Player(&player)).await,
-        Err(r) => r,
+        Err(r) => answer(&web, r),
     }
 }
 
