@@ -22,6 +22,7 @@
 //! - [`feeds`]: a player's calendar feed of deadlines.
 //! - [`links`]: private web links to a player's pages and calendar feed.
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
+//! - [`pages`]: what the web pages show, and who may see them.
 
 pub mod backup;
 pub mod bounces;
@@ -35,6 +36,7 @@ pub mod games;
 pub mod inbox;
 pub mod lease;
 pub mod links;
+pub mod pages;
 pub mod players;
 pub mod post;
 pub mod quarantine;

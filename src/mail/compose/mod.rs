@@ -66,6 +66,9 @@ pub struct Letter {
     pub game: Option<GameView>,
     /// A message between the players that this mail carries, if any.
     pub talk: Option<Talk>,
+    /// The web page of what the mail is about (the game from the
+    /// recipient's side, the event), when `[web] base_url` is set.
+    pub page: Option<String>,
 }
 
 /// A message between the players, as a mail tells of it.
