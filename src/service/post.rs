@@ -357,7 +357,7 @@ impl Post {
             None => None,
         };
         Ok(
-            crate::service::pages::game_path(&self.tokens, id, visibility)
+            crate::service::links::game_path(&self.tokens, id, visibility)
                 .map(|path| format!("{base}{path}")),
         )
     }
@@ -383,7 +383,7 @@ impl Post {
         }
         Ok(Some(format!(
             "{base}{}",
-            crate::service::pages::event_path(&self.tokens, event, visibility)
+            crate::service::links::event_path(&self.tokens, event, visibility)
         )))
     }
 
@@ -640,6 +640,8 @@ impl Post {
             date: now,
             game: Some(game_view(table, Some(side), to, now, &AnalysisLink::Off)),
             talk: None,
+            // The feed gives its own link (`link`).
+            page: None,
         };
         compose::feed_entry(&letter, link)
             .map_err(|e| StoreError::Corrupt(format!("cannot write a calendar entry: {e}")))

@@ -19,7 +19,8 @@ use super::render::{self, EventLinks, GameLinks, PlayerLinks, Site};
 use crate::ids::{EventId, GameId};
 use crate::lang::Lang;
 use crate::player::Player;
-use crate::service::pages::{self, Viewer, event_path, game_path};
+use crate::service::links::{event_path, game_path};
+use crate::service::pages::{self, Viewer};
 use crate::web::Shared;
 
 /// The pages' routes (merged into `web::router`).
@@ -170,7 +171,9 @@ fn param(p: Result<Path<String>, PathRejection>) -> Result<String, Refusal> {
     p.map(|Path(s)| s).map_err(|_| Refusal::Bad)
 }
 
-fn two_params(p: Result<Path<(String, String)>, PathRejection>) -> Result<(String, String), Refusal> {
+fn two_params(
+    p: Result<Path<(String, String)>, PathRejection>,
+) -> Result<(String, String), Refusal> {
     p.map(|Path(s)| s).map_err(|_| Refusal::Bad)
 }
 
