@@ -7,6 +7,8 @@
 //! a new secret ends every link, and `dopis player link EMAIL --revoke`
 //! bumps the generation so the links given out so far stop working.
 
+use crate::event::Visibility;
+use crate::ids::{EventId, GameId};
 use crate::mail::route::Tokens;
 use crate::player::{Player, PlayerId};
 use crate::store::{Store, StoreError};
@@ -64,4 +66,28 @@ pub async fn revoke(
 ) -> Result<String, StoreError> {
     let generation = store.bump_link_generation(player).await?;
     Ok(segment(tokens, player, generation))
+}
+
+/// The path of an event's page for anyone who may see it: `/events/7`
+/// when public, `/events/7.TOKEN` when unlisted (a private event's path is
+/// the unlisted form, which is refused while it is private).
+pub fn event_path(tokens: &Tokens, id: EventId, visibility: Visibility) -> String {
+    match visibility {
+        Visibility::Public => format!("/events/{}", id.0),
+        _ => format!("/events/{}.{}", id.0, tokens.page("event", id.0).as_str()),
+    }
+}
+
+/// The path of a game's page for anyone who may see it, as
+/// [`event_path`]: `None` for a game no public link may show.
+pub fn game_path(tokens: &Tokens, id: GameId, visibility: Option<Visibility>) -> Option<String> {
+    match visibility? {
+        Visibility::Public => Some(format!("/games/{}", id.0)),
+        Visibility::Unlisted => Some(format!(
+            "/games/{}.{}",
+            id.0,
+            tokens.page("game", id.0).as_str()
+        )),
+        Visibility::Private => None,
+    }
 }

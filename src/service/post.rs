@@ -357,7 +357,7 @@ impl Post {
             None => None,
         };
         Ok(
-            crate::service::pages::game_path(&self.tokens, id, visibility)
+            crate::service::links::game_path(&self.tokens, id, visibility)
                 .map(|path| format!("{base}{path}")),
         )
     }
@@ -383,7 +383,7 @@ impl Post {
         }
         Ok(Some(format!(
             "{base}{}",
-            crate::service::pages::event_path(&self.tokens, event, visibility)
+            crate::service::links::event_path(&self.tokens, event, visibility)
         )))
     }
 

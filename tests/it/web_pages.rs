@@ -295,8 +295,11 @@ async fn play(db: &TestDb) -> Played {
             dopis::clock::TimeControl::DaysPerMove { days: 5 },
         )
         .await;
-    let team_file = include_str!("../fixtures/events/team-match.toml")
-        .replacen("kind = ", "visibility = \"public\"\nkind = ", 1);
+    let team_file = include_str!("../fixtures/events/team-match.toml").replacen(
+        "kind = ",
+        "visibility = \"public\"\nkind = ",
+        1,
+    );
     let team = app.event(&team_file).await;
     let played = Played {
         team: (team.0.0, team.1),
@@ -475,8 +478,14 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
         dir.path(),
         &db,
         &[
-            "--config", "dopis.toml", "event", "standings", &team.to_string(), "--format",
-            "html", "--boards",
+            "--config",
+            "dopis.toml",
+            "event",
+            "standings",
+            &team.to_string(),
+            "--format",
+            "html",
+            "--boards",
         ],
     ));
     let shown_tables = tables(&match_page, "crosstable");

@@ -170,7 +170,9 @@ fn param(p: Result<Path<String>, PathRejection>) -> Result<String, Refusal> {
     p.map(|Path(s)| s).map_err(|_| Refusal::Bad)
 }
 
-fn two_params(p: Result<Path<(String, String)>, PathRejection>) -> Result<(String, String), Refusal> {
+fn two_params(
+    p: Result<Path<(String, String)>, PathRejection>,
+) -> Result<(String, String), Refusal> {
     p.map(|Path(s)| s).map_err(|_| Refusal::Bad)
 }
 
