@@ -19,6 +19,7 @@
 //! - [`delivery`]: what becomes of an outbox mail the daemon tried to send.
 //! - [`forget`]: a player's personal data erased, their finished games kept.
 //! - [`retention`]: old mail bodies and inbound records pruned.
+//! - [`feeds`]: a player's calendar feed of deadlines.
 //! - [`links`]: private web links to a player's pages and calendar feed.
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
 //! - [`pages`]: what the web pages show, and who may see them.
@@ -29,6 +30,7 @@ pub mod clocks;
 pub mod delivery;
 pub mod dkim;
 pub mod export;
+pub mod feeds;
 pub mod forget;
 pub mod games;
 pub mod inbox;

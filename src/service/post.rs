@@ -611,6 +611,40 @@ impl Post {
         .await
     }
 
+    /// The deadline of a game where it is `to`'s move, as an entry of
+    /// their calendar feed: the event the "your move" mail would carry
+    /// now, with their reply address, and `link` (the game's page). `None`
+    /// when it is not their move or the game has no deadline.
+    pub fn feed_entry(
+        &self,
+        table: &LoadedGame,
+        to: &Player,
+        link: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<compose::FeedEntry>, StoreError> {
+        let Some(side) = table.record.side_of(to.id) else {
+            return Ok(None);
+        };
+        let letter = Letter {
+            kind: LetterKind::YourMove,
+            lang: to.lang,
+            from: self.sender(),
+            to: Party {
+                name: to.name.clone(),
+                address: to.email.clone(),
+            },
+            reply_to: Some(self.reply_to(table.record.id, to)),
+            message_id: self.thread_root(table.record.id)?,
+            in_reply_to: None,
+            references: Vec::new(),
+            date: now,
+            game: Some(game_view(table, Some(side), to, now, &AnalysisLink::Off)),
+            talk: None,
+        };
+        compose::feed_entry(&letter, link)
+            .map_err(|e| StoreError::Corrupt(format!("cannot write a calendar entry: {e}")))
+    }
+
     /// Tells both players, and `directors`, that a game is over: the one
     /// game-over fan-out (a move that ends it, a timeout, a TD's result).
     /// `stem` starts the outbox keys: `<stem>.over.<side>` for each player,
