@@ -640,6 +640,8 @@ impl Post {
             date: now,
             game: Some(game_view(table, Some(side), to, now, &AnalysisLink::Off)),
             talk: None,
+            // The feed entry carries its own link (`link`), not a mail's.
+            page: None,
         };
         compose::feed_entry(&letter, link)
             .map_err(|e| StoreError::Corrupt(format!("cannot write a calendar entry: {e}")))
