@@ -43,6 +43,10 @@ use crate::service::td::{self, StoredEvent, TdError};
 use crate::store::games::{GameRecord, GameStatus};
 use crate::store::{Store, StoreError, Tx};
 
+/// The public paths of pages (kept with the private links, which the
+/// mails use too).
+pub use crate::service::links::{event_path, game_path};
+
 /// Who is looking at a page.
 #[derive(Debug, Clone, Copy)]
 pub enum Viewer<'a> {

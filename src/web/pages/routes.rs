@@ -101,6 +101,11 @@ fn not_found(web: &Shared) -> Response {
     refused(web, StatusCode::NOT_FOUND)
 }
 
+/// The page for an address no route serves (the router's fallback).
+pub(in crate::web) async fn nowhere(State(web): State<Shared>) -> Response {
+    not_found(&web)
+}
+
 /// A failure of ours (the database, a template): logged, said shortly.
 fn failed(web: &Shared, what: &str, e: impl std::fmt::Display) -> Response {
     tracing::error!("web page {what}: {e}");
