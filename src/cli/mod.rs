@@ -65,9 +65,8 @@ pub enum DopisCommand {
     /// Mails the daemon could not handle (kept for you) and work that keeps failing.
     #[command(subcommand)]
     Failed(failed::FailedCommand),
-    /// Benchmarks: seed a database and time a report.
-    #[command(subcommand, hide = true)]
-    Bench(bench::BenchCommand),
+    /// Measure dopis on this machine: move text, SAN, boards, CLI latency, reports, mail end to end.
+    Bench(bench::BenchArgs),
     /// Check a move text against a position: prints `UCI SAN`, or why not.
     Move(move_check::MoveArgs),
     /// Copy a SQLite database to FILE, consistently, while `serve` runs (PostgreSQL: pg_dump).
@@ -252,6 +251,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         runtime()?.block_on(crate::demo::run(&dir, out))?;
         return Ok(ExitCode::SUCCESS);
     }
+    // The bench brings its own configs and databases.
+    if let DopisCommand::Bench(args) = cli.command {
+        return bench::run(args, out);
+    }
     // Checking a move text needs no config or database.
     if let DopisCommand::Move(args) = &cli.command {
         let stdin = std::io::stdin();
@@ -273,7 +276,9 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     // What `serve` reads again on SIGHUP: the same file and variables.
     let (file, database) = (config_path(&cli), cli.database.clone());
     match cli.command {
-        DopisCommand::Move(_) | DopisCommand::Demo { .. } => Ok(ExitCode::SUCCESS), // answered above
+        DopisCommand::Move(_) | DopisCommand::Demo { .. } | DopisCommand::Bench(_) => {
+            Ok(ExitCode::SUCCESS) // answered above
+        }
         DopisCommand::Serve { once } => {
             let json = config.log.format == crate::config::LogFormat::Json;
             crate::telemetry::init(json, &config.log.level)?;
@@ -348,7 +353,6 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             app.store.close().await;
             result
         }),
-        DopisCommand::Bench(cmd) => runtime()?.block_on(bench::run(cmd, out)),
         DopisCommand::Backup { file } => runtime()?.block_on(async {
             let store = crate::service::open_store(config.database.url.expose()).await?;
             let result = crate::service::backup::backup(&store, &file).await;

@@ -22,6 +22,11 @@ use crate::service::quarantine::{self, FailedMail, MailFault, SetAside, Unhandle
 use crate::service::retention::{self, Retention};
 use crate::service::{Store, StoreError};
 
+/// While the inbox is read, the outbox is sent after this many mails...
+const SEND_EVERY_MAILS: usize = 8;
+/// ... or after this long, whichever comes first.
+const SEND_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+
 /// How often a standby daemon tries to take over the mailbox.
 const STANDBY_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -348,7 +353,25 @@ impl Daemon {
         mailbox: &mut Mailbox,
         shutdown: &watch::Receiver<bool>,
     ) -> anyhow::Result<(usize, usize)> {
-        let (mut count, mut failed) = (0, 0);
+        let (received, failed, _) = self.receive_sending(mailbox, None, shutdown).await?;
+        Ok((received, failed))
+    }
+
+    /// `receive`, sending the outbox with `mailer` every
+    /// [`SEND_EVERY_MAILS`] mails or [`SEND_EVERY`] on the way, so that a
+    /// reply's latency does not grow with the length of the inbox. Only
+    /// committed replies are sent (the outbox holds nothing else); a send
+    /// that fails here is left to the pass's own send after the inbox,
+    /// which says why. Returns (handled, failed, sent).
+    async fn receive_sending(
+        &self,
+        mailbox: &mut Mailbox,
+        mut mailer: Option<&Mailer>,
+        shutdown: &watch::Receiver<bool>,
+    ) -> anyhow::Result<(usize, usize, usize)> {
+        let (mut count, mut failed, mut sent) = (0, 0, 0);
+        let mut unsent = 0usize;
+        let mut last_send = std::time::Instant::now();
         let mut after: Option<MailRef> = inbox::mailbox_cursor(&self.store, &self.mailbox_name)
             .await?
             .and_then(|c| c.parse().ok());
@@ -362,11 +385,11 @@ impl Daemon {
                 .filter(|m| seen.insert(m.key.clone()))
                 .collect();
             if batch.is_empty() {
-                return Ok((count, failed));
+                return Ok((count, failed, sent));
             }
             for mail in &batch {
                 if *shutdown.borrow() {
-                    return Ok((count, failed));
+                    return Ok((count, failed, sent));
                 }
                 after = Some(mail.key.clone());
                 let done = match self.receive_one(mailbox, mail).await {
@@ -394,6 +417,22 @@ impl Daemon {
                         self.clock.now(),
                     )
                     .await?;
+                }
+                unsent += 1;
+                if let Some(sender) = mailer
+                    && (unsent >= SEND_EVERY_MAILS || last_send.elapsed() >= SEND_EVERY)
+                {
+                    match self.send(sender, shutdown).await {
+                        Ok(n) => sent += n,
+                        Err(e) => {
+                            // Not again before the inbox is read: a server that
+                            // is away would slow every few mails.
+                            tracing::debug!(error = %format!("{e:#}"), "sending between mails failed; the pass sends again after the inbox");
+                            mailer = None;
+                        }
+                    }
+                    unsent = 0;
+                    last_send = std::time::Instant::now();
                 }
             }
         }
@@ -588,7 +627,8 @@ impl Daemon {
         Ok(queued)
     }
 
-    /// One pass: everything waiting in the mailbox, then the scheduler (so
+    /// One pass: everything waiting in the mailbox (sending the outbox on
+    /// the way every few mails, so replies do not wait for the whole inbox), then the scheduler (so
     /// a move that reached the mailbox in time is played, not timed out)
     /// and the TDs' daily reports (after it, so they list its timeouts),
     /// then the outbox. Each stage runs even when an earlier one failed (a
@@ -613,10 +653,11 @@ impl Daemon {
             None => true,
         };
         if pass.read_mailbox {
-            match self.receive(mailbox, shutdown).await {
-                Ok((received, failed)) => {
+            match self.receive_sending(mailbox, Some(mailer), shutdown).await {
+                Ok((received, failed, sent)) => {
                     pass.received = received;
                     pass.failed = failed;
+                    pass.sent = sent;
                 }
                 Err(e) => failures.push(e.context("reading the mailbox")),
             }
@@ -635,7 +676,7 @@ impl Daemon {
             }
         }
         match self.send(mailer, shutdown).await {
-            Ok(n) => pass.sent = n,
+            Ok(n) => pass.sent += n,
             Err(e) => failures.push(e.context("sending the outbox")),
         }
         if !*shutdown.borrow()

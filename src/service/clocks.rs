@@ -165,6 +165,20 @@ pub struct Scheduler {
     pub plan: ReminderPlan,
 }
 
+/// The game the scheduler's next step would take at `now`, found as the
+/// daemon's due-scan finds it and let go again (nothing changes): for the
+/// bench.
+pub async fn next_due_game(
+    store: &Store,
+    now: DateTime<Utc>,
+) -> Result<Option<GameId>, StoreError> {
+    let mut tx = store.begin().await?;
+    let game = tx.claim_due_game(now).await?;
+    // Dropping the transaction rolls it back.
+    drop(tx);
+    Ok(game)
+}
+
 impl Scheduler {
     /// The scheduler with the daemon's settings.
     pub fn new(post: Post, settings: &crate::app::Settings) -> Scheduler {

@@ -147,3 +147,39 @@ impl Store {
         Ok(())
     }
 }
+
+/// Creates an empty database on the PostgreSQL server of `admin_url` (a
+/// database the bench may connect to and create others from); returns its
+/// URL and its name, for [`drop_scratch_postgres`].
+pub async fn scratch_postgres(admin_url: &str) -> Result<(String, String), StoreError> {
+    use sqlx::{Connection, Executor};
+    let name = format!("dopis_bench_{:016x}", rand::random::<u64>());
+    let mut conn = sqlx::PgConnection::connect(admin_url).await?;
+    conn.execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+        .await?;
+    let _ = conn.close().await;
+    let (base, query) = match admin_url.split_once('?') {
+        Some((b, q)) => (b.to_string(), format!("?{q}")),
+        None => (admin_url.to_string(), String::new()),
+    };
+    let server = base.rsplit_once('/').map_or(base.as_str(), |(s, _)| s);
+    Ok((format!("{server}/{name}{query}"), name))
+}
+
+/// Drops a database [`scratch_postgres`] made (its name only: nothing else
+/// is ever dropped).
+pub async fn drop_scratch_postgres(admin_url: &str, name: &str) -> Result<(), StoreError> {
+    use sqlx::{Connection, Executor};
+    if !name.starts_with("dopis_bench_")
+        || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return Ok(());
+    }
+    let mut conn = sqlx::PgConnection::connect(admin_url).await?;
+    conn.execute(AssertSqlSafe(format!(
+        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+    )))
+    .await?;
+    let _ = conn.close().await;
+    Ok(())
+}

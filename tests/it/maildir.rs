@@ -9,7 +9,9 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use tokio::sync::watch;
 
 use dopis::clock::TimeControl;
+use dopis::config::{MailConfig, MaildirConfig};
 use dopis::daemon::mailbox::{Mailbox, MaildirMailbox};
+use dopis::daemon::mailer::Mailer;
 use dopis::ids::GameId;
 use dopis::lang::Lang;
 use dopis::player::Player;
@@ -214,8 +216,65 @@ async fn a_mail_whose_file_time_is_in_the_future_counts_as_read_now(db: &TestDb)
     assert_eq!(game.status, GameStatus::Active);
 }
 
+async fn with_a_long_inbox_the_first_reply_is_sent_before_the_last_mail_is_read(db: &TestDb) {
+    use std::os::unix::fs::MetadataExt;
+    let mut w = World::new(db).await;
+    let carol = w.carol.clone();
+    // Twenty questions from Carol, each answered by a mail.
+    for hours in 1..=20 {
+        let name = w.write(&carol, "games", at(hours));
+        w.deliver(&name);
+    }
+    w.app.set(at(21));
+    let sent_dir = w._dir.path().join("out");
+    let mailer = Mailer::open(&MailConfig {
+        maildir: MaildirConfig {
+            path: sent_dir.clone(),
+        },
+        ..MailConfig::default()
+    })
+    .unwrap();
+    let (_stop, shutdown) = watch::channel(false);
+    let pass = tokio::time::timeout(
+        HANG_GUARD,
+        w.app.daemon.pass(&mut w.mailbox, &mailer, &shutdown),
+    )
+    .await
+    .expect("the pass ended")
+    .unwrap();
+    assert_eq!(pass.received, 20);
+    // The game's first two mails, and an answer to each question.
+    assert_eq!(pass.sent, 22, "every question answered");
+    let nanos = |m: &std::fs::Metadata, changed: bool| {
+        if changed {
+            i128::from(m.ctime()) * 1_000_000_000 + i128::from(m.ctime_nsec())
+        } else {
+            i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec())
+        }
+    };
+    let times = |dir: PathBuf, changed: bool| -> Vec<i128> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| nanos(&e.unwrap().metadata().unwrap(), changed))
+            .collect()
+    };
+    // A mail is moved into cur/ (its ctime) once it is handled; a reply
+    // is written into sent/new/ when it is sent.
+    let last_read = times(w.inbox.join("cur"), true).into_iter().max().unwrap();
+    let first_sent = times(sent_dir.join("sent").join("new"), false)
+        .into_iter()
+        .min()
+        .unwrap();
+    assert!(
+        first_sent < last_read,
+        "the first reply went out {} µs after the last mail was handled",
+        (first_sent - last_read) / 1000
+    );
+}
+
 crate::on_both_backends!(
     a_reply_renamed_into_new_after_a_later_mail_was_handled_is_still_read,
     a_mail_that_cannot_be_moved_to_cur_is_handled_once_and_the_rest_goes_on,
     a_mail_whose_file_time_is_in_the_future_counts_as_read_now,
+    with_a_long_inbox_the_first_reply_is_sent_before_the_last_mail_is_read,
 );

@@ -4,6 +4,7 @@ mod support;
 
 mod backup;
 mod batch;
+mod bench;
 mod bounces;
 mod calendar;
 mod cli;

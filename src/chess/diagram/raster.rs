@@ -486,11 +486,13 @@ pub(crate) fn render_png(diagram: &Diagram) -> Result<Vec<u8>, RenderError> {
             .collect::<Vec<u8>>(),
     );
     // Measured on the bench's sample boards (release, one core): Balanced
-    // gives ≤ 12 KB in 1.2 ms, Fast ≤ 19 KB in 0.12 ms; the Up filter (the
-    // tiles repeat row after row) with a light deflate level keeps ≤ 12 KB
-    // in about 0.5 ms.
+    // gives ≤ 12 KB in 1.2 ms, Fast (fdeflate) ≤ 19 KB in 0.12 ms but 25.5
+    // KB with the Up filter on the Opera Game's boards; the Up filter (the
+    // tiles repeat row after row) with deflate level 2 kept ≤ 12 KB at
+    // about 1,700 boards a second, level 1 keeps ≤ 13 KB at about 3,000
+    // (`dopis bench --only diagram`; issue 15).
     encoder.set_filter(png::Filter::Up);
-    encoder.set_deflate_compression(png::DeflateCompression::Level(2));
+    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
     let mut writer = encoder.write_header()?;
     writer.write_image_data(&image)?;
     writer.finish()?;

@@ -35,8 +35,8 @@ pub(crate) struct Rendered {
     pub html: String,
 }
 
-/// Every template, parsed once; `Err` holds the message of a template that
-/// does not parse (a bug caught by the tests, reported by every compose).
+/// The templates, each parsed once when first used; `Err` holds the
+/// message of a set-up that failed (a bug caught by the tests).
 static ENVIRONMENT: LazyLock<Result<Environment<'static>, String>> = LazyLock::new(environment);
 
 fn environment() -> Result<Environment<'static>, String> {
@@ -51,10 +51,14 @@ fn environment() -> Result<Environment<'static>, String> {
     env.set_syntax(syntax);
     // A missing variable is a template bug: fail loudly in tests, not print nothing.
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
-    for (name, source) in embedded::TEMPLATES {
-        env.add_template(name, source)
-            .map_err(|e| format!("{name}: {e}"))?;
-    }
+    // Each template is parsed when first used, not all of them at the
+    // first mail: a CLI call composes one or two mails in one language.
+    env.set_loader(|name| {
+        Ok(embedded::TEMPLATES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, source)| source.to_string()))
+    });
     env.set_path_join_callback(|name, parent| {
         let dir = parent.split_once('/').map_or("en", |(lang, _)| lang);
         resolve_in(dir, name).into()
@@ -76,6 +80,16 @@ fn resolve_in(lang: &str, file: &str) -> String {
     } else {
         format!("en/{file}")
     }
+}
+
+/// Whether the embedded template `name` parses (each is parsed only when
+/// first used, so the tests parse them all).
+#[cfg(test)]
+pub(crate) fn parse_check(name: &str) -> Result<(), String> {
+    let env = env().map_err(|e| e.to_string())?;
+    env.get_template(name)
+        .map(|_| ())
+        .map_err(|e| format!("{name}: {e}"))
 }
 
 /// The template names of every embedded file, e.g. `en/help.txt`.

@@ -239,6 +239,15 @@ fn every_kind_has_a_text_and_html_template_in_every_translated_language() {
 }
 
 #[test]
+fn every_embedded_template_parses() {
+    for name in names() {
+        if let Err(e) = super::templates::parse_check(name) {
+            panic!("{e}");
+        }
+    }
+}
+
+#[test]
 fn a_translation_has_no_file_that_english_lacks() {
     // A misspelt file name would silently never be used.
     let all: Vec<&str> = names().collect();

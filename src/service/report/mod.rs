@@ -568,6 +568,17 @@ impl DeadlineReport {
     }
 }
 
+/// An empty scratch database on the PostgreSQL server of `admin_url`, for
+/// the bench: its URL and its name (to drop it with [`drop_bench_postgres`]).
+pub async fn bench_postgres(admin_url: &str) -> Result<(String, String), StoreError> {
+    crate::store::bench::scratch_postgres(admin_url).await
+}
+
+/// Drops a scratch database [`bench_postgres`] made.
+pub async fn drop_bench_postgres(admin_url: &str, name: &str) -> Result<(), StoreError> {
+    crate::store::bench::drop_scratch_postgres(admin_url, name).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,375 @@
+//! Move text, SAN and diagrams, timed in this process; python-chess, when
+//! installed, timed on the same positions and texts as the reference.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result};
+use shakmaty::fen::Fen;
+use shakmaty::san::San;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+
+use super::{Sizes, children_cpu, grouped, per_cpu_second};
+use crate::chess::diagram::Diagram;
+use crate::chess::notation::{self, Notation};
+use crate::lang::Lang;
+
+/// The Opera Game (Morphy, Paris 1858): its positions, every legal move
+/// in each, are the samples.
+const GAME: &str = "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 \
+                    Nxb5 cxb5 Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#";
+
+/// One position of the game and a legal move in it.
+struct Sample {
+    pos: Chess,
+    fen: String,
+    mv: Move,
+}
+
+/// The positions of the game (with the move played in each) and all
+/// their legal moves.
+fn game() -> (Vec<(Chess, Move)>, Vec<Sample>) {
+    let mut pos = Chess::default();
+    let mut played = Vec::new();
+    let mut samples = Vec::new();
+    for word in GAME.split_whitespace() {
+        let Some(mv) = word
+            .parse::<San>()
+            .ok()
+            .and_then(|san| san.to_move(&pos).ok())
+        else {
+            break;
+        };
+        let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+        for m in pos.legal_moves() {
+            samples.push(Sample {
+                pos: pos.clone(),
+                fen: fen.clone(),
+                mv: m,
+            });
+        }
+        pos.play_unchecked(mv);
+        played.push((pos.clone(), mv));
+    }
+    (played, samples)
+}
+
+/// `python3` if it can import chess.
+pub(super) fn python_chess() -> Option<String> {
+    let ok = Command::new("python3")
+        .args(["-c", "import chess"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    ok.then(|| "python3".to_string())
+}
+
+/// Times python-chess on `lines` (`FEN<TAB>SAN<TAB>UCI`): prints
+/// `name rate` lines, read back as a map.
+const PYTHON_RATES: &str = r#"
+import sys, time, chess
+lines = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+least = float(sys.argv[2])
+boards = [(chess.Board(f), s, u) for f, s, u in lines]
+def rate(fn):
+    fn()
+    n, t0 = 0, time.thread_time()
+    while True:
+        fn()
+        n += len(lines)
+        t = time.thread_time() - t0
+        if t >= least:
+            return n / t
+moves = [(b, b.parse_uci(u)) for b, s, u in boards]
+print("san_prebuilt", rate(lambda: [b.parse_san(s) for b, s, u in boards]))
+print("uci_prebuilt", rate(lambda: [b.parse_uci(u) for b, s, u in boards]))
+print("san_fen", rate(lambda: [chess.Board(f).parse_san(s) for f, s, u in lines]))
+print("uci_fen", rate(lambda: [chess.Board(f).parse_uci(u) for f, s, u in lines]))
+print("san_write", rate(lambda: [b.san(m) for b, m in moves]))
+"#;
+
+fn python_rates(
+    python: &str,
+    samples: &[Sample],
+    sizes: &Sizes,
+    dir: &Path,
+) -> Result<HashMap<String, f64>> {
+    let file = dir.join("python-lines.tsv");
+    let mut text = String::new();
+    for s in samples {
+        let san = notation::render(
+            &s.pos,
+            &s.mv,
+            Notation::San(Lang::En),
+            CastlingMode::Standard,
+        );
+        let uci = notation::render(&s.pos, &s.mv, Notation::Uci, CastlingMode::Standard);
+        text.push_str(&format!("{}\t{san}\t{uci}\n", s.fen));
+    }
+    std::fs::write(&file, text)?;
+    let output = Command::new(python)
+        .arg("-c")
+        .arg(PYTHON_RATES)
+        .arg(&file)
+        .arg(format!("{}", sizes.min_cpu.as_secs_f64()))
+        .output()
+        .context("running python-chess")?;
+    let printed = String::from_utf8_lossy(&output.stdout);
+    Ok(printed
+        .lines()
+        .filter_map(|l| {
+            let (k, v) = l.split_once(' ')?;
+            Some((k.to_string(), v.trim().parse().ok()?))
+        })
+        .collect())
+}
+
+fn reference(rates: &HashMap<String, f64>, key: &str, ours: f64, what: &str) -> String {
+    match rates.get(key) {
+        Some(&theirs) if theirs > 0.0 => format!(
+            "python-chess {what}: {}/s, dopis {:.1}x",
+            grouped(theirs),
+            ours / theirs
+        ),
+        _ => "python-chess: not installed (pip install chess), no reference".to_string(),
+    }
+}
+
+/// Move text per notation, on a prebuilt board and from a FEN; and
+/// `move --batch` against a python-chess script on the same lines.
+pub(super) fn parse(
+    sizes: &Sizes,
+    python: Option<&str>,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let (_, samples) = game();
+    let rates = match python {
+        Some(p) => python_rates(p, &samples, sizes, dir)?,
+        None => HashMap::new(),
+    };
+    let notations = [
+        ("SAN", Notation::San(Lang::En), Some("san")),
+        ("figurine", Notation::Figurine, None),
+        ("long", Notation::Long, None),
+        ("UCI", Notation::Uci, Some("uci")),
+        ("ICCF", Notation::Iccf, None),
+    ];
+    for (name, notation, key) in notations {
+        let texts: Vec<String> = samples
+            .iter()
+            .map(|s| notation::render(&s.pos, &s.mv, notation, CastlingMode::Standard))
+            .collect();
+        let prebuilt = per_cpu_second(sizes.min_cpu, || {
+            let mut ok = 0;
+            for (s, text) in samples.iter().zip(&texts) {
+                ok += usize::from(
+                    notation::parse_move(&s.pos, text, Lang::En, CastlingMode::Standard)
+                        .is_ok_and(|m| m == s.mv),
+                );
+            }
+            std::hint::black_box(ok);
+            samples.len()
+        });
+        let with_fen = per_cpu_second(sizes.min_cpu, || {
+            let mut ok = 0;
+            for (s, text) in samples.iter().zip(&texts) {
+                let pos: Option<Chess> = s
+                    .fen
+                    .parse::<Fen>()
+                    .ok()
+                    .and_then(|f| f.into_position(CastlingMode::Standard).ok());
+                ok += usize::from(pos.is_some_and(|p| {
+                    notation::parse_move(&p, text, Lang::En, CastlingMode::Standard).is_ok()
+                }));
+            }
+            std::hint::black_box(ok);
+            samples.len()
+        });
+        let (ref_pre, ref_fen) = match key {
+            Some(k) => (
+                reference(
+                    &rates,
+                    &format!("{k}_prebuilt"),
+                    prebuilt,
+                    &format!("parse_{k}"),
+                ),
+                reference(
+                    &rates,
+                    &format!("{k}_fen"),
+                    with_fen,
+                    &format!("Board(fen).parse_{k}"),
+                ),
+            ),
+            None => (
+                "no reference (python-chess reads SAN and UCI only)".to_string(),
+                "no reference".to_string(),
+            ),
+        };
+        writeln!(
+            out,
+            "parse {name} on a prebuilt board: {} moves/s on one core ({ref_pre})",
+            grouped(prebuilt)
+        )?;
+        writeln!(
+            out,
+            "parse {name} with FEN: {} moves/s on one core ({ref_fen})",
+            grouped(with_fen)
+        )?;
+    }
+    batch(sizes, python, &samples, dir, out)
+}
+
+/// Reads every line of its input as `FEN<TAB>LANG<TAB>SAN` and prints the
+/// move in UCI and SAN, as `dopis move --batch` does.
+const PYTHON_BATCH: &str = r#"
+import sys, chess
+out = []
+for line in sys.stdin:
+    fen, lang, text = line.rstrip("\n").split("\t", 2)
+    try:
+        b = chess.Board(fen)
+        m = b.parse_san(text)
+        out.append("ok\t%s\t%s" % (m.uci(), b.san(m)))
+    except ValueError as e:
+        out.append("illegal\t%s" % e)
+sys.stdout.write("\n".join(out) + "\n")
+"#;
+
+/// CPU seconds of a child fed `input`.
+fn child_cpu(mut cmd: Command, input: &Path) -> Result<(f64, usize)> {
+    let before = children_cpu();
+    let output = cmd
+        .stdin(std::fs::File::open(input)?)
+        .stderr(Stdio::null())
+        .output()?;
+    let lines = output.stdout.iter().filter(|&&b| b == b'\n').count();
+    Ok((children_cpu() - before, lines))
+}
+
+fn batch(
+    sizes: &Sizes,
+    python: Option<&str>,
+    samples: &[Sample],
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let file = dir.join("batch.tsv");
+    let mut text = String::new();
+    for s in samples.iter().cycle().take(sizes.batch_lines) {
+        let san = notation::render(
+            &s.pos,
+            &s.mv,
+            Notation::San(Lang::En),
+            CastlingMode::Standard,
+        );
+        text.push_str(&format!("{}\ten\t{san}\n", s.fen));
+    }
+    std::fs::write(&file, text)?;
+    let mut ours = Command::new(std::env::current_exe()?);
+    ours.args(["move", "--batch"]);
+    let (cpu, lines) = child_cpu(ours, &file)?;
+    let rate = lines as f64 / cpu.max(1e-6);
+    let reference = match python {
+        Some(p) => {
+            let mut theirs = Command::new(p);
+            theirs.args(["-c", PYTHON_BATCH]);
+            let (their_cpu, their_lines) = child_cpu(theirs, &file)?;
+            let their_rate = their_lines as f64 / their_cpu.max(1e-6);
+            format!(
+                "python-chess Board(fen).parse_san + san on the same lines: {}/s, dopis {:.1}x",
+                grouped(their_rate),
+                rate / their_rate.max(1e-6)
+            )
+        }
+        None => "python-chess: not installed (pip install chess), no reference".to_string(),
+    };
+    writeln!(
+        out,
+        "move --batch: {} lines/CPU s over {lines} lines, start-up included ({reference})",
+        grouped(rate)
+    )?;
+    Ok(())
+}
+
+/// SAN written for a legal move on a prebuilt board.
+pub(super) fn san(
+    sizes: &Sizes,
+    python: Option<&str>,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let (_, samples) = game();
+    let rate = per_cpu_second(sizes.min_cpu, || {
+        let mut bytes = 0;
+        for s in &samples {
+            bytes += notation::render(
+                &s.pos,
+                &s.mv,
+                Notation::San(Lang::En),
+                CastlingMode::Standard,
+            )
+            .len();
+        }
+        std::hint::black_box(bytes);
+        samples.len()
+    });
+    let rates = match python {
+        Some(p) => python_rates(p, &samples, sizes, dir)?,
+        None => HashMap::new(),
+    };
+    writeln!(
+        out,
+        "SAN written on a prebuilt board: {} moves/s on one core ({})",
+        grouped(rate),
+        reference(&rates, "san_write", rate, "Board.san")
+    )?;
+    Ok(())
+}
+
+/// PNG and SVG boards of the game's positions, last move marked.
+pub(super) fn diagrams(sizes: &Sizes, out: &mut dyn Write) -> Result<()> {
+    let (played, _) = game();
+    let diagrams: Vec<Diagram> = played
+        .iter()
+        .map(|(pos, mv)| Diagram::new(pos, Some(mv)))
+        .collect();
+    let mut sizes_png = Vec::new();
+    for d in &diagrams {
+        sizes_png.push(d.to_png()?.len());
+    }
+    let png = per_cpu_second(sizes.min_cpu, || {
+        for d in &diagrams {
+            std::hint::black_box(d.to_png().map(|p| p.len()).unwrap_or(0));
+        }
+        diagrams.len()
+    });
+    let svg_sizes: Vec<usize> = diagrams.iter().map(|d| d.to_svg().len()).collect();
+    let svg = per_cpu_second(sizes.min_cpu, || {
+        for d in &diagrams {
+            std::hint::black_box(d.to_svg().len());
+        }
+        diagrams.len()
+    });
+    let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len().max(1) as f64 / 1024.0;
+    let max = |v: &[usize]| v.iter().copied().max().unwrap_or(0) as f64 / 1024.0;
+    writeln!(
+        out,
+        "PNG board: {} boards/s on one core, {:.1} KB mean, {:.1} KB largest ({} positions)",
+        grouped(png),
+        mean(&sizes_png),
+        max(&sizes_png),
+        diagrams.len()
+    )?;
+    writeln!(
+        out,
+        "SVG board: {} boards/s on one core, {:.1} KB mean, {:.1} KB largest",
+        grouped(svg),
+        mean(&svg_sizes),
+        max(&svg_sizes)
+    )?;
+    Ok(())
+}

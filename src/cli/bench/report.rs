@@ -1,0 +1,133 @@
+//! The deadline report and the daemon's due-scan over many seeded games,
+//! each timed in a child process, whose peak memory is the figure.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{Result, bail};
+use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+
+use super::{Usage, median};
+use crate::service::clocks::next_due_game;
+use crate::service::report::{
+    ReportAsk, SILENCE_DAYS, bench_postgres, deadlines, drop_bench_postgres, seed_for_bench,
+};
+
+/// The instant the seeded clocks are set around (the report is made for it).
+fn base() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 6, 1, 12, 0, 0)
+        .single()
+        .unwrap_or(DateTime::<Utc>::MIN_UTC)
+}
+
+/// Seeds `games` active games into SQLite (and PostgreSQL, when given) and
+/// times the report and the due-scan on each in a child.
+pub(super) async fn measure(
+    games: u32,
+    postgres: Option<&str>,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let file = dir.join(format!("report-{games}.db"));
+    let url = format!("sqlite://{}", file.display());
+    seed_and_time("SQLite", &url, games, out).await?;
+    let _ = std::fs::remove_file(&file);
+    match postgres {
+        Some(admin) => {
+            let (url, name) = bench_postgres(admin).await?;
+            let result = seed_and_time("PostgreSQL", &url, games, out).await;
+            drop_bench_postgres(admin, &name).await?;
+            result?;
+        }
+        None => writeln!(
+            out,
+            "report PostgreSQL: skipped (give --postgres URL of a server to make scratch databases on)"
+        )?,
+    }
+    Ok(())
+}
+
+async fn seed_and_time(name: &str, url: &str, games: u32, out: &mut dyn Write) -> Result<()> {
+    let started = Instant::now();
+    let store = crate::service::create_store(url).await?;
+    let seeded = store
+        .close_after(seed_for_bench(&store, games, base()))
+        .await;
+    seeded?;
+    let seed_s = started.elapsed().as_secs_f64();
+    let output = Command::new(std::env::current_exe()?)
+        .args(["bench", "child-report", "--url", url])
+        .output()?;
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let Some(usage) = Usage::parse(&printed).filter(|_| output.status.success()) else {
+        bail!(
+            "the report's child run failed: {}{}",
+            printed,
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    for line in printed.lines().filter(|l| !l.starts_with("usage ")) {
+        writeln!(out, "{name} {games} games: {line}")?;
+    }
+    writeln!(
+        out,
+        "report {name} {games} games: peak memory {:.1} MB (peak RSS of the child that ran the report and the scan), seeded in {seed_s:.1} s",
+        usage.max_rss_kb as f64 / 1024.0
+    )?;
+    Ok(())
+}
+
+/// The child: times the report and the due-scan on the seeded database.
+pub(super) async fn child(url: &str, out: &mut dyn Write) -> Result<std::process::ExitCode> {
+    let store = crate::service::open_store(url).await?;
+    let result = store.close_after(child_on(&store, out)).await;
+    result?;
+    writeln!(out, "{}", Usage::of_self().line())?;
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+async fn child_on(store: &crate::service::Store, out: &mut dyn Write) -> Result<()> {
+    let ask = ReportAsk {
+        at: base(),
+        within: TimeDelta::days(3),
+        since: base() - TimeDelta::days(7),
+        silence_days: SILENCE_DAYS,
+    };
+    let mut times = Vec::new();
+    let mut listed = (0, 0);
+    for _ in 0..3 {
+        let t = Instant::now();
+        let report = deadlines(store, ask).await?;
+        let text = report.to_text();
+        let json = serde_json::to_string(&report)?;
+        times.push(t.elapsed().as_secs_f64());
+        listed = (report.games.len(), text.len() + json.len());
+    }
+    writeln!(
+        out,
+        "report deadlines (text + JSON): {:.3} s median of 3 ({} games listed, {} bytes)",
+        median(&mut times),
+        listed.0,
+        listed.1
+    )?;
+    let mut scans = Vec::new();
+    let mut found = None;
+    for _ in 0..20 {
+        let t = Instant::now();
+        found = next_due_game(store, base()).await?;
+        scans.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    writeln!(
+        out,
+        "due-scan (the scheduler's next due game): {:.3} ms median of 20 ({})",
+        median(&mut scans),
+        if found.is_some() {
+            "a game due"
+        } else {
+            "none due"
+        }
+    )?;
+    Ok(())
+}
