@@ -55,3 +55,4 @@ pub mod roster;
 pub mod service;
 pub mod store;
 pub mod telemetry;
+pub mod web;

@@ -20,6 +20,7 @@
 //! - [`forget`]: a player's personal data erased, their finished games kept.
 //! - [`retention`]: old mail bodies and inbound records pruned.
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
+//! - [`xfcc`]: what a chess program's XFCC requests do (logins, games, moves).
 
 pub mod backup;
 pub mod bounces;
@@ -39,6 +40,7 @@ pub mod report;
 pub mod retention;
 pub mod start;
 pub mod td;
+pub mod xfcc;
 
 /// The database handle and its error, as the edges see them: the CLI and
 /// the daemon open a store (through [`crate::app::App`] or

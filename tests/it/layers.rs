@@ -38,7 +38,7 @@ fn placement(unit: &str) -> Option<(Layer, u8)> {
         // the application (today still in `td`, `report`, `app`).
         "service" | "td" | "report" | "app" => (Layer::Service, 0),
         // the daemon's transports and loops.
-        "daemon" => (Layer::Edge, 0),
+        "daemon" | "web" => (Layer::Edge, 0),
         // entry points.
         "demo" => (Layer::Entry, 0),
         "cli" | "lib" | "main" => (Layer::Entry, 1),
