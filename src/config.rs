@@ -26,6 +26,8 @@ pub struct Config {
     pub retention: RetentionConfig,
     /// The daemon's health and metrics endpoints.
     pub metrics: MetricsConfig,
+    /// `dopis web`: pages, calendar feeds and the XFCC endpoint.
+    pub web: WebConfig,
 }
 
 /// `[retention]`: how long `dopis serve` keeps what it needs only for a
@@ -47,6 +49,105 @@ impl Default for RetentionConfig {
             outbox_bodies_days: 30,
             inbound_days: 90,
         }
+    }
+}
+
+/// `[web]`: what `dopis web` serves and where (see [`crate::web`]).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct WebConfig {
+    /// The address and port to listen on.
+    pub listen: String,
+    /// The address people reach the pages at (e.g.
+    /// `https://chess.example.org`); mails link to the pages only when set.
+    pub base_url: Option<String>,
+    /// The path of the XFCC endpoint chess programs are pointed at.
+    pub xfcc_path: String,
+    /// `dopis web` speaks plain HTTP and XFCC passwords travel in every
+    /// request: it listens beyond the loopback only when this says a
+    /// reverse proxy in front of it does TLS.
+    pub behind_proxy: bool,
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        WebConfig {
+            listen: "127.0.0.1:8080".into(),
+            base_url: None,
+            xfcc_path: "/xfcc/xfccbasic.asmx".into(),
+            behind_proxy: false,
+        }
+    }
+}
+
+impl WebConfig {
+    /// The address to listen on: plain HTTP beyond the loopback only
+    /// behind a proxy.
+    pub fn address(&self) -> Result<std::net::SocketAddr, ConfigError> {
+        let listen = self.listen.trim();
+        let address: std::net::SocketAddr = listen.parse().map_err(|_| ConfigError::BadWeb {
+            message: format!(
+                "listen = \"{}\" is not an IP address and port; write e.g. \
+                 listen = \"127.0.0.1:8080\" (or \"[::1]:8080\")",
+                listen.chars().take(80).collect::<String>()
+            ),
+        })?;
+        if !address.ip().is_loopback() && !self.behind_proxy {
+            return Err(ConfigError::BadWeb {
+                message: format!(
+                    "listen = \"{address}\" is not a loopback address: dopis web speaks plain \
+                     HTTP and chess programs send XFCC passwords in every request. Put a \
+                     reverse proxy that does TLS (nginx, Caddy) in front of it, listen on \
+                     127.0.0.1 and set behind_proxy = true"
+                ),
+            });
+        }
+        Ok(address)
+    }
+
+    /// The public base URL without a trailing slash; `None` when unset.
+    pub fn base(&self) -> Result<Option<String>, ConfigError> {
+        let Some(url) = self
+            .base_url
+            .as_deref()
+            .map(str::trim)
+            .filter(|u| !u.is_empty())
+        else {
+            return Ok(None);
+        };
+        let ok = (url.starts_with("https://") || url.starts_with("http://"))
+            && !url.contains(char::is_whitespace)
+            && !url.contains(['?', '#', '"', '<', '>']);
+        if !ok {
+            return Err(ConfigError::BadWeb {
+                message: format!(
+                    "base_url = \"{}\" is not an http(s) address; write e.g. \
+                     base_url = \"https://chess.example.org\"",
+                    url.chars().take(80).collect::<String>()
+                ),
+            });
+        }
+        Ok(Some(url.trim_end_matches('/').to_string()))
+    }
+
+    /// The XFCC path, checked: it starts with `/` and names no query.
+    pub fn xfcc(&self) -> Result<String, ConfigError> {
+        let path = self.xfcc_path.trim();
+        let ok = path.starts_with('/')
+            && path.len() > 1
+            && path
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"/._-~".contains(&b));
+        if !ok {
+            return Err(ConfigError::BadWeb {
+                message: format!(
+                    "xfcc_path = \"{}\" is not a plain path; write e.g. \
+                     xfcc_path = \"/xfcc/xfccbasic.asmx\"",
+                    path.chars().take(80).collect::<String>()
+                ),
+            });
+        }
+        Ok(path.to_string())
     }
 }
 
@@ -555,6 +656,10 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["retention", "outbox_bodies_days"], KeyKind::Number),
     (&["retention", "inbound_days"], KeyKind::Number),
     (&["metrics", "listen"], KeyKind::Text),
+    (&["web", "listen"], KeyKind::Text),
+    (&["web", "base_url"], KeyKind::Text),
+    (&["web", "xfcc_path"], KeyKind::Text),
+    (&["web", "behind_proxy"], KeyKind::Bool),
 ];
 
 /// Environment variables that start with `DOPIS_` but are not config keys
@@ -578,6 +683,12 @@ pub enum ConfigError {
     /// A `[clock]` setting that cannot be read.
     #[error("[clock] {message}")]
     BadClock {
+        /// What is wrong and how to write it.
+        message: String,
+    },
+    /// A `[web]` setting that cannot be read.
+    #[error("[web] {message}")]
+    BadWeb {
         /// What is wrong and how to write it.
         message: String,
     },

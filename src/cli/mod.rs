@@ -97,6 +97,8 @@ pub enum DopisCommand {
         #[arg(long)]
         once: bool,
     },
+    /// Serve the web pages, players' calendar feeds and the XFCC endpoint (`[web]` in the config).
+    Web,
     /// Play a whole sample game by mail (local Maildir, fresh SQLite) and print the mails.
     Demo {
         /// Directory for the demo's database and mail (default: a new temp directory).
@@ -264,6 +266,12 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
                 Ok(config)
             });
             runtime()?.block_on(crate::daemon::serve(config, once, Some(reload)))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        DopisCommand::Web => {
+            let json = config.log.format == crate::config::LogFormat::Json;
+            crate::telemetry::init(json, &config.log.level)?;
+            runtime()?.block_on(crate::web::serve(config))?;
             Ok(ExitCode::SUCCESS)
         }
         DopisCommand::Init | DopisCommand::Doctor(_) => Ok(ExitCode::SUCCESS), // answered above

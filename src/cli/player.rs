@@ -12,7 +12,7 @@ use crate::address::EmailAddress;
 use crate::app::App;
 use crate::lang::Lang;
 use crate::player::{NewPlayer, Player};
-use crate::service::players;
+use crate::service::{links, players};
 
 /// Player subcommands.
 #[derive(Debug, Subcommand)]
@@ -72,6 +72,16 @@ pub enum PlayerCommand {
         /// The player's e-mail address (also their XFCC username).
         email: EmailAddress,
         /// Take the password away: XFCC logins fail until a new one is made.
+        #[arg(long)]
+        revoke: bool,
+    },
+    /// Print a player's private web links (their pages and calendar feed
+    /// in `dopis web`); with --revoke, end the links given out so far and
+    /// print new ones.
+    Link {
+        /// The player's e-mail address.
+        email: EmailAddress,
+        /// Make new links; the old ones stop working at once.
         #[arg(long)]
         revoke: bool,
     },
@@ -175,6 +185,42 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                     out,
                     "XFCC login for {email} (shown this once; a new one replaces it):\n  \
                      username: {email}\n  password: {password}"
+                )?;
+            }
+        }
+        PlayerCommand::Link { email, revoke } => {
+            let post = crate::service::post::Post::new(&app.config.mail)?;
+            let player = players::by_email(&app.store, &email).await?;
+            let segment = if revoke {
+                links::revoke(&app.store, &post.tokens, player.id).await?
+            } else {
+                links::segment_of(&app.store, &post.tokens, player.id)
+                    .await?
+                    .ok_or_else(|| anyhow::anyhow!("no player {email}"))?
+            };
+            let base = app.config.web.base()?;
+            let root = base.clone().unwrap_or_default();
+            if revoke {
+                writeln!(
+                    out,
+                    "revoked the private links of {} <{}>; the new ones:",
+                    player.name, player.email
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "private links of {} <{}> (whoever has them sees the player's games and \
+                     deadlines; `dopis player link {} --revoke` ends them):",
+                    player.name, player.email, player.email
+                )?;
+            }
+            writeln!(out, "  pages:    {root}/me/{segment}")?;
+            writeln!(out, "  calendar: {root}/me/{segment}/deadlines.ics")?;
+            if base.is_none() {
+                writeln!(
+                    out,
+                    "(paths only: set [web] base_url to the address `dopis web` is reached at \
+                     for whole links)"
                 )?;
             }
         }

@@ -76,17 +76,21 @@ impl Tokens {
     }
 
     fn token(&self, message: &str) -> ReplyToken {
+        ReplyToken(self.mac_base32(message, TOKEN_LEN))
+    }
+
+    /// The first `len` bytes of the HMAC of `message`, one base32 letter each.
+    fn mac_base32(&self, message: &str, len: usize) -> String {
         #[allow(clippy::expect_used)]
         let mut mac = Hmac::<Sha256>::new_from_slice(&self.secret)
             .expect("HMAC-SHA256 takes keys of any length");
         mac.update(message.as_bytes());
         let digest = mac.finalize().into_bytes();
-        let token = digest
+        digest
             .iter()
-            .take(TOKEN_LEN)
+            .take(len)
             .map(|b| BASE32[usize::from(b % 32)] as char)
-            .collect();
-        ReplyToken(token)
+            .collect()
     }
 
     /// The token of a player in a game.
@@ -142,6 +146,30 @@ impl Tokens {
             .expect("HMAC-SHA256 takes keys of any length");
         mac.update(format!("doctor probe {nonce}").as_bytes());
         crate::mail::key::hex(&mac.finalize().into_bytes()[..16])
+    }
+
+    /// The secret part of a player's private web links (`dopis web`: their
+    /// pages and calendar feed), for one link generation: 26 base32
+    /// characters (130 bits; a URL is tried without any rate limit, so it
+    /// gets more than a reply token's 50). Bumping the generation revokes
+    /// every link made before.
+    pub fn web_link(&self, player: i64, generation: i64) -> String {
+        self.mac_base32(
+            &format!("web link player {player} generation {generation}"),
+            26,
+        )
+    }
+
+    /// Whether `written` is the web link token of the player and generation
+    /// (compared in constant time).
+    pub fn is_web_link(&self, player: i64, generation: i64, written: &str) -> bool {
+        let wanted = self.web_link(player, generation);
+        written.len() == wanted.len()
+            && written
+                .bytes()
+                .zip(wanted.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
     }
 
     /// The token of a tournament director (by address, any case) in an event.

@@ -19,6 +19,7 @@
 //! - [`delivery`]: what becomes of an outbox mail the daemon tried to send.
 //! - [`forget`]: a player's personal data erased, their finished games kept.
 //! - [`retention`]: old mail bodies and inbound records pruned.
+//! - [`links`]: private web links to a player's pages and calendar feed.
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
 //! - [`xfcc`]: what a chess program's XFCC requests do (logins, games, moves).
 
@@ -32,6 +33,7 @@ pub mod forget;
 pub mod games;
 pub mod inbox;
 pub mod lease;
+pub mod links;
 pub mod players;
 pub mod post;
 pub mod quarantine;

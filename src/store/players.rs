@@ -109,6 +109,33 @@ impl Store {
     }
 }
 
+impl Store {
+    /// The generation of a player's private web links (see
+    /// [`crate::mail::route::Tokens::web_link`]); `None` for no such player.
+    pub async fn link_generation(&self, id: PlayerId) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT link_generation FROM players WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(self.pool())
+            .await?;
+        row.map(|r| r.try_get("link_generation").map_err(StoreError::from))
+            .transpose()
+    }
+
+    /// Starts a new generation of a player's private web links, so every
+    /// link made before stops working; the new generation.
+    pub async fn bump_link_generation(&self, id: PlayerId) -> Result<i64, StoreError> {
+        let row = sqlx::query(
+            "UPDATE players SET link_generation = link_generation + 1 WHERE id = $1 \
+             RETURNING link_generation",
+        )
+        .bind(id.0)
+        .fetch_optional(self.pool())
+        .await?
+        .ok_or_else(|| StoreError::Corrupt(format!("player id {} is missing", id.0)))?;
+        Ok(row.try_get("link_generation")?)
+    }
+}
+
 /// Why and since when a player's mail is held: a word of the core.
 pub use crate::player::Pause;
 

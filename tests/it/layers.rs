@@ -53,7 +53,7 @@ fn placement(unit: &str) -> Option<(Layer, u8)> {
 /// CLI dispatches to an entry point: `dopis serve` and `dopis demo`, and
 /// `dopis failed retry`, which puts a mail back into the daemon's mailbox
 /// (a mailbox is the daemon's edge, so the operation is the daemon's, as
-/// `serve` is); `dopis doctor`, which logs in to the mail servers as the
+/// `serve` is); `dopis web`, an edge of its own; `dopis doctor`, which logs in to the mail servers as the
 /// daemon does (so it is the daemon's too), and whose probe mail is made by
 /// `mail::probe` with a reply address from `mail::route` (pure; to move
 /// behind a service with the next change there); the daemon applying a
@@ -78,6 +78,7 @@ fn may_import(from: &str, to: &str, to_path: &[String]) -> bool {
                         | ("cli", ["daemon", "run", "serve", ..])
                         | ("cli", ["daemon", "retry_failed", ..])
                         | ("cli", ["daemon", "doctor", ..])
+                        | ("cli", ["web", "serve", ..])
                         | ("daemon", ["mail", "probe", ..])
                         | ("daemon", ["mail", "route", "ReplyTag", ..])
                         | ("daemon", ["telemetry", "set_level", ..])

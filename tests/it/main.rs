@@ -51,3 +51,4 @@ mod time_cli;
 mod time_mail;
 mod tls;
 mod transport;
+mod web;

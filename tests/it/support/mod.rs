@@ -300,3 +300,4 @@ pub fn python_reads(python: &str, script: &str, text: &str) -> Result<String, St
 
 pub mod app;
 pub mod mail;
+pub mod web;

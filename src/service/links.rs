@@ -1,0 +1,67 @@
+//! Private web links: the part of a URL that opens a player's own pages
+//! and calendar feed in `dopis web` (`/me/{segment}/…`).
+//!
+//! A segment is `{player id}.{token}`, the token an HMAC of the mail secret
+//! over the id and the player's link generation
+//! ([`crate::mail::route::Tokens::web_link`]): nothing is stored per link,
+//! a new secret ends every link, and `dopis player link EMAIL --revoke`
+//! bumps the generation so the links given out so far stop working.
+
+use crate::mail::route::Tokens;
+use crate::player::{Player, PlayerId};
+use crate::store::{Store, StoreError};
+
+/// The link segment of a player at their current generation.
+pub async fn segment_of(
+    store: &Store,
+    tokens: &Tokens,
+    player: PlayerId,
+) -> Result<Option<String>, StoreError> {
+    Ok(store
+        .link_generation(player)
+        .await?
+        .map(|generation| segment(tokens, player, generation)))
+}
+
+/// The segment for a player at a generation.
+fn segment(tokens: &Tokens, player: PlayerId, generation: i64) -> String {
+    format!("{}.{}", player.0, tokens.web_link(player.0, generation))
+}
+
+/// The player whose current link `segment` is; `None` for anything else
+/// (unknown player, old generation, wrong token, not a segment at all),
+/// so a caller can answer every failure alike.
+pub async fn player_by_segment(
+    store: &Store,
+    tokens: &Tokens,
+    segment: &str,
+) -> Result<Option<Player>, StoreError> {
+    let Some((id, token)) = segment.split_once('.') else {
+        return Ok(None);
+    };
+    // Digits only: `parse` would also take a sign.
+    if id.is_empty() || id.len() > 18 || !id.bytes().all(|b| b.is_ascii_digit()) {
+        return Ok(None);
+    }
+    let Ok(id) = id.parse::<i64>() else {
+        return Ok(None);
+    };
+    let player = PlayerId(id);
+    let Some(generation) = store.link_generation(player).await? else {
+        return Ok(None);
+    };
+    if !tokens.is_web_link(id, generation, token) {
+        return Ok(None);
+    }
+    Ok(Some(store.player(player).await?))
+}
+
+/// Ends a player's links given out so far; the new segment.
+pub async fn revoke(
+    store: &Store,
+    tokens: &Tokens,
+    player: PlayerId,
+) -> Result<String, StoreError> {
+    let generation = store.bump_link_generation(player).await?;
+    Ok(segment(tokens, player, generation))
+}
