@@ -574,7 +574,9 @@ async fn body_text(headers: &HeaderMap, body: Body) -> Result<String, SoapError>
         .unwrap_or_else(|| "utf-8".to_owned());
     let encoding = encoding_rs::Encoding::for_label(charset.as_bytes())
         .ok_or_else(|| SoapError::Charset(shorten(&charset)))?;
-    let (text, _, bad) = encoding.decode(&bytes);
+    // The declared charset wins (no sniffing of another BOM); its own BOM
+    // is dropped.
+    let (text, bad) = encoding.decode_with_bom_removal(&bytes);
     if bad {
         return Err(SoapError::Charset(shorten(&charset)));
     }

@@ -52,3 +52,4 @@ mod time_mail;
 mod tls;
 mod transport;
 mod web;
+mod xfcc;
