@@ -824,6 +824,29 @@ impl Inbox {
                             .await?;
                     }
                 }
+                Step::XfccPassword => {
+                    if current.is_some()
+                        && !self.may_answer(tx, &player.email.to_string(), now).await?
+                    {
+                        return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+                    }
+                    let password = super::xfcc::set_new_password(tx, &player).await?;
+                    // To the registered address only (`answer` writes to
+                    // the player as registered, never to a From).
+                    self.post
+                        .answer(
+                            tx,
+                            format!("in.{hash}.xfcc"),
+                            LetterKind::XfccPassword {
+                                username: player.email.to_string(),
+                                password,
+                            },
+                            &player,
+                            answering,
+                            now,
+                        )
+                        .await?;
+                }
                 Step::EndOnTime { side, at } => {
                     let Some(mut table) = current.take() else {
                         continue;

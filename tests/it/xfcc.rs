@@ -730,4 +730,78 @@ except zeep.exceptions.Fault as f:
     assert!(text.contains("fault AuthenticationFailed"), "{text}");
 }
 
-crate::on_both_backends!(a_game_finishes_with_one_side_in_scid_and_the_other_by_mail);
+/// `xfcc password` by mail: the new password goes to the registered
+/// address and logs in; a forged From gets nothing; the old one stops.
+async fn a_password_asked_for_by_mail_goes_to_the_registered_address_only(db: &TestDb) {
+    use crate::support::app::TestApp;
+    use crate::support::mail::Mail;
+    use dopis::lang::Lang;
+    use dopis::service::xfcc::{LoginLimiter, authenticate};
+    let app = TestApp::builder().open(db).await;
+    let ana = app
+        .player("ana@players.test", "Ana Novak", Lang::Sl, None)
+        .await;
+    let limiter = LoginLimiter::new();
+    let ask = |from: &str| {
+        Mail::new(from, "chess@chess.test")
+            .subject("xfcc")
+            .body("xfcc geslo\r\n")
+            .bytes()
+    };
+    app.deliver(&ask("ana@players.test")).await;
+    let sent = app.sent().await;
+    let mail = sent
+        .iter()
+        .find(|m| m.subject.contains("XFCC"))
+        .unwrap_or_else(|| panic!("no password mail: {sent:?}"));
+    assert_eq!(mail.to, "ana@players.test");
+    let password = mail
+        .text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("geslo: "))
+        .unwrap_or_else(|| panic!("no password in {}", mail.text))
+        .trim()
+        .to_owned();
+    assert!(mail.text.contains("ana@players.test"), "{}", mail.text);
+    let logged_in = authenticate(
+        &app.store,
+        &limiter,
+        "ana@players.test",
+        &password,
+        None,
+        app.now(),
+    )
+    .await
+    .expect("store");
+    assert_eq!(logged_in.map(|p| p.id), Some(ana.id));
+    // A stranger writing the same gets nothing, and changes nothing.
+    app.deliver(&ask("mallory@elsewhere.test")).await;
+    assert!(
+        app.sent().await.iter().all(|m| !m.subject.contains("XFCC")),
+        "no password to a stranger"
+    );
+    // Asking again makes a new one: the old one stops working.
+    app.deliver(
+        &Mail::new("ana@players.test", "chess@chess.test")
+            .subject("again")
+            .body("xfcc password\r\n")
+            .bytes(),
+    )
+    .await;
+    let still = authenticate(
+        &app.store,
+        &limiter,
+        "ana@players.test",
+        &password,
+        None,
+        app.now(),
+    )
+    .await
+    .expect("store");
+    assert!(still.is_none(), "the old password was replaced");
+}
+
+crate::on_both_backends!(
+    a_game_finishes_with_one_side_in_scid_and_the_other_by_mail,
+    a_password_asked_for_by_mail_goes_to_the_registered_address_only,
+);
