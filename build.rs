@@ -24,6 +24,11 @@ fn embed_templates() -> Result<(), Box<dyn Error>> {
                 continue;
             }
             let code = lang.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            // `templates/web/` holds the web pages' templates, which the
+            // web module embeds itself; they are no mail language.
+            if code == "web" {
+                continue;
+            }
             for file in std::fs::read_dir(&lang)? {
                 let file = file?.path();
                 let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -60,7 +60,7 @@ print(*(s.getsockname()[1] for s in socks))')
     # OAuth2: the tests sign their own access tokens with this key
     export DOPIS_TEST_OAUTH2_KEY_FILE=$MAILSTACK_DIR/oauth2/hs256.key
 
-    step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory; python3-icalendar reads our calendar files; systemd-analyze checks our unit; prometheus_client parses /metrics)"
+    step "tools the tests use (faketime shifts a daemon's clock; pgn-extract reads our PGN; GNU time measures the daemon's memory; python3-icalendar reads our calendar files; systemd-analyze checks our unit; prometheus_client parses /metrics; chromium reads the web pages)"
     if ! command -v faketime >/dev/null || ! { command -v pgn-extract >/dev/null || [ -x /usr/games/pgn-extract ]; } || [ ! -x /usr/bin/time ] \
         || ! /usr/bin/python3 -c 'import icalendar' 2>/dev/null || ! command -v systemd-analyze >/dev/null \
         || ! /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null; then
@@ -97,6 +97,12 @@ print(*(s.getsockname()[1] for s in socks))')
           for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$DOPIS_TEST_SCID_ROOT" || exit 1; done ) \
             >/tmp/dopis-scid.log 2>&1 || { tail -n 20 /tmp/dopis-scid.log >&2; rm -rf "$debs"; return 1; }
         rm -rf "$debs"
+    fi
+    # Chromium, headless, reads the web pages in tests/it/web_pages.rs (Debian's package)
+    if ! command -v chromium >/dev/null; then
+        { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
+          DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; } \
+            >/tmp/dopis-chromium.log 2>&1 || { tail -n 20 /tmp/dopis-chromium.log >&2; return 1; }
     fi
     command -v faketime
 }

@@ -184,7 +184,7 @@ pub(super) fn read_line(
 }
 
 /// A stored line as its owner writes it: `if 12...Nf6 13.e5`.
-pub(super) fn show_line(game: &Game, line: &[String], lang: Lang) -> String {
+pub fn show_line(game: &Game, line: &[String], lang: Lang) -> String {
     let mode = game.castling_mode();
     let mut pos = game.position().clone();
     let mut parts = Vec::new();

@@ -25,7 +25,7 @@ use crate::command::Command;
 use crate::event::DrawPolicy;
 use crate::lang::Lang;
 
-pub use conditionals::Conditionals;
+pub use conditionals::{Conditionals, show_line};
 pub use draws::LastOffers;
 pub use notice::Notice;
 pub use reason::{ConditionalNote, Reason, RejectionKind};

@@ -154,6 +154,22 @@ pub enum EventCommand {
         #[arg(long)]
         no_mail: bool,
     },
+    /// Who may see the event's web pages (`dopis web`): prints it and the
+    /// event page's address; with a value, sets it first. public: listed
+    /// on the index; unlisted: by the printed link only; private: its own
+    /// players only, through their private links.
+    Visibility {
+        /// The event's number.
+        id: i64,
+        /// public, unlisted or private (absent: print the current one).
+        value: Option<crate::event::Visibility>,
+        /// The TD changing it (one of the event's TDs); needed with a value.
+        #[arg(long)]
+        by: Option<EmailAddress>,
+        /// Why (recorded in the event's log).
+        #[arg(long, default_value = "")]
+        reason: String,
+    },
     /// Replace a player by a registered substitute, who inherits the games.
     Replace {
         /// The event's number.
@@ -237,7 +253,7 @@ pub enum SideArg {
 }
 
 fn post(app: &App) -> Result<Post> {
-    Ok(Post::new(&app.config.mail)?)
+    Ok(Post::new(&app.config.mail)?.with_pages(app.config.web.base()?))
 }
 
 /// Reads a results file as text: refused when it is too large, binary or
@@ -706,6 +722,44 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                     "{} results imported into event #{id}; {told}",
                     changes.len()
                 )?;
+            }
+        }
+        EventCommand::Visibility {
+            id,
+            value,
+            by,
+            reason,
+        } => {
+            let visibility = match value {
+                Some(value) => {
+                    let Some(by) = by else {
+                        anyhow::bail!(
+                            "say which TD changes it with --by EMAIL (one of the event's TDs)"
+                        );
+                    };
+                    td::set_visibility(&mut tx, EventId(id), value, &by, &reason, now).await?;
+                    value
+                }
+                None => {
+                    StoredEvent::load(&mut tx, EventId(id))
+                        .await?
+                        .record
+                        .visibility
+                }
+            };
+            tx.commit().await?;
+            let post = post(app)?;
+            let root = app.config.web.base()?.unwrap_or_default();
+            let page = format!(
+                "{root}{}",
+                crate::service::pages::event_path(&post.tokens, EventId(id), visibility)
+            );
+            match visibility {
+                crate::event::Visibility::Private => writeln!(
+                    out,
+                    "event #{id} is private: only its players see it, through their own links"
+                )?,
+                v => writeln!(out, "event #{id} is {v}: {page}")?,
             }
         }
         EventCommand::Replace {

@@ -238,7 +238,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
                 Some(Chess960Choice::Number(n)) => StartPosition::chess960(n)?,
                 Some(Chess960Choice::Random) => StartPosition::random_chess960(&mut rand::rng()),
             };
-            let post = Post::new(&app.config.mail)?;
+            let post = Post::new(&app.config.mail)?.with_pages(app.config.web.base()?);
             let id = start_game(store, &post, w.id, b.id, start, control, app.clock.now()).await?;
             writeln!(out, "{}", id.0)?;
         }

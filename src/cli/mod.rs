@@ -200,6 +200,9 @@ fn init(cli: &Cli, out: &mut dyn Write) -> Result<ExitCode> {
 /// Entry point of the `dopis` binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(cli.command, DopisCommand::Serve { .. }) {
+        ignore_hangup_until_serve_listens();
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match run(cli, &mut out) {
@@ -209,6 +212,22 @@ pub fn main() -> ExitCode {
             eprintln!("dopis: error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `systemctl reload` sends SIGHUP, which `serve` answers by reading its
+/// config again; but until its handler is installed (after the config is
+/// read and the async runtime started) SIGHUP's default action would end
+/// the process. Ignored from here on, a reload that early is simply lost
+/// (the config being read is already the new one); the handler `serve`
+/// installs replaces this disposition.
+fn ignore_hangup_until_serve_listens() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with SIG_IGN installs no handler code; it is called
+    // once, before any thread of ours exists.
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::signal(libc::SIGHUP, libc::SIG_IGN);
     }
 }
 

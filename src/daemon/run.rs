@@ -730,7 +730,7 @@ struct Parts {
 async fn open_mail(
     config: &crate::config::Config,
 ) -> anyhow::Result<(Post, Settings, Mailbox, Mailer)> {
-    let post = Post::new(&config.mail)?;
+    let post = Post::new(&config.mail)?.with_pages(config.web.base()?);
     let settings = Settings::from_config(config)?;
     let mailbox = Mailbox::open(&config.mail)
         .await

@@ -20,6 +20,10 @@
 //!                                   # other with their moves (default true)
 //! rated = false                     # optional: the games do not count for the rating
 //!                                   # list (default true; see crate::rating)
+//! visibility = "public"             # optional: who may see its web pages (`dopis web`):
+//!                                   # "public" (listed on the index), "unlisted" (the
+//!                                   # default: by link only) or "private" (its own
+//!                                   # players only); see super::Visibility
 //!
 //! [draws]                           # optional; 0 (the default) means no limit
 //! first_offer_move = 20             # no draw offers before move 20
@@ -137,6 +141,8 @@ pub struct Event {
     pub analysis_link: Option<crate::chess::analysis::AnalysisLink>,
     /// Whether players may pass messages to each other (`messages`, default true).
     pub messages: bool,
+    /// Who may see its web pages (`visibility`, default unlisted).
+    pub visibility: super::Visibility,
     /// Whether its finished games count for the rating list (`rated`,
     /// default true).
     pub rated: bool,
@@ -316,6 +322,7 @@ struct RawEvent {
     analysis_link: Option<Spanned<String>>,
     messages: Option<bool>,
     rated: Option<bool>,
+    visibility: Option<Spanned<String>>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
@@ -622,6 +629,15 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             ) as u32,
         },
     };
+    let visibility = raw
+        .visibility
+        .as_ref()
+        .map_or(super::Visibility::default(), |v| {
+            v.get_ref()
+                .parse()
+                .map_err(|e: String| c.at(v, "visibility", e))
+                .unwrap_or_default()
+        });
     let analysis_link = raw.analysis_link.as_ref().and_then(|a| {
         crate::chess::analysis::AnalysisLink::parse(a.get_ref())
             .map_err(|e| c.at(a, "analysis_link", e.to_string()))
@@ -883,6 +899,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             analysis_link,
             messages: raw.messages.unwrap_or(true),
             rated: raw.rated.unwrap_or(true),
+            visibility,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));
@@ -959,6 +976,29 @@ mod tests {
         }
         let text = ROUND_ROBIN.replacen("kind = ", "messages = \"no\"\nkind = ", 1);
         assert!(parse(&text).is_err());
+    }
+
+    #[test]
+    fn an_event_is_unlisted_unless_its_file_says_public_or_private() {
+        assert_eq!(
+            parse(ROUND_ROBIN).unwrap().visibility,
+            crate::event::Visibility::Unlisted
+        );
+        for (value, want) in [
+            ("public", crate::event::Visibility::Public),
+            ("unlisted", crate::event::Visibility::Unlisted),
+            ("private", crate::event::Visibility::Private),
+        ] {
+            let text =
+                ROUND_ROBIN.replacen("kind = ", &format!("visibility = \"{value}\"\nkind = "), 1);
+            assert_eq!(parse(&text).unwrap().visibility, want, "{value}");
+        }
+        let text = ROUND_ROBIN.replacen("kind = ", "visibility = \"secret\"\nkind = ", 1);
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(
+            err.contains("visibility") && err.contains("\"unlisted\""),
+            "{err}"
+        );
     }
 
     #[test]

@@ -44,6 +44,62 @@ pub enum EventStatus {
     Started,
 }
 
+/// Who may look at an event's web pages (`visibility` in the event file).
+///
+/// The default is [`Visibility::Unlisted`]: an event made before the web
+/// pages existed, or by a TD who never thought of them, must not appear on
+/// a public index without a TD choosing so; yet its players and whoever they
+/// pass the link to can follow it, as with most correspondence servers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Listed on the index page; its pages and games are open to all.
+    Public,
+    /// Reachable only by a link with an unguessable part; not listed.
+    #[default]
+    Unlisted,
+    /// Only its own players, through their private links.
+    Private,
+}
+
+impl Visibility {
+    /// Every visibility, in the order the help lists them.
+    pub const ALL: [Visibility; 3] = [
+        Visibility::Public,
+        Visibility::Unlisted,
+        Visibility::Private,
+    ];
+
+    /// The word in the event file and the database.
+    pub fn key(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Unlisted => "unlisted",
+            Visibility::Private => "private",
+        }
+    }
+
+    /// The visibility a word names.
+    pub fn from_key(key: &str) -> Option<Visibility> {
+        Visibility::ALL.into_iter().find(|v| v.key() == key)
+    }
+}
+
+impl fmt::Display for Visibility {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+impl std::str::FromStr for Visibility {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Visibility::from_key(s.trim()).ok_or_else(|| {
+            format!("unknown visibility '{s}': write \"public\", \"unlisted\" or \"private\"")
+        })
+    }
+}
+
 /// An event's rules for draw offers (none outside events).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DrawPolicy {

@@ -115,6 +115,14 @@ impl Tokens {
         self.token(&format!("digest player {player}"))
     }
 
+    /// The unguessable part of the web page of an unlisted event
+    /// (`/events/7.TOKEN`) or of one of its games (`/games/42.TOKEN`):
+    /// `kind` is `event` or `game`. Ids are counted up, so a page by
+    /// number alone would list every unlisted event to whoever counts.
+    pub fn page(&self, kind: &str, id: i64) -> ReplyToken {
+        self.token(&format!("web page {kind} {id}"))
+    }
+
     /// The mark a `dopis doctor` probe mail carries (see
     /// [`crate::mail::probe`]): its nonce and an HMAC of the server secret
     /// over it, `NONCE.MAC` with the MAC in hex (128 bits: the header is

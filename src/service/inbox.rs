@@ -811,17 +811,32 @@ impl Inbox {
                         return Ok(Handled::Ignored("ignored: answer rate limit".into()));
                     }
                     for (key, event) in events {
-                        let kind = match event {
-                            Ok(event) => standings_kind(tx, event).await?,
-                            Err(game) => LetterKind::Rejected {
-                                wrote: "standings".into(),
-                                reason: Reason::NotInEvent { game },
-                                kind: RejectionKind::Other,
-                            },
-                        };
-                        self.post
-                            .answer(tx, key, kind, &player, answering, now)
-                            .await?;
+                        match event {
+                            Ok(event) => {
+                                let kind = standings_kind(tx, event).await?;
+                                let mail = crate::service::post::Outgoing {
+                                    key,
+                                    kind,
+                                    to: &player,
+                                    game: None,
+                                    side: None,
+                                    answering: Some(answering),
+                                    reply_to: None,
+                                    ply: None,
+                                };
+                                self.post.queue_about_event(tx, mail, event, now).await?;
+                            }
+                            Err(game) => {
+                                let kind = LetterKind::Rejected {
+                                    wrote: "standings".into(),
+                                    reason: Reason::NotInEvent { game },
+                                    kind: RejectionKind::Other,
+                                };
+                                self.post
+                                    .answer(tx, key, kind, &player, answering, now)
+                                    .await?;
+                            }
+                        }
                     }
                 }
                 Step::XfccPassword => {

@@ -24,7 +24,7 @@ pub async fn segment_of(
 }
 
 /// The segment for a player at a generation.
-fn segment(tokens: &Tokens, player: PlayerId, generation: i64) -> String {
+pub fn segment(tokens: &Tokens, player: PlayerId, generation: i64) -> String {
     format!("{}.{}", player.0, tokens.web_link(player.0, generation))
 }
 

@@ -19,9 +19,11 @@
 //! - [`delivery`]: what becomes of an outbox mail the daemon tried to send.
 //! - [`forget`]: a player's personal data erased, their finished games kept.
 //! - [`retention`]: old mail bodies and inbound records pruned.
+//! - [`feeds`]: a player's calendar feed of deadlines.
 //! - [`links`]: private web links to a player's pages and calendar feed.
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
 //! - [`xfcc`]: what a chess program's XFCC requests do (logins, games, moves).
+//! - [`pages`]: what the web pages show, and who may see them.
 
 pub mod backup;
 pub mod bounces;
@@ -29,11 +31,13 @@ pub mod clocks;
 pub mod delivery;
 pub mod dkim;
 pub mod export;
+pub mod feeds;
 pub mod forget;
 pub mod games;
 pub mod inbox;
 pub mod lease;
 pub mod links;
+pub mod pages;
 pub mod players;
 pub mod post;
 pub mod quarantine;

@@ -49,6 +49,10 @@ pub struct Post {
     /// The analysis board link of "your move" mails (`[mail]
     /// analysis_link`), unless a game's event sets its own.
     pub analysis: AnalysisLink,
+    /// `[web] base_url` (no trailing slash), when set: mails about a game
+    /// link to the game's page from the recipient's side, event mails to
+    /// the event's page ([`Post::with_pages`]). Unset, mails are as before.
+    pub pages: Option<String>,
 }
 
 /// When hard bounces pause a player's mail.
@@ -303,7 +307,84 @@ impl Post {
                 days: cfg.bounce_days,
             },
             analysis: AnalysisLink::parse(&cfg.analysis_link).map_err(PostError::AnalysisLink)?,
+            pages: None,
         })
+    }
+
+    /// The same post with mails linking to the web pages under `base`
+    /// (`[web] base_url`, without its trailing slash).
+    #[must_use]
+    pub fn with_pages(mut self, base: Option<String>) -> Post {
+        self.pages = base.map(|b| b.trim_end_matches('/').to_string());
+        self
+    }
+
+    /// The address of a player's own pages (`BASE/me/SEGMENT`), when mails
+    /// link to the pages.
+    async fn own_pages(&self, tx: &mut Tx, player: &Player) -> Result<Option<String>, StoreError> {
+        let Some(base) = &self.pages else {
+            return Ok(None);
+        };
+        Ok(tx.link_generation(player.id).await?.map(|generation| {
+            format!(
+                "{base}/me/{}",
+                crate::service::links::segment(&self.tokens, player.id, generation)
+            )
+        }))
+    }
+
+    /// The page a mail about a game links to: the game from the
+    /// recipient's side when they play in it; else its public page, if its
+    /// event has one.
+    async fn game_page(
+        &self,
+        tx: &mut Tx,
+        table: &LoadedGame,
+        to: &Player,
+    ) -> Result<Option<String>, StoreError> {
+        let Some(base) = &self.pages else {
+            return Ok(None);
+        };
+        let id = table.record.id;
+        if table.record.side_of(to.id).is_some() {
+            return Ok(self
+                .own_pages(tx, to)
+                .await?
+                .map(|own| format!("{own}/games/{}", id.0)));
+        }
+        let visibility = match tx.event_of_game(id).await? {
+            Some(event) => Some(tx.event(event).await?.visibility),
+            None => None,
+        };
+        Ok(
+            crate::service::pages::game_path(&self.tokens, id, visibility)
+                .map(|path| format!("{base}{path}")),
+        )
+    }
+
+    /// The page an event mail links to: the event's page for anyone when
+    /// it is public or unlisted; a private event's from the recipient's
+    /// own pages.
+    pub async fn event_page(
+        &self,
+        tx: &mut Tx,
+        event: crate::ids::EventId,
+        to: &Player,
+    ) -> Result<Option<String>, StoreError> {
+        let Some(base) = &self.pages else {
+            return Ok(None);
+        };
+        let visibility = tx.event(event).await?.visibility;
+        if visibility == crate::event::Visibility::Private {
+            return Ok(self
+                .own_pages(tx, to)
+                .await?
+                .map(|own| format!("{own}/events/{}", event.0)));
+        }
+        Ok(Some(format!(
+            "{base}{}",
+            crate::service::pages::event_path(&self.tokens, event, visibility)
+        )))
     }
 
     /// How reply addresses are formed, from `reply_domain` if set, else
@@ -438,6 +519,34 @@ impl Post {
         talk: Option<Talk>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        let page = match mail.game {
+            Some(table) => self.game_page(tx, table, mail.to).await?,
+            None => None,
+        };
+        self.queue_linked(tx, mail, talk, page, now).await
+    }
+
+    /// Composes a letter about an event and queues it, linking to the
+    /// event's page ([`Post::event_page`]) when mails link to the pages.
+    pub async fn queue_about_event(
+        &self,
+        tx: &mut Tx,
+        mail: Outgoing<'_>,
+        event: crate::ids::EventId,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let page = self.event_page(tx, event, mail.to).await?;
+        self.queue_linked(tx, mail, None, page, now).await
+    }
+
+    async fn queue_linked(
+        &self,
+        tx: &mut Tx,
+        mail: Outgoing<'_>,
+        talk: Option<Talk>,
+        page: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
         let Outgoing {
             key: mail_key,
             kind,
@@ -478,6 +587,7 @@ impl Post {
             date: now,
             game,
             talk,
+            page,
         };
         let raw = compose::compose(&letter)
             .map_err(|e| StoreError::Corrupt(format!("cannot compose a mail: {e}")))?;
@@ -499,6 +609,41 @@ impl Post {
             now,
         )
         .await
+    }
+
+    /// The deadline of a game where it is `to`'s move, as an entry of
+    /// their calendar feed: the event the "your move" mail would carry
+    /// now, with their reply address, and `link` (the game's page). `None`
+    /// when it is not their move or the game has no deadline.
+    pub fn feed_entry(
+        &self,
+        table: &LoadedGame,
+        to: &Player,
+        link: Option<String>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<compose::FeedEntry>, StoreError> {
+        let Some(side) = table.record.side_of(to.id) else {
+            return Ok(None);
+        };
+        let letter = Letter {
+            kind: LetterKind::YourMove,
+            lang: to.lang,
+            from: self.sender(),
+            to: Party {
+                name: to.name.clone(),
+                address: to.email.clone(),
+            },
+            reply_to: Some(self.reply_to(table.record.id, to)),
+            message_id: self.thread_root(table.record.id)?,
+            in_reply_to: None,
+            references: Vec::new(),
+            date: now,
+            game: Some(game_view(table, Some(side), to, now, &AnalysisLink::Off)),
+            talk: None,
+            page: None,
+        };
+        compose::feed_entry(&letter, link)
+            .map_err(|e| StoreError::Corrupt(format!("cannot write a calendar entry: {e}")))
     }
 
     /// Tells both players, and `directors`, that a game is over: the one

@@ -14,6 +14,8 @@ use crate::player::{Player, PlayerId};
 
 /// Where an event is in its life: a word of the core, stored as its name.
 pub use crate::event::EventStatus;
+/// Who may see an event's web pages: a word of the core, stored as its key.
+pub use crate::event::Visibility;
 
 /// An event as stored.
 #[derive(Debug, Clone, Serialize)]
@@ -33,6 +35,8 @@ pub struct EventRecord {
     pub created_at: DateTime<Utc>,
     /// When its games started.
     pub started_at: Option<DateTime<Utc>>,
+    /// Who may see its web pages.
+    pub visibility: Visibility,
 }
 
 /// A team of a team event.
@@ -68,6 +72,9 @@ fn event_from_row(row: &AnyRow) -> Result<EventRecord, StoreError> {
         "started" => EventStatus::Started,
         other => return Err(corrupt(format!("unknown event status '{other}'"))),
     };
+    let visibility: String = row.try_get("visibility")?;
+    let visibility = Visibility::from_key(&visibility)
+        .ok_or_else(|| corrupt(format!("unknown event visibility '{visibility}'")))?;
     Ok(EventRecord {
         id: EventId(row.try_get("id")?),
         name: row.try_get("name")?,
@@ -79,10 +86,11 @@ fn event_from_row(row: &AnyRow) -> Result<EventRecord, StoreError> {
             .try_get::<Option<i64>, _>("started_at")?
             .map(from_millis)
             .transpose()?,
+        visibility,
     })
 }
 
-const EVENT_COLUMNS: &str = "id, name, kind, settings, status, created_at, started_at";
+const EVENT_COLUMNS: &str = "id, name, kind, settings, status, created_at, started_at, visibility";
 
 impl Tx {
     /// Creates an open event with its TDs.
@@ -115,6 +123,23 @@ impl Tx {
             .await?;
         }
         Ok(id)
+    }
+
+    /// Sets who may see an event's web pages.
+    pub async fn set_event_visibility(
+        &mut self,
+        id: EventId,
+        visibility: Visibility,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query("UPDATE events SET visibility = $1 WHERE id = $2")
+            .bind(visibility.key())
+            .bind(id.0)
+            .execute(&mut *self.tx)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::UnknownEvent(id.0));
+        }
+        Ok(())
     }
 
     /// An event.

@@ -502,6 +502,16 @@ impl Tx {
         .map(|r| Ok(GameId(r.try_get("id")?)))
         .collect()
     }
+    /// Every game of a player, active or not, by number.
+    pub async fn games_of(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
+        sqlx::query("SELECT id FROM games WHERE white_id = $1 OR black_id = $1 ORDER BY id")
+            .bind(player.0)
+            .fetch_all(&mut *self.tx)
+            .await?
+            .iter()
+            .map(|r| Ok(GameId(r.try_get("id")?)))
+            .collect()
+    }
     /// The active games where it is a player's move, longest waiting first.
     pub async fn games_to_move(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
         sqlx::query(

@@ -164,6 +164,17 @@ impl Store {
 }
 
 impl Tx {
+    /// [`Store::link_generation`] inside a transaction (a mail's link to
+    /// the player's pages is made as the mail is queued).
+    pub async fn link_generation(&mut self, id: PlayerId) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query("SELECT link_generation FROM players WHERE id = $1")
+            .bind(id.0)
+            .fetch_optional(&mut *self.tx)
+            .await?;
+        row.map(|r| r.try_get("link_generation").map_err(StoreError::from))
+            .transpose()
+    }
+
     /// Registers a player (an event file names them); an address is registered once.
     pub async fn add_player(
         &mut self,

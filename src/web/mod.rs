@@ -57,7 +57,9 @@ pub fn router(web: Shared, config: &WebConfig) -> Result<axum::Router> {
 pub async fn serve(config: Config) -> Result<()> {
     let address = config.web.address()?;
     let base_url = config.web.base()?;
-    let post = Post::new(&config.mail).context("[mail]")?;
+    let post = Post::new(&config.mail)
+        .context("[mail]")?
+        .with_pages(base_url.clone());
     let settings = Settings::from_config(&config)?;
     let inbox = Inbox::new(post.clone(), &settings);
     let store = crate::service::open_store(config.database.url.expose()).await?;

@@ -187,6 +187,7 @@ fn your_move(moves: &[&str], date: DateTime<Utc>, deadline: DateTime<Utc>, lang:
             ratings: [None, None],
         }),
         talk: None,
+        page: None,
     }
 }
 

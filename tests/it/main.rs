@@ -52,4 +52,5 @@ mod time_mail;
 mod tls;
 mod transport;
 mod web;
+mod web_pages;
 mod xfcc;

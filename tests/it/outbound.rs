@@ -165,6 +165,7 @@ fn letter(kind: LetterKind, lang: Lang, to: Color, game: Option<GameView>) -> Le
         date: date(),
         game,
         talk: None,
+        page: None,
     }
 }
 
@@ -204,8 +205,28 @@ fn claim_words(lang: Lang) -> &'static str {
 /// The English mails. (The Slovenian `your_move_sl` that stood here before
 /// the translations is now `sl/your_move`.)
 fn cases() -> Vec<Case> {
-    cases_in(Lang::En, english)
+    let mut cases = cases_in(Lang::En, english);
+    // With `[web] base_url` set, a game's mail links to the game's page
+    // from the recipient's side (their private link); unset, no line.
+    let linked = cases.iter().find(|c| c.name == "your_move").map(|c| {
+        let mut letter = c.letter.clone();
+        letter.page = Some(PAGE.into());
+        Case {
+            name: "your_move_with_page",
+            letter,
+            text_has: vec![
+                "On the web: https://chess.example.org/me/7.k2m9c4x8q3z7a5ndyw6p/games/42",
+            ],
+            boards: c.boards,
+            pgn: c.pgn,
+        }
+    });
+    cases.extend(linked);
+    cases
 }
+
+/// The private game page a linked mail points to.
+const PAGE: &str = "https://chess.example.org/me/7.k2m9c4x8q3z7a5ndyw6p/games/42";
 
 /// What the English mail of each case must say.
 fn english(name: &str) -> Vec<&'static str> {

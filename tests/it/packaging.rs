@@ -12,14 +12,17 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The unit with its binary path pointed at the one under test, in `dir`.
-fn unit_under_test(dir: &Path) -> PathBuf {
-    let unit = std::fs::read_to_string(repo().join("packaging/systemd/dopis.service")).unwrap();
+/// Our units: the mail daemon and the web server.
+const UNITS: [&str; 2] = ["dopis.service", "dopis-web.service"];
+
+/// A unit with its binary path pointed at the one under test, in `dir`.
+fn unit_under_test(dir: &Path, name: &str) -> PathBuf {
+    let unit = std::fs::read_to_string(repo().join("packaging/systemd").join(name)).unwrap();
     assert!(
         unit.contains("/usr/local/bin/dopis"),
         "the unit runs the installed binary: {unit}"
     );
-    let path = dir.join("dopis.service");
+    let path = dir.join(name);
     std::fs::write(
         &path,
         unit.replace("/usr/local/bin/dopis", env!("CARGO_BIN_EXE_dopis")),
@@ -51,12 +54,18 @@ fn the_systemd_unit_passes_systemd_s_checks() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let unit = unit_under_test(dir.path());
+    for name in UNITS {
+        let unit = unit_under_test(dir.path(), name);
+        checked_by_systemd(analyze, &unit);
+    }
+}
+
+fn checked_by_systemd(analyze: &str, unit: &Path) {
     // `verify` exits 0 even for an unknown key or a value it cannot parse
     // (it ignores them, as systemd would): anything it says is a mistake.
     let out = Command::new(analyze)
         .args(["verify", "--man=no"])
-        .arg(&unit)
+        .arg(unit)
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
@@ -69,7 +78,7 @@ fn the_systemd_unit_passes_systemd_s_checks() {
     // `--threshold` counts in tenths: 20 is an exposure of 2.0.
     let out = Command::new(analyze)
         .args(["security", "--offline=yes", "--threshold=20"])
-        .arg(&unit)
+        .arg(unit)
         .output()
         .unwrap();
     assert!(
@@ -81,37 +90,49 @@ fn the_systemd_unit_passes_systemd_s_checks() {
 }
 
 #[test]
-fn the_systemd_unit_runs_commands_the_binary_has_as_the_user_sysusers_makes() {
-    let unit = std::fs::read_to_string(repo().join("packaging/systemd/dopis.service")).unwrap();
-    let commands: Vec<&str> = unit
-        .lines()
-        .filter_map(|l| l.strip_prefix("ExecStart").and_then(|l| l.split_once('=')))
-        .filter(|(_, command)| command.starts_with("/usr/local/bin/dopis"))
-        .map(|(_, command)| command)
-        .collect();
-    assert_eq!(commands.len(), 2, "init, then serve: {commands:?}");
-    assert!(
-        unit.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"),
-        "reload is SIGHUP: {unit}"
-    );
-    for command in commands {
-        let mut words = command.split_whitespace();
-        assert_eq!(words.next(), Some("/usr/local/bin/dopis"), "{command}");
-        let args: Vec<&str> = words.collect();
-        ok(&Command::new(env!("CARGO_BIN_EXE_dopis"))
-            .args(&args)
-            .arg("--help")
-            .output()
-            .unwrap());
-    }
+fn the_systemd_units_run_commands_the_binary_has_as_the_user_sysusers_makes() {
     let sysusers =
         std::fs::read_to_string(repo().join("packaging/systemd/dopis.sysusers")).unwrap();
-    assert!(unit.contains("\nUser=dopis\n"), "{unit}");
     assert!(
         sysusers
             .lines()
             .any(|l| l.split_whitespace().take(2).eq(["u", "dopis"])),
         "{sysusers}"
+    );
+    for (name, wanted) in [("dopis.service", 2), ("dopis-web.service", 1)] {
+        let unit = std::fs::read_to_string(repo().join("packaging/systemd").join(name)).unwrap();
+        let commands: Vec<&str> = unit
+            .lines()
+            .filter_map(|l| l.strip_prefix("ExecStart").and_then(|l| l.split_once('=')))
+            .filter(|(_, command)| command.starts_with("/usr/local/bin/dopis"))
+            .map(|(_, command)| command)
+            .collect();
+        assert_eq!(
+            commands.len(),
+            wanted,
+            "{name}: init then serve, or web: {commands:?}"
+        );
+        for command in commands {
+            let mut words = command.split_whitespace();
+            assert_eq!(words.next(), Some("/usr/local/bin/dopis"), "{command}");
+            let args: Vec<&str> = words.collect();
+            ok(&Command::new(env!("CARGO_BIN_EXE_dopis"))
+                .args(&args)
+                .arg("--help")
+                .output()
+                .unwrap());
+        }
+        assert!(unit.contains("\nUser=dopis\n"), "{unit}");
+    }
+    let serve = std::fs::read_to_string(repo().join("packaging/systemd/dopis.service")).unwrap();
+    assert!(
+        serve.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"),
+        "reload is SIGHUP: {serve}"
+    );
+    let web = std::fs::read_to_string(repo().join("packaging/systemd/dopis-web.service")).unwrap();
+    assert!(
+        web.contains("After=") && web.contains("dopis.service"),
+        "the web server starts after the daemon set the database up: {web}"
     );
 }
 

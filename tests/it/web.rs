@@ -134,3 +134,176 @@ fn web_refuses_plain_http_beyond_the_loopback_and_bad_settings() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+/// What python's `icalendar` reads in a feed: per event its UID, start in
+/// UTC, start in the calendar's zone, summary, description and URL.
+const PYTHON_FEED: &str = r#"
+import sys, icalendar, zoneinfo
+cal = icalendar.Calendar.from_ical(sys.stdin.buffer.read())
+zone = cal.get("X-WR-TIMEZONE")
+print("zone", zone)
+for e in cal.walk("VEVENT"):
+    start = e.decoded("DTSTART")
+    assert start.utcoffset().total_seconds() == 0, start
+    local = start.astimezone(zoneinfo.ZoneInfo(str(zone))) if zone else start
+    print("event", e.get("UID"), start.strftime("%Y-%m-%dT%H:%M:%SZ"), local.strftime("%Y-%m-%d %H:%M"), local.tzname())
+    print("summary", e.get("SUMMARY"))
+    print("description", str(e.get("DESCRIPTION")).replace("\n", " | "))
+    print("url", e.get("URL"))
+"#;
+
+#[test]
+fn a_players_calendar_feed_has_their_deadlines_in_utc_and_their_zone() {
+    let Some(python) = crate::support::python_with("icalendar") else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI installs python3-icalendar (scripts/stack.sh)"
+        );
+        eprintln!("SKIPPED: no python with the icalendar package");
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = write_config(dir.path(), "base_url = \"https://chess.club.test\"\n");
+    let db = club(dir.path(), &config);
+    let cfg = config.to_str().expect("utf-8 path");
+    let run = |args: &[&str]| {
+        let mut all = vec!["--config", cfg];
+        all.extend_from_slice(args);
+        ok(&dopis(dir.path(), &db, &all))
+    };
+    run(&[
+        "player",
+        "add",
+        "--email",
+        "bor@club.test",
+        "--name",
+        "Bor Kos",
+        "--tz",
+        "Europe/Ljubljana",
+    ]);
+    let game = run(&[
+        "game",
+        "new",
+        "--white",
+        "bor@club.test",
+        "--black",
+        "ana@club.test",
+    ]);
+    let game = game.trim();
+    let shown: serde_json::Value =
+        serde_json::from_str(&run(&["game", "show", game, "--format", "json"])).expect("json");
+    let deadline = shown["clocks"]["next_deadline"]
+        .as_str()
+        .expect("a deadline")
+        .to_string();
+    let bor = segment(&run(&["player", "link", "bor@club.test"]));
+    let ana = segment(&run(&["player", "link", "ana@club.test"]));
+
+    let web = WebServer::start(dir.path(), &db, &config);
+    let feed = request(
+        web.address(),
+        "GET",
+        &format!("/me/{bor}/deadlines.ics"),
+        &[],
+        b"",
+    );
+    assert_eq!(feed.status, 200, "{}", feed.text());
+    assert_eq!(
+        feed.header("content-type"),
+        Some("text/calendar; charset=utf-8")
+    );
+    let read = crate::support::python_reads(python, PYTHON_FEED, &feed.text())
+        .unwrap_or_else(|e| panic!("python's icalendar refused the feed: {e}\n{}", feed.text()));
+    let events: Vec<&str> = read.lines().filter(|l| l.starts_with("event ")).collect();
+    assert_eq!(events.len(), 1, "one game where it is Bor's move:\n{read}");
+    let fields: Vec<&str> = events[0].split(' ').collect();
+    // The deadline to the second, in UTC ...
+    assert_eq!(fields[2], format!("{}Z", &deadline[..19]), "{read}");
+    // ... and in the player's zone, as the description says it.
+    assert!(read.contains("zone Europe/Ljubljana"), "{read}");
+    let local = format!("{} {}", fields[3], fields[4]);
+    let description = read
+        .lines()
+        .find(|l| l.starts_with("description "))
+        .expect("a description");
+    assert!(
+        description.contains(&fields[4][..5]),
+        "the description gives the deadline in Bor's zone ({local}): {description}"
+    );
+    assert!(
+        description.contains(&format!("https://chess.club.test/me/{bor}/games/{game}")),
+        "the game's link: {description}"
+    );
+    assert!(
+        description.contains("chess+g"),
+        "the reply address: {description}"
+    );
+    assert!(
+        read.contains(&format!(
+            "url https://chess.club.test/me/{bor}/games/{game}"
+        )),
+        "{read}"
+    );
+    assert!(
+        events[0].contains(&format!("dopis.g{game}.white@")),
+        "the same UID as the mail's calendar entry: {read}"
+    );
+    // Stable: the same feed twice is the same events.
+    let again = request(
+        web.address(),
+        "GET",
+        &format!("/me/{bor}/deadlines.ics"),
+        &[],
+        b"",
+    );
+    let again = crate::support::python_reads(python, PYTHON_FEED, &again.text()).expect("reads");
+    assert_eq!(
+        again
+            .lines()
+            .filter(|l| l.starts_with("event "))
+            .collect::<Vec<_>>(),
+        events
+    );
+
+    // Not Ana's move: her feed is a calendar with no events.
+    let hers = request(
+        web.address(),
+        "GET",
+        &format!("/me/{ana}/deadlines.ics"),
+        &[],
+        b"",
+    );
+    assert_eq!(hers.status, 200);
+    let read = crate::support::python_reads(python, PYTHON_FEED, &hers.text()).expect("reads");
+    assert!(!read.contains("event "), "{read}");
+
+    // Wrong, forged and revoked links: 404, alike.
+    let (id, _) = bor.split_once('.').expect("id.token");
+    let revoked = segment(&run(&["player", "link", "bor@club.test", "--revoke"]));
+    for wrong in [
+        bor.clone(),
+        format!("{id}.aaaaaaaaaaaaaaaaaaaaaaaaaa"),
+        id.to_string(),
+        "999.x".to_string(),
+        "-1.x".to_string(),
+        "..".to_string(),
+        format!("{}.{}", "9".repeat(40), "x"),
+    ] {
+        let r = request(
+            web.address(),
+            "GET",
+            &format!("/me/{wrong}/deadlines.ics"),
+            &[],
+            b"",
+        );
+        assert_eq!(r.status, 404, "{wrong}: {}", r.text());
+    }
+    let r = request(
+        web.address(),
+        "GET",
+        &format!("/me/{revoked}/deadlines.ics"),
+        &[],
+        b"",
+    );
+    assert_eq!(r.status, 200, "the new link works");
+}

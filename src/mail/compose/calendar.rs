@@ -53,15 +53,56 @@ const LINE_OCTETS: usize = 75;
 
 /// The `.ics` text, CRLF line ends, lines folded.
 pub(crate) fn ics(d: &Deadline<'_>) -> String {
+    let mut lines = calendar_head(Some("PUBLISH"));
+    lines.extend(event(d, None));
+    lines.push("END:VCALENDAR".to_owned());
+    folded(&lines)
+}
+
+/// A player's deadline feed (`dopis web`, `/me/…/deadlines.ics`): one
+/// event per game where it is their move, each as in the "your move"
+/// mail (the same UID, so a calendar that has both keeps one entry) plus
+/// the game page's `URL`. No METHOD: a subscribed calendar is not an iTIP
+/// message (RFC 5545 §3.7.2); the calendar is replaced at each refresh, so
+/// a deadline that no longer stands simply is not in it. `zone` (the
+/// player's IANA zone) tells clients which zone to show times in
+/// (`X-WR-TIMEZONE`); the times themselves are UTC.
+pub(crate) fn feed(
+    name: &str,
+    zone: Option<&str>,
+    events: &[(Deadline<'_>, Option<String>)],
+) -> String {
+    let mut lines = calendar_head(None);
+    lines.push(format!("X-WR-CALNAME:{}", escape(name)));
+    if let Some(zone) = zone {
+        lines.push(format!("X-WR-TIMEZONE:{}", escape(zone)));
+    }
+    // How often to look again: an hour (RFC 7986 and its older name).
+    lines.push("REFRESH-INTERVAL;VALUE=DURATION:PT1H".to_owned());
+    lines.push("X-PUBLISHED-TTL:PT1H".to_owned());
+    for (deadline, url) in events {
+        lines.extend(event(deadline, url.as_deref()));
+    }
+    lines.push("END:VCALENDAR".to_owned());
+    folded(&lines)
+}
+
+/// One deadline's VEVENT, from BEGIN to END.
+fn event(d: &Deadline<'_>, url: Option<&str>) -> Vec<String> {
     let stamp = utc(d.stamp);
     let at = utc(d.at);
     let summary = escape(d.summary);
     let description = escape(d.description);
-    let mut lines = head("PUBLISH", &d.uid, d.sequence, &stamp);
+    let mut lines = event_head(&d.uid, d.sequence, &stamp);
     lines.extend([
         format!("DTSTART:{at}"),
         format!("SUMMARY:{summary}"),
         format!("DESCRIPTION:{description}"),
+    ]);
+    // A URI value, not TEXT: not escaped (RFC 5545 §3.8.4.6); ours has no
+    // characters that would need it.
+    lines.extend(url.map(|u| format!("URL:{u}")));
+    lines.extend([
         "STATUS:CONFIRMED".to_owned(),
         // A deadline takes no time: it does not make the player look busy.
         "TRANSP:TRANSPARENT".to_owned(),
@@ -71,9 +112,8 @@ pub(crate) fn ics(d: &Deadline<'_>) -> String {
         "TRIGGER:-PT24H".to_owned(),
         "END:VALARM".to_owned(),
         "END:VEVENT".to_owned(),
-        "END:VCALENDAR".to_owned(),
     ]);
-    folded(&lines)
+    lines
 }
 
 /// A deadline that no longer stands, as a calendar cancellation.
@@ -94,7 +134,8 @@ pub(crate) struct Cancellation<'a> {
 /// The `.ics` text that cancels an event: CRLF line ends, lines folded.
 pub(crate) fn cancel(c: &Cancellation<'_>) -> String {
     let stamp = utc(c.stamp);
-    let mut lines = head("CANCEL", &c.uid, c.sequence, &stamp);
+    let mut lines = calendar_head(Some("CANCEL"));
+    lines.extend(event_head(&c.uid, c.sequence, &stamp));
     lines.extend([
         format!("ORGANIZER:mailto:{}", c.organizer),
         format!("SUMMARY:{}", escape(c.summary)),
@@ -106,15 +147,22 @@ pub(crate) fn cancel(c: &Cancellation<'_>) -> String {
     folded(&lines)
 }
 
-/// The lines every file of ours starts with, up to the event's
-/// LAST-MODIFIED: the calendar's METHOD and the event's UID and SEQUENCE.
-fn head(method: &str, uid: &str, sequence: u32, stamp: &str) -> Vec<String> {
-    vec![
+/// The lines every file of ours starts with: the calendar and its METHOD
+/// (none for a feed).
+fn calendar_head(method: Option<&str>) -> Vec<String> {
+    let mut lines = vec![
         "BEGIN:VCALENDAR".to_owned(),
         "VERSION:2.0".to_owned(),
         "PRODID:-//dopis//correspondence chess by e-mail//EN".to_owned(),
         "CALSCALE:GREGORIAN".to_owned(),
-        format!("METHOD:{method}"),
+    ];
+    lines.extend(method.map(|m| format!("METHOD:{m}")));
+    lines
+}
+
+/// An event's first lines, up to its LAST-MODIFIED: its UID and SEQUENCE.
+fn event_head(uid: &str, sequence: u32, stamp: &str) -> Vec<String> {
+    vec![
         "BEGIN:VEVENT".to_owned(),
         format!("UID:{}", escape(uid)),
         format!("SEQUENCE:{}", sequence.min(i32::MAX as u32)),

@@ -35,6 +35,8 @@ pub(crate) struct Context {
     pub reply_to: Option<String>,
     /// Whether this mail answers one of the player's (RFC 3834 auto-replied).
     pub is_answer: bool,
+    /// The web page of what the mail is about, if mails link to pages.
+    pub page: Option<String>,
     /// The game shown, if any.
     pub game: Option<GameContext>,
     /// `MoveAccepted`, `ConditionalPlayed`: the move as the recipient
@@ -469,6 +471,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         reply: None,
         talk: letter.talk.as_ref().map(talk_context),
         alone: false,
+        page: letter.page.clone(),
         ics: None,
     };
     match &letter.kind {

@@ -66,6 +66,9 @@ pub struct Letter {
     pub game: Option<GameView>,
     /// A message between the players that this mail carries, if any.
     pub talk: Option<Talk>,
+    /// The web page of what the mail is about (the game from the
+    /// recipient's side, the event), when `[web] base_url` is set.
+    pub page: Option<String>,
 }
 
 /// A message between the players, as a mail tells of it.
@@ -763,6 +766,79 @@ fn deadline_calendar(
         text,
         method: "PUBLISH",
     }))
+}
+
+/// A deadline in a player's calendar feed: a "your move" letter's event,
+/// with the same UID, summary and description as the `.ics` the mail
+/// carries, and a link (the game's page). `None` unless the letter is a
+/// "your move" about a game with a deadline where it is the recipient's move.
+pub fn feed_entry(
+    letter: &Letter,
+    link: Option<String>,
+) -> Result<Option<FeedEntry>, ComposeError> {
+    let Some(view) = letter.game.as_ref() else {
+        return Ok(None);
+    };
+    let (LetterKind::YourMove, Some(side), Some(at)) =
+        (&letter.kind, view.recipient, view.deadline_at)
+    else {
+        return Ok(None);
+    };
+    if view.game.is_over() || view.game.turn() != side {
+        return Ok(None);
+    }
+    let ctx = explained(letter, context::build(letter, true)?)?;
+    let (summary, mut description) = templates::render_calendar(letter.lang, &ctx)?;
+    if let Some(link) = &link {
+        description = format!("{description}\n\n{link}");
+    }
+    let side_name = if side.is_white() { "white" } else { "black" };
+    Ok(Some(FeedEntry {
+        uid: format!(
+            "dopis.g{}.{side_name}@{}",
+            view.id,
+            letter.from.address.domain()
+        ),
+        sequence: u32::try_from(view.game.plies().len()).unwrap_or(u32::MAX),
+        stamp: letter.date,
+        at,
+        summary,
+        description,
+        link,
+    }))
+}
+
+/// One deadline of a calendar feed ([`feed_entry`], [`deadline_feed`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FeedEntry {
+    uid: String,
+    sequence: u32,
+    stamp: DateTime<Utc>,
+    at: DateTime<Utc>,
+    summary: String,
+    description: String,
+    link: Option<String>,
+}
+
+/// A player's calendar feed of deadlines: `.ics` text, CRLF line ends.
+pub fn deadline_feed(name: &str, zone: Option<&str>, entries: &[FeedEntry]) -> String {
+    let events: Vec<_> = entries
+        .iter()
+        .map(|e| {
+            (
+                calendar::Deadline {
+                    uid: e.uid.clone(),
+                    sequence: e.sequence,
+                    stamp: e.stamp,
+                    at: e.at,
+                    summary: &e.summary,
+                    description: &e.description,
+                },
+                e.link.clone(),
+            )
+        })
+        .collect();
+    calendar::feed(name, zone, &events)
 }
 
 /// The context with the letter's typed reason or note in words, in the

@@ -59,6 +59,7 @@ fn letter(kind: LetterKind, lang: Lang, game: Option<GameView>) -> Letter {
             .expect("date"),
         game,
         talk: None,
+        page: None,
     }
 }
 

@@ -38,6 +38,7 @@ pub async fn create(tx: &mut Tx, text: &str, now: DateTime<Utc>) -> Result<Event
     let id = tx
         .add_event(&event.name, kind_key(&event.kind), &settings, &tds, now)
         .await?;
+    tx.set_event_visibility(id, event.visibility).await?;
     match &event.kind {
         EventKind::RoundRobin { players, .. } => {
             for (i, e) in players.iter().enumerate() {

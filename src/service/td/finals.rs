@@ -12,8 +12,9 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{StoredEvent, TdError, standings_letter, tell};
+use super::{StoredEvent, TdError, standings_letter};
 use crate::ids::GameId;
+use crate::service::post::Outgoing;
 use crate::service::post::Post;
 use crate::store::games::GameStatus;
 use crate::store::{StoreError, Tx};
@@ -45,7 +46,17 @@ pub async fn mail_final_standings(
             continue;
         }
         let key = format!("e{}.final.{}", event.0, e.player.email);
-        tell(tx, post, key, letter.clone(), &e.player, now).await?;
+        let mail = Outgoing {
+            key,
+            kind: letter.clone(),
+            to: &e.player,
+            game: None,
+            side: None,
+            answering: None,
+            reply_to: None,
+            ply: None,
+        };
+        post.queue_about_event(tx, mail, event, now).await?;
     }
     Ok(())
 }

@@ -19,7 +19,8 @@
 //! `pairings` (its pairings, and starting it), `pgn` (its games as one
 //! PGN file), `standings` (standings and crosstables), `boards` (a team
 //! event's table per board), `finals` (the final table mailed to all), `results` (results set by a TD), `deadlines`
-//! (deadlines extended by a TD), `players` (withdrawals and substitutes).
+//! (deadlines extended by a TD), `players` (withdrawals and substitutes),
+//! `visibility` (who sees its web pages).
 
 mod boards;
 mod deadlines;
@@ -31,6 +32,7 @@ mod players;
 mod results;
 mod standings;
 mod stored;
+mod visibility;
 
 use chrono::{DateTime, Utc};
 
@@ -53,6 +55,7 @@ pub use players::{replace, withdraw};
 pub use results::{ImportedResult, Ruling, describe_stored, import_results, set_result};
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{StoredEvent, draw_policy, events, log, messages_allowed};
+pub use visibility::set_visibility;
 
 /// The service's vocabulary for events as stored: plain records the CLI
 /// prints (an event, its teams and entrants, the TD's log).

@@ -283,6 +283,7 @@ impl StoredEvent {
                 .transpose()?,
             messages: s.messages,
             rated: s.rated,
+            visibility: record.visibility,
         };
         Ok(StoredEvent {
             record,

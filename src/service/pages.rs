@@ -1,0 +1,736 @@
+//! What the web pages of `dopis web` show, read from the store: the index
+//! of public events, an event (standings, crosstable, pairings, a team
+//! event's board tables), a game (board, moves with their times, clocks),
+//! a player's own games, and the PGN downloads. The web layer renders
+//! these plain records; every rule of who may see what is here.
+//!
+//! Who may see what (see [`Visibility`]):
+//!
+//! - A public event, and each of its games, is open to anyone by number
+//!   (`/events/7`, `/games/42`) and listed on the index.
+//! - An unlisted event is open to anyone with its link, whose number
+//!   carries an HMAC of the server secret (`/events/7.TOKEN`, and its games
+//!   `/games/42.TOKEN`); numbers are counted up, so a bare number would
+//!   hand every unlisted event to whoever counts.
+//! - A private event, and every game outside events, is open only to
+//!   players, through their private links: a game to its two players and
+//!   to the players of its event; an event to its entrants.
+//!
+//! Anything not open to a viewer is `None`, exactly as a thing that does
+//! not exist: a page never says whether a number is in use.
+//!
+//! Numbers are the same as `dopis event standings` prints: the crosstable
+//! comes from [`td::standings`] and the board tables from
+//! [`td::board_tables`]. Reads take no locks: a page is a snapshot.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use serde::Serialize;
+use shakmaty::{Color, Position};
+
+use crate::chess::diagram::Diagram;
+use crate::chess::game::Game;
+use crate::event::boards::BoardTable;
+use crate::event::crosstable::Crosstable;
+use crate::event::{EventStatus, Visibility};
+use crate::ids::{EventId, GameId};
+use crate::lang::Lang;
+use crate::locale;
+use crate::mail::route::Tokens;
+use crate::player::Player;
+use crate::service::post::{LoadedGame, Post, game_clock};
+use crate::service::td::{self, StoredEvent, TdError};
+use crate::store::games::{GameRecord, GameStatus};
+use crate::store::{Store, StoreError, Tx};
+
+/// Who is looking at a page.
+#[derive(Debug, Clone, Copy)]
+pub enum Viewer<'a> {
+    /// Anyone, with the token the address carried after the number, if any.
+    Anyone {
+        /// `TOKEN` of `/events/7.TOKEN`.
+        token: Option<&'a str>,
+    },
+    /// A player who followed their private link.
+    Player(&'a Player),
+}
+
+/// An event as the index lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventSummary {
+    /// Its number.
+    pub id: EventId,
+    /// Its name.
+    pub name: String,
+    /// `round-robin`, `olympiad` or `team-match`.
+    pub kind: String,
+    /// Open (entrants still come) or started.
+    pub status: EventStatus,
+    /// When its games started.
+    pub started_at: Option<DateTime<Utc>>,
+}
+
+/// One game of an event's pairings.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pairing {
+    /// Round, from 1.
+    pub round: u32,
+    /// Board, from 1.
+    pub board: u32,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// White's team (team events).
+    pub white_team: Option<String>,
+    /// Black's team (team events).
+    pub black_team: Option<String>,
+    /// The game, once started.
+    pub game: Option<GameId>,
+    /// `1-0`, `0-1`, `1/2-1/2`, `annulled`, or empty while being played.
+    pub result: String,
+    /// Who sits out the round, if anyone.
+    pub bye: Option<String>,
+}
+
+/// An event's page.
+#[derive(Debug, Clone)]
+pub struct EventPage {
+    /// Its number.
+    pub id: EventId,
+    /// Its name.
+    pub name: String,
+    /// `round-robin`, `olympiad` or `team-match`.
+    pub kind: String,
+    /// Who may see it: links to its games follow it.
+    pub visibility: Visibility,
+    /// Open or started.
+    pub status: EventStatus,
+    /// When its games started.
+    pub started_at: Option<DateTime<Utc>>,
+    /// The time control in words.
+    pub time_control: String,
+    /// Whether every game is over (the table is final).
+    pub over: bool,
+    /// The crosstable (a team event's match table).
+    pub crosstable: Crosstable,
+    /// A team event's table per board (empty for a round robin).
+    pub boards: Vec<BoardTable>,
+    /// The games by round and board.
+    pub pairings: Vec<Pairing>,
+}
+
+/// One row of a game's move list: a move number and both half-moves.
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveRow {
+    /// The move number.
+    pub number: u32,
+    /// White's move, if played (or `…` when the game started with Black).
+    pub white: Option<PlayedMove>,
+    /// Black's move, if played.
+    pub black: Option<PlayedMove>,
+}
+
+/// A half-move and when it arrived.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayedMove {
+    /// English SAN.
+    pub san: String,
+    /// When it reached the server, in the viewer's time zone.
+    pub arrived: Option<String>,
+}
+
+/// A game's page.
+#[derive(Debug, Clone)]
+pub struct GamePage {
+    /// Its number.
+    pub id: GameId,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// White's rating for the game.
+    pub white_rating: Option<i32>,
+    /// Black's rating for the game.
+    pub black_rating: Option<i32>,
+    /// Its event: number, name and visibility, round and board.
+    pub event: Option<(EventId, String, Visibility, u32, u32)>,
+    /// The position's FEN.
+    pub fen: String,
+    /// The board as an SVG document.
+    pub svg: String,
+    /// The moves, by move number.
+    pub moves: Vec<MoveRow>,
+    /// Whose move it is, while being played.
+    pub to_move: Option<Color>,
+    /// `1-0`, `0-1`, `1/2-1/2` once over.
+    pub result: Option<String>,
+    /// How it ended.
+    pub end_reason: Option<String>,
+    /// The time control in words.
+    pub time_control: String,
+    /// Both clocks in words.
+    pub clocks: Option<String>,
+    /// The side to move's deadline, in the viewer's zone.
+    pub deadline: Option<String>,
+    /// The side with a standing draw offer.
+    pub draw_offer_by: Option<Color>,
+    /// The viewer's colour, when a player of the game looks.
+    pub side: Option<Color>,
+    /// Where the viewer sends their moves for this game (their own reply
+    /// address, as their mails give it); only while the game runs.
+    pub reply_address: Option<String>,
+    /// The viewer's own conditional moves, as they write them.
+    pub conditionals: Vec<String>,
+}
+
+/// A line of a player's page: one of their games.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerGame {
+    /// The game.
+    pub id: GameId,
+    /// The player's colour: `white` or `black`.
+    pub colour: &'static str,
+    /// The opponent's name.
+    pub opponent: String,
+    /// The event's name, if any.
+    pub event: Option<String>,
+    /// The move being played now.
+    pub move_number: u32,
+    /// Whether it is the player's move.
+    pub your_move: bool,
+    /// The side to move's deadline, in the player's zone.
+    pub deadline: Option<String>,
+    /// The result, once over.
+    pub result: Option<String>,
+}
+
+/// A player's own page.
+#[derive(Debug, Clone)]
+pub struct PlayerPage {
+    /// The player's name.
+    pub name: String,
+    /// The language of their mails, used for their pages' words.
+    pub lang: Lang,
+    /// Their games: those being played first, then finished ones.
+    pub games: Vec<PlayerGame>,
+    /// The events they play in: number, name, visibility.
+    pub events: Vec<(EventId, String, Visibility)>,
+}
+
+/// The path of an event's page for anyone who may see it: `/events/7`
+/// when public, `/events/7.TOKEN` when unlisted (a private event's path is
+/// the unlisted form, which is refused while it is private).
+pub fn event_path(tokens: &Tokens, id: EventId, visibility: Visibility) -> String {
+    match visibility {
+        Visibility::Public => format!("/events/{}", id.0),
+        _ => format!("/events/{}.{}", id.0, tokens.page("event", id.0).as_str()),
+    }
+}
+
+/// The path of a game's page for anyone who may see it, as
+/// [`event_path`]: `None` for a game no public link may show.
+pub fn game_path(tokens: &Tokens, id: GameId, visibility: Option<Visibility>) -> Option<String> {
+    match visibility? {
+        Visibility::Public => Some(format!("/games/{}", id.0)),
+        Visibility::Unlisted => Some(format!(
+            "/games/{}.{}",
+            id.0,
+            tokens.page("game", id.0).as_str()
+        )),
+        Visibility::Private => None,
+    }
+}
+
+/// `Ok(None)` for a number that names nothing: the page says "not found".
+fn missing<T>(r: Result<T, StoreError>) -> Result<Option<T>, StoreError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(StoreError::UnknownEvent(_) | StoreError::UnknownGame(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether anyone with `token` may open a thing of `kind` and `id` in an
+/// event of `visibility`.
+fn open_to_anyone(
+    tokens: &Tokens,
+    visibility: Visibility,
+    kind: &str,
+    id: i64,
+    token: Option<&str>,
+) -> bool {
+    match visibility {
+        Visibility::Public => true,
+        Visibility::Unlisted => token.is_some_and(|t| tokens.page(kind, id).matches(t)),
+        Visibility::Private => false,
+    }
+}
+
+/// The public events, newest first.
+pub async fn index(store: &Store) -> Result<Vec<EventSummary>, StoreError> {
+    let mut tx = store.begin().await?;
+    let mut list: Vec<EventSummary> = td::events(&mut tx)
+        .await?
+        .into_iter()
+        .filter(|e| e.visibility == Visibility::Public)
+        .map(|e| EventSummary {
+            id: e.id,
+            name: e.name,
+            kind: e.kind,
+            status: e.status,
+            started_at: e.started_at,
+        })
+        .collect();
+    tx.commit().await?;
+    list.reverse();
+    Ok(list)
+}
+
+/// An event the viewer may see, loaded; `None` otherwise.
+async fn event_for(
+    tx: &mut Tx,
+    tokens: &Tokens,
+    id: EventId,
+    viewer: Viewer<'_>,
+) -> Result<Option<StoredEvent>, TdError> {
+    let ev = match StoredEvent::load(tx, id).await {
+        Ok(ev) => ev,
+        Err(TdError::Store(StoreError::UnknownEvent(_))) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let open = match viewer {
+        Viewer::Anyone { token } => {
+            open_to_anyone(tokens, ev.record.visibility, "event", id.0, token)
+        }
+        Viewer::Player(p) => {
+            ev.record.visibility == Visibility::Public
+                || ev.entrants.iter().any(|e| e.player.id == p.id)
+        }
+    };
+    Ok(open.then_some(ev))
+}
+
+/// An event's page, if the viewer may see it.
+pub async fn event(
+    store: &Store,
+    tokens: &Tokens,
+    id: EventId,
+    viewer: Viewer<'_>,
+) -> Result<Option<EventPage>, TdError> {
+    let mut tx = store.begin().await?;
+    let Some(ev) = event_for(&mut tx, tokens, id, viewer).await? else {
+        return Ok(None);
+    };
+    let table = td::standings(&mut tx, &ev).await?;
+    let boards = if ev.is_team_event() {
+        let name = ev.event.name.clone();
+        td::board_tables(&mut tx, &ev, |b| format!("{name}, board {b}")).await?
+    } else {
+        Vec::new()
+    };
+    let started = ev.record.status == EventStatus::Started;
+    let paired = if started {
+        td::started_pairings(&mut tx, &ev).await?
+    } else {
+        td::pairings(&ev)?
+    };
+    tx.commit().await?;
+    let over = started
+        && !paired.is_empty()
+        && paired
+            .iter()
+            .all(|p| p.status.as_deref().is_some_and(|s| s != "active"));
+    let lang = match viewer {
+        Viewer::Player(p) => p.lang,
+        Viewer::Anyone { .. } => Lang::En,
+    };
+    let pairings = paired
+        .into_iter()
+        .map(|p| Pairing {
+            round: p.round,
+            board: p.board,
+            white: p.white.name,
+            black: p.black.name,
+            white_team: p.white_team,
+            black_team: p.black_team,
+            game: p.game,
+            result: p.status.filter(|s| s != "active").unwrap_or_default(),
+            bye: p.bye,
+        })
+        .collect();
+    Ok(Some(EventPage {
+        id,
+        name: ev.event.name.clone(),
+        kind: ev.record.kind.clone(),
+        visibility: ev.record.visibility,
+        status: ev.record.status,
+        started_at: ev.record.started_at,
+        time_control: locale::describe_control(&ev.event.time_control, lang),
+        over,
+        crosstable: table.crosstable,
+        boards,
+        pairings,
+    }))
+}
+
+/// Every game of an event as one PGN file (as `dopis event pgn`), if the
+/// viewer may see the event and it has started.
+pub async fn event_pgn(
+    store: &Store,
+    tokens: &Tokens,
+    id: EventId,
+    viewer: Viewer<'_>,
+    site: &str,
+) -> Result<Option<String>, TdError> {
+    let mut tx = store.begin().await?;
+    let Some(ev) = event_for(&mut tx, tokens, id, viewer).await? else {
+        return Ok(None);
+    };
+    if ev.record.status != EventStatus::Started {
+        return Ok(None);
+    }
+    let text = td::event_pgn(&mut tx, &ev, site).await?;
+    tx.commit().await?;
+    Ok(Some(text))
+}
+
+/// A game the viewer may see, read without locks, with its event
+/// (number, name, visibility, round, board); `None` otherwise.
+async fn game_for(
+    tx: &mut Tx,
+    tokens: &Tokens,
+    id: GameId,
+    viewer: Viewer<'_>,
+) -> Result<Option<(GameRecord, Option<(EventId, String, Visibility, u32, u32)>)>, TdError> {
+    let Some(record) = missing(tx.game_to_read(id).await)? else {
+        return Ok(None);
+    };
+    let event = match tx.event_of_game(id).await? {
+        Some(e) => {
+            let ev = tx.event(e).await?;
+            let (round, board) = tx
+                .event_games(e)
+                .await?
+                .iter()
+                .find(|g| g.game.id == id)
+                .map_or((0, 0), |g| (g.round, g.board));
+            Some((e, ev.name, ev.visibility, round, board))
+        }
+        None => None,
+    };
+    let open = match viewer {
+        Viewer::Anyone { token } => event
+            .as_ref()
+            .is_some_and(|(_, _, v, _, _)| open_to_anyone(tokens, *v, "game", id.0, token)),
+        Viewer::Player(p) => {
+            record.side_of(p.id).is_some()
+                || match &event {
+                    Some((e, _, v, _, _)) => {
+                        *v == Visibility::Public
+                            || tx.entrants(*e).await?.iter().any(|n| n.player.id == p.id)
+                    }
+                    None => false,
+                }
+        }
+    };
+    Ok(open.then_some((record, event)))
+}
+
+/// A game loaded as a mail shows it, read without locks; `messages` only
+/// for its players (they are kept out of public pages and PGN).
+async fn loaded(tx: &mut Tx, record: GameRecord, messages: bool) -> Result<LoadedGame, StoreError> {
+    let game = record.to_game()?;
+    let white = tx.player(record.white).await?;
+    let black = tx.player(record.black).await?;
+    let clock = game_clock(tx, &record, &game, &white, &black).await?;
+    let messages = if messages {
+        tx.game_messages(record.id).await?
+    } else {
+        Vec::new()
+    };
+    let ratings = crate::service::ratings::game_ratings(tx, &record).await?;
+    Ok(LoadedGame {
+        messages,
+        ratings,
+        draw_offer_by: record.draw_offer_by,
+        record,
+        game,
+        white,
+        black,
+        clock: Some(clock),
+    })
+}
+
+/// An instant in a zone (UTC when none), e.g. `2026-12-02 18:00 CET`.
+fn when(t: DateTime<Utc>, tz: Option<Tz>) -> String {
+    match tz {
+        Some(tz) => t.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z").to_string(),
+        None => t.format("%Y-%m-%d %H:%M UTC").to_string(),
+    }
+}
+
+/// The FEN of a position.
+pub fn fen(pos: &shakmaty::Chess) -> String {
+    shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// The moves of a game by move number, each with when it arrived.
+fn move_rows(game: &Game, tz: Option<Tz>) -> Vec<MoveRow> {
+    let first = game
+        .start()
+        .to_position()
+        .map(|p| (p.turn(), p.fullmoves().get()))
+        .unwrap_or((Color::White, 1));
+    let mut rows: Vec<MoveRow> = Vec::new();
+    let (mut turn, mut number) = first;
+    for ply in game.plies() {
+        let played = PlayedMove {
+            san: ply.san.clone(),
+            arrived: ply.received_at.map(|t| when(t, tz)),
+        };
+        match turn {
+            Color::White => rows.push(MoveRow {
+                number,
+                white: Some(played),
+                black: None,
+            }),
+            Color::Black => match rows.last_mut() {
+                Some(row) if row.number == number && row.black.is_none() => {
+                    row.black = Some(played);
+                }
+                _ => rows.push(MoveRow {
+                    number,
+                    white: None,
+                    black: Some(played),
+                }),
+            },
+        }
+        if turn == Color::Black {
+            number += 1;
+        }
+        turn = turn.other();
+    }
+    rows
+}
+
+/// A game's page, if the viewer may see it.
+pub async fn game(
+    store: &Store,
+    post: &Post,
+    id: GameId,
+    viewer: Viewer<'_>,
+    now: DateTime<Utc>,
+) -> Result<Option<GamePage>, TdError> {
+    let mut tx = store.begin().await?;
+    let Some((record, event)) = game_for(&mut tx, &post.tokens, id, viewer).await? else {
+        return Ok(None);
+    };
+    let me = match viewer {
+        Viewer::Player(p) => record.side_of(p.id).map(|side| (p, side)),
+        Viewer::Anyone { .. } => None,
+    };
+    let table = loaded(&mut tx, record, false).await?;
+    tx.commit().await?;
+    let (tz, lang) = match viewer {
+        Viewer::Player(p) => (p.tz, p.lang),
+        Viewer::Anyone { .. } => (None, Lang::En),
+    };
+    let over = table.game.is_over();
+    let clocks = table.clock.as_ref().map(|c| {
+        if over {
+            c.final_clocks(table.record.finished_at.unwrap_or(now))
+        } else {
+            c.clocks(now)
+        }
+    });
+    let deadline = clocks
+        .as_ref()
+        .filter(|_| !over)
+        .and_then(|c| c.players.get(c.to_move).next_deadline)
+        .map(|d| locale::describe_deadline(d, tz, lang));
+    let position = table.game.position();
+    let seen_by = me.map_or(Color::White, |(_, side)| side);
+    let diagram = Diagram::new(position, table.game.last_move()).seen_by(seen_by);
+    let running = table.record.status == GameStatus::Active && !over;
+    let (reply_address, conditionals) = match me {
+        Some((p, side)) => (
+            running.then(|| post.reply_to(id, p).to_string()),
+            table
+                .record
+                .conditionals
+                .of(side)
+                .iter()
+                .map(|line| crate::arbiter::show_line(&table.game, line, p.lang))
+                .collect(),
+        ),
+        None => (None, Vec::new()),
+    };
+    Ok(Some(GamePage {
+        id,
+        white: table.white.name.clone(),
+        black: table.black.name.clone(),
+        white_rating: table.ratings[0],
+        black_rating: table.ratings[1],
+        event,
+        fen: fen(position),
+        svg: diagram.to_svg(),
+        moves: move_rows(&table.game, tz),
+        to_move: running.then(|| table.game.turn()),
+        result: table.record.result.clone(),
+        end_reason: table.record.end_reason.clone(),
+        time_control: locale::describe_control(&table.record.time_control, lang),
+        clocks: clocks.map(|c| {
+            locale::describe_clocks(&c, table.record.time_control, lang).replace('\n', " ")
+        }),
+        deadline,
+        draw_offer_by: table.draw_offer_by.filter(|_| running),
+        side: me.map(|(_, side)| side),
+        reply_address,
+        conditionals,
+    }))
+}
+
+/// A game's PGN, if the viewer may see it: with the players' messages for
+/// its own players, without them for anyone else.
+pub async fn game_pgn(
+    store: &Store,
+    tokens: &Tokens,
+    id: GameId,
+    viewer: Viewer<'_>,
+) -> Result<Option<String>, TdError> {
+    let mut tx = store.begin().await?;
+    let Some((record, _)) = game_for(&mut tx, tokens, id, viewer).await? else {
+        return Ok(None);
+    };
+    let plays = match viewer {
+        Viewer::Player(p) => record.side_of(p.id).is_some(),
+        Viewer::Anyone { .. } => false,
+    };
+    let table = loaded(&mut tx, record, plays).await?;
+    tx.commit().await?;
+    Ok(Some(table.pgn()))
+}
+
+/// A player's own page: their games (being played first, longest number
+/// last) and their events.
+pub async fn player(
+    store: &Store,
+    player: &Player,
+    now: DateTime<Utc>,
+) -> Result<PlayerPage, TdError> {
+    let mut tx = store.begin().await?;
+    let mut games = Vec::new();
+    let mut events: Vec<(EventId, String, Visibility)> = Vec::new();
+    for id in tx.games_of(player.id).await? {
+        let record = tx.game_to_read(id).await?;
+        let Some(side) = record.side_of(player.id) else {
+            continue;
+        };
+        let event = match tx.event_of_game(id).await? {
+            Some(e) => {
+                let ev = tx.event(e).await?;
+                if !events.iter().any(|(n, _, _)| *n == e) {
+                    events.push((e, ev.name.clone(), ev.visibility));
+                }
+                Some(ev.name)
+            }
+            None => None,
+        };
+        let table = loaded(&mut tx, record, false).await?;
+        let over = table.game.is_over() || table.record.status == GameStatus::Finished;
+        let clocks = table.clock.as_ref().map(|c| c.clocks(now));
+        games.push(PlayerGame {
+            id,
+            colour: crate::chess::side::key(side),
+            opponent: table.player(side.other()).name.clone(),
+            event,
+            move_number: table.game.position().fullmoves().get(),
+            your_move: !over && table.game.turn() == side,
+            deadline: clocks
+                .filter(|_| !over)
+                .and_then(|c| c.players.get(c.to_move).next_deadline)
+                .map(|d| locale::describe_deadline(d, player.tz, player.lang)),
+            result: over.then(|| table.record.result.clone().unwrap_or_default()),
+        });
+    }
+    tx.commit().await?;
+    // Being played first, the player's move first among them; then by number.
+    games.sort_by_key(|g| (g.result.is_some(), !g.your_move, g.id.0));
+    events.sort_by_key(|(e, _, _)| e.0);
+    Ok(PlayerPage {
+        name: player.name.clone(),
+        lang: player.lang,
+        games,
+        events,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unlisted_page_opens_only_with_its_own_token() {
+        let tokens = Tokens::new("secret");
+        let right = tokens.page("event", 7);
+        let open = |v: Visibility, t: Option<&str>| open_to_anyone(&tokens, v, "event", 7, t);
+        assert!(open(Visibility::Unlisted, Some(right.as_str())));
+        assert!(!open(Visibility::Unlisted, None));
+        assert!(!open(Visibility::Unlisted, Some("aaaaaaaaaa")));
+        // The token of another event, or of the game with the same number.
+        assert!(!open(
+            Visibility::Unlisted,
+            Some(tokens.page("event", 8).as_str())
+        ));
+        assert!(!open(
+            Visibility::Unlisted,
+            Some(tokens.page("game", 7).as_str())
+        ));
+        assert!(open(Visibility::Public, None));
+        assert!(!open(Visibility::Private, Some(right.as_str())));
+        assert_eq!(
+            event_path(&tokens, EventId(7), Visibility::Unlisted),
+            format!("/events/7.{}", right.as_str())
+        );
+        assert_eq!(
+            event_path(&tokens, EventId(7), Visibility::Public),
+            "/events/7"
+        );
+        assert_eq!(
+            game_path(&tokens, GameId(7), Some(Visibility::Private)),
+            None
+        );
+        assert_eq!(game_path(&tokens, GameId(7), None), None);
+    }
+
+    #[test]
+    fn moves_are_listed_by_move_number_with_their_arrival() {
+        let game = Game::replay(
+            crate::chess::game::StartPosition::Standard,
+            &["e2e4", "e7e5", "g1f3"],
+        )
+        .expect("legal");
+        let rows = move_rows(&game, None);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].number, 1);
+        assert_eq!(rows[0].white.as_ref().map(|m| m.san.as_str()), Some("e4"));
+        assert_eq!(rows[0].black.as_ref().map(|m| m.san.as_str()), Some("e5"));
+        assert_eq!(rows[1].white.as_ref().map(|m| m.san.as_str()), Some("Nf3"));
+        assert!(rows[1].black.is_none());
+    }
+
+    #[test]
+    fn a_game_from_a_position_with_black_to_move_starts_with_an_empty_white_half() {
+        let start = crate::chess::game::StartPosition::fen(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        )
+        .expect("fen");
+        let game = Game::replay(start, &["e7e5", "g1f3"]).expect("legal");
+        let rows = move_rows(&game, None);
+        assert_eq!(rows[0].number, 1);
+        assert!(rows[0].white.is_none());
+        assert_eq!(rows[1].number, 2);
+        assert_eq!(rows[1].white.as_ref().map(|m| m.san.as_str()), Some("Nf3"));
+    }
+}

@@ -1,0 +1,437 @@
+//! The pages' addresses and handlers: each reads its path, asks
+//! [`crate::service::pages`] (which decides who may see what), and renders.
+//!
+//! Every refusal is a short page: 404 for anything that does not exist *or*
+//! may not be seen (a wrong or revoked token, a private event, a game
+//! outside events), so no answer tells whether a number is in use; 400 for
+//! a path that is not text (a percent-escape that is not UTF-8). Numbers are
+//! read as `i64` with `+`, signs and leading zeros refused, so nothing a
+//! client writes reaches the store unchecked.
+
+use axum::Router;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use super::render::{self, EventLinks, GameLinks, PlayerLinks, Site};
+use crate::ids::{EventId, GameId};
+use crate::lang::Lang;
+use crate::player::Player;
+use crate::service::pages::{self, Viewer, event_path, game_path};
+use crate::web::Shared;
+
+/// The pages' routes (merged into `web::router`).
+pub fn routes() -> Router<Shared> {
+    Router::new()
+        .route("/", get(index))
+        .route("/style.css", get(style))
+        .route("/events/{id}", get(event))
+        .route("/events/{id}/pgn", get(event_pgn))
+        .route("/games/{id}", get(game))
+        .route("/games/{id}/pgn", get(game_pgn))
+        .route("/me/{segment}", get(me))
+        .route("/me/{segment}/games/{id}", get(my_game))
+        .route("/me/{segment}/games/{id}/pgn", get(my_game_pgn))
+        .route("/me/{segment}/events/{id}", get(my_event))
+        .route("/me/{segment}/events/{id}/pgn", get(my_event_pgn))
+}
+
+/// A number and the token after it: `7` or `7.TOKEN`. `None` for anything
+/// else (signs, leading zeros, too large, empty parts).
+pub fn numbered(text: &str) -> Option<(i64, Option<&str>)> {
+    let (number, token) = match text.split_once('.') {
+        Some((n, t)) => (n, Some(t)),
+        None => (text, None),
+    };
+    let well_formed = !number.is_empty()
+        && number.len() <= 18
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && !(number.len() > 1 && number.starts_with('0'))
+        && token.is_none_or(|t| {
+            !t.is_empty() && t.len() <= 64 && t.bytes().all(|b| b.is_ascii_alphanumeric())
+        });
+    if !well_formed {
+        return None;
+    }
+    let n: i64 = number.parse().ok()?;
+    (n > 0).then_some((n, token))
+}
+
+fn site(web: &Shared) -> Site<'_> {
+    Site {
+        server: &web.post.name,
+        home: "/",
+    }
+}
+
+/// A page of HTML with the headers every page has.
+fn html(status: StatusCode, body: String) -> Response {
+    let mut response = (status, body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    // Private pages carry their token in the address: never cached by a
+    // shared cache, never sent on as a referrer.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'none'; style-src 'self'; img-src 'self' data:"),
+    );
+    response
+}
+
+fn refused(web: &Shared, status: StatusCode) -> Response {
+    html(status, render::error(site(web), status.as_u16()))
+}
+
+fn not_found(web: &Shared) -> Response {
+    refused(web, StatusCode::NOT_FOUND)
+}
+
+/// A failure of ours (the database, a template): logged, said shortly.
+fn failed(web: &Shared, what: &str, e: impl std::fmt::Display) -> Response {
+    tracing::error!("web page {what}: {e}");
+    refused(web, StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+fn pgn(name: String, text: String) -> Response {
+    let mut response = text.into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-chess-pgn; charset=utf-8"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    response
+}
+
+async fn style() -> Response {
+    let mut response = render::STYLE.into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/css; charset=utf-8"),
+    );
+    response
+}
+
+async fn index(State(web): State<Shared>) -> Response {
+    match pages::index(&web.store).await {
+        Ok(events) => {
+            let tokens = &web.post.tokens;
+            match render::index(site(&web), &events, |id| {
+                event_path(tokens, id, crate::event::Visibility::Public)
+            }) {
+                Ok(body) => html(StatusCode::OK, body),
+                Err(e) => failed(&web, "index", e),
+            }
+        }
+        Err(e) => failed(&web, "index", e),
+    }
+}
+
+/// Why a request gets no page (small, so results carrying it stay small).
+enum Refusal {
+    /// 400: the path is not text.
+    Bad,
+    /// 404: nothing there, or nothing this viewer may see.
+    NotFound,
+    /// 500: our failure, logged where it happened.
+    Failed,
+}
+
+fn answer(web: &Shared, refusal: Refusal) -> Response {
+    refused(
+        web,
+        match refusal {
+            Refusal::Bad => StatusCode::BAD_REQUEST,
+            Refusal::NotFound => StatusCode::NOT_FOUND,
+            Refusal::Failed => StatusCode::INTERNAL_SERVER_ERROR,
+        },
+    )
+}
+
+/// The path parameter, or the refusal to send instead.
+fn param(p: Result<Path<String>, PathRejection>) -> Result<String, Refusal> {
+    p.map(|Path(s)| s).map_err(|_| Refusal::Bad)
+}
+
+fn two_params(
+    p: Result<Path<(String, String)>, PathRejection>,
+) -> Result<(String, String), Refusal> {
+    p.map(|Path(s)| s).map_err(|_| Refusal::Bad)
+}
+
+/// The player of a private link segment; `None` for a wrong or revoked one.
+async fn player_of(web: &Shared, segment: &str) -> Result<Option<Player>, Refusal> {
+    crate::service::links::player_by_segment(&web.store, &web.post.tokens, segment)
+        .await
+        .map_err(|e| {
+            tracing::error!("web page private link: {e}");
+            Refusal::Failed
+        })
+}
+
+/// Renders an event for a viewer, with links fit for them.
+async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) -> Response {
+    let page = match pages::event(&web.store, &web.post.tokens, EventId(id), viewer).await {
+        Ok(Some(page)) => page,
+        Ok(None) => return not_found(web),
+        Err(e) => return failed(web, "event", e),
+    };
+    let tokens = &web.post.tokens;
+    let visibility = page.visibility;
+    let game_link = |g: GameId| match me {
+        Some(seg) => Some(format!("/me/{seg}/games/{}", g.0)),
+        None => game_path(tokens, g, Some(visibility)),
+    };
+    let started = page.status == crate::event::EventStatus::Started;
+    let links = EventLinks {
+        game: &game_link,
+        pgn: started.then(|| match me {
+            Some(seg) => format!("/me/{seg}/events/{id}/pgn"),
+            None => format!("{}/pgn", event_path(tokens, EventId(id), visibility)),
+        }),
+        back: me.map(|seg| format!("/me/{seg}")),
+        lang: match viewer {
+            Viewer::Player(p) => p.lang,
+            Viewer::Anyone { .. } => Lang::En,
+        },
+    };
+    match render::event(site(web), &page, &links) {
+        Ok(body) => html(StatusCode::OK, body),
+        Err(e) => failed(web, "event", e),
+    }
+}
+
+async fn event(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+    let raw = match param(p) {
+        Ok(raw) => raw,
+        Err(r) => return answer(&web, r),
+    };
+    let Some((id, token)) = numbered(&raw) else {
+        return not_found(&web);
+    };
+    event_page(&web, id, Viewer::Anyone { token }, None).await
+}
+
+/// The `Site` tag of the PGN downloads: the domain of our address, as
+/// `dopis event pgn` writes it by default.
+fn pgn_site(web: &Shared) -> String {
+    web.post.ours.domain().to_string()
+}
+
+async fn event_pgn_of(web: &Shared, id: i64, viewer: Viewer<'_>) -> Response {
+    let site = pgn_site(web);
+    match pages::event_pgn(&web.store, &web.post.tokens, EventId(id), viewer, &site).await {
+        Ok(Some(text)) => pgn(format!("event-{id}.pgn"), text),
+        Ok(None) => not_found(web),
+        Err(e) => failed(web, "event PGN", e),
+    }
+}
+
+async fn event_pgn(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+    let raw = match param(p) {
+        Ok(raw) => raw,
+        Err(r) => return answer(&web, r),
+    };
+    let Some((id, token)) = numbered(&raw) else {
+        return not_found(&web);
+    };
+    event_pgn_of(&web, id, Viewer::Anyone { token }).await
+}
+
+async fn game_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) -> Response {
+    let now = web.clock.now();
+    let page = match pages::game(&web.store, &web.post, GameId(id), viewer, now).await {
+        Ok(Some(page)) => page,
+        Ok(None) => return not_found(web),
+        Err(e) => return failed(web, "game", e),
+    };
+    let tokens = &web.post.tokens;
+    let event = page.event.as_ref().and_then(|(e, _, v, _, _)| match me {
+        Some(seg) => Some(format!("/me/{seg}/events/{}", e.0)),
+        None => (*v != crate::event::Visibility::Private).then(|| event_path(tokens, *e, *v)),
+    });
+    let pgn = match (me, &page.event) {
+        (Some(seg), _) => format!("/me/{seg}/games/{id}/pgn"),
+        (None, Some((_, _, v, _, _))) => {
+            game_path(tokens, GameId(id), Some(*v)).map_or_else(String::new, |p| format!("{p}/pgn"))
+        }
+        (None, None) => String::new(),
+    };
+    let links = GameLinks {
+        event,
+        pgn,
+        back: me.map(|seg| format!("/me/{seg}")),
+        lang: match viewer {
+            Viewer::Player(p) => p.lang,
+            Viewer::Anyone { .. } => Lang::En,
+        },
+    };
+    match render::game(site(web), &page, &links) {
+        Ok(body) => html(StatusCode::OK, body),
+        Err(e) => failed(web, "game", e),
+    }
+}
+
+async fn game(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+    let raw = match param(p) {
+        Ok(raw) => raw,
+        Err(r) => return answer(&web, r),
+    };
+    let Some((id, token)) = numbered(&raw) else {
+        return not_found(&web);
+    };
+    game_page(&web, id, Viewer::Anyone { token }, None).await
+}
+
+async fn game_pgn_of(web: &Shared, id: i64, viewer: Viewer<'_>) -> Response {
+    match pages::game_pgn(&web.store, &web.post.tokens, GameId(id), viewer).await {
+        Ok(Some(text)) => pgn(format!("game-{id}.pgn"), text),
+        Ok(None) => not_found(web),
+        Err(e) => failed(web, "game PGN", e),
+    }
+}
+
+async fn game_pgn(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+    let raw = match param(p) {
+        Ok(raw) => raw,
+        Err(r) => return answer(&web, r),
+    };
+    let Some((id, token)) = numbered(&raw) else {
+        return not_found(&web);
+    };
+    game_pgn_of(&web, id, Viewer::Anyone { token }).await
+}
+
+async fn me(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+    let segment = match param(p) {
+        Ok(raw) => raw,
+        Err(r) => return answer(&web, r),
+    };
+    let player = match player_of(&web, &segment).await {
+        Ok(Some(p)) => p,
+        Ok(None) => return not_found(&web),
+        Err(r) => return answer(&web, r),
+    };
+    let page = match pages::player(&web.store, &player, web.clock.now()).await {
+        Ok(page) => page,
+        Err(e) => return failed(&web, "player", e),
+    };
+    let game = |g: GameId| format!("/me/{segment}/games/{}", g.0);
+    let event = |e: EventId| format!("/me/{segment}/events/{}", e.0);
+    let links = PlayerLinks {
+        game: &game,
+        event: &event,
+        calendar: format!("/me/{segment}/deadlines.ics"),
+    };
+    match render::player(site(&web), &page, &links) {
+        Ok(body) => html(StatusCode::OK, body),
+        Err(e) => failed(&web, "player", e),
+    }
+}
+
+/// The player of a segment and the number after it, or the refusal.
+async fn mine(
+    web: &Shared,
+    p: Result<Path<(String, String)>, PathRejection>,
+) -> Result<(String, Player, i64), Refusal> {
+    let (segment, raw) = two_params(p)?;
+    let player = player_of(web, &segment).await?.ok_or(Refusal::NotFound)?;
+    match numbered(&raw) {
+        Some((id, None)) => Ok((segment, player, id)),
+        _ => Err(Refusal::NotFound),
+    }
+}
+
+async fn my_game(
+    State(web): State<Shared>,
+    p: Result<Path<(String, String)>, PathRejection>,
+) -> Response {
+    match mine(&web, p).await {
+        Ok((segment, player, id)) => {
+            game_page(&web, id, Viewer::Player(&player), Some(&segment)).await
+        }
+        Err(r) => answer(&web, r),
+    }
+}
+
+async fn my_game_pgn(
+    State(web): State<Shared>,
+    p: Result<Path<(String, String)>, PathRejection>,
+) -> Response {
+    match mine(&web, p).await {
+        Ok((_, player, id)) => game_pgn_of(&web, id, Viewer::Player(&player)).await,
+        Err(r) => answer(&web, r),
+    }
+}
+
+async fn my_event(
+    State(web): State<Shared>,
+    p: Result<Path<(String, String)>, PathRejection>,
+) -> Response {
+    match mine(&web, p).await {
+        Ok((segment, player, id)) => {
+            event_page(&web, id, Viewer::Player(&player), Some(&segment)).await
+        }
+        Err(r) => answer(&web, r),
+    }
+}
+
+async fn my_event_pgn(
+    State(web): State<Shared>,
+    p: Result<Path<(String, String)>, PathRejection>,
+) -> Response {
+    match mine(&web, p).await {
+        Ok((_, player, id)) => event_pgn_of(&web, id, Viewer::Player(&player)).await,
+        Err(r) => answer(&web, r),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbered;
+
+    #[test]
+    fn numbers_in_paths_are_read_strictly() {
+        assert_eq!(numbered("7"), Some((7, None)));
+        assert_eq!(numbered("7.abc23"), Some((7, Some("abc23"))));
+        for bad in [
+            "",
+            "0",
+            "-1",
+            "+1",
+            "07",
+            "1e3",
+            "7.",
+            ".x",
+            "7.a.b",
+            "7.a-b",
+            "99999999999999999999999",
+            "１",
+            "7 ",
+            "0x10",
+        ] {
+            assert_eq!(numbered(bad), None, "{bad:?}");
+        }
+        assert_eq!(
+            numbered("999999999999999999"),
+            Some((999_999_999_999_999_999, None))
+        );
+    }
+}
