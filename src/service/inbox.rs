@@ -845,7 +845,7 @@ impl Inbox {
                     {
                         return Ok(Handled::Ignored("ignored: answer rate limit".into()));
                     }
-                    let password = super::xfcc::set_new_password(tx, &player).await?;
+                    let password = super::credentials::set_new_password(tx, &player).await?;
                     // To the registered address only (`answer` writes to
                     // the player as registered, never to a From).
                     self.post

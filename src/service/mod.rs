@@ -28,6 +28,7 @@
 pub mod backup;
 pub mod bounces;
 pub mod clocks;
+pub(crate) mod credentials;
 pub mod delivery;
 pub mod dkim;
 pub mod export;

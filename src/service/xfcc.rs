@@ -18,11 +18,12 @@ use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Mutex;
 
-use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::password_hash::{PasswordHash, PasswordVerifier};
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 use shakmaty::{Color, Position};
 
 use super::Handled;
+use super::credentials::{blocking, hash_password, set_new_password};
 use super::inbox::Inbox;
 use super::post::{self, Answering, LoadedGame};
 use crate::arbiter::{Notice, Reason, Step};
@@ -34,7 +35,7 @@ use crate::command::{Command, Message, MoveText};
 use crate::ids::GameId;
 use crate::player::Player;
 use crate::store::games::GameStatus;
-use crate::store::{Store, StoreError, Tx};
+use crate::store::{Store, StoreError};
 
 /// Failed logins allowed per user and per client address within
 /// [`FAILURE_WINDOW_MINUTES`]; past it, logins fail without a check.
@@ -108,32 +109,6 @@ impl LoginLimiter {
     }
 }
 
-/// Letters of a generated password: no look-alikes (0/O, 1/l/I), so it can
-/// be typed from a mail.
-const PASSWORD_LETTERS: &[u8] = b"abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-/// Letters in a generated password (about 115 bits).
-const PASSWORD_LENGTH: usize = 20;
-
-/// A fresh random password.
-fn generate_password() -> String {
-    use rand::Rng;
-    let mut rng = rand::rng();
-    (0..PASSWORD_LENGTH)
-        .map(|_| char::from(PASSWORD_LETTERS[rng.random_range(0..PASSWORD_LETTERS.len())]))
-        .collect()
-}
-
-/// The Argon2id hash of a password (default parameters: 19 MiB, 2 passes),
-/// as a PHC string. Slow on purpose: run it off the async threads.
-fn hash_password(password: &str) -> Result<String, StoreError> {
-    let salt: [u8; 16] = rand::random();
-    let salt = SaltString::encode_b64(&salt).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    argon2::Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| StoreError::Corrupt(format!("hashing an XFCC password: {e}")))
-}
-
 /// Whether `password` matches the stored hash; a hash that does not read
 /// matches nothing.
 fn verify_password(password: &str, hash: &str) -> bool {
@@ -151,13 +126,6 @@ fn decoy_hash() -> &'static str {
     DECOY.get_or_init(|| hash_password("no such user: a decoy").unwrap_or_default())
 }
 
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    match tokio::task::spawn_blocking(f).await {
-        Ok(v) => v,
-        Err(e) => std::panic::resume_unwind(e.into_panic()),
-    }
-}
-
 /// Gives the player with address `email` a new XFCC password (the old one
 /// stops working) and returns it: the only time it is ever shown. `None`:
 /// no such player.
@@ -169,15 +137,6 @@ pub async fn new_password(store: &Store, email: &str) -> Result<Option<String>, 
     let password = set_new_password(&mut tx, &player).await?;
     tx.commit().await?;
     Ok(Some(password))
-}
-
-/// The same within a transaction, for a player already known.
-pub(crate) async fn set_new_password(tx: &mut Tx, player: &Player) -> Result<String, StoreError> {
-    let password = generate_password();
-    let clear = password.clone();
-    let hash = blocking(move || hash_password(&clear)).await?;
-    tx.set_xfcc_hash(player.id, Some(&hash)).await?;
-    Ok(password)
 }
 
 /// Takes away the XFCC password of the player with address `email`;
@@ -699,6 +658,7 @@ pub async fn make_a_move(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::credentials::{PASSWORD_LENGTH, generate_password};
 
     #[test]
     fn movetext_has_move_numbers_and_standard_san() {
