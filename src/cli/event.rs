@@ -752,7 +752,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
             let root = app.config.web.base()?.unwrap_or_default();
             let page = format!(
                 "{root}{}",
-                crate::service::pages::event_path(&post.tokens, EventId(id), visibility)
+                crate::service::links::event_path(&post.tokens, EventId(id), visibility)
             );
             match visibility {
                 crate::event::Visibility::Private => writeln!(

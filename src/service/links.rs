@@ -1,5 +1,6 @@
-//! Private web links: the part of a URL that opens a player's own pages
-//! and calendar feed in `dopis web` (`/me/{segment}/…`).
+//! Web links: the part of a URL that opens a player's own pages and
+//! calendar feed in `dopis web` (`/me/{segment}/…`), and the paths of
+//! event and game pages (an unlisted one carries a token).
 //!
 //! A segment is `{player id}.{token}`, the token an HMAC of the mail secret
 //! over the id and the player's link generation
@@ -7,6 +8,8 @@
 //! a new secret ends every link, and `dopis player link EMAIL --revoke`
 //! bumps the generation so the links given out so far stop working.
 
+use crate::event::Visibility;
+use crate::ids::{EventId, GameId};
 use crate::mail::route::Tokens;
 use crate::player::{Player, PlayerId};
 use crate::store::{Store, StoreError};
@@ -64,4 +67,28 @@ pub async fn revoke(
 ) -> Result<String, StoreError> {
     let generation = store.bump_link_generation(player).await?;
     Ok(segment(tokens, player, generation))
+}
+
+/// The path of an event's page for anyone who may see it: `/events/7`
+/// when public, `/events/7.TOKEN` when unlisted (a private event's path is
+/// the unlisted form, which is refused while it is private).
+pub fn event_path(tokens: &Tokens, id: EventId, visibility: Visibility) -> String {
+    match visibility {
+        Visibility::Public => format!("/events/{}", id.0),
+        _ => format!("/events/{}.{}", id.0, tokens.page("event", id.0).as_str()),
+    }
+}
+
+/// The path of a game's page for anyone who may see it, as
+/// [`event_path`]: `None` for a game no public link may show.
+pub fn game_path(tokens: &Tokens, id: GameId, visibility: Option<Visibility>) -> Option<String> {
+    match visibility? {
+        Visibility::Public => Some(format!("/games/{}", id.0)),
+        Visibility::Unlisted => Some(format!(
+            "/games/{}.{}",
+            id.0,
+            tokens.page("game", id.0).as_str()
+        )),
+        Visibility::Private => None,
+    }
 }

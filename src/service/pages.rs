@@ -43,6 +43,10 @@ use crate::service::td::{self, StoredEvent, TdError};
 use crate::store::games::{GameRecord, GameStatus};
 use crate::store::{Store, StoreError, Tx};
 
+/// The public paths of pages (kept with the private links, which the
+/// mails use too).
+pub use crate::service::links::{event_path, game_path};
+
 /// Who is looking at a page.
 #[derive(Debug, Clone, Copy)]
 pub enum Viewer<'a> {
@@ -216,30 +220,6 @@ pub struct PlayerPage {
     pub games: Vec<PlayerGame>,
     /// The events they play in: number, name, visibility.
     pub events: Vec<(EventId, String, Visibility)>,
-}
-
-/// The path of an event's page for anyone who may see it: `/events/7`
-/// when public, `/events/7.TOKEN` when unlisted (a private event's path is
-/// the unlisted form, which is refused while it is private).
-pub fn event_path(tokens: &Tokens, id: EventId, visibility: Visibility) -> String {
-    match visibility {
-        Visibility::Public => format!("/events/{}", id.0),
-        _ => format!("/events/{}.{}", id.0, tokens.page("event", id.0).as_str()),
-    }
-}
-
-/// The path of a game's page for anyone who may see it, as
-/// [`event_path`]: `None` for a game no public link may show.
-pub fn game_path(tokens: &Tokens, id: GameId, visibility: Option<Visibility>) -> Option<String> {
-    match visibility? {
-        Visibility::Public => Some(format!("/games/{}", id.0)),
-        Visibility::Unlisted => Some(format!(
-            "/games/{}.{}",
-            id.0,
-            tokens.page("game", id.0).as_str()
-        )),
-        Visibility::Private => None,
-    }
 }
 
 /// `Ok(None)` for a number that names nothing: the page says "not found".
@@ -669,6 +649,7 @@ pub async fn player(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::links::{event_path, game_path};
 
     #[test]
     fn an_unlisted_page_opens_only_with_its_own_token() {

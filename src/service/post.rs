@@ -357,7 +357,7 @@ impl Post {
             None => None,
         };
         Ok(
-            crate::service::pages::game_path(&self.tokens, id, visibility)
+            crate::service::links::game_path(&self.tokens, id, visibility)
                 .map(|path| format!("{base}{path}")),
         )
     }
@@ -383,7 +383,7 @@ impl Post {
         }
         Ok(Some(format!(
             "{base}{}",
-            crate::service::pages::event_path(&self.tokens, event, visibility)
+            crate::service::links::event_path(&self.tokens, event, visibility)
         )))
     }
 
@@ -572,6 +572,18 @@ impl Post {
             _ => AnalysisLink::Off,
         };
         let game = table.map(|t| game_view(t, side, to, now, &analysis));
+        // The mails that introduce a game (to White, the first "your
+        // move") or the commands give the player's calendar feed.
+        let first_move =
+            matches!(kind, LetterKind::YourMove) && table.is_some_and(|t| t.game.plies().len() < 2);
+        let calendar =
+            if first_move || matches!(kind, LetterKind::GameStarted | LetterKind::Help { .. }) {
+                self.own_pages(tx, to)
+                    .await?
+                    .map(|own| format!("{own}/deadlines.ics"))
+            } else {
+                None
+            };
         let letter = Letter {
             kind,
             lang: to.lang,
@@ -588,6 +600,7 @@ impl Post {
             game,
             talk,
             page,
+            calendar,
         };
         let raw = compose::compose(&letter)
             .map_err(|e| StoreError::Corrupt(format!("cannot compose a mail: {e}")))?;
@@ -640,7 +653,9 @@ impl Post {
             date: now,
             game: Some(game_view(table, Some(side), to, now, &AnalysisLink::Off)),
             talk: None,
+            // The feed gives its own link (`link`).
             page: None,
+            calendar: None,
         };
         compose::feed_entry(&letter, link)
             .map_err(|e| StoreError::Corrupt(format!("cannot write a calendar entry: {e}")))

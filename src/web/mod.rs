@@ -48,6 +48,8 @@ pub fn router(web: Shared, config: &WebConfig) -> Result<axum::Router> {
         .merge(pages::routes())
         .merge(feeds::routes())
         .merge(xfcc::routes(&xfcc_path))
+        // Any other address: the pages' short "not found", not an empty 404.
+        .fallback(pages::nowhere)
         .with_state(web))
 }
 

@@ -166,6 +166,7 @@ fn letter(kind: LetterKind, lang: Lang, to: Color, game: Option<GameView>) -> Le
         game,
         talk: None,
         page: None,
+        calendar: None,
     }
 }
 
@@ -222,8 +223,29 @@ fn cases() -> Vec<Case> {
         }
     });
     cases.extend(linked);
+    // The mail that starts a game gives the player's calendar feed too.
+    let with_calendar = cases.iter().find(|c| c.name == "game_started").map(|c| {
+        let mut letter = c.letter.clone();
+        letter.page = Some(PAGE.into());
+        letter.calendar = Some(CALENDAR.into());
+        Case {
+            name: "game_started_with_calendar",
+            letter,
+            text_has: vec![
+                "On the web: https://chess.example.org/me/7.k2m9c4x8q3z7a5ndyw6p/games/42",
+                "Your deadlines as a calendar (add this address to your calendar app):",
+                CALENDAR,
+            ],
+            boards: c.boards,
+            pgn: c.pgn,
+        }
+    });
+    cases.extend(with_calendar);
     cases
 }
+
+/// The calendar feed a welcome mail gives.
+const CALENDAR: &str = "https://chess.example.org/me/7.k2m9c4x8q3z7a5ndyw6p/deadlines.ics";
 
 /// The private game page a linked mail points to.
 const PAGE: &str = "https://chess.example.org/me/7.k2m9c4x8q3z7a5ndyw6p/games/42";

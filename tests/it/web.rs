@@ -87,6 +87,12 @@ fn web_starts_and_player_links_are_revoked() {
     let r = request(web.address(), "GET", "/", &[], b"");
     assert!(r.header("content-type").is_some(), "{:?}", r.headers);
     assert!(!r.text().is_empty());
+    // An address nothing serves: a short page, not an empty answer.
+    for path in ["/nothing/here", "/games/1/pgn/x", "/me", "/%FF"] {
+        let r = request(web.address(), "GET", path, &[], b"");
+        assert_eq!(r.status, 404, "{path}");
+        assert!(r.text().contains("</html>"), "{path}: {}", r.text());
+    }
 }
 
 #[test]

@@ -33,7 +33,7 @@ use dopis::service::Handled;
 use crate::support::app::TestApp;
 use crate::support::mail::Mail;
 use crate::support::web::WebServer;
-use crate::support::{TestDb, dopis, ok, sqlite};
+use crate::support::{TestDb, dopis, ok, postgres, sqlite};
 
 /// Four players, 3 days a move, public. Berger for 4: round 1 Ana-Dora
 /// (game 1), Bor-Cene (2); round 2 Dora-Cene (3), Ana-Bor (4); round 3
@@ -422,11 +422,22 @@ fn shots_dir() -> (PathBuf, Option<tempfile::TempDir>) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_private() {
-    let db = sqlite();
-    let played = play(&db).await;
+    browse_everything(&sqlite(), true).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_pages_read_the_same_from_postgres() {
+    if let Some(db) = postgres().await {
+        browse_everything(&db, false).await;
+    }
+}
+
+/// The whole walk through the pages on `db`; `shots`: take the screenshots.
+async fn browse_everything(db: &TestDb, shots: bool) {
+    let played = play(db).await;
     let dir = tempfile::tempdir().unwrap();
-    let cfg = config(dir.path(), &db);
-    let server = WebServer::start(dir.path(), &db, &cfg);
+    let cfg = config(dir.path(), db);
+    let server = WebServer::start(dir.path(), db, &cfg);
     let base = server.base.clone();
     let profile = tempfile::tempdir().unwrap();
     let browse = |path: &str| dom(profile.path(), &format!("{base}{path}"));
@@ -440,7 +451,7 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     let event = browse("/events/1");
     let cli = ok(&dopis(
         dir.path(),
-        &db,
+        db,
         &[
             "--config",
             "dopis.toml",
@@ -476,7 +487,7 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     let match_page = browse(&format!("/events/{team}"));
     let cli_boards = ok(&dopis(
         dir.path(),
-        &db,
+        db,
         &[
             "--config",
             "dopis.toml",
@@ -541,7 +552,7 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     assert_eq!(status(&base, &format!("/games/{}", quiet_games[0].0)), 404);
     let quiet_link = ok(&dopis(
         dir.path(),
-        &db,
+        db,
         &[
             "--config",
             "dopis.toml",
@@ -569,7 +580,7 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     );
 
     // A player's private pages: their games, their side, their reply address.
-    let bor = link_of(dir.path(), &db, EMAILS[1], false);
+    let bor = link_of(dir.path(), db, EMAILS[1], false);
     let mine = browse(&bor);
     assert!(
         mine.contains("Bor Kralj") && mine.contains("deadlines.ics"),
@@ -589,7 +600,7 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     );
     assert!(own.contains("if 2.Nf3 2...d6"), "Bor's conditional: {own}");
     assert_eq!(attribute(&own, "data-orientation"), "black");
-    let ana = link_of(dir.path(), &db, EMAILS[0], false);
+    let ana = link_of(dir.path(), db, EMAILS[0], false);
     let theirs = browse(&format!("{ana}/games/{}", g4.0));
     assert!(
         !theirs.contains("if 2.Nf3"),
@@ -607,7 +618,7 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     );
     // Cene plays in neither the loose game nor... he is in the events: but
     // the loose game is Ana's and Bor's alone.
-    let cene = link_of(dir.path(), &db, EMAILS[2], false);
+    let cene = link_of(dir.path(), db, EMAILS[2], false);
     assert_eq!(
         status(&base, &format!("{cene}/games/{}", played.loose.0)),
         404
@@ -646,7 +657,7 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
         refused.contains("Not found") && !refused.contains("Bor"),
         "{refused}"
     );
-    let renewed = link_of(dir.path(), &db, EMAILS[1], true);
+    let renewed = link_of(dir.path(), db, EMAILS[1], true);
     assert_ne!(renewed, bor);
     assert_eq!(status(&base, &bor), 404, "the revoked link");
     assert_eq!(status(&base, &format!("{bor}/games/{}", g4.0)), 404);
@@ -676,6 +687,10 @@ async fn a_browser_reads_standings_boards_and_links_and_private_pages_stay_priva
     assert_eq!(status(&base, "/"), 200);
 
     // Screenshots of the event, a game and a player page, desktop and phone.
+    if !shots {
+        played.app.close().await;
+        return;
+    }
     let (shots, _keep) = shots_dir();
     for (name, path) in [
         ("event", "/events/1".to_string()),

@@ -37,6 +37,8 @@ pub(crate) struct Context {
     pub is_answer: bool,
     /// The web page of what the mail is about, if mails link to pages.
     pub page: Option<String>,
+    /// The recipient's calendar feed, if the mail gives it.
+    pub calendar: Option<String>,
     /// The game shown, if any.
     pub game: Option<GameContext>,
     /// `MoveAccepted`, `ConditionalPlayed`: the move as the recipient
@@ -472,6 +474,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         talk: letter.talk.as_ref().map(talk_context),
         alone: false,
         page: letter.page.clone(),
+        calendar: letter.calendar.clone(),
         ics: None,
     };
     match &letter.kind {

@@ -69,6 +69,9 @@ pub struct Letter {
     /// The web page of what the mail is about (the game from the
     /// recipient's side, the event), when `[web] base_url` is set.
     pub page: Option<String>,
+    /// The address of the recipient's calendar feed of deadlines, in the
+    /// mails that introduce a game or the commands (when pages are on).
+    pub calendar: Option<String>,
 }
 
 /// A message between the players, as a mail tells of it.

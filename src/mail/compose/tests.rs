@@ -60,6 +60,7 @@ fn letter(kind: LetterKind, lang: Lang, game: Option<GameView>) -> Letter {
         game,
         talk: None,
         page: None,
+        calendar: None,
     }
 }
 

@@ -7,7 +7,7 @@
 pub mod render;
 mod routes;
 
-pub(super) use routes::routes;
+pub(super) use routes::{nowhere, routes};
 
 #[cfg(test)]
 mod tests;

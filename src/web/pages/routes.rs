@@ -19,7 +19,8 @@ use super::render::{self, EventLinks, GameLinks, PlayerLinks, Site};
 use crate::ids::{EventId, GameId};
 use crate::lang::Lang;
 use crate::player::Player;
-use crate::service::pages::{self, Viewer, event_path, game_path};
+use crate::service::links::{event_path, game_path};
+use crate::service::pages::{self, Viewer};
 use crate::web::Shared;
 
 /// The pages' routes (merged into `web::router`).
@@ -98,6 +99,11 @@ fn refused(web: &Shared, status: StatusCode) -> Response {
 
 fn not_found(web: &Shared) -> Response {
     refused(web, StatusCode::NOT_FOUND)
+}
+
+/// The page for an address no route serves (the router's fallback).
+pub(in crate::web) async fn nowhere(State(web): State<Shared>) -> Response {
+    not_found(&web)
 }
 
 /// A failure of ours (the database, a template): logged, said shortly.
