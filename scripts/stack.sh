@@ -14,6 +14,7 @@
 #   DOPIS_TEST_OAUTH2_KEY_FILE    the key (base64) that signs the OAuth2 tokens the IMAP and
 #                                 submission ports accept (XOAUTH2; an HS256 JWT, `sub` = user)
 #   MAILSTACK_DIR, MAILSTACK_*_PORT
+#   DOPIS_TEST_SCID_ROOT               Debian's scid-data, tdom and libgumbo1 unpacked (XFCC interop)
 # env in: DOPIS_PG_DIR, MAILSTACK_DIR (defaults: scripts/pg.sh's, a new temp dir)
 
 declare -F step >/dev/null || step() { printf '\n==> %s\n' "$*"; }
@@ -72,6 +73,30 @@ print(*(s.getsockname()[1] for s in socks))')
         { DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-chess ||
           /usr/bin/python3 -m pip install -q --break-system-packages chess; } \
             >/tmp/dopis-python-chess.log 2>&1 || { tail -n 20 /tmp/dopis-python-chess.log >&2; return 1; }
+    fi
+    # XFCC interop (tests/it/xfcc.rs): Scid's own Xfcc code from Debian's
+    # scid-data with tDOM, unpacked (not installed) into a cache folder and
+    # run under tclsh; zeep drives the endpoint from its WSDL alone.
+    if ! /usr/bin/python3 -c 'import zeep' 2>/dev/null; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-zeep \
+            >/tmp/dopis-zeep.log 2>&1 || { tail -n 20 /tmp/dopis-zeep.log >&2; return 1; }
+    fi
+    if ! command -v tclsh8.6 >/dev/null; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends tcl8.6 \
+            >/tmp/dopis-tcl.log 2>&1 || { tail -n 20 /tmp/dopis-tcl.log >&2; return 1; }
+    fi
+    export DOPIS_TEST_SCID_ROOT=${DOPIS_TEST_SCID_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/dopis/scid/root}
+    if [ ! -f "$DOPIS_TEST_SCID_ROOT/usr/share/scid/tcl/tools/correspondence.tcl" ] \
+        || ! ls "$DOPIS_TEST_SCID_ROOT"/usr/lib/tcltk/*/tdom*/pkgIndex.tcl >/dev/null 2>&1; then
+        local debs
+        debs=$(mktemp -d)
+        # apt-get download writes into the current folder, as the _apt user where it can.
+        chmod 777 "$debs"
+        ( cd "$debs" && apt-get download scid-data tdom libgumbo1 &&
+          mkdir -p "$DOPIS_TEST_SCID_ROOT" &&
+          for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$DOPIS_TEST_SCID_ROOT" || exit 1; done ) \
+            >/tmp/dopis-scid.log 2>&1 || { tail -n 20 /tmp/dopis-scid.log >&2; rm -rf "$debs"; return 1; }
+        rm -rf "$debs"
     fi
     # Chromium, headless, reads the web pages in tests/it/web_pages.rs (Debian's package)
     if ! command -v chromium >/dev/null; then

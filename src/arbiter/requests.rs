@@ -54,9 +54,11 @@ pub(super) fn answer(
         )),
         // The player's own settings, leave and standings are about no one
         // game: [`super::hear`] takes them out before the game is played.
-        Command::Leave { .. } | Command::Language(_) | Command::Notify(_) | Command::Standings => {
-            Ok(None)
-        }
+        Command::Leave { .. }
+        | Command::Language(_)
+        | Command::Notify(_)
+        | Command::Standings
+        | Command::XfccPassword => Ok(None),
         Command::Move { .. }
         | Command::OfferDraw
         | Command::AcceptDraw

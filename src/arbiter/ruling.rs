@@ -100,6 +100,9 @@ pub enum Step {
     },
     /// Send standings.
     Standings(StandingsAsked),
+    /// Make the writer a new XFCC password and mail it to their registered
+    /// address (never to the sender's: a forged From learns nothing).
+    XfccPassword,
     /// The time of `side` ran out at `at`, before the mail came: the game is
     /// lost on time (or drawn), whatever the mail says.
     EndOnTime {
@@ -181,6 +184,19 @@ pub fn hear(writer: &Writer, place: Place<'_>, commands: &[Command]) -> Ruling {
                     summary: settings,
                 };
             }
+            // `xfcc password` is about the player, not the game.
+            let (xfcc, commands): (Vec<Command>, Vec<Command>) = commands
+                .into_iter()
+                .partition(|c| matches!(c, Command::XfccPassword));
+            if !xfcc.is_empty() {
+                steps.push(Step::XfccPassword);
+                if commands.is_empty() {
+                    return Ruling {
+                        steps,
+                        summary: "made a new XFCC password".into(),
+                    };
+                }
+            }
             // `standings` is about the game's event, not the game.
             let (asked, commands): (Vec<Command>, Vec<Command>) = commands
                 .into_iter()
@@ -229,6 +245,13 @@ pub fn hear(writer: &Writer, place: Place<'_>, commands: &[Command]) -> Ruling {
                 return Ruling {
                     steps,
                     summary: settings,
+                };
+            }
+            if commands.iter().any(|c| matches!(c, Command::XfccPassword)) {
+                steps.push(Step::XfccPassword);
+                return Ruling {
+                    steps,
+                    summary: "made a new XFCC password".into(),
                 };
             }
             if commands.iter().any(|c| matches!(c, Command::Standings)) && !events.is_empty() {

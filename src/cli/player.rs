@@ -64,6 +64,17 @@ pub enum PlayerCommand {
         #[arg(long)]
         yes: bool,
     },
+    /// Give a player a new XFCC password, for chess programs (Scid…) that
+    /// fetch games and send moves over XFCC; the old one stops working. It
+    /// is printed once and stored only as a hash. With --revoke, take it
+    /// away instead.
+    XfccPassword {
+        /// The player's e-mail address (also their XFCC username).
+        email: EmailAddress,
+        /// Take the password away: XFCC logins fail until a new one is made.
+        #[arg(long)]
+        revoke: bool,
+    },
     /// Print a player's private web links (their pages and calendar feed
     /// in `dopis web`); with --revoke, end the links given out so far and
     /// print new ones.
@@ -152,6 +163,28 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                      their games, their messages and the records of their mail are erased. \
                      This cannot be undone: run again with --yes to do it. Nothing was changed",
                     done.placeholder_name, done.placeholder_email, done.finished_games,
+                )?;
+            }
+        }
+        PlayerCommand::XfccPassword { email, revoke } => {
+            use crate::service::xfcc;
+            if revoke {
+                if !xfcc::revoke_password(&app.store, email.as_str()).await? {
+                    anyhow::bail!("no player has the address {email}: nothing was changed");
+                }
+                writeln!(
+                    out,
+                    "revoked the XFCC password of {email}: their chess program's logins fail \
+                     until a new one is made"
+                )?;
+            } else {
+                let Some(password) = xfcc::new_password(&app.store, email.as_str()).await? else {
+                    anyhow::bail!("no player has the address {email}: nothing was changed");
+                };
+                writeln!(
+                    out,
+                    "XFCC login for {email} (shown this once; a new one replaces it):\n  \
+                     username: {email}\n  password: {password}"
                 )?;
             }
         }

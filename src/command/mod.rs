@@ -184,6 +184,9 @@ pub enum Command {
     Status,
     /// A list of all my games.
     Games,
+    /// A new XFCC password for my chess program, mailed to my registered
+    /// address (the old one stops working).
+    XfccPassword,
     /// The PGN of this game.
     Pgn,
     /// How to write moves and commands.
@@ -626,13 +629,14 @@ fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
 
 /// Commands that are a phrase alone.
 fn simple_command(phrase: &str, vocab: &[&Words]) -> Option<Command> {
-    let table: [(PhraseList, Command); 12] = [
+    let table: [(PhraseList, Command); 13] = [
         (|w| w.offer_draw, Command::OfferDraw),
         (|w| w.accept_draw, Command::AcceptDraw),
         (|w| w.decline_draw, Command::DeclineDraw),
         (|w| w.resign, Command::Resign),
         (|w| w.status, Command::Status),
         (|w| w.games, Command::Games),
+        (|w| w.xfcc_password, Command::XfccPassword),
         (|w| w.pgn, Command::Pgn),
         (|w| w.help, Command::Help),
         (|w| w.standings, Command::Standings),
@@ -769,6 +773,7 @@ pub fn describe(commands: &[Command], lang: Lang) -> String {
             Command::Leave { from, to } => format!("{} {from} {to}", w(|v| v.leave)),
             Command::Status => w(|v| v.status).into(),
             Command::Games => w(|v| v.games).into(),
+            Command::XfccPassword => w(|v| v.xfcc_password).into(),
             Command::Pgn => w(|v| v.pgn).into(),
             Command::Help => w(|v| v.help).into(),
             Command::Standings => w(|v| v.standings).into(),
@@ -807,6 +812,7 @@ pub(crate) fn every_command(lang: Lang) -> Vec<(&'static str, &'static [&'static
         ("claim draw", own.claim_draw),
         ("status", own.status),
         ("games", own.games),
+        ("xfcc password", own.xfcc_password),
         ("pgn", own.pgn),
         ("help", own.help),
         ("standings", own.standings),

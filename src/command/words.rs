@@ -23,6 +23,8 @@ pub(super) struct Words {
     pub status: &'static [&'static str],
     /// Ask for a list of all my games.
     pub games: &'static [&'static str],
+    /// Ask for a new XFCC password (for chess programs).
+    pub xfcc_password: &'static [&'static str],
     /// Ask for the game's PGN.
     pub pgn: &'static [&'static str],
     /// Ask for help.
@@ -86,6 +88,7 @@ pub(super) const EN: Words = Words {
     claim_draw: &["claim draw", "draw claim", "claim"],
     status: &["status", "state"],
     games: &["games", "list games"],
+    xfcc_password: &["xfcc password"],
     pgn: &["pgn", "send pgn"],
     help: &["help", "commands", "help me"],
     standings: &["standings", "table", "crosstable"],
@@ -145,6 +148,7 @@ const SL: Words = Words {
     claim_draw: &["zahtevam remi", "reklamiram remi", "uveljavljam remi"],
     status: &["stanje"],
     games: &["partije", "moje partije"],
+    xfcc_password: &["xfcc geslo"],
     pgn: &["pgn"],
     help: &["pomoč"],
     standings: &["lestvica", "razpredelnica", "tabela"],
@@ -189,6 +193,7 @@ const PL: Words = Words {
     claim_draw: &["żądam remisu", "reklamuję remis", "zgłaszam remis"],
     status: &["stan"],
     games: &["partie", "moje partie"],
+    xfcc_password: &["hasło xfcc"],
     pgn: &["pgn"],
     help: &["pomoc"],
     standings: &["tabela", "klasyfikacja", "wyniki"],
@@ -231,6 +236,7 @@ const LV: Words = Words {
     claim_draw: &["pieprasu neizšķirtu"],
     status: &["statuss", "stāvoklis"],
     games: &["partijas", "manas partijas"],
+    xfcc_password: &["xfcc parole"],
     pgn: &["pgn"],
     help: &["palīdzība"],
     standings: &["tabula", "turnīra tabula"],
@@ -280,6 +286,7 @@ const DE: Words = Words {
     ],
     status: &["status", "stand"],
     games: &["partien", "meine partien", "spiele"],
+    xfcc_password: &["xfcc passwort", "xfcc kennwort"],
     pgn: &["pgn"],
     help: &["hilfe"],
     standings: &["tabelle", "rangliste"],

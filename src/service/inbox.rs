@@ -670,12 +670,35 @@ impl Inbox {
         player: &Player,
         commands: &[Command],
         answering: &Answering<'_>,
-        (asked_at, played_at): (DateTime<Utc>, DateTime<Utc>),
+        times: (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
+        let Some((ruling, current)) = self.hear_game(tx, game, player, commands, times).await?
+        else {
+            return Ok(Handled::Ignored("ignored: not a player of the game".into()));
+        };
+        self.carry_out(tx, ruling, player, Some(current), answering, now)
+            .await
+    }
+
+    /// Hears commands of `player` in `game` — one call into the arbiter —
+    /// without carrying anything out: the ruling and the game as loaded (its
+    /// row locked for the transaction), for [`Inbox::carry_out`]. `None`
+    /// when the player does not play in the game. A mail and an XFCC
+    /// request (`service::xfcc`) both come this way, so they are judged by
+    /// the same rules. Leave is judged at `asked_at`, moves count from
+    /// `played_at`.
+    pub(crate) async fn hear_game(
+        &self,
+        tx: &mut Tx,
+        game: GameId,
+        player: &Player,
+        commands: &[Command],
+        (asked_at, played_at): (DateTime<Utc>, DateTime<Utc>),
+    ) -> Result<Option<(Ruling, LoadedGame)>, StoreError> {
         let current = post::load_table(tx, game).await?;
         let Some(side) = current.record.side_of(player.id) else {
-            return Ok(Handled::Ignored("ignored: not a player of the game".into()));
+            return Ok(None);
         };
         let leaves = if commands.iter().any(|c| matches!(c, Command::Leave { .. })) {
             tx.leaves_of(player.id)
@@ -706,8 +729,7 @@ impl Inbox {
             event,
         };
         let ruling = arbiter::hear(&writer, place, commands);
-        self.carry_out(tx, ruling, player, Some(current), answering, now)
-            .await
+        Ok(Some((ruling, current)))
     }
 
     /// What the arbiter needs to know of a player.
@@ -723,7 +745,7 @@ impl Inbox {
 
     /// Carries out a ruling's steps in order: the store writes and the mails
     /// they cause. `current` is the game the mail is for, as loaded.
-    async fn carry_out(
+    pub(crate) async fn carry_out(
         &self,
         tx: &mut Tx,
         ruling: Ruling,
@@ -816,6 +838,29 @@ impl Inbox {
                             }
                         }
                     }
+                }
+                Step::XfccPassword => {
+                    if current.is_some()
+                        && !self.may_answer(tx, &player.email.to_string(), now).await?
+                    {
+                        return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+                    }
+                    let password = super::credentials::set_new_password(tx, &player).await?;
+                    // To the registered address only (`answer` writes to
+                    // the player as registered, never to a From).
+                    self.post
+                        .answer(
+                            tx,
+                            format!("in.{hash}.xfcc"),
+                            LetterKind::XfccPassword {
+                                username: player.email.to_string(),
+                                password,
+                            },
+                            &player,
+                            answering,
+                            now,
+                        )
+                        .await?;
                 }
                 Step::EndOnTime { side, at } => {
                     let Some(mut table) = current.take() else {

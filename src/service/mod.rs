@@ -22,11 +22,13 @@
 //! - [`feeds`]: a player's calendar feed of deadlines.
 //! - [`links`]: private web links to a player's pages and calendar feed.
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
+//! - [`xfcc`]: what a chess program's XFCC requests do (logins, games, moves).
 //! - [`pages`]: what the web pages show, and who may see them.
 
 pub mod backup;
 pub mod bounces;
 pub mod clocks;
+pub(crate) mod credentials;
 pub mod delivery;
 pub mod dkim;
 pub mod export;
@@ -45,6 +47,7 @@ pub mod report;
 pub mod retention;
 pub mod start;
 pub mod td;
+pub mod xfcc;
 
 /// The database handle and its error, as the edges see them: the CLI and
 /// the daemon open a store (through [`crate::app::App`] or

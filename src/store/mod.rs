@@ -32,6 +32,7 @@
 //! - [`failures`]: mails whose handling failed, scheduler work that failed.
 //! - [`privacy`]: forgetting a player, pruning old mail bodies and inbound records.
 //! - [`dump`]: whole tables read and written column by column (export, import).
+//! - [`xfcc`]: XFCC password hashes, all of a player's games.
 
 pub mod bench;
 pub mod bounces;
@@ -51,6 +52,7 @@ pub mod privacy;
 pub mod ratings;
 pub mod schedule;
 pub mod td_log;
+pub mod xfcc;
 
 use std::time::Duration;
 

@@ -101,7 +101,7 @@ impl Tx {
         let at = to_millis(now);
         sqlx::query(
             "UPDATE players SET email = $1, name = $2, tz = NULL, notify = 'each', \
-             paused_at = NULL, paused_reason = NULL, forgotten_at = $3 WHERE id = $4",
+             paused_at = NULL, paused_reason = NULL, xfcc_hash = NULL, forgotten_at = $3 WHERE id = $4",
         )
         .bind(placeholder_email)
         .bind(placeholder_name)

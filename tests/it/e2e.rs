@@ -20,7 +20,7 @@ use crate::support::{
 };
 
 /// How the daemon and the players reach the test mail system.
-enum Wire {
+pub(crate) enum Wire {
     /// Plaintext on loopback, sending without AUTH.
     Plain(MailStack),
     /// TLS and AUTH, all four ways in one game: the daemon reads over IMAPS
@@ -52,7 +52,7 @@ impl Wire {
     }
 
     /// The players' outgoing server (one client for both, logged in as `user`).
-    fn player_smtp(&self, user: &str) -> SmtpConfig {
+    pub(crate) fn player_smtp(&self, user: &str) -> SmtpConfig {
         match self {
             Wire::Plain(stack) => SmtpConfig {
                 host: "127.0.0.1".into(),
@@ -76,7 +76,7 @@ impl Wire {
     }
 
     /// The daemon's `[mail.imap]` and `[mail.smtp]`, logged in as `server`.
-    fn daemon_config(&self, server: &str) -> String {
+    pub(crate) fn daemon_config(&self, server: &str) -> String {
         match self {
             Wire::Plain(stack) => format!(
                 "[mail.imap]\nhost = \"127.0.0.1\"\nport = {imap}\ntls = \"none\"\nuser = \"{server}\"\npassword = \"{MAIL_PASSWORD}\"\n\n\
@@ -98,8 +98,8 @@ impl Wire {
 }
 
 /// A player with a mailbox on the test mail system.
-struct Player {
-    address: String,
+pub(crate) struct Player {
+    pub(crate) address: String,
     mailbox: ImapMailbox,
     cursor: Option<MailRef>,
     inbox: Vec<mail_parser::Message<'static>>,
@@ -120,7 +120,7 @@ fn slovenian(english: &str) -> &str {
 }
 
 impl Player {
-    async fn new(wire: &Wire, slovenian: bool) -> Player {
+    pub(crate) async fn new(wire: &Wire, slovenian: bool) -> Player {
         let address = scratch_user();
         let mailbox = ImapMailbox::connect(wire.player_imap(&address))
             .await
@@ -136,7 +136,7 @@ impl Player {
 
     /// Waits (up to 60 s) for a new mail whose subject contains `wanted`
     /// (or, for a player who reads Slovenian, its Slovenian wording).
-    async fn wait_for(&mut self, wanted: &str) -> mail_parser::Message<'static> {
+    pub(crate) async fn wait_for(&mut self, wanted: &str) -> mail_parser::Message<'static> {
         let wanted = if self.slovenian {
             slovenian(wanted)
         } else {
@@ -178,7 +178,12 @@ impl Player {
 
 /// The player answers `mail` with `text` as a mail client does: to the
 /// Reply-To, "Re:" subject, threading headers, the old mail quoted below.
-async fn reply(mailer: &Mailer, from: &str, mail: &mail_parser::Message<'_>, text: &str) {
+pub(crate) async fn reply(
+    mailer: &Mailer,
+    from: &str,
+    mail: &mail_parser::Message<'_>,
+    text: &str,
+) {
     let to = mail
         .reply_to()
         .and_then(|a| a.first())

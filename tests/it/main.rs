@@ -54,3 +54,4 @@ mod tls;
 mod transport;
 mod web;
 mod web_pages;
+mod xfcc;

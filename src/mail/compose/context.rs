@@ -54,6 +54,10 @@ pub(crate) struct Context {
     pub trigger: Option<String>,
     /// `Rejected`: what the player wrote.
     pub wrote: Option<String>,
+    /// `XfccPassword`: the new password.
+    pub password: Option<String>,
+    /// `XfccPassword`: the username it goes with.
+    pub xfcc_user: Option<String>,
     /// `Rejected`, `Refused`: why.
     pub explanation: Option<String>,
     /// `Rejected`: the rejection key, e.g. `illegal`.
@@ -447,6 +451,8 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         answer: None,
         trigger: None,
         wrote: None,
+        password: None,
+        xfcc_user: None,
         explanation: None,
         rejection: None,
         command: None,
@@ -701,6 +707,10 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         }
         LetterKind::LeaveRefused { wrote, .. } => {
             ctx.wrote = Some(wrote.clone());
+        }
+        LetterKind::XfccPassword { username, password } => {
+            ctx.xfcc_user = Some(username.clone());
+            ctx.password = Some(password.clone());
         }
         LetterKind::GameStarted
         | LetterKind::YourMove

@@ -365,6 +365,14 @@ pub enum LetterKind {
     /// The player chose the language of their mails (`language pl`); the
     /// letter is written in the new language.
     LanguageChanged,
+    /// A new XFCC password, asked for by mail (`xfcc password`): to the
+    /// registered address only.
+    XfccPassword {
+        /// The XFCC username (the registered address).
+        username: String,
+        /// The password, shown this once.
+        password: String,
+    },
     /// An event's deadline report, to one of its TDs (daily, or on `report`).
     DeadlineReport {
         /// The event's name.
@@ -624,6 +632,7 @@ impl LetterKind {
             LetterKind::Silence { .. } => "silence",
             LetterKind::LeaveNotice { .. } => "leave_notice",
             LetterKind::LeaveBooked { .. } => "leave_booked",
+            LetterKind::XfccPassword { .. } => "xfcc_password",
             LetterKind::LeaveRefused { .. } => "leave_refused",
             LetterKind::LanguageChanged => "language_changed",
             LetterKind::DeadlineReport { .. } => "deadline_report",

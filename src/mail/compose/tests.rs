@@ -119,6 +119,10 @@ fn every_kind() -> Vec<LetterKind> {
             reason: Reason::LeaveNeedsGame,
         },
         LetterKind::LanguageChanged,
+        LetterKind::XfccPassword {
+            username: "ana@example.org".into(),
+            password: "k7Qm3xYt9PzA2bVw4nRc".into(),
+        },
         LetterKind::NotifyChanged {
             digest: true,
             at: "07:00 (UTC)".into(),
