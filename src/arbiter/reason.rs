@@ -186,6 +186,10 @@ pub enum Reason {
     },
     /// A digest reply address with a token that is not the player's.
     DigestWrongToken,
+    /// `xfcc password` in a mail to our plain address: its From proves
+    /// nothing, and a new password ends the old one, so it is asked for
+    /// from a game's reply address.
+    XfccNeedsGame,
     /// Lines of a reply to a digest that name no game of the player's.
     DigestLinesUnnamed {
         /// A game number for the example.

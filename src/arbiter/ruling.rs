@@ -247,11 +247,17 @@ pub fn hear(writer: &Writer, place: Place<'_>, commands: &[Command]) -> Ruling {
                     summary: settings,
                 };
             }
+            // Anyone can write a From: a new password (which ends the
+            // old one) is made only for a mail to a game's reply address.
             if commands.iter().any(|c| matches!(c, Command::XfccPassword)) {
-                steps.push(Step::XfccPassword);
+                steps.push(Step::Answer(Answer::Rejected {
+                    wrote: first_line,
+                    reason: Reason::XfccNeedsGame,
+                    kind: RejectionKind::Other,
+                }));
                 return Ruling {
                     steps,
-                    summary: "made a new XFCC password".into(),
+                    summary: "xfcc password asked without a game's reply address".into(),
                 };
             }
             if commands.iter().any(|c| matches!(c, Command::Standings)) && !events.is_empty() {

@@ -730,8 +730,10 @@ except zeep.exceptions.Fault as f:
     assert!(text.contains("fault AuthenticationFailed"), "{text}");
 }
 
-/// `xfcc password` by mail: the new password goes to the registered
-/// address and logs in; a forged From gets nothing; the old one stops.
+/// `xfcc password` by mail: asked from a game's reply address, the new
+/// password goes to the registered address and logs in; asked from the
+/// plain address (whose From anyone can write) it is refused and nothing
+/// changes; a stranger gets nothing; asking again ends the old one.
 async fn a_password_asked_for_by_mail_goes_to_the_registered_address_only(db: &TestDb) {
     use crate::support::app::TestApp;
     use crate::support::mail::Mail;
@@ -741,6 +743,12 @@ async fn a_password_asked_for_by_mail_goes_to_the_registered_address_only(db: &T
     let ana = app
         .player("ana@players.test", "Ana Novak", Lang::Sl, None)
         .await;
+    let bor = app
+        .player("bor@players.test", "Bor Kralj", Lang::En, None)
+        .await;
+    let game = app
+        .game(&ana, &bor, dopis::clock::TimeControl::default())
+        .await;
     let limiter = LoginLimiter::new();
     let ask = |from: &str| {
         Mail::new(from, "chess@chess.test")
@@ -748,7 +756,26 @@ async fn a_password_asked_for_by_mail_goes_to_the_registered_address_only(db: &T
             .body("xfcc geslo\r\n")
             .bytes()
     };
+    // To the plain address: refused (anyone can forge a From), no password.
     app.deliver(&ask("ana@players.test")).await;
+    let sent = app.sent().await;
+    assert!(
+        sent.iter().all(|m| !m.subject.contains("XFCC")),
+        "no password for a mail to the plain address: {sent:?}"
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to == "ana@players.test" && m.text.contains("xfcc geslo")),
+        "she is told to ask from a game's reply address: {sent:?}"
+    );
+    // From her game's reply address: the password.
+    app.deliver(
+        &Mail::new("ana@players.test", &app.reply_address(game, &ana))
+            .subject("xfcc")
+            .body("xfcc geslo\r\n")
+            .bytes(),
+    )
+    .await;
     let sent = app.sent().await;
     let mail = sent
         .iter()
@@ -782,7 +809,7 @@ async fn a_password_asked_for_by_mail_goes_to_the_registered_address_only(db: &T
     );
     // Asking again makes a new one: the old one stops working.
     app.deliver(
-        &Mail::new("ana@players.test", "chess@chess.test")
+        &Mail::new("ana@players.test", &app.reply_address(game, &ana))
             .subject("again")
             .body("xfcc password\r\n")
             .bytes(),

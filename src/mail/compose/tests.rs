@@ -1020,6 +1020,7 @@ fn every_reason_typed() -> (Vec<Reason>, Vec<ConditionalNote>) {
             from: "eve@x.test".into(),
         },
         Reason::DigestWrongToken,
+        Reason::XfccNeedsGame,
         Reason::DigestLinesUnnamed {
             example: GameId(9),
             games: vec!["#9 (Ana Novak)".into()],

@@ -83,6 +83,7 @@ pub(crate) fn reason(r: &Reason) -> Value {
             json!({"key": "digest_not_your_address", "from": from})
         }
         Reason::DigestWrongToken => key("digest_wrong_token"),
+        Reason::XfccNeedsGame => key("xfcc_needs_game"),
         Reason::DigestLinesUnnamed { example, games } => {
             json!({"key": "digest_lines_unnamed", "example": example.to_string(), "games": games})
         }
