@@ -218,10 +218,12 @@ impl Store {
             .await?;
         }
         // A digest tells its player of several games' last moves at once.
+        // Written as a row-value IN so both databases look the digest's
+        // games up by key: the correlated EXISTS this replaces made SQLite
+        // scan every move ever played for each mail sent (issue 15).
         sqlx::query(
-            "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND EXISTS \
-             (SELECT 1 FROM digest_games d WHERE d.mail_key = $2 \
-              AND d.game_id = moves.game_id AND d.ply = moves.ply)",
+            "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND (game_id, ply) IN \
+             (SELECT game_id, ply FROM digest_games WHERE mail_key = $2)",
         )
         .bind(to_millis(at))
         .bind(&mail.mail_key)
