@@ -73,6 +73,62 @@ pub struct Pass {
     pub scheduled: usize,
 }
 
+/// Mails handled in one open transaction, each after a savepoint of its
+/// own, not yet committed nor marked done. Committed after
+/// [`SEND_EVERY_MAILS`] mails or [`SEND_EVERY`], whichever comes first, so
+/// a reply waits at most that long for its batch; and before any mail that
+/// is handled on its own (one that failed, or is too large), so the mails
+/// keep their order.
+#[derive(Default)]
+struct Batch<'m> {
+    /// Begun with the batch's first mail.
+    tx: Option<inbox::MailBatch>,
+    /// When the first mail was handled.
+    started: Option<std::time::Instant>,
+    /// Handled in `tx`, in the mailbox's order.
+    pending: Vec<Pending<'m>>,
+    /// Mails whose effects the database undid with the whole batch (SQLite
+    /// does on some errors): to be handled again, each on its own.
+    undone: Vec<&'m Incoming>,
+}
+
+/// A mail handled inside a batch.
+struct Pending<'m> {
+    mail: &'m Incoming,
+    handled: Handled,
+    /// Its log span (with the key, player and game it was found to have).
+    span: tracing::Span,
+}
+
+impl Batch<'_> {
+    /// Whether the batch is to be committed now.
+    fn is_due(&self) -> bool {
+        self.pending.len() >= SEND_EVERY_MAILS
+            || self.started.is_some_and(|t| t.elapsed() >= SEND_EVERY)
+    }
+
+    /// The database undid the transaction: its mails are handled again.
+    fn undone(&mut self) {
+        self.tx = None;
+        self.started = None;
+        self.undone.extend(
+            std::mem::take(&mut self.pending)
+                .into_iter()
+                .map(|p| p.mail),
+        );
+    }
+}
+
+/// What became of a mail offered to a batch.
+enum Offered {
+    /// Handled in the batch; marked done once it commits.
+    Pending,
+    /// Not for a batch: handled on its own once the batch is committed.
+    Alone,
+    /// It failed; what it did is undone, the batch before it kept.
+    Failed(Box<FailedMail>),
+}
+
 /// What became of one mail the sender tried.
 enum Delivery {
     /// The server took it.
@@ -238,16 +294,22 @@ impl Daemon {
         };
         tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
         crate::service::crash_point("after-inbound-commit");
+        self.after_commit(mailbox, mail)
+            .await
+            .map_err(|fault| FailedMail { fault, read: None })?;
+        Ok(handled)
+    }
+
+    /// Marks a mail done in the mailbox once its effects are committed, and
+    /// clears the record of its earlier failures. An error means the
+    /// mailbox is away (an outage).
+    async fn after_commit(&self, mailbox: &mut Mailbox, mail: &Incoming) -> Result<(), MailFault> {
+        let reference = mail.key.to_string();
         match mailbox.mark_done(&mail.key).await {
             Ok(()) => {}
             // The server is away: the pass is tried again later, the mail
             // read again (found handled) and marked then.
-            Err(e) if e.is_transient() => {
-                return Err(FailedMail {
-                    fault: MailFault::Mailbox(e.to_string()),
-                    read: None,
-                });
-            }
+            Err(e) if e.is_transient() => return Err(MailFault::Mailbox(e.to_string())),
             // Its effects are committed: said once, and the other mail goes
             // on. A Maildir does not hand such a mail out again; a reset IMAP
             // folder gives it a new UID, under which it is read again, found
@@ -264,7 +326,7 @@ impl Daemon {
                 tracing::warn!(mail = %reference, error = %e, "could not clear an old failure");
             }
         }
-        Ok(handled)
+        Ok(())
     }
 
     /// Sets aside a mail that could not be handled: recorded with its
@@ -363,6 +425,10 @@ impl Daemon {
     /// committed replies are sent (the outbox holds nothing else); a send
     /// that fails here is left to the pass's own send after the inbox,
     /// which says why. Returns (handled, failed, sent).
+    ///
+    /// Mails are handled in batches of the same size, one transaction each
+    /// with a savepoint per mail (see [`Batch`]): one commit, one fsync, for
+    /// several mails. A mail is marked done only once its batch committed.
     async fn receive_sending(
         &self,
         mailbox: &mut Mailbox,
@@ -370,8 +436,6 @@ impl Daemon {
         shutdown: &watch::Receiver<bool>,
     ) -> anyhow::Result<(usize, usize, usize)> {
         let (mut count, mut failed, mut sent) = (0, 0, 0);
-        let mut unsent = 0usize;
-        let mut last_send = std::time::Instant::now();
         let mut after: Option<MailRef> = inbox::mailbox_cursor(&self.store, &self.mailbox_name)
             .await?
             .and_then(|c| c.parse().ok());
@@ -379,63 +443,216 @@ impl Daemon {
         // Each mail at most once a pass, even if it could not be moved out of the inbox.
         let mut seen = HashSet::new();
         loop {
-            let batch = mailbox.fetch_new(after.as_ref()).await?;
-            let batch: Vec<Incoming> = batch
+            let fetched = mailbox.fetch_new(after.as_ref()).await?;
+            let fetched: Vec<Incoming> = fetched
                 .into_iter()
                 .filter(|m| seen.insert(m.key.clone()))
                 .collect();
-            if batch.is_empty() {
+            if fetched.is_empty() {
                 return Ok((count, failed, sent));
             }
-            for mail in &batch {
+            let mut batch = Batch::default();
+            for mail in &fetched {
                 if *shutdown.borrow() {
+                    count += self.commit_batch(&mut batch, mailbox, all_done).await?;
                     return Ok((count, failed, sent));
                 }
                 after = Some(mail.key.clone());
-                let done = match self.receive_one(mailbox, mail).await {
-                    Ok(handled) => {
-                        if let Some(metrics) = &self.metrics {
-                            metrics.mail(&handled);
+                let offered = self.offer(&mut batch, mail).await?;
+                let on_its_own = !matches!(offered, Offered::Pending);
+                if on_its_own {
+                    // What the batch did before this mail is kept (or, if
+                    // the database undid it, its mails are handled again on
+                    // their own), then this mail goes the way of a mail on
+                    // its own.
+                    count += self.commit_batch(&mut batch, mailbox, all_done).await?;
+                    let mut alone: Vec<(&Incoming, Option<FailedMail>)> =
+                        batch.undone.drain(..).map(|m| (m, None)).collect();
+                    alone.push(match offered {
+                        Offered::Failed(failure) => (mail, Some(*failure)),
+                        _ => (mail, None),
+                    });
+                    for (mail, failure) in alone {
+                        let result = match failure {
+                            None => self.receive_one(mailbox, mail).await,
+                            Some(failure) => Err(failure),
+                        };
+                        let done = match result {
+                            Ok(handled) => {
+                                if let Some(metrics) = &self.metrics {
+                                    metrics.mail(&handled);
+                                }
+                                count += 1;
+                                true
+                            }
+                            Err(failure) => {
+                                if let Some(metrics) = &self.metrics {
+                                    metrics.mail_failed();
+                                }
+                                failed += 1;
+                                self.set_aside(mailbox, mail, failure).await?
+                            }
+                        };
+                        all_done &= done;
+                        if all_done {
+                            inbox::set_mailbox_cursor(
+                                &self.store,
+                                &self.mailbox_name,
+                                &mail.key.to_string(),
+                                self.clock.now(),
+                            )
+                            .await?;
                         }
-                        count += 1;
-                        true
                     }
-                    Err(failure) => {
-                        if let Some(metrics) = &self.metrics {
-                            metrics.mail_failed();
-                        }
-                        failed += 1;
-                        self.set_aside(mailbox, mail, failure).await?
-                    }
-                };
-                all_done &= done;
-                if all_done {
-                    inbox::set_mailbox_cursor(
-                        &self.store,
-                        &self.mailbox_name,
-                        &mail.key.to_string(),
-                        self.clock.now(),
-                    )
-                    .await?;
                 }
-                unsent += 1;
-                if let Some(sender) = mailer
-                    && (unsent >= SEND_EVERY_MAILS || last_send.elapsed() >= SEND_EVERY)
-                {
-                    match self.send(sender, shutdown).await {
-                        Ok(n) => sent += n,
-                        Err(e) => {
-                            // Not again before the inbox is read: a server that
-                            // is away would slow every few mails.
-                            tracing::debug!(error = %format!("{e:#}"), "sending between mails failed; the pass sends again after the inbox");
-                            mailer = None;
+                if on_its_own || batch.is_due() {
+                    count += self.commit_batch(&mut batch, mailbox, all_done).await?;
+                    if let Some(sender) = mailer {
+                        match self.send(sender, shutdown).await {
+                            Ok(n) => sent += n,
+                            Err(e) => {
+                                // Not again before the inbox is read: a server that
+                                // is away would slow every few mails.
+                                tracing::debug!(error = %format!("{e:#}"), "sending between mails failed; the pass sends again after the inbox");
+                                mailer = None;
+                            }
                         }
                     }
-                    unsent = 0;
-                    last_send = std::time::Instant::now();
                 }
             }
+            count += self.commit_batch(&mut batch, mailbox, all_done).await?;
         }
+    }
+
+    /// Handles `mail` inside the batch's transaction, after a savepoint of
+    /// its own: a mail that fails is undone alone and comes back to be set
+    /// aside. Mails a batch does not take (too large: refused on their own;
+    /// every mail while DKIM is required) come back as [`Offered::Alone`].
+    /// An error is an outage: the pass stops.
+    async fn offer<'m>(
+        &self,
+        batch: &mut Batch<'m>,
+        mail: &'m Incoming,
+    ) -> anyhow::Result<Offered> {
+        // With DKIM required, the check may wait on DNS, which must not hold
+        // a transaction open (other writers would wait on SQLite's lock):
+        // such a daemon handles each mail in its own transaction, checked
+        // before it begins.
+        if mail.oversized.is_some() || self.inbox.check_may_wait() {
+            return Ok(Offered::Alone);
+        }
+        let span = tracing::info_span!(
+            "mail",
+            mail = %mail.key,
+            key = tracing::field::Empty,
+            player = tracing::field::Empty,
+            game = tracing::field::Empty,
+        );
+        let now = self.clock.now();
+        let reference = mail.key.to_string();
+        let received_at = mail.received_at.min(now);
+        span.in_scope(
+            || tracing::debug!(mail = %reference, bytes = mail.raw.len(), "reading mail"),
+        );
+        let read = match quarantine::read_within(Arc::new(mail.raw.clone()), self.read_budget)
+            .instrument(span.clone())
+            .await
+        {
+            Ok(read) => read,
+            Err(fault) => return Ok(Offered::Failed(Box::new(FailedMail { fault, read: None }))),
+        };
+        let sender = read.as_ref().ok().cloned();
+        let checked = self
+            .inbox
+            .check(&mail.raw, read)
+            .instrument(span.clone())
+            .await;
+        let open = match &mut batch.tx {
+            Some(open) => open,
+            None => {
+                batch.started = Some(std::time::Instant::now());
+                batch.tx.insert(inbox::MailBatch::begin(&self.store).await?)
+            }
+        };
+        // An error is an outage: the caller drops the batch, nothing of it
+        // committed or marked; its mails are read again on the next pass.
+        let handled = open
+            .handle(
+                &self.inbox,
+                &self.store,
+                &reference,
+                &mail.raw,
+                checked,
+                received_at,
+                now,
+            )
+            .instrument(span.clone())
+            .await
+            .with_context(|| format!("handling mail {reference}"))?;
+        match handled {
+            inbox::InBatch::Handled(handled) => {
+                batch.pending.push(Pending {
+                    mail,
+                    handled,
+                    span,
+                });
+                Ok(Offered::Pending)
+            }
+            inbox::InBatch::Failed { error, batch_lost } => {
+                if batch_lost {
+                    // The mails before this one are handled again on their
+                    // own (their effects are gone, their mails not marked).
+                    batch.undone();
+                }
+                Ok(Offered::Failed(Box::new(FailedMail {
+                    fault: MailFault::Store(error),
+                    read: sender,
+                })))
+            }
+        }
+    }
+
+    /// Commits the batch (with the mailbox cursor after its last mail, when
+    /// every mail before is done with), then marks its mails done. Returns
+    /// how many mails it handled. An error is an outage: mails not marked
+    /// are read again on the next pass (and found handled if committed).
+    async fn commit_batch(
+        &self,
+        batch: &mut Batch<'_>,
+        mailbox: &mut Mailbox,
+        all_done: bool,
+    ) -> anyhow::Result<usize> {
+        let pending = std::mem::take(&mut batch.pending);
+        if let Some(open) = batch.tx.take() {
+            let cursor = pending
+                .last()
+                .filter(|_| all_done)
+                .map(|last| last.mail.key.to_string());
+            open.commit(&self.mailbox_name, cursor.as_deref(), self.clock.now())
+                .await
+                .context("committing a batch of handled mails")?;
+        }
+        let handled = pending.len();
+        for Pending {
+            mail,
+            handled: outcome,
+            span,
+        } in pending
+        {
+            let reference = mail.key.to_string();
+            span.in_scope(|| tracing::info!(mail = %reference, outcome = ?outcome, "handled mail"));
+            crate::service::crash_point("after-inbound-commit");
+            self.after_commit(mailbox, mail)
+                .instrument(span)
+                .await
+                .map_err(|fault| {
+                    anyhow::Error::new(fault).context(format!("handling mail {reference}"))
+                })?;
+            if let Some(metrics) = &self.metrics {
+                metrics.mail(&outcome);
+            }
+        }
+        Ok(handled)
     }
 
     /// Sends the outbox mails that are due; returns how many were delivered.

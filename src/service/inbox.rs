@@ -77,6 +77,116 @@ enum Route {
     },
 }
 
+/// Several mails handled in one transaction, each after a savepoint of its
+/// own, so that one commit (one fsync) serves them all while a mail that
+/// fails is still undone alone (issue 15). Nothing of it stands until
+/// [`MailBatch::commit`]; dropped, it is rolled back.
+pub struct MailBatch {
+    tx: Tx,
+}
+
+/// What became of one mail of a batch.
+#[derive(Debug)]
+pub enum InBatch {
+    /// Handled: its effects stand once the batch commits.
+    Handled(Handled),
+    /// It failed (not an outage): what it did is undone. `batch_lost`: the
+    /// database undid the whole transaction itself (SQLite does on some
+    /// errors), so the mails before it in the batch are undone too.
+    Failed {
+        /// Why.
+        error: StoreError,
+        /// Whether the batch before it was lost with it.
+        batch_lost: bool,
+    },
+}
+
+impl MailBatch {
+    /// Begins a batch.
+    pub async fn begin(store: &Store) -> Result<MailBatch, StoreError> {
+        Ok(MailBatch {
+            tx: store.begin().await?,
+        })
+    }
+
+    /// Handles one checked mail (see [`Inbox::handle_checked`]) after a
+    /// savepoint. An error is an outage: the batch is to be dropped.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn handle(
+        &mut self,
+        inbox: &Inbox,
+        store: &Store,
+        mailbox_ref: &str,
+        raw: &[u8],
+        checked: Checked,
+        received_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<InBatch, StoreError> {
+        self.tx.begin_item().await?;
+        match inbox
+            .handle_checked(
+                store,
+                &mut self.tx,
+                mailbox_ref,
+                raw,
+                checked,
+                received_at,
+                now,
+            )
+            .await
+        {
+            Ok(handled) => {
+                self.tx.keep_item().await?;
+                Ok(InBatch::Handled(handled))
+            }
+            Err(e) if super::quarantine::is_outage(&e) => Err(e),
+            Err(error) => {
+                let batch_lost = match self.tx.roll_back_item().await {
+                    Ok(()) => false,
+                    Err(undo) => {
+                        tracing::warn!(error = %undo, "a failed mail undid its whole batch");
+                        true
+                    }
+                };
+                Ok(InBatch::Failed { error, batch_lost })
+            }
+        }
+    }
+
+    /// Commits the batch, with the mailbox's cursor moved to `cursor` when
+    /// given (in the same transaction).
+    pub async fn commit(
+        mut self,
+        mailbox: &str,
+        cursor: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        if let Some(position) = cursor {
+            self.tx.set_mailbox_cursor(mailbox, position, now).await?;
+        }
+        crate::service::crash_point("before-inbound-commit");
+        self.tx.commit().await
+    }
+}
+
+/// A mail as far as [`Inbox::check`] got without the database.
+#[derive(Debug)]
+pub enum Checked {
+    /// A `dopis doctor` probe: dropped without a record or an answer.
+    Probe,
+    /// No usable sender: recorded, never answered.
+    Unreadable(inbound::InboundError),
+    /// A mail to act on.
+    Read {
+        /// The mail.
+        mail: Box<InboundMail>,
+        /// It carries our own X-Loop: one of our mails sent back.
+        ours_back: bool,
+        /// DKIM is required and the mail's signature did not pass.
+        dkim_failed: bool,
+    },
+}
+
 impl Inbox {
     /// Handles one mail that reached the mailbox at `received_at`.
     pub async fn handle(
@@ -109,6 +219,31 @@ impl Inbox {
         received_at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
+        let checked = self.check(raw, read).await;
+        if let Checked::Probe = checked {
+            return Ok(Handled::Ignored("ignored: a dopis doctor probe".into()));
+        }
+        let mut tx = store.begin().await?;
+        let handled = self
+            .handle_checked(store, &mut tx, mailbox_ref, raw, checked, received_at, now)
+            .await?;
+        if handled != Handled::Duplicate {
+            crate::service::crash_point("before-inbound-commit");
+            tx.commit().await?;
+        }
+        Ok(handled)
+    }
+
+    /// What can be known of a mail before the database is asked: whether it
+    /// is a `dopis doctor` probe, could be read, and passed the DKIM check.
+    /// Apart from [`Inbox::handle_checked`] because the DKIM check may wait
+    /// on DNS, which must not happen inside a transaction (the daemon
+    /// handles several mails in one).
+    pub async fn check(
+        &self,
+        raw: &[u8],
+        read: Result<InboundMail, inbound::InboundError>,
+    ) -> Checked {
         // A `dopis doctor` probe (its mark made with our secret) is dropped
         // without a record or an answer: the doctor removes it itself. A
         // mark that does not verify changes nothing, so nobody can make a
@@ -116,14 +251,51 @@ impl Inbox {
         if let Some(mark) = crate::mail::probe::mark_in(raw)
             && self.post.tokens.is_probe_mark(&mark)
         {
-            return Ok(Handled::Ignored("ignored: a dopis doctor probe".into()));
+            return Checked::Probe;
         }
         let mail = match read {
             Ok(mail) => mail,
-            Err(e) => {
+            Err(e) => return Checked::Unreadable(e),
+        };
+        // One of our own mails sent back by a machine (it copied our X-Loop):
+        // dropped before anything else, never answered.
+        let ours_back = mail.carries_loop_of(&self.post.ours);
+        let dkim_failed = self.post.require_dkim
+            && !ours_back
+            && mail.automatic.is_none()
+            && !crate::service::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers)
+                .await;
+        Checked::Read {
+            mail: Box::new(mail),
+            ours_back,
+            dkim_failed,
+        }
+    }
+
+    /// Whether [`Inbox::check`] of this mail may wait on DNS (a DKIM check).
+    pub fn check_may_wait(&self) -> bool {
+        self.post.require_dkim
+    }
+
+    /// Handles a checked mail inside `tx`, which the caller commits (unless
+    /// the answer is [`Handled::Duplicate`]: then nothing was written).
+    /// `store` is only read, for the deadline report a TD asks for.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn handle_checked(
+        &self,
+        store: &Store,
+        tx: &mut Tx,
+        mailbox_ref: &str,
+        raw: &[u8],
+        checked: Checked,
+        received_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, StoreError> {
+        let (mail, ours_back, dkim_failed) = match checked {
+            Checked::Probe => return Ok(Handled::Ignored("ignored: a dopis doctor probe".into())),
+            Checked::Unreadable(e) => {
                 // No usable sender: nobody to answer. Record it so it is not read again.
                 let key = format!("sha256:{}", sha256_hex(raw, 32));
-                let mut tx = store.begin().await?;
                 let record = InboundRecord {
                     mail_key: &key,
                     mailbox_ref,
@@ -135,24 +307,18 @@ impl Inbox {
                 }
                 let why = format!("ignored: unreadable mail ({e})");
                 tx.inbound_outcome(&key, None, &why).await?;
-                tx.commit().await?;
                 return Ok(Handled::Ignored(why));
             }
+            Checked::Read {
+                mail,
+                ours_back,
+                dkim_failed,
+            } => (mail, ours_back, dkim_failed),
         };
         let key = mail.idempotency_key.to_string();
         let span = tracing::Span::current();
         span.record("key", key.as_str());
         span.record("player", mail.from.as_str());
-        // Before the transaction: the DKIM check may wait on DNS.
-        // One of our own mails sent back by a machine (it copied our X-Loop):
-        // dropped before anything else, never answered.
-        let ours_back = mail.carries_loop_of(&self.post.ours);
-        let dkim_failed = self.post.require_dkim
-            && !ours_back
-            && mail.automatic.is_none()
-            && !crate::service::dkim::aligned_pass(raw, mail.from.domain(), &self.post.dns_servers)
-                .await;
-        let mut tx = store.begin().await?;
         let record = InboundRecord {
             mail_key: &key,
             mailbox_ref,
@@ -175,23 +341,20 @@ impl Inbox {
             // RFC 3834: never answer bounces, auto-replies or list mail; a
             // bounce is counted against the address it names.
             if auto.kind == inbound::AutomaticKind::Bounce {
-                let done =
-                    super::bounces::record(&self.post, &mut tx, &mail, received_at, now).await?;
+                let done = super::bounces::record(&self.post, tx, &mail, received_at, now).await?;
                 (None, done)
             } else {
                 (None, Handled::Ignored(format!("ignored: {auto:?}")))
             }
         } else if dkim_failed {
-            self.refuse_unsigned(&mut tx, &mail, &answering, now)
-                .await?
+            self.refuse_unsigned(tx, &mail, &answering, now).await?
         } else if let Some(done) =
-            director::answer_director(self, store, &mut tx, &mail, &answering, now).await?
+            director::answer_director(self, store, tx, &mail, &answering, now).await?
         {
             // A TD's `report`, or a mail to a report address.
             (None, done)
         } else {
-            self.act(&mut tx, &mail, &answering, received_at, now)
-                .await?
+            self.act(tx, &mail, &answering, received_at, now).await?
         };
         let text = match &outcome {
             Handled::Duplicate => "duplicate".to_string(),
@@ -201,8 +364,6 @@ impl Inbox {
             span.record("game", game.0);
         }
         tx.inbound_outcome(&key, game, &text).await?;
-        crate::service::crash_point("before-inbound-commit");
-        tx.commit().await?;
         Ok(outcome)
     }
 
@@ -960,7 +1121,7 @@ impl Inbox {
             )
             .await?;
             // Read back within the transaction: the clock with the new move.
-            post::load_table(tx, record.id).await?
+            post::reload_after_move(tx, current).await?
         } else {
             current
         };

@@ -640,6 +640,32 @@ impl Tx {
         self.tx.commit().await?;
         Ok(())
     }
+
+    /// Marks where one item of a batch begins (the daemon handles several
+    /// mails in one transaction, each after its own savepoint), so that a
+    /// failing item can be undone alone with [`Tx::roll_back_item`].
+    /// Plain SQL rather than sqlx's nested `begin`, which would borrow the
+    /// transaction and hide it from the store's methods; both databases
+    /// speak it the same way. Items do not nest.
+    pub async fn begin_item(&mut self) -> Result<(), StoreError> {
+        self.tx.execute("SAVEPOINT item").await?;
+        Ok(())
+    }
+
+    /// Keeps what the item since [`Tx::begin_item`] did.
+    pub async fn keep_item(&mut self) -> Result<(), StoreError> {
+        self.tx.execute("RELEASE SAVEPOINT item").await?;
+        Ok(())
+    }
+
+    /// Undoes what the item since [`Tx::begin_item`] did; the batch before
+    /// it stays. Fails when the database undid the whole transaction itself
+    /// (SQLite does on some errors): then nothing of the batch is left.
+    pub async fn roll_back_item(&mut self) -> Result<(), StoreError> {
+        self.tx.execute("ROLLBACK TO SAVEPOINT item").await?;
+        self.tx.execute("RELEASE SAVEPOINT item").await?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

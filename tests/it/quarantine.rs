@@ -153,6 +153,76 @@ async fn a_game_that_cannot_be_loaded_sets_aside_its_mail_and_schedule_and_the_r
     assert!(json["mails"].as_array().unwrap().is_empty(), "{list}");
 }
 
+/// The daemon handles several mails in one transaction, each after a
+/// savepoint of its own: a mail that fails amid others is undone alone,
+/// the mails before and after it in the same batch are played once, and
+/// nothing is played again on the next pass.
+async fn a_failing_mail_amid_a_batch_undoes_only_itself(db: &TestDb) {
+    let club = Club::new(db);
+    for (address, name) in [
+        ("carol@players.test", "Carol"),
+        ("dave@players.test", "Dave"),
+        ("erin@players.test", "Erin"),
+        ("frank@players.test", "Frank"),
+    ] {
+        club.add_player(db, address, name);
+    }
+    let second = club.new_game(db, "carol@players.test", "dave@players.test");
+    let third = club.new_game(db, "erin@players.test", "frank@players.test");
+    ok(&club.serve_once(db, None));
+    // In this order in the inbox (it is read by arrival time): a good mail,
+    // the one that fails, a good mail.
+    for (player, text) in [
+        ("carol@players.test", "d4"),
+        ("alice@players.test", "e4"),
+        ("erin@players.test", "c4"),
+    ] {
+        club.reply(player, text);
+        std::thread::sleep(std::time::Duration::from_millis(30));
+    }
+    sql(
+        db,
+        "INSERT INTO moves (game_id, ply, uci, san) VALUES (1, 1, 'e2e5', 'e5')",
+    )
+    .await;
+    let first = club.serve_once(db, None);
+    ok(&first);
+    let log = String::from_utf8_lossy(&first.stderr).to_string();
+    assert_eq!(log.matches("kept for the admin").count(), 1, "{log}");
+    assert!(new_files(&club.inbox()).is_empty(), "inbox emptied");
+    assert_eq!(new_files(&club.inbox().join(".failed")).len(), 1);
+
+    let told = |player: &str| {
+        club.sent_mails()
+            .into_iter()
+            .filter(|m| m.to == player && m.subject.contains("Your move"))
+            .count()
+    };
+    for _pass in 0..2 {
+        assert_eq!(club.moves_of(db, second), vec!["d4"]);
+        assert_eq!(club.moves_of(db, third), vec!["c4"]);
+        assert_eq!(told("dave@players.test"), 1, "Dave told once");
+        assert_eq!(told("frank@players.test"), 1, "Frank told once");
+        ok(&club.serve_once(db, None));
+    }
+    // The failed mail left nothing behind (not even its inbound record,
+    // which would make it a duplicate): once the game is mended and the
+    // mail put back, it is played.
+    let list = ok(&dopis(
+        club.path(),
+        db,
+        &["failed", "list", "--format", "json"],
+    ));
+    let json: serde_json::Value = serde_json::from_str(&list).unwrap();
+    let failed = json["mails"].as_array().unwrap();
+    assert_eq!(failed.len(), 1, "{list}");
+    let id = failed[0]["id"].as_i64().unwrap().to_string();
+    sql(db, "DELETE FROM moves WHERE game_id = 1").await;
+    ok(&dopis(club.path(), db, &["failed", "retry", &id]));
+    ok(&club.serve_once(db, None));
+    assert_eq!(club.moves(db), vec!["e4"]);
+}
+
 async fn a_mail_that_takes_longer_than_its_budget_is_refused_and_kept(db: &TestDb) {
     // A budget no mail can meet: every mail is "too slow" to read.
     let club = Club::with_config(db, "read_budget_ms = 1");
@@ -336,6 +406,7 @@ async fn the_failed_list_says_when_nothing_failed_and_refuses_unknown_numbers(db
 crate::on_both_backends!(
     a_nul_byte_in_a_header_neither_stops_the_daemon_nor_blocks_the_mail_behind_it,
     a_game_that_cannot_be_loaded_sets_aside_its_mail_and_schedule_and_the_rest_goes_on,
+    a_failing_mail_amid_a_batch_undoes_only_itself,
     a_mail_that_takes_longer_than_its_budget_is_refused_and_kept,
     a_mail_over_a_cap_is_refused_in_the_sender_s_language_and_kept,
     a_mail_over_the_size_cap_is_refused_to_its_registered_sender_and_recorded,
