@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use chrono::{DateTime, Utc};
+use futures::StreamExt;
 
 use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MAX_HEAD_BYTES, MailRef, MailboxError};
 
@@ -33,6 +34,38 @@ pub struct MaildirMailbox {
     /// already handled, and moved.
     unmoved: HashSet<String>,
     max_mail_bytes: u64,
+    /// Wakes [`MaildirMailbox::wait_for_new`] as a mail lands in `new/`.
+    watch: Watch,
+    /// How often the wait looks at `new/` itself: at every turn without
+    /// inotify, and as well with it (a Maildir on a network file system
+    /// sees no inotify event for mail delivered by another machine).
+    poll_every: Duration,
+}
+
+/// Linux inotify on `new/`: mail is read the moment it is delivered rather
+/// than at the next look (the 200 ms poll alone put up to 200 ms on every
+/// reply; issue 15). Started at the first wait, so that commands that only
+/// read the Maildir take no inotify instance.
+#[derive(Debug)]
+enum Watch {
+    /// Not wanted yet.
+    NotYet,
+    /// Watching `new/`.
+    Watching(inotify::EventStream<Vec<u8>>),
+    /// inotify could not be had (another system, no instance left) or
+    /// failed: the wait polls.
+    Unavailable,
+}
+
+/// Watches `dir` for files moved in (a delivery writes to `tmp/` and
+/// renames into `new/`) or written in place (a careless writer).
+fn watch_new(dir: &Path) -> std::io::Result<inotify::EventStream<Vec<u8>>> {
+    let inotify = inotify::Inotify::init()?;
+    inotify.watches().add(
+        dir,
+        inotify::WatchMask::MOVED_TO | inotify::WatchMask::CLOSE_WRITE,
+    )?;
+    inotify.into_event_stream(vec![0; 4096])
 }
 
 /// Whether a file name can be used safely inside the Maildir: no path
@@ -92,7 +125,33 @@ impl MaildirMailbox {
             known: HashSet::new(),
             unmoved: HashSet::new(),
             max_mail_bytes: DEFAULT_MAX_MAIL_BYTES,
+            watch: Watch::NotYet,
+            poll_every: POLL_EVERY,
         })
+    }
+
+    /// Looks at `new/` itself only this often while waiting (tests: to see
+    /// that inotify alone wakes the wait).
+    pub fn set_poll_every(&mut self, every: Duration) {
+        self.poll_every = every;
+    }
+
+    /// The inotify events on `new/`, started at the first call; `None` where
+    /// there are none.
+    fn events(&mut self) -> Option<&mut inotify::EventStream<Vec<u8>>> {
+        if let Watch::NotYet = self.watch {
+            self.watch = match watch_new(&self.dir.join("new")) {
+                Ok(events) => Watch::Watching(events),
+                Err(e) => {
+                    tracing::info!(error = %e, "no inotify on the Maildir: it is looked at every {} ms", self.poll_every.as_millis());
+                    Watch::Unavailable
+                }
+            };
+        }
+        match &mut self.watch {
+            Watch::Watching(events) => Some(events),
+            Watch::NotYet | Watch::Unavailable => None,
+        }
     }
 
     /// The Maildir's directory.
@@ -310,7 +369,19 @@ impl MaildirMailbox {
             if now >= deadline {
                 return Ok(());
             }
-            tokio::time::sleep(POLL_EVERY.min(deadline - now)).await;
+            let nap = self.poll_every.min(deadline - now);
+            match self.events() {
+                Some(events) => match tokio::time::timeout(nap, events.next()).await {
+                    // Something landed (or an older event was left): look.
+                    Ok(Some(Ok(_))) | Err(_) => {}
+                    Ok(Some(Err(e))) => {
+                        tracing::warn!(error = %e, "inotify on the Maildir failed: it is polled from now on");
+                        self.watch = Watch::Unavailable;
+                    }
+                    Ok(None) => self.watch = Watch::Unavailable,
+                },
+                None => tokio::time::sleep(nap).await,
+            }
         }
     }
 
@@ -388,6 +459,42 @@ mod tests {
         ];
         for (name, expected) in cases {
             assert_eq!(seen_name(name), expected, "{name}");
+        }
+    }
+
+    /// With the look at `new/` put off for a minute, only inotify can wake
+    /// the wait within seconds: for a mail renamed in from `tmp/` (how
+    /// deliveries write) and for one written straight into `new/`.
+    #[tokio::test]
+    async fn a_delivered_mail_wakes_the_wait_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut mailbox = MaildirMailbox::open(dir.path()).await.unwrap();
+        mailbox.set_poll_every(Duration::from_secs(60));
+        assert!(mailbox.fetch_new(None).await.unwrap().is_empty());
+        for (n, renamed) in [(1, true), (2, false)] {
+            let root = dir.path().to_path_buf();
+            let deliver = std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(300));
+                let name = format!("{n}.test");
+                let raw = b"From: a@b.test\r\n\r\ne4\r\n";
+                if renamed {
+                    std::fs::write(root.join("tmp").join(&name), raw).unwrap();
+                    std::fs::rename(root.join("tmp").join(&name), root.join("new").join(&name))
+                        .unwrap();
+                } else {
+                    std::fs::write(root.join("new").join(&name), raw).unwrap();
+                }
+            });
+            let started = std::time::Instant::now();
+            mailbox
+                .wait_for_new(Duration::from_secs(120))
+                .await
+                .unwrap();
+            let waited = started.elapsed();
+            deliver.join().unwrap();
+            assert!(waited < Duration::from_secs(30), "woken after {waited:?}");
+            // Both are still in `new/` (neither was marked done).
+            assert_eq!(mailbox.fetch_new(None).await.unwrap().len(), n, "mail {n}");
         }
     }
 
