@@ -334,19 +334,28 @@ impl Store {
         } else {
             return Err(StoreError::UnsupportedUrl { url: shown });
         };
-        // One plain connection first: when the database is unreachable its
-        // error says why ("connection refused", "no such file"), where the
-        // pool would only say it timed out.
-        let probe = AnyConnection::connect(&connect_url)
-            .await
-            .map_err(|e| StoreError::Open {
-                url: shown.clone(),
-                reason: describe_open_error(&e),
-            })?;
-        let _ = probe.close().await;
+        // On PostgreSQL one plain connection first: when the server is
+        // unreachable its error says why ("connection refused"), where the
+        // pool would retry until it only said it timed out. The pool gives
+        // back SQLite's errors ("unable to open database file") as they are
+        // (it retries refused connections and transient server errors
+        // only), so SQLite is spared the extra connection, which cost every
+        // CLI command a thread and an open of the file.
+        if backend == Backend::Postgres {
+            let probe =
+                AnyConnection::connect(&connect_url)
+                    .await
+                    .map_err(|e| StoreError::Open {
+                        url: shown.clone(),
+                        reason: describe_open_error(&e),
+                    })?;
+            let _ = probe.close().await;
+        }
+        // The pool opens no connection of its own to test (`connect` would,
+        // and hand it back only after a round trip, so the first statement
+        // opened a second one): set-up takes the first and checks with it.
         let pool = pool_options(backend)
-            .connect(&connect_url)
-            .await
+            .connect_lazy(&connect_url)
             .map_err(|e| StoreError::Open {
                 url: shown.clone(),
                 reason: describe_open_error(&e),
@@ -356,7 +365,14 @@ impl Store {
             backend,
             connect_url: connect_url.into(),
         };
-        if let Err(e) = store.prepare(&shown, setup).await {
+        let prepared = match store.pool.acquire().await {
+            Ok(mut conn) => store.prepare(&mut conn, &shown, setup).await,
+            Err(e) => Err(StoreError::Open {
+                url: shown.clone(),
+                reason: describe_open_error(&e),
+            }),
+        };
+        if let Err(e) = prepared {
             // Closed like every store a command opens (see [`Store::close`]).
             store.close().await;
             return Err(e);
@@ -367,8 +383,19 @@ impl Store {
     /// Switches SQLite to WAL and brings the schema up to date; with
     /// `Setup::Existing`, only where dopis's tables are there (checked
     /// first: WAL mode would change another program's SQLite file).
-    async fn prepare(&self, shown: &str, setup: Setup) -> Result<(), StoreError> {
-        if setup == Setup::Existing && !self.has_dopis_tables().await? {
+    ///
+    /// All on one connection, `conn`: through the pool each statement took
+    /// a connection of its own while the last one was being handed back, so
+    /// a CLI command opened three (each a thread, and SQLite reading the
+    /// whole schema again) for these few checks.
+    async fn prepare(
+        &self,
+        conn: &mut AnyConnection,
+        shown: &str,
+        setup: Setup,
+    ) -> Result<(), StoreError> {
+        let (has_migrations, has_games) = self.dopis_tables(conn).await?;
+        if setup == Setup::Existing && !(has_migrations && has_games) {
             return Err(StoreError::NotSetUp {
                 url: shown.to_string(),
                 reason: "it has no dopis tables".to_string(),
@@ -376,8 +403,9 @@ impl Store {
         }
         if self.backend == Backend::Sqlite {
             // WAL lets the daemon and CLI commands read while one writes.
-            self.pool
-                .execute("PRAGMA journal_mode = WAL")
+            // WAL is a property of the file, so this writes nothing once
+            // `dopis init` has switched it.
+            conn.execute("PRAGMA journal_mode = WAL")
                 .await
                 .map_err(|e| StoreError::Open {
                     url: shown.to_string(),
@@ -388,9 +416,11 @@ impl Store {
             Backend::Sqlite => sqlx::migrate!("migrations/sqlite"),
             Backend::Postgres => sqlx::migrate!("migrations/postgres"),
         };
-        self.refuse_a_newer_schema(shown, &migrator).await?;
+        if has_migrations && self.schema_is_current(conn, shown, &migrator).await? {
+            return Ok(());
+        }
         migrator
-            .run(&self.pool)
+            .run(&mut *conn)
             .await
             .map_err(|e| StoreError::Migrate {
                 url: shown.to_string(),
@@ -398,58 +428,66 @@ impl Store {
             })
     }
 
-    /// Stops an older binary on a database a newer one migrated: sqlx
-    /// would only say a migration "is missing", and the older code would
-    /// misread the newer tables. Checked before anything is written.
-    async fn refuse_a_newer_schema(
+    /// Whether the schema is exactly the one `migrator` makes: every
+    /// migration recorded as applied, with the same checksum, and no
+    /// other. Then the migrator has nothing to do, and one query saves its
+    /// four (and its lock on PostgreSQL); anything else is left to it, to
+    /// apply or to say what is wrong.
+    ///
+    /// Stops an older binary on a database a newer one migrated
+    /// ([`StoreError::TooNew`]): sqlx would only say a migration "is
+    /// missing", and the older code would misread the newer tables.
+    /// Checked before anything is written.
+    async fn schema_is_current(
         &self,
+        conn: &mut AnyConnection,
         shown: &str,
         migrator: &sqlx::migrate::Migrator,
-    ) -> Result<(), StoreError> {
-        let known = migrator.iter().map(|m| m.version).max().unwrap_or(0);
-        let sql = match self.backend {
-            Backend::Sqlite => {
-                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'"
-            }
-            Backend::Postgres => {
-                "SELECT COUNT(*) FROM information_schema.tables \
-                 WHERE table_schema = current_schema() AND table_name = '_sqlx_migrations'"
-            }
-        };
-        let recorded: i64 = sqlx::query_scalar(sql).fetch_one(&self.pool).await?;
-        if recorded == 0 {
-            return Ok(());
-        }
-        let found: Option<i64> = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
-            .fetch_one(&self.pool)
-            .await?;
-        match found {
-            Some(found) if found > known => Err(StoreError::TooNew {
+    ) -> Result<bool, StoreError> {
+        let ours: std::collections::BTreeMap<i64, &[u8]> = migrator
+            .iter()
+            .filter(|m| !m.migration_type.is_down_migration())
+            .map(|m| (m.version, &*m.checksum))
+            .collect();
+        let known = ours.keys().max().copied().unwrap_or(0);
+        let recorded: Vec<(i64, Vec<u8>, i64)> = sqlx::query_as(
+            "SELECT version, checksum, CAST(CASE WHEN success THEN 1 ELSE 0 END AS BIGINT) FROM _sqlx_migrations \
+             ORDER BY version",
+        )
+        .fetch_all(&mut *conn)
+        .await?;
+        if let Some(&(found, _, _)) = recorded.iter().max_by_key(|(version, _, _)| *version)
+            && found > known
+        {
+            return Err(StoreError::TooNew {
                 url: shown.to_string(),
                 found,
                 known,
                 ours: env!("CARGO_PKG_VERSION").to_string(),
-            }),
-            _ => Ok(()),
+            });
         }
+        Ok(recorded.len() == ours.len()
+            && recorded.iter().all(|(version, checksum, success)| {
+                *success == 1 && ours.get(version) == Some(&checksum.as_slice())
+            }))
     }
 
-    /// Whether the database has dopis's tables: the migrations sqlx
-    /// recorded and the games (another sqlx program's database has the
-    /// first only).
-    async fn has_dopis_tables(&self) -> Result<bool, StoreError> {
+    /// Whether the database has the migrations sqlx records, and dopis's
+    /// games (another sqlx program's database has the first only).
+    async fn dopis_tables(&self, conn: &mut AnyConnection) -> Result<(bool, bool), StoreError> {
         let sql = match self.backend {
             Backend::Sqlite => {
-                "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' \
+                "SELECT name FROM sqlite_master WHERE type = 'table' \
                  AND name IN ('_sqlx_migrations', 'games')"
             }
             Backend::Postgres => {
-                "SELECT COUNT(*) FROM information_schema.tables \
+                "SELECT CAST(table_name AS TEXT) FROM information_schema.tables \
                  WHERE table_schema = current_schema() AND table_name IN ('_sqlx_migrations', 'games')"
             }
         };
-        let found: i64 = sqlx::query_scalar(sql).fetch_one(&self.pool).await?;
-        Ok(found == 2)
+        let names: Vec<String> = sqlx::query_scalar(sql).fetch_all(&mut *conn).await?;
+        let has = |name: &str| names.iter().any(|n| n == name);
+        Ok((has("_sqlx_migrations"), has("games")))
     }
 
     /// A connection of its own, outside the pool: for a session whose

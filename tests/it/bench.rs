@@ -36,6 +36,10 @@ fn bench_with_tiny_sizes_prints_every_figure() {
         ("SVG board: ", "boards/s"),
         ("CLI player add: ", " ms "),
         ("CLI game new: ", " ms "),
+        (
+            "CLI game list (opens the database, reads, commits nothing): ",
+            " ms ",
+        ),
         ("SQLite 200 games: report deadlines", " s "),
         ("SQLite 200 games: due-scan", " ms "),
         ("report SQLite 200 games: peak memory", " MB "),

@@ -121,11 +121,57 @@ async fn an_open_store_never_starts_the_pool_task_that_can_spin(db: &TestDb) {
     store.close().await;
 }
 
+/// Opening reads the recorded migrations in one query and skips the
+/// migrator when they are exactly this binary's; anything else still goes
+/// through the migrator, which refuses a migration changed since it was
+/// applied, or one left half done.
+async fn a_schema_not_exactly_ours_still_goes_through_the_migrator(db: &TestDb) {
+    use sqlx::Connection;
+    Store::open(&db.url).await.unwrap().close().await;
+    let latest = "version = (SELECT MAX(version) FROM _sqlx_migrations)";
+    let edit = |sql: String, checksum: Option<Vec<u8>>| async move {
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+        if let Some(checksum) = checksum {
+            query = query.bind(checksum);
+        }
+        query.execute(&mut conn).await.unwrap();
+        conn.close().await.unwrap();
+    };
+    let refused = |what: &'static str| async move {
+        match Store::open_existing(&db.url).await {
+            Err(StoreError::Migrate { .. }) => {}
+            Err(other) => panic!("{what}: {other}"),
+            Ok(_) => panic!("{what}: opened as if the schema were ours"),
+        }
+    };
+    let original: Vec<u8> = {
+        let mut conn = sqlx::AnyConnection::connect(&db.url).await.unwrap();
+        let sql = format!("SELECT checksum FROM _sqlx_migrations WHERE {latest}");
+        sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+            .fetch_one(&mut conn)
+            .await
+            .unwrap()
+    };
+    let set_checksum = format!("UPDATE _sqlx_migrations SET checksum = $1 WHERE {latest}");
+    edit(set_checksum.clone(), Some(vec![0; original.len()])).await;
+    refused("a changed checksum").await;
+    edit(set_checksum, Some(original)).await;
+    Store::open_existing(&db.url).await.unwrap().close().await;
+    edit(
+        format!("UPDATE _sqlx_migrations SET success = FALSE WHERE {latest}"),
+        None,
+    )
+    .await;
+    refused("a migration left half done").await;
+}
+
 crate::on_both_backends!(
     players_are_stored_once_per_address,
     games_keep_their_settings,
     reopening_a_database_keeps_its_data,
     an_open_store_never_starts_the_pool_task_that_can_spin,
+    a_schema_not_exactly_ours_still_goes_through_the_migrator,
 );
 
 /// A move is on disk before its mail is marked handled: every SQLite

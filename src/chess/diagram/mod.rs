@@ -11,7 +11,11 @@
 //! Pure: strings and bytes out, no I/O. The PNG is drawn straight from the
 //! same vector shapes the SVG uses (see `pieces`), with tiny-skia, because
 //! parsing SVG text for every board would cost more than the drawing.
+//! The drawing is done ahead of time: its tiles are checked in as
+//! `tiles.png`, which a test draws again and compares (see `draw`).
 
+#[cfg(test)]
+mod draw;
 mod pieces;
 mod raster;
 mod svg;

@@ -272,7 +272,9 @@ pub(crate) fn glyph(c: char) -> Option<&'static str> {
     })
 }
 
-/// One drawing command of our path-data subset.
+/// One drawing command of our path-data subset. Only `draw`, which runs
+/// in the tests, reads path data; the SVG copies it as it is.
+#[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Segment {
     MoveTo(f32, f32),
@@ -285,6 +287,7 @@ pub(crate) enum Segment {
 /// Parses path data in our subset (absolute `M L Q C Z`, numbers separated by
 /// spaces or commas). `None` on anything else: the data is ours and a test
 /// parses every shape, so this is a guard, not a feature.
+#[cfg(test)]
 pub(crate) fn parse_path(data: &str) -> Option<Vec<Segment>> {
     let mut segments = Vec::new();
     let mut rest = data;

@@ -1,20 +1,16 @@
-//! The PNG: drawn with tiny-skia from the shapes in `pieces`.
+//! The PNG: a board is a copy of its frame with 64 tiles pasted in, as
+//! palette indices, and the PNG encoder does the rest.
 //!
-//! Every piece on every kind of square, and the two frames, are drawn once
-//! per process and kept as palette indices; a board is then a copy of its
-//! frame with 64 tiles pasted in, and the PNG encoder does the rest.
+//! Every piece on every kind of square, and the two frames, were drawn with
+//! tiny-skia from the shapes in `pieces` (see `draw`) and are checked in as
+//! one palette PNG, `tiles.png`, read once per process.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use resvg::tiny_skia::{
-    Color as SkColor, FillRule, GradientStop, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap,
-    PixmapPaint, Point, RadialGradient, Rect, SpreadMode, Stroke, Transform,
-};
 use shakmaty::{Color, Piece, Role, Square};
 
 use super::Diagram;
-use super::pieces::{self, Ink, Rgb, Segment, Shape};
+use super::pieces::{self, Rgb};
 
 /// One square's side in pixels.
 pub(crate) const SQUARE_PX: u32 = 40;
@@ -89,193 +85,35 @@ pub(crate) fn square_origin(square: Square, orientation: Color) -> (u32, u32) {
     (MARGIN_PX + col * SQUARE_PX, MARGIN_PX + row * SQUARE_PX)
 }
 
-fn sk(c: Rgb) -> SkColor {
-    SkColor::from_rgba8(c.0, c.1, c.2, 255)
-}
-
-fn solid(c: Rgb) -> Paint<'static> {
-    let mut paint = Paint::default();
-    paint.set_color(sk(c));
-    paint.anti_alias = true;
-    paint
-}
-
-fn stroke(width: f32) -> Stroke {
-    Stroke {
-        width,
-        line_cap: LineCap::Round,
-        line_join: LineJoin::Round,
-        ..Stroke::default()
-    }
-}
-
-fn path_of(shape: Shape) -> Option<Path> {
-    match shape {
-        Shape::Circle(cx, cy, r) => PathBuilder::from_circle(cx, cy, r),
-        Shape::Ellipse(cx, cy, rx, ry) => {
-            PathBuilder::from_oval(Rect::from_xywh(cx - rx, cy - ry, 2.0 * rx, 2.0 * ry)?)
-        }
-        Shape::Path(data) => {
-            let mut pb = PathBuilder::new();
-            for segment in pieces::parse_path(data)? {
-                match segment {
-                    Segment::MoveTo(x, y) => pb.move_to(x, y),
-                    Segment::LineTo(x, y) => pb.line_to(x, y),
-                    Segment::QuadTo(x1, y1, x, y) => pb.quad_to(x1, y1, x, y),
-                    Segment::CubicTo(x1, y1, x2, y2, x, y) => pb.cubic_to(x1, y1, x2, y2, x, y),
-                    Segment::Close => pb.close(),
-                }
-            }
-            pb.finish()
-        }
-    }
-}
-
-/// Draws one piece into a transparent square-sized sprite.
-fn piece_sprite(color: Color, role: Role) -> Option<Pixmap> {
-    let mut pixmap = Pixmap::new(SQUARE_PX, SQUARE_PX)?;
-    let colours = pieces::piece_colours(color);
-    let (dx, dy) = PIECE_OFFSET;
-    let transform = Transform::from_row(PIECE_SCALE, 0.0, 0.0, PIECE_SCALE, dx, dy);
-    for &(ink, shape) in pieces::piece_parts(role) {
-        let path = path_of(shape)?;
-        match ink {
-            Ink::Body => {
-                pixmap.fill_path(
-                    &path,
-                    &solid(colours.fill),
-                    FillRule::Winding,
-                    transform,
-                    None,
-                );
-                pixmap.stroke_path(
-                    &path,
-                    &solid(colours.outline),
-                    &stroke(pieces::OUTLINE_WIDTH),
-                    transform,
-                    None,
-                );
-            }
-            Ink::Detail => pixmap.stroke_path(
-                &path,
-                &solid(colours.detail),
-                &stroke(pieces::DETAIL_WIDTH),
-                transform,
-                None,
-            ),
-            Ink::DetailDot => pixmap.fill_path(
-                &path,
-                &solid(colours.detail),
-                FillRule::Winding,
-                transform,
-                None,
-            ),
-        }
-    }
-    Some(pixmap)
-}
-
-fn draw_glyph(pixmap: &mut Pixmap, c: char, (x, y): (f32, f32)) -> Option<()> {
-    let path = path_of(Shape::Path(pieces::glyph(c)?))?;
-    let transform = Transform::from_row(GLYPH_SCALE, 0.0, 0.0, GLYPH_SCALE, x, y);
-    pixmap.stroke_path(
-        &path,
-        &solid(pieces::LABEL),
-        &stroke(pieces::GLYPH_WIDTH),
-        transform,
-        None,
-    );
-    Some(())
-}
-
-/// The frame with its coordinates, seen from `orientation`. The squares are
-/// left to the tiles.
-fn frame(orientation: Color) -> Option<Pixmap> {
-    let mut pixmap = Pixmap::new(PNG_SIZE_PX, PNG_SIZE_PX)?;
-    pixmap.fill(sk(pieces::FRAME));
-    let diagram = Diagram::from_board(shakmaty::Board::empty()).seen_by(orientation);
-    let (files, ranks) = diagram.files_and_ranks();
-    for (i, file) in (0..).zip(files) {
-        draw_glyph(&mut pixmap, file.char(), file_label_origin(i))?;
-    }
-    for (i, rank) in (0..).zip(ranks) {
-        draw_glyph(&mut pixmap, rank.char(), rank_label_origin(i))?;
-    }
-    Some(pixmap)
-}
-
 /// What lies under a piece: the square colour and its marks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Ground {
+pub(super) enum Ground {
     Plain,
     LastMove,
     Check,
 }
 
-const GROUNDS: [Ground; 3] = [Ground::Plain, Ground::LastMove, Ground::Check];
-
-/// A square-sized opaque tile: the ground, then the piece if any.
-fn tile(light: bool, ground: Ground, piece: Option<&Pixmap>) -> Option<Pixmap> {
-    let mut pixmap = Pixmap::new(SQUARE_PX, SQUARE_PX)?;
-    // Any light (or dark) square stands for all of them here.
-    let square = if light { Square::B1 } else { Square::A1 };
-    pixmap.fill(sk(square_colour(square, ground == Ground::LastMove)));
-    if ground == Ground::Check {
-        let half = SQUARE_PX as f32 / 2.0;
-        let centre = Point::from_xy(half, half);
-        let glow = |alpha: f32| {
-            let c = pieces::CHECK;
-            let mut colour = sk(c);
-            colour.set_alpha(alpha);
-            colour
-        };
-        let shader = RadialGradient::new(
-            centre,
-            0.0,
-            centre,
-            CHECK_RADIUS * SQUARE_PX as f32,
-            vec![
-                GradientStop::new(0.0, glow(1.0)),
-                GradientStop::new(0.5, glow(0.8)),
-                GradientStop::new(1.0, glow(0.0)),
-            ],
-            SpreadMode::Pad,
-            Transform::identity(),
-        )?;
-        let paint = Paint {
-            shader,
-            ..Paint::default()
-        };
-        let rect = Rect::from_xywh(0.0, 0.0, SQUARE_PX as f32, SQUARE_PX as f32)?;
-        pixmap.fill_rect(rect, &paint, Transform::identity(), None);
-    }
-    if let Some(piece) = piece {
-        pixmap.draw_pixmap(
-            0,
-            0,
-            piece.as_ref(),
-            &PixmapPaint::default(),
-            Transform::identity(),
-            None,
-        );
-    }
-    Some(pixmap)
-}
+#[cfg(test)]
+pub(super) const GROUNDS: [Ground; 3] = [Ground::Plain, Ground::LastMove, Ground::Check];
 
 /// Everything drawn once, as palette indices: a board is then only copied
 /// together, and an 8-bit palette PNG is a third the size of an RGB one.
-struct Tiles {
+#[derive(PartialEq, Eq)]
+pub(super) struct Tiles {
     /// At most 256 colours.
-    palette: Vec<Rgb>,
+    pub(super) palette: Vec<Rgb>,
     /// By orientation (White, Black): the whole image, squares unset.
-    frames: [Vec<u8>; 2],
+    pub(super) frames: [Vec<u8>; 2],
     /// By [`tile_index`].
-    tiles: Vec<Vec<u8>>,
+    pub(super) tiles: Vec<Vec<u8>>,
 }
+
+/// How many tiles there are: see [`tile_index`].
+pub(super) const TILE_COUNT: usize = 2 * 3 * 13;
 
 /// Tiles come 13 to a ground (no piece, then 6 white and 6 black pieces),
 /// 3 grounds to a square colour, light first.
-fn tile_index(light: bool, ground: Ground, piece: Option<Piece>) -> usize {
+pub(super) fn tile_index(light: bool, ground: Ground, piece: Option<Piece>) -> usize {
     let colour = usize::from(!light) * 3 * 13;
     let ground = match ground {
         Ground::Plain => 0,
@@ -286,138 +124,124 @@ fn tile_index(light: bool, ground: Ground, piece: Option<Piece>) -> usize {
     colour + ground + piece
 }
 
-fn opaque_rgb(pixmap: &Pixmap) -> impl Iterator<Item = Rgb> + '_ {
-    // Every pixel is opaque (frame and tiles are filled first), so the
-    // premultiplied colour is the colour.
-    pixmap
-        .pixels()
-        .iter()
-        .map(|p| Rgb(p.red(), p.green(), p.blue()))
+/// The drawn tiles: `draw`'s output, written by the test
+/// `the_checked_in_tiles_are_the_drawn_ones`.
+static TILES_PNG: &[u8] = include_bytes!("tiles.png");
+
+/// `tiles.png` is as wide as a board; the White frame is on top, the Black
+/// one under it, then the tiles in index order, this many to a row.
+const ATLAS_COLUMNS: usize = (PNG_SIZE_PX / SQUARE_PX) as usize;
+/// See [`ATLAS_COLUMNS`].
+pub(super) const ATLAS_HEIGHT_PX: u32 =
+    2 * PNG_SIZE_PX + TILE_COUNT.div_ceil(ATLAS_COLUMNS) as u32 * SQUARE_PX;
+
+/// Where tile `index` starts in `tiles.png`, as (x, y) in pixels.
+fn atlas_origin(index: usize) -> (usize, usize) {
+    let side = SQUARE_PX as usize;
+    (
+        index % ATLAS_COLUMNS * side,
+        2 * PNG_SIZE_PX as usize + index / ATLAS_COLUMNS * side,
+    )
 }
 
-fn distance(a: Rgb, b: Rgb) -> u32 {
-    let d = |x: u8, y: u8| u32::from(x.abs_diff(y)).pow(2);
-    d(a.0, b.0) + d(a.1, b.1) + d(a.2, b.2)
-}
-
-/// `a` blended towards `b` by `step` of `steps`.
-fn blend(a: Rgb, b: Rgb, step: u32, steps: u32) -> Rgb {
-    let mix = |x: u8, y: u8| {
-        let v = (u32::from(x) * (steps - step) + u32::from(y) * step + steps / 2) / steps;
-        u8::try_from(v).unwrap_or(u8::MAX)
-    };
-    Rgb(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
-}
-
-/// Picks the palette: the design's own colours first, so flat areas stay
-/// exact; then even ramps between the colours that meet at anti-aliased
-/// edges, so outlines stay smooth on every ground; then the commonest other
-/// shades. Every shade not in the palette goes to its nearest entry.
-fn build_palette(images: &[Pixmap]) -> (Vec<Rgb>, HashMap<Rgb, u8>) {
-    let mut counts: HashMap<Rgb, u32> = HashMap::new();
-    for image in images {
-        for c in opaque_rgb(image) {
-            *counts.entry(c).or_default() += 1;
-        }
-    }
-    let grounds = [
-        pieces::LIGHT_SQUARE,
-        pieces::DARK_SQUARE,
-        pieces::LIGHT_LAST_MOVE,
-        pieces::DARK_LAST_MOVE,
-    ];
-    let white = pieces::piece_colours(Color::White);
-    let black = pieces::piece_colours(Color::Black);
-    let mut keys = vec![pieces::FRAME, pieces::LABEL, pieces::CHECK];
-    keys.extend(grounds);
-    keys.extend([white.fill, white.outline, white.detail]);
-    keys.extend([black.fill, black.outline, black.detail]);
-    // (from, to, steps): the outlines against every ground get the finest
-    // ramps because they are most of the edges.
-    let mut ramps: Vec<(Rgb, Rgb, u32)> = Vec::new();
-    for ground in grounds {
-        ramps.push((ground, white.outline, 14));
-        ramps.push((ground, black.outline, 14));
-    }
-    ramps.extend([
-        (white.fill, white.outline, 8),
-        (black.fill, black.detail, 8),
-        (black.fill, black.outline, 4),
-        (pieces::FRAME, pieces::LABEL, 8),
-        (pieces::LIGHT_SQUARE, pieces::CHECK, 8),
-        (pieces::DARK_SQUARE, pieces::CHECK, 8),
-    ]);
-    for (from, to, steps) in ramps {
-        keys.extend((1..steps).map(|step| blend(from, to, step, steps)));
-    }
-    let mut palette: Vec<Rgb> = Vec::with_capacity(256);
-    for key in keys {
-        if !palette.contains(&key) && palette.len() < 256 {
-            palette.push(key);
-        }
-    }
-    let mut rest: Vec<(Rgb, u32)> = counts
-        .iter()
-        .filter(|(c, _)| !palette.contains(c))
-        .map(|(&c, &n)| (c, n))
-        .collect();
-    // Commonest first; ties by colour so the palette is the same every run.
-    rest.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c.0, c.1, c.2));
-    let room = 256_usize.saturating_sub(palette.len());
-    palette.extend(rest.iter().take(room).map(|&(c, _)| c));
-    let lookup = counts
-        .keys()
-        .map(|&c| {
-            let nearest = (0..=255u8)
-                .zip(&palette)
-                .min_by_key(|&(_, &p)| distance(c, p))
-                .map_or(0, |(i, _)| i);
-            (c, nearest)
-        })
-        .collect();
-    (palette, lookup)
-}
-
-fn to_indices(pixmap: &Pixmap, lookup: &HashMap<Rgb, u8>) -> Vec<u8> {
-    opaque_rgb(pixmap)
-        .map(|c| lookup.get(&c).copied().unwrap_or(0))
-        .collect()
-}
-
-fn build_tiles() -> Option<Tiles> {
-    let sprite = |color, role| piece_sprite(color, role);
-    let mut sprites = Vec::with_capacity(12);
-    for color in Color::ALL {
-        for role in ROLES {
-            sprites.push(sprite(color, role)?);
-        }
-    }
-    let mut images = vec![frame(Color::White)?, frame(Color::Black)?];
-    for light in [true, false] {
-        for ground in GROUNDS {
-            images.push(tile(light, ground, None)?);
-            for s in &sprites {
-                images.push(tile(light, ground, Some(s))?);
+impl Tiles {
+    /// The tiles as `tiles.png`'s pixels (palette indices, row by row).
+    #[cfg(test)]
+    fn atlas_indices(&self) -> Vec<u8> {
+        let width = PNG_SIZE_PX as usize;
+        let side = SQUARE_PX as usize;
+        let mut image = vec![0; width * ATLAS_HEIGHT_PX as usize];
+        let [white, black] = &self.frames;
+        image[..white.len()].copy_from_slice(white);
+        image[white.len()..white.len() + black.len()].copy_from_slice(black);
+        for (index, tile) in self.tiles.iter().enumerate() {
+            let (x, y) = atlas_origin(index);
+            for (row, line) in tile.chunks_exact(side).enumerate() {
+                let start = (y + row) * width + x;
+                image[start..start + side].copy_from_slice(line);
             }
         }
+        image
     }
-    let (palette, lookup) = build_palette(&images);
-    let mut indexed = images.iter().map(|image| to_indices(image, &lookup));
-    let frames = [indexed.next()?, indexed.next()?];
-    Some(Tiles {
-        palette,
-        frames,
-        tiles: indexed.collect(),
-    })
+
+    /// The tiles as a palette PNG, for `tiles.png`.
+    #[cfg(test)]
+    pub(super) fn to_png(&self) -> Result<Vec<u8>, RenderError> {
+        let mut out = Vec::new();
+        let mut encoder = png::Encoder::new(&mut out, PNG_SIZE_PX, ATLAS_HEIGHT_PX);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(flat_palette(&self.palette));
+        encoder.set_filter(png::Filter::Up);
+        encoder.set_deflate_compression(png::DeflateCompression::Level(9));
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(&self.atlas_indices())?;
+        writer.finish()?;
+        Ok(out)
+    }
+
+    /// Reads what [`Tiles::to_png`] wrote; `None` if `png` is not such an
+    /// image.
+    pub(super) fn from_png(png_bytes: &[u8]) -> Option<Tiles> {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+        // The palette indices themselves, not the colours.
+        decoder.set_transformations(png::Transformations::IDENTITY);
+        let mut reader = decoder.read_info().ok()?;
+        let mut image = vec![0; reader.output_buffer_size()?];
+        let frame = reader.next_frame(&mut image).ok()?;
+        let info = reader.info();
+        if frame.color_type != png::ColorType::Indexed
+            || frame.bit_depth != png::BitDepth::Eight
+            || frame.width != PNG_SIZE_PX
+            || frame.height != ATLAS_HEIGHT_PX
+        {
+            return None;
+        }
+        let palette: Vec<Rgb> = info
+            .palette
+            .as_deref()?
+            .chunks_exact(3)
+            .map(|c| Rgb(c[0], c[1], c[2]))
+            .collect();
+        let width = PNG_SIZE_PX as usize;
+        let side = SQUARE_PX as usize;
+        let frame_len = width * PNG_SIZE_PX as usize;
+        let frames = [
+            image.get(..frame_len)?.to_vec(),
+            image.get(frame_len..2 * frame_len)?.to_vec(),
+        ];
+        let tiles = (0..TILE_COUNT)
+            .map(|index| {
+                let (x, y) = atlas_origin(index);
+                let mut tile = Vec::with_capacity(side * side);
+                for row in 0..side {
+                    let start = (y + row) * width + x;
+                    tile.extend_from_slice(image.get(start..start + side)?);
+                }
+                Some(tile)
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Tiles {
+            palette,
+            frames,
+            tiles,
+        })
+    }
 }
 
+fn flat_palette(palette: &[Rgb]) -> Vec<u8> {
+    palette.iter().flat_map(|c| [c.0, c.1, c.2]).collect()
+}
+
+/// The tiles, read from `tiles.png` once per process.
 fn tiles() -> Option<&'static Tiles> {
     static TILES: OnceLock<Option<Tiles>> = OnceLock::new();
-    TILES.get_or_init(build_tiles).as_ref()
+    TILES.get_or_init(|| Tiles::from_png(TILES_PNG)).as_ref()
 }
 
 /// The roles in the order of [`role_index`].
-const ROLES: [Role; 6] = [
+#[cfg(test)]
+pub(super) const ROLES: [Role; 6] = [
     Role::Pawn,
     Role::Knight,
     Role::Bishop,
@@ -478,13 +302,7 @@ pub(crate) fn render_png(diagram: &Diagram) -> Result<Vec<u8>, RenderError> {
     let mut encoder = png::Encoder::new(&mut out, PNG_SIZE_PX, PNG_SIZE_PX);
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(
-        tiles
-            .palette
-            .iter()
-            .flat_map(|c| [c.0, c.1, c.2])
-            .collect::<Vec<u8>>(),
-    );
+    encoder.set_palette(flat_palette(&tiles.palette));
     // Measured on the bench's sample boards (release, one core): Balanced
     // gives ≤ 12 KB in 1.2 ms, Fast (fdeflate) ≤ 19 KB in 0.12 ms but 25.5
     // KB with the Up filter on the Opera Game's boards; the Up filter (the

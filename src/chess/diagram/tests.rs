@@ -424,3 +424,30 @@ proptest! {
         prop_assert_eq!(image.width(), PNG_SIZE_PX);
     }
 }
+
+/// `tiles.png` holds what `draw` draws from the shapes in `pieces`: change a
+/// shape or a colour and this fails until `DOPIS_BLESS=1` writes the new
+/// tiles (the golden mails then change too, and say so).
+#[test]
+fn the_checked_in_tiles_are_the_drawn_ones() {
+    use super::raster::Tiles;
+    let drawn = super::draw::build_tiles().expect("the tiles draw");
+    let png = drawn.to_png().expect("the tiles encode");
+    assert!(
+        Tiles::from_png(&png).is_some_and(|read| read == drawn),
+        "tiles.png's layout reads back what it wrote"
+    );
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/chess/diagram/tiles.png");
+    let checked_in = std::fs::read(&path).unwrap_or_default();
+    if Tiles::from_png(&checked_in).is_some_and(|read| read == drawn) {
+        return;
+    }
+    if std::env::var("DOPIS_BLESS").is_ok_and(|v| v == "1") {
+        std::fs::write(&path, &png).expect("write tiles.png");
+        return;
+    }
+    panic!(
+        "{} differs from the tiles drawn from `pieces` (DOPIS_BLESS=1 writes them)",
+        path.display()
+    );
+}

@@ -96,6 +96,10 @@ pub(super) async fn cli_latency(sizes: &Sizes, dir: &Path, out: &mut dyn Write) 
             format!("p{}@bench.test", 2 * i + 1),
         ]
     })?;
+    // The same start-up and database opening with nothing committed: what
+    // a write command costs on top is its commit, and SQLite's checkpoint
+    // when the last connection closes (each with its fsyncs).
+    let (list_wall, list_cpu) = time_calls(&config, calls, |_| vec!["game".into(), "list".into()])?;
     let (version_wall, version_cpu) = time_calls(&config, calls, |_| vec!["--version".into()])?;
     writeln!(
         out,
@@ -105,6 +109,10 @@ pub(super) async fn cli_latency(sizes: &Sizes, dir: &Path, out: &mut dyn Write) 
     writeln!(
         out,
         "CLI game new: {new_wall:.1} ms median per call, {new_cpu:.1} ms CPU ({calls} calls)"
+    )?;
+    writeln!(
+        out,
+        "CLI game list (opens the database, reads, commits nothing): {list_wall:.1} ms median, {list_cpu:.1} ms CPU ({calls} calls)"
     )?;
     writeln!(
         out,
