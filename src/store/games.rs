@@ -673,26 +673,6 @@ impl Tx {
 }
 
 impl Store {
-    /// An event's games with their two players, to narrow a report to it.
-    pub async fn event_game_players(
-        &self,
-        event: EventId,
-    ) -> Result<Vec<(GameId, PlayerId, PlayerId)>, StoreError> {
-        sqlx::query("SELECT id, white_id, black_id FROM games WHERE event_id = $1")
-            .bind(event.0)
-            .fetch_all(self.pool())
-            .await?
-            .iter()
-            .map(|row| {
-                Ok((
-                    GameId(row.try_get("id")?),
-                    PlayerId(row.try_get("white_id")?),
-                    PlayerId(row.try_get("black_id")?),
-                ))
-            })
-            .collect()
-    }
-
     /// The events that have games in progress.
     pub async fn events_with_active_games(&self) -> Result<Vec<EventId>, StoreError> {
         sqlx::query(
