@@ -216,17 +216,21 @@ impl Store {
             .bind(ply)
             .execute(&mut *tx.tx)
             .await?;
+        } else {
+            // A digest (a mail of no one game) tells its player of several
+            // games' last moves at once. Only then: on a fresh PostgreSQL
+            // the planner reads all of `moves` for this statement, and it
+            // ran for every mail sent.
+            sqlx::query(
+                "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND EXISTS \
+                 (SELECT 1 FROM digest_games d WHERE d.mail_key = $2 \
+                  AND d.game_id = moves.game_id AND d.ply = moves.ply)",
+            )
+            .bind(to_millis(at))
+            .bind(&mail.mail_key)
+            .execute(&mut *tx.tx)
+            .await?;
         }
-        // A digest tells its player of several games' last moves at once.
-        sqlx::query(
-            "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND EXISTS \
-             (SELECT 1 FROM digest_games d WHERE d.mail_key = $2 \
-              AND d.game_id = moves.game_id AND d.ply = moves.ply)",
-        )
-        .bind(to_millis(at))
-        .bind(&mail.mail_key)
-        .execute(&mut *tx.tx)
-        .await?;
         tx.commit().await
     }
 
