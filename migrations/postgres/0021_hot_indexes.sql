@@ -22,3 +22,10 @@ DROP INDEX inbound_by_fingerprint;
 -- The paused players' addresses, whose mail waits: read by every outbox
 -- claim (was: every player read). Partial, so it holds only them.
 CREATE INDEX players_paused ON players (email) WHERE paused_at IS NOT NULL;
+
+-- The deadline report's silent games (waiting since a threshold, in that
+-- order, not due soon): read in order with the deadline at hand, and
+-- counted for the text's heading from the index alone (was: a lookup of
+-- every silent game's row only to count it, 0.68 s of SQLite at 1M games).
+CREATE INDEX games_by_waiting_id ON games (status, waiting_since, id, deadline_at);
+DROP INDEX games_by_waiting;
