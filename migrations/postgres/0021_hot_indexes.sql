@@ -29,3 +29,10 @@ CREATE INDEX players_paused ON players (email) WHERE paused_at IS NOT NULL;
 -- every silent game's row only to count it, 0.68 s of SQLite at 1M games).
 CREATE INDEX games_by_waiting_id ON games (status, waiting_since, id, deadline_at);
 DROP INDEX games_by_waiting;
+
+-- The games ended in a window (the report's timeouts), and only those: on
+-- a fresh PostgreSQL (no statistics yet) the planner took games_by_finish
+-- (status, finished_at) for the scheduler's next due game, reading every
+-- active game per claim; partial, it serves only finished games.
+DROP INDEX games_by_finish;
+CREATE INDEX games_by_finish ON games (finished_at) WHERE status = 'finished';

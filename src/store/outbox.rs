@@ -216,11 +216,11 @@ impl Store {
             .bind(ply)
             .execute(&mut *tx.tx)
             .await?;
-        } else {
+        } else if mail.game_id.is_none() {
             // A digest (a mail of no one game) tells its player of several
             // games' last moves at once. Only then: on a fresh PostgreSQL
-            // the planner reads all of `moves` for this statement, and it
-            // ran for every mail sent.
+            // its plan is a seq scan of `moves` (under a nested loop), and
+            // it ran for every mail sent.
             sqlx::query(
                 "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND EXISTS \
                  (SELECT 1 FROM digest_games d WHERE d.mail_key = $2 \
