@@ -9,7 +9,7 @@ use clap::{Subcommand, ValueEnum};
 
 use crate::app::App;
 use crate::ids::EventId;
-use crate::service::report::{event_exists, on_request};
+use crate::service::report::{Format, event_exists, on_request};
 
 /// Report subcommands.
 #[derive(Debug, Subcommand)]
@@ -92,13 +92,23 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
     {
         bail!("there is no event {id}; `dopis event list` shows the events");
     }
-    let report = on_request(&app.store, event, at, within, since, app.clock.now())
-        .await
-        .context("cannot make the deadline report")?;
-    match format {
-        ReportFormat::Text => write!(out, "{}", report.to_text())?,
-        ReportFormat::Csv => write!(out, "{}", report.to_csv())?,
-        ReportFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?,
-    }
+    let format = match format {
+        ReportFormat::Text => Format::Text,
+        ReportFormat::Csv => Format::Csv,
+        ReportFormat::Json => Format::Json,
+    };
+    // Written as it is read: a report of many games is never whole in memory.
+    on_request(
+        &app.store,
+        event,
+        at,
+        within,
+        since,
+        app.clock.now(),
+        format,
+        out,
+    )
+    .await
+    .context("cannot make the deadline report")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -264,7 +264,7 @@ pub async fn my_games(
 ) -> Result<Vec<XfccGame>, StoreError> {
     let mut tx = store.begin().await?;
     let mut games = Vec::new();
-    for id in tx.all_games_of(player.id).await? {
+    for id in tx.games_of(player.id).await? {
         let table = post::load_table(&mut tx, id).await?;
         let event = match tx.event_of_game(id).await? {
             Some(event) => tx.event(event).await?.name,

@@ -14,7 +14,7 @@ use sqlx::{AssertSqlSafe, Row};
 
 use super::{Store, StoreError, Tx, corrupt, from_millis, to_millis};
 use crate::clock::{DueKey, Leave, LeaveKind};
-use crate::ids::GameId;
+use crate::ids::{EventId, GameId};
 use crate::player::PlayerId;
 
 /// A leave as booked.
@@ -98,20 +98,6 @@ impl Store {
             .iter()
             .map(leave_from_row)
             .collect()
-    }
-
-    /// Leave (not cancelled) that has not ended by `day`, by first day.
-    pub async fn leaves_ending_from(&self, day: NaiveDate) -> Result<Vec<StoredLeave>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
-            "SELECT {LEAVE_COLUMNS} FROM leave_bookings WHERE cancelled_at IS NULL AND last_day >= $1 \
-             ORDER BY first_day, player_id"
-        )))
-        .bind(day.format("%Y-%m-%d").to_string())
-        .fetch_all(self.pool())
-        .await?
-        .iter()
-        .map(leave_from_row)
-        .collect()
     }
 
     /// When a report was last made.
@@ -233,5 +219,61 @@ impl Tx {
         .fetch_optional(&mut *self.tx)
         .await?;
         Ok(row.is_some())
+    }
+}
+
+/// A leave as the deadline report lists it, with the player's name and
+/// address (`None`: no such player row).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedLeave {
+    /// The leave.
+    pub leave: StoredLeave,
+    /// The player's name.
+    pub name: Option<String>,
+    /// The player's address.
+    pub email: Option<String>,
+}
+
+impl Tx {
+    /// Leave (not cancelled) that has not ended by `day`, by first day: of
+    /// every player, or (`Some(event)`) of the players of that event's games.
+    pub async fn leaves_ending_from(
+        &mut self,
+        day: NaiveDate,
+        event: Option<EventId>,
+    ) -> Result<Vec<NamedLeave>, StoreError> {
+        let columns: Vec<String> = LEAVE_COLUMNS
+            .split(", ")
+            .map(|c| format!("l.{c}"))
+            .collect();
+        let filter = match event {
+            Some(_) => {
+                "AND EXISTS (SELECT 1 FROM games g WHERE g.event_id = $2 \
+                 AND (g.white_id = l.player_id OR g.black_id = l.player_id))"
+            }
+            None => "",
+        };
+        let mut q = sqlx::query(AssertSqlSafe(format!(
+            "SELECT {}, p.name AS player_name, p.email AS player_email \
+             FROM leave_bookings l LEFT JOIN players p ON p.id = l.player_id \
+             WHERE l.cancelled_at IS NULL AND l.last_day >= $1 {filter} \
+             ORDER BY l.first_day, l.player_id",
+            columns.join(", ")
+        )))
+        .bind(day.format("%Y-%m-%d").to_string());
+        if let Some(e) = event {
+            q = q.bind(e.0);
+        }
+        q.fetch_all(self.conn())
+            .await?
+            .iter()
+            .map(|row| {
+                Ok(NamedLeave {
+                    leave: leave_from_row(row)?,
+                    name: row.try_get("player_name")?,
+                    email: row.try_get("player_email")?,
+                })
+            })
+            .collect()
     }
 }

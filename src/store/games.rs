@@ -673,31 +673,13 @@ impl Tx {
 }
 
 impl Store {
-    /// An event's games with their two players, to narrow a report to it.
-    pub async fn event_game_players(
-        &self,
-        event: EventId,
-    ) -> Result<Vec<(GameId, PlayerId, PlayerId)>, StoreError> {
-        sqlx::query("SELECT id, white_id, black_id FROM games WHERE event_id = $1")
-            .bind(event.0)
-            .fetch_all(self.pool())
-            .await?
-            .iter()
-            .map(|row| {
-                Ok((
-                    GameId(row.try_get("id")?),
-                    PlayerId(row.try_get("white_id")?),
-                    PlayerId(row.try_get("black_id")?),
-                ))
-            })
-            .collect()
-    }
-
     /// The events that have games in progress.
     pub async fn events_with_active_games(&self) -> Result<Vec<EventId>, StoreError> {
+        // One probe of games (event_id, status) per event (migration
+        // 0021), not a read of every active game as DISTINCT was.
         sqlx::query(
-            "SELECT DISTINCT event_id FROM games WHERE status = 'active' AND event_id IS NOT NULL \
-             ORDER BY event_id",
+            "SELECT e.id AS event_id FROM events e WHERE EXISTS (SELECT 1 FROM games g \
+             WHERE g.event_id = e.id AND g.status = 'active') ORDER BY e.id",
         )
         .fetch_all(self.pool())
         .await?

@@ -216,19 +216,22 @@ impl Store {
             .bind(ply)
             .execute(&mut *tx.tx)
             .await?;
+        } else if mail.game_id.is_none() {
+            // A digest (a mail of no one game) tells its player of several
+            // games' last moves at once. Only then (it ran for every mail
+            // sent), and as a row-value IN so both databases look the
+            // digest's games up by key: the correlated EXISTS it replaces
+            // made SQLite scan every move ever played, and a fresh
+            // PostgreSQL plan a seq scan of `moves` (issue 15).
+            sqlx::query(
+                "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND (game_id, ply) IN \
+                 (SELECT game_id, ply FROM digest_games WHERE mail_key = $2)",
+            )
+            .bind(to_millis(at))
+            .bind(&mail.mail_key)
+            .execute(&mut *tx.tx)
+            .await?;
         }
-        // A digest tells its player of several games' last moves at once.
-        // Written as a row-value IN so both databases look the digest's
-        // games up by key: the correlated EXISTS this replaces made SQLite
-        // scan every move ever played for each mail sent (issue 15).
-        sqlx::query(
-            "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND (game_id, ply) IN \
-             (SELECT game_id, ply FROM digest_games WHERE mail_key = $2)",
-        )
-        .bind(to_millis(at))
-        .bind(&mail.mail_key)
-        .execute(&mut *tx.tx)
-        .await?;
         tx.commit().await
     }
 

@@ -1,10 +1,10 @@
 //! What XFCC needs of the database: a player's XFCC password hash
-//! (`players.xfcc_hash`, migration 0020) and all their games.
+//! (`players.xfcc_hash`, migration 0020); their games are
+//! [`Tx::games_of`].
 
 use sqlx::Row;
 
 use super::{StoreError, Tx};
-use crate::ids::GameId;
 use crate::player::PlayerId;
 
 impl Tx {
@@ -32,16 +32,5 @@ impl Tx {
             .execute(&mut *self.tx)
             .await?;
         Ok(())
-    }
-
-    /// Every game of a player, running and finished, by number.
-    pub async fn all_games_of(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
-        sqlx::query("SELECT id FROM games WHERE white_id = $1 OR black_id = $1 ORDER BY id")
-            .bind(player.0)
-            .fetch_all(&mut *self.tx)
-            .await?
-            .iter()
-            .map(|r| Ok(GameId(r.try_get("id")?)))
-            .collect()
     }
 }

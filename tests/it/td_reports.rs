@@ -303,7 +303,79 @@ async fn the_cli_report_keeps_to_the_event_asked_for(db: &TestDb) {
     assert!(err.contains("there is no event #9"), "{err}");
 }
 
+/// The CLI writes the report while it reads it (memory flat in the number
+/// of games); what it writes is byte for byte the report made whole in
+/// memory (as text, CSV and JSON), most urgent first with no game twice.
+async fn the_report_written_as_it_is_read_is_the_report_made_whole(db: &TestDb) {
+    use chrono::TimeZone;
+    use dopis::service::report::{
+        Format, ReportAsk, SILENCE_DAYS, Urgency, deadlines, seed_for_bench, write_deadlines,
+    };
+    let store = dopis::service::create_store(&db.url).await.unwrap();
+    let seeded = Utc.with_ymd_and_hms(2026, 6, 1, 12, 0, 0).unwrap();
+    seed_for_bench(&store, 600, seeded).await.unwrap();
+    // A day later some 3-day games are past their deadline.
+    let at = seeded + Duration::days(1);
+    let ask = ReportAsk {
+        at,
+        within: Duration::days(3),
+        since: at - Duration::days(7),
+        silence_days: SILENCE_DAYS,
+    };
+    let whole = deadlines(&store, ask).await.unwrap();
+    let written = |format| {
+        let store = &store;
+        async move {
+            let mut out = Vec::new();
+            let games = write_deadlines(store, ask, None, format, &mut out)
+                .await
+                .unwrap();
+            (games, String::from_utf8(out).unwrap())
+        }
+    };
+    let (games, text) = written(Format::Text).await;
+    assert_eq!(games, whole.games.len() as u64);
+    assert_eq!(text, whole.to_text());
+    assert_eq!(written(Format::Csv).await.1, whole.to_csv());
+    assert_eq!(
+        written(Format::Json).await.1,
+        format!("{}\n", serde_json::to_string_pretty(&whole).unwrap())
+    );
+    // Every section has lines, leave and timeouts too, so all were compared.
+    for urgency in [Urgency::Overdue, Urgency::DueSoon, Urgency::Silent] {
+        assert!(
+            whole.games.iter().any(|g| g.urgency == urgency),
+            "{urgency:?}"
+        );
+    }
+    assert!(!whole.leave.is_empty() && !whole.timeouts.is_empty());
+    // Most urgent first, each band in its order, no game twice, each in its band.
+    let mut seen = std::collections::HashSet::new();
+    for pair in whole.games.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let key = |g: &dopis::service::report::GameLine| match g.urgency {
+            Urgency::Silent => (g.urgency, g.waiting_since, g.game),
+            _ => (g.urgency, g.deadline, g.game),
+        };
+        assert!(key(a) < key(b), "{a:?} before {b:?}");
+    }
+    for g in &whole.games {
+        assert!(seen.insert(g.game), "game {} twice", g.game);
+        let deadline = g.deadline.expect("seeded games have deadlines");
+        match g.urgency {
+            Urgency::Overdue => assert!(deadline <= at),
+            Urgency::DueSoon => assert!(deadline > at && deadline <= at + ask.within),
+            Urgency::Silent => {
+                assert!(deadline > at + ask.within);
+                assert!(g.silent_days >= 14);
+            }
+        }
+    }
+    store.close().await;
+}
+
 crate::on_both_backends!(
+    the_report_written_as_it_is_read_is_the_report_made_whole,
     each_td_gets_the_report_once_a_day_only_for_events_in_play,
     a_td_gets_the_report_by_replying_report_and_only_with_the_token,
     the_cli_report_keeps_to_the_event_asked_for,

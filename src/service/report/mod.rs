@@ -4,15 +4,18 @@
 //!
 //! It reads only indexed columns the daemon keeps on each game
 //! (`deadline_at`, `waiting_since`; see [`crate::store::clocks`]), so it
-//! costs what it reports, not the number of games. `at` is the instant the
+//! costs what it reports, not the number of games. The game lines (the
+//! part that can be long) are written out as they are read
+//! ([`write_deadlines`]): memory stays flat however many games there are
+//! and however many are listed; only leave and the timeouts of the window
+//! are read whole. `at` is the instant the
 //! report is made for: the stored clocks are projected to it, so a later
 //! `at` shows what will be late by then; moves made after a past `at` are
 //! not taken back out.
 
 pub mod by_mail;
 
-use std::collections::HashMap;
-use std::fmt::Write as _;
+use std::io::Write;
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::Serialize;
@@ -20,8 +23,8 @@ use serde::Serialize;
 use crate::chess::game::{EndReason, GameResult, Outcome};
 use crate::ids::EventId;
 use crate::mail::compose::{ReportGame, ReportLeave, ReportTimeout, ReportView};
-use crate::player::{Player, PlayerId};
-use crate::store::schedule::WaitingGame;
+use crate::player::PlayerId;
+use crate::store::schedule::{ReportBand, ReportRow};
 use crate::store::{Store, StoreError};
 
 /// Why a game is in the report, most urgent first.
@@ -138,27 +141,6 @@ fn is_timeout(result: &str, reason: &str) -> bool {
         })
 }
 
-/// The games and players of one event, to narrow a report to it.
-struct Scope {
-    games: std::collections::HashSet<i64>,
-    players: std::collections::HashSet<PlayerId>,
-}
-
-impl Scope {
-    async fn of(store: &Store, event: EventId) -> Result<Scope, StoreError> {
-        let mut scope = Scope {
-            games: Default::default(),
-            players: Default::default(),
-        };
-        for (game, white, black) in store.event_game_players(event).await? {
-            scope.games.insert(game.0);
-            scope.players.insert(white);
-            scope.players.insert(black);
-        }
-        Ok(scope)
-    }
-}
-
 /// Whether an event of this number exists.
 pub async fn event_exists(store: &Store, event: EventId) -> Result<bool, StoreError> {
     store.event_exists(event).await
@@ -170,11 +152,12 @@ pub async fn events_with_active_games(store: &Store) -> Result<Vec<EventId>, Sto
 }
 
 /// The report a TD asks for on the command line (`dopis report
-/// deadlines`): of one event or all, at `at` (the present if `None`), with
-/// the timeouts since `since` or else since this report's last run of the
-/// present (a week back at most). A report of the present is remembered as
-/// the last run, for the next one's timeouts; one of another time is a
-/// look, not a report.
+/// deadlines`), written to `out` in `format` as it is read: of one event or
+/// all, at `at` (the present if `None`), with the timeouts since `since` or
+/// else since this report's last run of the present (a week back at most).
+/// A report of the present is remembered as the last run, for the next
+/// one's timeouts; one of another time is a look, not a report.
+#[allow(clippy::too_many_arguments)]
 pub async fn on_request(
     store: &Store,
     event: Option<EventId>,
@@ -182,7 +165,9 @@ pub async fn on_request(
     within: TimeDelta,
     since: Option<DateTime<Utc>>,
     now: DateTime<Utc>,
-) -> Result<DeadlineReport, StoreError> {
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<(), WriteError> {
     // Each event's report remembers its own last run, for its timeouts.
     let run = match event {
         Some(id) => format!("deadlines.e{}", id.0),
@@ -204,11 +189,11 @@ pub async fn on_request(
         since,
         silence_days: SILENCE_DAYS,
     };
-    let report = deadlines_in(store, ask, event).await?;
+    write_deadlines(store, ask, event, format, out).await?;
     if of_present {
         store.set_report_run(&run, now).await?;
     }
-    Ok(report)
+    Ok(())
 }
 
 /// Fills an empty scratch database with `games` active games (and some
@@ -234,101 +219,164 @@ pub enum BenchSeed {
     Store(#[from] StoreError),
 }
 
+/// How a report is written out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Readable text ([`DeadlineReport::to_text`]).
+    Text,
+    /// CSV ([`DeadlineReport::to_csv`]).
+    Csv,
+    /// Pretty JSON, as `serde_json::to_string_pretty` of a
+    /// [`DeadlineReport`], and a newline.
+    Json,
+}
+
+/// Why a report could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The output could not be written.
+    #[error("cannot write the report: {0}")]
+    Io(#[from] std::io::Error),
+    /// A line could not be made JSON.
+    #[error("cannot write the report as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
 /// Makes the report from the store, of every game.
 pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, StoreError> {
     deadlines_in(store, ask, None).await
 }
 
-/// Makes the report of one event's games and players (`Some`), or of all.
-/// The event's games are looked up by their indexed `event_id` and the
-/// report's lines kept to them: the report still reads only the games it
-/// could list.
+/// Makes the report of one event's games and players (`Some`), or of all,
+/// whole in memory (for a mail, whose body is made whole anyway). The
+/// event's games are picked by their `event_id` in the same indexed reads.
 pub async fn deadlines_in(
     store: &Store,
     ask: ReportAsk,
     event: Option<EventId>,
 ) -> Result<DeadlineReport, StoreError> {
-    let scope = match event {
-        Some(e) => Some(Scope::of(store, e).await?),
-        None => None,
+    let mut sink = Collect(None, Vec::new());
+    match read_into(store, ask, event, &mut sink).await {
+        Ok(()) => {}
+        Err(WriteError::Store(e)) => return Err(e),
+        // Collecting writes nothing.
+        Err(e) => return Err(StoreError::Corrupt(e.to_string())),
+    }
+    let Collect(frame, games) = sink;
+    let frame = frame.ok_or_else(|| StoreError::Corrupt("the report was not read".into()))?;
+    Ok(DeadlineReport {
+        at: frame.at,
+        due_until: frame.due_until,
+        timeouts_since: frame.timeouts_since,
+        games,
+        leave: frame.leave,
+        timeouts: frame.timeouts,
+    })
+}
+
+/// Writes the report (of one event, or of all) to `out` in `format` while
+/// its game lines are read, one at a time: memory does not grow with the
+/// number of games, listed or not. Returns how many game lines it wrote.
+pub async fn write_deadlines(
+    store: &Store,
+    ask: ReportAsk,
+    event: Option<EventId>,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<u64, WriteError> {
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
+    let games = match format {
+        Format::Text => {
+            let mut sink = Text::new(&mut out);
+            read_into(store, ask, event, &mut sink).await?;
+            sink.games
+        }
+        Format::Csv => {
+            let mut sink = Csv::new(&mut out);
+            read_into(store, ask, event, &mut sink).await?;
+            sink.games
+        }
+        Format::Json => {
+            let mut sink = Json::new(&mut out);
+            read_into(store, ask, event, &mut sink).await?;
+            sink.games
+        }
     };
-    let in_game = |id: i64| scope.as_ref().is_none_or(|s| s.games.contains(&id));
-    let in_players = |id: PlayerId| scope.as_ref().is_none_or(|s| s.players.contains(&id));
-    let players: HashMap<PlayerId, Player> = store
-        .players()
-        .await?
-        .into_iter()
-        .map(|p| (p.id, p))
-        .collect();
-    let name = |id: PlayerId| {
-        players
-            .get(&id)
-            .map_or_else(|| format!("player {}", id.0), |p| p.name.clone())
-    };
-    let email = |id: PlayerId| {
-        players
-            .get(&id)
-            .map_or_else(String::new, |p| p.email.to_string())
-    };
+    out.flush()?;
+    Ok(games)
+}
+
+/// What a report shows besides its game lines: few (the players on leave,
+/// the games ended on time in the window), so read whole.
+#[derive(Debug, Clone)]
+struct Frame {
+    at: DateTime<Utc>,
+    due_until: DateTime<Utc>,
+    timeouts_since: DateTime<Utc>,
+    leave: Vec<LeaveLine>,
+    timeouts: Vec<TimeoutLine>,
+}
+
+/// Where a report goes as it is read: its frame first, then each band's
+/// count (if asked for) and games, most urgent first, then the end.
+trait Sink {
+    /// Whether [`Sink::section`] needs the band's count (one more read).
+    fn wants_counts(&self) -> bool {
+        false
+    }
+    fn begin(&mut self, frame: &Frame) -> Result<(), WriteError>;
+    fn section(&mut self, urgency: Urgency, count: i64, frame: &Frame) -> Result<(), WriteError>;
+    fn game(&mut self, line: GameLine) -> Result<(), WriteError>;
+    fn end(&mut self, frame: Frame) -> Result<(), WriteError>;
+}
+
+fn name_of(id: PlayerId, name: Option<String>) -> String {
+    name.unwrap_or_else(|| format!("player {}", id.0))
+}
+
+fn game_line(row: ReportRow, urgency: Urgency, at: DateTime<Utc>) -> GameLine {
+    GameLine {
+        urgency,
+        game: row.game.0,
+        player: name_of(row.player, row.player_name),
+        email: row.player_email.unwrap_or_default(),
+        opponent: name_of(row.opponent, row.opponent_name),
+        time_control: row.time_control,
+        deadline: row.deadline,
+        waiting_since: row.waiting_since,
+        silent_days: row.waiting_since.map_or(0, |s| (at - s).num_days().max(0)),
+    }
+}
+
+/// Reads the report in one snapshot of the database into `sink`. Each band
+/// is one indexed range of the games table, read in the report's order
+/// (overdue and due soon by deadline, silent by the longest silence, then
+/// by game); a game due soon is not listed again as silent.
+async fn read_into(
+    store: &Store,
+    ask: ReportAsk,
+    event: Option<EventId>,
+    sink: &mut impl Sink,
+) -> Result<(), WriteError> {
+    let mut tx = store.begin().await?;
+    tx.read_one_snapshot().await?;
     let due_until = ask.at + ask.within;
     let first_silence = ask.silence_days.iter().copied().min().unwrap_or(14);
-    let due = store.games_due_by(due_until).await?;
-    let silent = store
-        .games_waiting_since(ask.at - TimeDelta::days(first_silence))
-        .await?;
-    let mut seen = std::collections::HashSet::new();
-    let mut games = Vec::with_capacity(due.len() + silent.len());
-    let line = |g: &WaitingGame, urgency: Urgency| GameLine {
-        urgency,
-        game: g.game.0,
-        player: name(g.player),
-        email: email(g.player),
-        opponent: name(g.opponent),
-        time_control: g.time_control.clone(),
-        deadline: g.deadline,
-        waiting_since: g.waiting_since,
-        silent_days: g
-            .waiting_since
-            .map_or(0, |s| (ask.at - s).num_days().max(0)),
-    };
-    for g in due.iter().filter(|g| in_game(g.game.0)) {
-        seen.insert(g.game);
-        let urgency = if g.deadline.is_some_and(|d| d <= ask.at) {
-            Urgency::Overdue
-        } else {
-            Urgency::DueSoon
-        };
-        games.push(line(g, urgency));
-    }
-    for g in silent
-        .iter()
-        .filter(|g| !seen.contains(&g.game) && in_game(g.game.0))
-    {
-        games.push(line(g, Urgency::Silent));
-    }
-    // Most urgent first: overdue and due by deadline, silent by the longest silence.
-    games.sort_by(|a, b| {
-        a.urgency
-            .cmp(&b.urgency)
-            .then_with(|| match a.urgency {
-                Urgency::Silent => a.waiting_since.cmp(&b.waiting_since),
-                _ => a.deadline.cmp(&b.deadline),
-            })
-            .then(a.game.cmp(&b.game))
-    });
     let today = ask.at.date_naive();
-    let mut leave: Vec<LeaveLine> = store
-        .leaves_ending_from(today)
+    let mut leave: Vec<LeaveLine> = tx
+        .leaves_ending_from(today, event)
         .await?
         .into_iter()
-        .filter(|l| in_players(l.player))
         .map(|l| LeaveLine {
-            player: name(l.player),
-            email: email(l.player),
-            from: l.leave.from(),
-            to: l.leave.to(),
-            now: l.leave.contains(today),
-            special: l.leave.kind() == crate::clock::LeaveKind::Special,
+            email: l.email.unwrap_or_default(),
+            player: name_of(l.leave.player, l.name),
+            from: l.leave.leave.from(),
+            to: l.leave.leave.to(),
+            now: l.leave.leave.contains(today),
+            special: l.leave.leave.kind() == crate::clock::LeaveKind::Special,
         })
         .collect();
     leave.sort_by(|a, b| {
@@ -337,28 +385,308 @@ pub async fn deadlines_in(
             .then(a.from.cmp(&b.from))
             .then(a.player.cmp(&b.player))
     });
-    let timeouts = store
-        .games_finished_between(ask.since, ask.at)
+    let timeouts = tx
+        .games_finished_between(ask.since, ask.at, event)
         .await?
         .into_iter()
-        .filter(|g| in_game(g.game.0) && is_timeout(&g.result, &g.end_reason))
+        .filter(|g| is_timeout(&g.result, &g.end_reason))
         .map(|g| TimeoutLine {
             game: g.game.0,
-            white: name(g.white),
-            black: name(g.black),
+            white: name_of(g.white, g.white_name),
+            black: name_of(g.black, g.black_name),
             result: g.result,
             reason: g.end_reason,
             at: g.finished_at,
         })
         .collect();
-    Ok(DeadlineReport {
+    let frame = Frame {
         at: ask.at,
         due_until,
         timeouts_since: ask.since,
-        games,
         leave,
         timeouts,
-    })
+    };
+    sink.begin(&frame)?;
+    let bands = [
+        (Urgency::Overdue, ReportBand::Overdue { at: ask.at }),
+        (
+            Urgency::DueSoon,
+            ReportBand::DueSoon {
+                at: ask.at,
+                until: due_until,
+            },
+        ),
+        (
+            Urgency::Silent,
+            ReportBand::Silent {
+                since: ask.at - TimeDelta::days(first_silence),
+                due_until,
+            },
+        ),
+    ];
+    for (urgency, band) in bands {
+        let count = if sink.wants_counts() {
+            tx.count_report_band(band, event).await?
+        } else {
+            0
+        };
+        sink.section(urgency, count, &frame)?;
+        tx.each_in_report_band(band, event, |row| {
+            sink.game(game_line(row, urgency, ask.at))
+        })
+        .await?;
+    }
+    tx.commit().await?;
+    sink.end(frame)
+}
+
+/// Keeps the report in memory.
+struct Collect(Option<Frame>, Vec<GameLine>);
+
+impl Sink for Collect {
+    fn begin(&mut self, _: &Frame) -> Result<(), WriteError> {
+        Ok(())
+    }
+    fn section(&mut self, _: Urgency, _: i64, _: &Frame) -> Result<(), WriteError> {
+        Ok(())
+    }
+    fn game(&mut self, line: GameLine) -> Result<(), WriteError> {
+        self.1.push(line);
+        Ok(())
+    }
+    fn end(&mut self, frame: Frame) -> Result<(), WriteError> {
+        self.0 = Some(frame);
+        Ok(())
+    }
+}
+
+/// Writes the report as text.
+struct Text<'a> {
+    out: &'a mut dyn Write,
+    games: u64,
+}
+
+impl<'a> Text<'a> {
+    fn new(out: &'a mut dyn Write) -> Text<'a> {
+        Text { out, games: 0 }
+    }
+}
+
+impl Sink for Text<'_> {
+    fn wants_counts(&self) -> bool {
+        true
+    }
+    fn begin(&mut self, frame: &Frame) -> Result<(), WriteError> {
+        writeln!(self.out, "Deadline report at {}", when(Some(frame.at)))?;
+        Ok(())
+    }
+    fn section(&mut self, urgency: Urgency, count: i64, frame: &Frame) -> Result<(), WriteError> {
+        let title = match urgency {
+            Urgency::Overdue => "Past the deadline".to_string(),
+            Urgency::DueSoon => format!("Due by {}", when(Some(frame.due_until))),
+            Urgency::Silent => "Silent 14+ days".to_string(),
+        };
+        writeln!(self.out, "\n{title} ({count}):")?;
+        if count == 0 {
+            writeln!(self.out, "  none")?;
+        }
+        Ok(())
+    }
+    fn game(&mut self, g: GameLine) -> Result<(), WriteError> {
+        self.games += 1;
+        let what = match g.urgency {
+            Urgency::Silent => format!(
+                "silent {} days (14/28/35: {}+), deadline {}",
+                g.silent_days,
+                band(g.silent_days, SILENCE_DAYS),
+                when(g.deadline)
+            ),
+            _ => format!("deadline {}", when(g.deadline)),
+        };
+        // Two lines, so the report fits a mail's 78 columns.
+        writeln!(
+            self.out,
+            "  #{:<6} {} <{}> to move against {} ({})\n          {what}",
+            g.game, g.player, g.email, g.opponent, g.time_control
+        )?;
+        Ok(())
+    }
+    fn end(&mut self, frame: Frame) -> Result<(), WriteError> {
+        let out = &mut self.out;
+        writeln!(out, "\nOn leave now and next ({}):", frame.leave.len())?;
+        if frame.leave.is_empty() {
+            writeln!(out, "  none")?;
+        }
+        for l in &frame.leave {
+            writeln!(
+                out,
+                "  {} <{}>: {} to {}{}{}",
+                l.player,
+                l.email,
+                l.from,
+                l.to,
+                if l.now { " (now)" } else { "" },
+                if l.special { " special" } else { "" }
+            )?;
+        }
+        writeln!(
+            out,
+            "\nTimeouts since {} ({}):",
+            when(Some(frame.timeouts_since)),
+            frame.timeouts.len()
+        )?;
+        if frame.timeouts.is_empty() {
+            writeln!(out, "  none")?;
+        }
+        for t in &frame.timeouts {
+            writeln!(
+                out,
+                "  #{:<6} {} - {} {} at {}: {}",
+                t.game,
+                t.white,
+                t.black,
+                t.result,
+                when(Some(t.at)),
+                t.reason
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes the report as CSV.
+struct Csv<'a> {
+    out: &'a mut dyn Write,
+    games: u64,
+}
+
+impl<'a> Csv<'a> {
+    fn new(out: &'a mut dyn Write) -> Csv<'a> {
+        Csv { out, games: 0 }
+    }
+}
+
+fn cell(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\"")).into()
+    } else {
+        s.into()
+    }
+}
+
+fn iso(t: Option<DateTime<Utc>>) -> String {
+    t.map(|t| t.to_rfc3339()).unwrap_or_default()
+}
+
+impl Sink for Csv<'_> {
+    fn begin(&mut self, _: &Frame) -> Result<(), WriteError> {
+        writeln!(
+            self.out,
+            "section,game,player,email,opponent,time_control,deadline,since,days"
+        )?;
+        Ok(())
+    }
+    fn section(&mut self, _: Urgency, _: i64, _: &Frame) -> Result<(), WriteError> {
+        Ok(())
+    }
+    fn game(&mut self, g: GameLine) -> Result<(), WriteError> {
+        self.games += 1;
+        let section = match g.urgency {
+            Urgency::Overdue => "overdue",
+            Urgency::DueSoon => "due_soon",
+            Urgency::Silent => "silent",
+        };
+        writeln!(
+            self.out,
+            "{section},{},{},{},{},{},{},{},{}",
+            g.game,
+            cell(&g.player),
+            cell(&g.email),
+            cell(&g.opponent),
+            cell(&g.time_control),
+            iso(g.deadline),
+            iso(g.waiting_since),
+            g.silent_days
+        )?;
+        Ok(())
+    }
+    fn end(&mut self, frame: Frame) -> Result<(), WriteError> {
+        for l in &frame.leave {
+            writeln!(
+                self.out,
+                "{},,{},{},,,{},{},",
+                if l.now { "on_leave" } else { "leave_next" },
+                cell(&l.player),
+                cell(&l.email),
+                l.to,
+                l.from
+            )?;
+        }
+        for t in &frame.timeouts {
+            writeln!(
+                self.out,
+                "timeout,{},{},,{},{},{},,",
+                t.game,
+                cell(&t.white),
+                cell(&t.black),
+                cell(&t.result),
+                t.at.to_rfc3339()
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes the report as the pretty JSON of a [`DeadlineReport`], one game
+/// at a time.
+struct Json<'a> {
+    out: &'a mut dyn Write,
+    games: u64,
+}
+
+impl<'a> Json<'a> {
+    fn new(out: &'a mut dyn Write) -> Json<'a> {
+        Json { out, games: 0 }
+    }
+}
+
+/// A value as pretty JSON nested `indent` deep: its lines after the first
+/// indented (a JSON string holds no raw line break, so every line break is
+/// the layout's).
+fn pretty_at(value: &impl Serialize, indent: &str) -> Result<String, WriteError> {
+    Ok(serde_json::to_string_pretty(value)?.replace('\n', &format!("\n{indent}")))
+}
+
+impl Sink for Json<'_> {
+    fn begin(&mut self, frame: &Frame) -> Result<(), WriteError> {
+        write!(
+            self.out,
+            "{{\n  \"at\": {},\n  \"due_until\": {},\n  \"timeouts_since\": {},\n  \"games\": ",
+            serde_json::to_string(&frame.at)?,
+            serde_json::to_string(&frame.due_until)?,
+            serde_json::to_string(&frame.timeouts_since)?
+        )?;
+        Ok(())
+    }
+    fn section(&mut self, _: Urgency, _: i64, _: &Frame) -> Result<(), WriteError> {
+        Ok(())
+    }
+    fn game(&mut self, line: GameLine) -> Result<(), WriteError> {
+        let open = if self.games == 0 { "[\n" } else { ",\n" };
+        self.games += 1;
+        write!(self.out, "{open}    {}", pretty_at(&line, "    ")?)?;
+        Ok(())
+    }
+    fn end(&mut self, frame: Frame) -> Result<(), WriteError> {
+        let close = if self.games == 0 { "[]" } else { "\n  ]" };
+        writeln!(
+            self.out,
+            "{close},\n  \"leave\": {},\n  \"timeouts\": {}\n}}",
+            pretty_at(&frame.leave, "  ")?,
+            pretty_at(&frame.timeouts, "  ")?
+        )?;
+        Ok(())
+    }
 }
 
 fn when(t: Option<DateTime<Utc>>) -> String {
@@ -381,78 +709,30 @@ fn band(days: i64, thresholds: &[i64]) -> i64 {
 impl DeadlineReport {
     /// The report as text for a TD.
     pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "Deadline report at {}", when(Some(self.at)));
-        let section = |out: &mut String, title: &str, urgency: Urgency| {
-            let lines: Vec<&GameLine> =
-                self.games.iter().filter(|g| g.urgency == urgency).collect();
-            let _ = writeln!(out, "\n{title} ({}):", lines.len());
-            if lines.is_empty() {
-                let _ = writeln!(out, "  none");
-            }
-            for g in lines {
-                let what = match urgency {
-                    Urgency::Silent => format!(
-                        "silent {} days (14/28/35: {}+), deadline {}",
-                        g.silent_days,
-                        band(g.silent_days, SILENCE_DAYS),
-                        when(g.deadline)
-                    ),
-                    _ => format!("deadline {}", when(g.deadline)),
-                };
-                // Two lines, so the report fits a mail's 78 columns.
-                let _ = writeln!(
-                    out,
-                    "  #{:<6} {} <{}> to move against {} ({})\n          {what}",
-                    g.game, g.player, g.email, g.opponent, g.time_control
-                );
-            }
+        let mut out = Vec::new();
+        self.replay(&mut Text::new(&mut out));
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Hands the report to a sink as if it were read (writing to memory
+    /// does not fail).
+    fn replay(&self, sink: &mut impl Sink) {
+        let frame = Frame {
+            at: self.at,
+            due_until: self.due_until,
+            timeouts_since: self.timeouts_since,
+            leave: self.leave.clone(),
+            timeouts: self.timeouts.clone(),
         };
-        section(&mut out, "Past the deadline", Urgency::Overdue);
-        section(
-            &mut out,
-            &format!("Due by {}", when(Some(self.due_until))),
-            Urgency::DueSoon,
-        );
-        section(&mut out, "Silent 14+ days", Urgency::Silent);
-        let _ = writeln!(out, "\nOn leave now and next ({}):", self.leave.len());
-        if self.leave.is_empty() {
-            let _ = writeln!(out, "  none");
+        let _ = sink.begin(&frame);
+        for urgency in [Urgency::Overdue, Urgency::DueSoon, Urgency::Silent] {
+            let lines = self.games.iter().filter(|g| g.urgency == urgency);
+            let _ = sink.section(urgency, lines.clone().count() as i64, &frame);
+            for g in lines {
+                let _ = sink.game(g.clone());
+            }
         }
-        for l in &self.leave {
-            let _ = writeln!(
-                out,
-                "  {} <{}>: {} to {}{}{}",
-                l.player,
-                l.email,
-                l.from,
-                l.to,
-                if l.now { " (now)" } else { "" },
-                if l.special { " special" } else { "" }
-            );
-        }
-        let _ = writeln!(
-            out,
-            "\nTimeouts since {} ({}):",
-            when(Some(self.timeouts_since)),
-            self.timeouts.len()
-        );
-        if self.timeouts.is_empty() {
-            let _ = writeln!(out, "  none");
-        }
-        for t in &self.timeouts {
-            let _ = writeln!(
-                out,
-                "  #{:<6} {} - {} {} at {}: {}",
-                t.game,
-                t.white,
-                t.black,
-                t.result,
-                when(Some(t.at)),
-                t.reason
-            );
-        }
-        out
+        let _ = sink.end(frame);
     }
 
     /// The report as a mail shows it (the templates give it words in the
@@ -513,58 +793,9 @@ impl DeadlineReport {
     /// The report as CSV: one row per game, leave and timeout, with a
     /// `section` column.
     pub fn to_csv(&self) -> String {
-        let mut out =
-            String::from("section,game,player,email,opponent,time_control,deadline,since,days\n");
-        let cell = |s: &str| {
-            if s.contains([',', '"', '\n']) {
-                format!("\"{}\"", s.replace('"', "\"\""))
-            } else {
-                s.to_string()
-            }
-        };
-        let iso = |t: Option<DateTime<Utc>>| t.map(|t| t.to_rfc3339()).unwrap_or_default();
-        for g in &self.games {
-            let section = match g.urgency {
-                Urgency::Overdue => "overdue",
-                Urgency::DueSoon => "due_soon",
-                Urgency::Silent => "silent",
-            };
-            let _ = writeln!(
-                out,
-                "{section},{},{},{},{},{},{},{},{}",
-                g.game,
-                cell(&g.player),
-                cell(&g.email),
-                cell(&g.opponent),
-                cell(&g.time_control),
-                iso(g.deadline),
-                iso(g.waiting_since),
-                g.silent_days
-            );
-        }
-        for l in &self.leave {
-            let _ = writeln!(
-                out,
-                "{},,{},{},,,{},{},",
-                if l.now { "on_leave" } else { "leave_next" },
-                cell(&l.player),
-                cell(&l.email),
-                l.to,
-                l.from
-            );
-        }
-        for t in &self.timeouts {
-            let _ = writeln!(
-                out,
-                "timeout,{},{},,{},{},{},,",
-                t.game,
-                cell(&t.white),
-                cell(&t.black),
-                cell(&t.result),
-                t.at.to_rfc3339()
-            );
-        }
-        out
+        let mut out = Vec::new();
+        self.replay(&mut Csv::new(&mut out));
+        String::from_utf8_lossy(&out).into_owned()
     }
 }
 
