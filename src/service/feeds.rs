@@ -20,7 +20,8 @@ pub async fn deadlines(
     let mut tx = store.begin().await?;
     let mut entries = Vec::new();
     for game in tx.games_to_move(player.id).await? {
-        let table = post::load_table(&mut tx, game).await?;
+        // Read without locks: a feed is fetched often and changes nothing.
+        let table = post::load_to_read(&mut tx, game, false).await?;
         entries.extend(post.feed_entry(&table, player, game_link(game.0), now)?);
     }
     // Read only: the commit ends the snapshot.

@@ -38,7 +38,7 @@ use crate::lang::Lang;
 use crate::locale;
 use crate::mail::route::Tokens;
 use crate::player::Player;
-use crate::service::post::{LoadedGame, Post, game_clock};
+use crate::service::post::{self, Post};
 use crate::service::td::{self, StoredEvent, TdError};
 use crate::store::games::{GameRecord, GameStatus};
 use crate::store::{Store, StoreError, Tx};
@@ -417,31 +417,6 @@ async fn game_for(
     Ok(open.then_some((record, event)))
 }
 
-/// A game loaded as a mail shows it, read without locks; `messages` only
-/// for its players (they are kept out of public pages and PGN).
-async fn loaded(tx: &mut Tx, record: GameRecord, messages: bool) -> Result<LoadedGame, StoreError> {
-    let game = record.to_game()?;
-    let white = tx.player(record.white).await?;
-    let black = tx.player(record.black).await?;
-    let clock = game_clock(tx, &record, &game, &white, &black).await?;
-    let messages = if messages {
-        tx.game_messages(record.id).await?
-    } else {
-        Vec::new()
-    };
-    let ratings = crate::service::ratings::game_ratings(tx, &record).await?;
-    Ok(LoadedGame {
-        messages,
-        ratings,
-        draw_offer_by: record.draw_offer_by,
-        record,
-        game,
-        white,
-        black,
-        clock: Some(clock),
-    })
-}
-
 /// An instant in a zone (UTC when none), e.g. `2026-12-02 18:00 CET`.
 fn when(t: DateTime<Utc>, tz: Option<Tz>) -> String {
     match tz {
@@ -510,7 +485,7 @@ pub async fn game(
         Viewer::Player(p) => record.side_of(p.id).map(|side| (p, side)),
         Viewer::Anyone { .. } => None,
     };
-    let table = loaded(&mut tx, record, false).await?;
+    let table = post::load_around(&mut tx, record, false).await?;
     tx.commit().await?;
     let (tz, lang) = match viewer {
         Viewer::Player(p) => (p.tz, p.lang),
@@ -587,7 +562,7 @@ pub async fn game_pgn(
         Viewer::Player(p) => record.side_of(p.id).is_some(),
         Viewer::Anyone { .. } => false,
     };
-    let table = loaded(&mut tx, record, plays).await?;
+    let table = post::load_around(&mut tx, record, plays).await?;
     tx.commit().await?;
     Ok(Some(table.pgn()))
 }
@@ -617,7 +592,7 @@ pub async fn player(
             }
             None => None,
         };
-        let table = loaded(&mut tx, record, false).await?;
+        let table = post::load_around(&mut tx, record, false).await?;
         let over = table.game.is_over() || table.record.status == GameStatus::Finished;
         let clocks = table.clock.as_ref().map(|c| c.clocks(now));
         games.push(PlayerGame {

@@ -229,11 +229,37 @@ pub async fn game_clock(
 /// Loads a game with its players and clock, its row locked for the transaction.
 pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
     let record = tx.game_for_update(id).await?;
+    load_around(tx, record, true).await
+}
+
+/// A game read without locks as a mail shows it (the web pages, the
+/// calendar feed); `messages` only for its players (they are kept out of
+/// public pages and PGN).
+pub async fn load_to_read(
+    tx: &mut Tx,
+    id: GameId,
+    messages: bool,
+) -> Result<LoadedGame, StoreError> {
+    let record = tx.game_to_read(id).await?;
+    load_around(tx, record, messages).await
+}
+
+/// A stored game with its players, clock, ratings and (when asked for)
+/// messages.
+pub async fn load_around(
+    tx: &mut Tx,
+    record: GameRecord,
+    messages: bool,
+) -> Result<LoadedGame, StoreError> {
     let game = record.to_game()?;
     let white = tx.player(record.white).await?;
     let black = tx.player(record.black).await?;
     let clock = game_clock(tx, &record, &game, &white, &black).await?;
-    let messages = tx.game_messages(id).await?;
+    let messages = if messages {
+        tx.game_messages(record.id).await?
+    } else {
+        Vec::new()
+    };
     let ratings = crate::service::ratings::game_ratings(tx, &record).await?;
     Ok(LoadedGame {
         messages,
