@@ -411,7 +411,7 @@ impl Post {
                 .await?
                 .map(|own| format!("{own}/games/{}", id.0)));
         }
-        let visibility = match tx.event_of_game(id).await? {
+        let visibility = match table.record.event {
             Some(event) => Some(tx.event(event).await?.visibility),
             None => None,
         };
@@ -552,7 +552,7 @@ impl Post {
         tx: &mut Tx,
         table: &LoadedGame,
     ) -> Result<AnalysisLink, StoreError> {
-        let own = match tx.event_of_game(table.record.id).await? {
+        let own = match table.record.event {
             Some(event) => event_analysis_link(tx, event).await?,
             None => None,
         };

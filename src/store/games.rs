@@ -67,6 +67,9 @@ pub struct StoredMove {
 /// A game as stored.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameRecord {
+    /// The event it is played in, if any (read with the game: asked for
+    /// on every move, it cost a statement of its own each time).
+    pub event: Option<EventId>,
     /// The game's number.
     pub id: GameId,
     /// White.
@@ -187,7 +190,7 @@ impl GameRecord {
 
 pub(super) const COLUMNS: &str = "id, white_id, black_id, variant, chess960_number, start_fen, time_control, \
                        status, result, end_reason, created_at, finished_at, draw_offer_by, conditionals, \
-                       white_offer_ply, black_offer_ply";
+                       white_offer_ply, black_offer_ply, event_id";
 
 pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
     let variant = match row.try_get::<String, _>("variant")?.as_str() {
@@ -204,6 +207,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
     let control: String = row.try_get("time_control")?;
     Ok(GameRecord {
         id: GameId(row.try_get("id")?),
+        event: row.try_get::<Option<i64>, _>("event_id")?.map(EventId),
         white: PlayerId(row.try_get("white_id")?),
         black: PlayerId(row.try_get("black_id")?),
         variant,

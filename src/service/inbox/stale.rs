@@ -234,7 +234,7 @@ impl Inbox {
         table: &LoadedGame,
     ) -> Result<(arbiter::StateOfPlay, Option<crate::ids::EventId>), StoreError> {
         let record = &table.record;
-        let event = tx.event_of_game(record.id).await?;
+        let event = record.event;
         let (draw_policy, messages) = match event {
             Some(event) => (
                 crate::service::td::draw_policy(tx, event).await?,
