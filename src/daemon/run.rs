@@ -129,6 +129,19 @@ enum Offered {
     Failed(Box<FailedMail>),
 }
 
+/// The log span of one mail: every line logged while it is handled carries
+/// the mailbox's reference, and, once read, its key, sender and game
+/// (recorded by the inbox as it learns them).
+fn mail_span(mail: &Incoming) -> tracing::Span {
+    tracing::info_span!(
+        "mail",
+        mail = %mail.key,
+        key = tracing::field::Empty,
+        player = tracing::field::Empty,
+        game = tracing::field::Empty,
+    )
+}
+
 /// What became of one mail the sender tried.
 enum Delivery {
     /// The server took it.
@@ -221,16 +234,7 @@ impl Daemon {
         mailbox: &mut Mailbox,
         mail: &Incoming,
     ) -> Result<Handled, FailedMail> {
-        // Every line logged while the mail is handled carries the mailbox's
-        // reference, and, once read, its key, sender and game (recorded by
-        // the inbox as it learns them).
-        let span = tracing::info_span!(
-            "mail",
-            mail = %mail.key,
-            key = tracing::field::Empty,
-            player = tracing::field::Empty,
-            game = tracing::field::Empty,
-        );
+        let span = mail_span(mail);
         self.receive_in_span(mailbox, mail).instrument(span).await
     }
 
@@ -541,13 +545,7 @@ impl Daemon {
         if mail.oversized.is_some() || self.inbox.check_may_wait() {
             return Ok(Offered::Alone);
         }
-        let span = tracing::info_span!(
-            "mail",
-            mail = %mail.key,
-            key = tracing::field::Empty,
-            player = tracing::field::Empty,
-            game = tracing::field::Empty,
-        );
+        let span = mail_span(mail);
         let now = self.clock.now();
         let reference = mail.key.to_string();
         let received_at = mail.received_at.min(now);
