@@ -6,6 +6,8 @@
 //! - [`pgn`]: PGN export and import.
 //! - [`diagram`]: board diagrams as text (Unicode, ASCII), SVG and PNG.
 //! - [`side`]: a colour as a key word (`white`, `black`).
+//! - [`tablebase`]: what the endgame tables say of a position, and the
+//!   rules (ICCF's, the 50-move rule's) that make it a result.
 
 pub mod analysis;
 pub mod diagram;
@@ -14,3 +16,4 @@ pub mod notation;
 pub mod outcome;
 pub mod pgn;
 pub mod side;
+pub mod tablebase;

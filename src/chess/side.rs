@@ -20,6 +20,11 @@ pub fn from_key(word: &str) -> Option<Color> {
     }
 }
 
+/// Writes a colour as its key word (for `#[serde(serialize_with)]`).
+pub fn serialize_color<S: serde::Serializer>(color: &Color, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(key(*color))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
