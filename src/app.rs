@@ -56,6 +56,8 @@ pub struct Settings {
     pub allowance: crate::clock::Allowance,
     /// When reminders go out.
     pub plan: crate::clock::ReminderPlan,
+    /// The endgame tables (`[tablebase]`); none where none are set up.
+    pub tables: std::sync::Arc<dyn crate::chess::tablebase::Tables>,
 }
 
 impl Settings {
@@ -65,6 +67,7 @@ impl Settings {
             answers_per_hour: config.mail.answers_per_hour,
             allowance: crate::clock::Allowance::days(config.clock.leave_days),
             plan: config.clock.plan()?,
+            tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
         })
     }
 }

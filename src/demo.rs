@@ -149,6 +149,7 @@ async fn play(
             answers_per_hour: 100,
             allowance: crate::clock::Allowance::default(),
             plan: crate::clock::ReminderPlan::default(),
+            tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
         },
         "demo".into(),
     );

@@ -5,8 +5,9 @@ use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::notice::Notice;
-use super::reason::{Reason, Rejection, RejectionKind, reject, rejection_kind};
-use super::{Seat, State, over};
+use super::reason::{Claimed, Reason, Rejection, RejectionKind, reject, rejection_kind};
+use super::{Seat, State, over, tables};
+use crate::chess::game::ClaimRejected;
 use crate::chess::notation;
 use crate::command::{Command, MoveText};
 
@@ -140,28 +141,25 @@ pub(super) fn claim(
     });
     over(st.game, &wrote)?;
     if st.game.turn() != me {
+        // The tables' word holds whoever is to move; repetition and the
+        // 50-move rule are claimed on one's own move only (FIDE 9.2, 9.3).
+        if with_move.is_none() && st.tables_in_play() {
+            return tables::claim(st, me, Claimed::Draw, None, &wrote, at, None);
+        }
         return Err(reject(
             wrote,
             Reason::ClaimNotYourMove,
             RejectionKind::Claim,
         ));
     }
-    let mv = match with_move {
-        Some(text) => {
-            let mode = st.game.castling_mode();
-            let mv = notation::parse_move(st.game.position(), text.as_str(), seat.lang, mode)
-                .map_err(|e| {
-                    let kind = rejection_kind(&e);
-                    reject(wrote.clone(), Reason::Move(e), kind)
-                })?;
-            Some(mv)
-        }
-        None => None,
-    };
+    let mv = named_move(st, seat, with_move, &wrote)?;
     match st.game.draw_by_claim(mv.as_ref(), Some(at)) {
         Ok(_) => {
             *st.offer = None;
             Ok(Some(wrote.clone()))
+        }
+        Err(e @ ClaimRejected::NotYet { .. }) if st.tables_in_play() => {
+            tables::claim(st, me, Claimed::Draw, mv, &wrote, at, Some(e))
         }
         Err(e) => {
             // Documented choice: an invalid claim plays nothing, not
@@ -176,4 +174,47 @@ pub(super) fn claim(
             ))
         }
     }
+}
+
+/// A win claimed on the endgame tables, maybe with the move that brings the
+/// position into them (then on one's own move only).
+pub(super) fn claim_win(
+    st: &mut State<'_>,
+    seat: Seat,
+    with_move: &Option<MoveText>,
+    at: DateTime<Utc>,
+) -> Result<Option<String>, Rejection> {
+    let me = seat.side;
+    let wrote = seat.words(Command::ClaimWin {
+        with_move: with_move.clone(),
+    });
+    over(st.game, &wrote)?;
+    if with_move.is_some() && st.game.turn() != me {
+        return Err(reject(
+            wrote,
+            Reason::NotYourTurn { to_move: !me },
+            RejectionKind::NotYourTurn,
+        ));
+    }
+    let mv = named_move(st, seat, with_move, &wrote)?;
+    tables::claim(st, me, Claimed::Win, mv, &wrote, at, None)
+}
+
+/// The move a claim names, read in the claimant's notation.
+fn named_move(
+    st: &State<'_>,
+    seat: Seat,
+    with_move: &Option<MoveText>,
+    wrote: &str,
+) -> Result<Option<shakmaty::Move>, Rejection> {
+    let Some(text) = with_move else {
+        return Ok(None);
+    };
+    let mode = st.game.castling_mode();
+    notation::parse_move(st.game.position(), text.as_str(), seat.lang, mode)
+        .map(Some)
+        .map_err(|e| {
+            let kind = rejection_kind(&e);
+            reject(wrote, Reason::Move(e), kind)
+        })
 }

@@ -14,13 +14,17 @@ mod notice;
 mod reason;
 mod requests;
 mod ruling;
+mod tables;
 #[cfg(test)]
 mod tests;
+
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use crate::chess::game::Game;
+use crate::chess::tablebase::{TablebasePolicy, Tables};
 use crate::command::Command;
 use crate::event::DrawPolicy;
 use crate::lang::Lang;
@@ -28,7 +32,7 @@ use crate::lang::Lang;
 pub use conditionals::{Conditionals, show_line};
 pub use draws::LastOffers;
 pub use notice::Notice;
-pub use reason::{ConditionalNote, Reason, RejectionKind};
+pub use reason::{Claimed, ConditionalNote, Reason, RejectionKind, TableRefusal};
 use reason::{Rejection, reject};
 pub use ruling::{
     Answer, DirectorAddress, DirectorAnswer, Place, Ruling, StandingsAsked, Step, Writer, hear,
@@ -51,6 +55,10 @@ pub struct StateOfPlay {
     pub last_offers: LastOffers,
     /// Whether the event lets players pass messages to each other (`messages`).
     pub messages: bool,
+    /// The endgame tables set up here (none: [`crate::chess::tablebase::NoTables`]).
+    pub tables: Arc<dyn Tables>,
+    /// The event's rules for the tables.
+    pub tablebase: TablebasePolicy,
 }
 
 /// What applying a mail's commands led to.
@@ -131,6 +139,8 @@ pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime
             notices: &mut notices,
             policy: board.draw_policy,
             last_offers: &mut last_offers,
+            tables: board.tables.as_ref(),
+            tablebase: board.tablebase,
         };
         let stepped = step(&mut state, seat, command, at);
         if matches!(command, Command::Move { .. }) && next.plies().len() > before {
@@ -156,6 +166,15 @@ pub fn apply(board: &StateOfPlay, seat: Seat, commands: &[Command], at: DateTime
                 };
             }
         }
+    }
+    if let Some(what) = tables::after_moves(
+        game,
+        &mut next,
+        board.tables.as_ref(),
+        board.tablebase,
+        &mut notices,
+    ) {
+        done.push(what);
     }
     if next.is_over() {
         conditionals = Conditionals::default();
@@ -201,6 +220,8 @@ pub(crate) struct State<'a> {
     notices: &'a mut Vec<Notice>,
     policy: DrawPolicy,
     last_offers: &'a mut LastOffers,
+    tables: &'a dyn Tables,
+    tablebase: TablebasePolicy,
 }
 
 /// Carries out one command; `Ok(Some(text))` says what changed.
@@ -233,6 +254,7 @@ fn step(
         Command::DeclineDraw => draws::decline(st, seat),
         Command::Resign => moves::resign(st, seat),
         Command::ClaimDraw { with_move } => draws::claim(st, seat, with_move, at),
+        Command::ClaimWin { with_move } => draws::claim_win(st, seat, with_move, at),
         Command::Conditional { lines } => conditionals::set(st, seat, lines),
         Command::Conditionals => conditionals::list(st, seat),
         Command::CancelConditionals => conditionals::cancel(st, seat),

@@ -3,6 +3,7 @@
 use shakmaty::Color;
 
 use super::reason::{ConditionalNote, Reason, RejectionKind};
+use crate::chess::tablebase::TableNews;
 use crate::command::Message;
 
 /// A mail to send because of what a player said.
@@ -92,6 +93,13 @@ pub enum Notice {
         message: Message,
         /// The half-moves played when it was written (it is filed after that move).
         ply: usize,
+    },
+    /// The mail's moves brought the game into the endgame tables: both
+    /// players' mails about it say what the tables say (once: only the move
+    /// that entered them).
+    TablesSay {
+        /// What the tables say of the position now, and the rule.
+        news: TableNews,
     },
     /// `to`'s message was not passed on: the event allows no messages.
     MessageHeld {

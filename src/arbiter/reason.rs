@@ -5,9 +5,43 @@ use shakmaty::Color;
 
 use crate::chess::game::{ClaimRejected, GameError};
 use crate::chess::notation::MoveTextError;
-use crate::chess::outcome::Outcome;
+use crate::chess::outcome::{GameResult, Outcome};
+use crate::chess::tablebase::{Reading, TablebaseRule, Unread};
 use crate::clock::LeaveError;
 use crate::ids::GameId;
+
+/// What a claim on the endgame tables asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Claimed {
+    /// A win for the claimant.
+    Win,
+    /// A draw.
+    Draw,
+}
+
+/// Why a claim on the endgame tables does not hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableRefusal {
+    /// The event plays without the tables (`tablebase_rule = "none"`).
+    EventUsesNone,
+    /// The tables cannot say anything about the position.
+    Unread(Unread),
+    /// The tables say something else: `result` under `rule`.
+    TablesSay {
+        /// What the tables say.
+        reading: Reading,
+        /// The event's rule.
+        rule: TablebaseRule,
+        /// The result the rule makes of it.
+        result: GameResult,
+    },
+    /// The 50-move rule leaves it open: the counter is near its line and the
+    /// tables store this distance rounded.
+    Open {
+        /// What the tables say.
+        reading: Reading,
+    },
+}
 
 /// Why a mail was turned down, as the refusal mail names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +130,19 @@ pub enum Reason {
         why: ClaimRejected,
         /// Whether the claim named a move (not played either).
         with_move: bool,
+    },
+    /// A claim on the endgame tables that does not hold; nothing was
+    /// played, not even the named move.
+    TableClaimInvalid {
+        /// What was claimed.
+        claimed: Claimed,
+        /// Why it does not hold.
+        why: TableRefusal,
+        /// Whether the claim named a move (not played either).
+        with_move: bool,
+        /// For a draw claim: why no draw by repetition or the 50-move rule
+        /// could be granted either.
+        fide: Option<ClaimRejected>,
     },
     /// Conditional moves are set while the opponent is to move.
     ConditionalOnYourMove,

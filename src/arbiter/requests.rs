@@ -65,6 +65,7 @@ pub(super) fn answer(
         | Command::DeclineDraw
         | Command::Resign
         | Command::ClaimDraw { .. }
+        | Command::ClaimWin { .. }
         | Command::Conditional { .. }
         | Command::Conditionals
         | Command::CancelConditionals

@@ -34,6 +34,8 @@ fn start() -> StateOfPlay {
         draw_policy: DrawPolicy::default(),
         last_offers: LastOffers::default(),
         messages: true,
+        tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+        tablebase: Default::default(),
     }
 }
 

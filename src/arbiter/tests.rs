@@ -15,6 +15,8 @@ fn board(game: &Game, draw_offer_by: Option<Color>) -> StateOfPlay {
         draw_policy: DrawPolicy::default(),
         last_offers: LastOffers::default(),
         messages: true,
+        tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+        tablebase: Default::default(),
     }
 }
 
@@ -358,6 +360,8 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
         draw_policy: DrawPolicy::default(),
         last_offers: LastOffers::default(),
         messages: true,
+        tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+        tablebase: Default::default(),
     };
     let later = at() + chrono::Duration::hours(5);
     let v2 = apply(&b, seat(Color::Black), &cond("e5"), later);
@@ -385,6 +389,8 @@ fn a_conditional_line_fires_at_once_and_a_wrong_guess_cancels_the_rest() {
         draw_policy: DrawPolicy::default(),
         last_offers: LastOffers::default(),
         messages: true,
+        tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+        tablebase: Default::default(),
     };
     let v3 = apply(&b2, seat(Color::Black), &cond("d6"), later);
     assert!(v3.conditionals.white.is_empty());
@@ -434,6 +440,8 @@ fn an_events_draw_rules_refuse_early_and_repeated_offers() {
         draw_policy: policy,
         last_offers: LastOffers::default(),
         messages: true,
+        tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+        tablebase: Default::default(),
     };
     // Move 1: too early; the move is not played either.
     let v = apply(&b, seat(Color::White), &said("e4 draw", Lang::En), at());
@@ -468,6 +476,8 @@ fn an_events_draw_rules_refuse_early_and_repeated_offers() {
         draw_policy: policy,
         last_offers: v.last_offers,
         messages: true,
+        tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+        tablebase: Default::default(),
     };
     let v = apply(&b, seat(Color::Black), &[mv("Bc5")], at());
     b.game = v.game;
@@ -563,6 +573,8 @@ fn in_an_event_without_messages_the_move_is_played_and_the_message_held() {
     let game = Game::new(StartPosition::Standard).unwrap();
     let b = StateOfPlay {
         messages: false,
+        tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+        tablebase: Default::default(),
         ..board(&game, None)
     };
     let v = apply(
@@ -611,4 +623,343 @@ fn a_refused_move_passes_no_message_on() {
     );
     assert!(!v.changed);
     assert!(message_notices(&v).is_empty(), "{:?}", v.notices);
+}
+
+/// Tables that know one thing: every position of at most `most` men with
+/// White to move is `wdl` for White (`wdl50` with the counter).
+#[derive(Debug)]
+struct FakeTables {
+    most: u32,
+    wdl: crate::chess::tablebase::Wdl,
+    wdl50: crate::chess::tablebase::Wdl50,
+}
+
+impl crate::chess::tablebase::Tables for FakeTables {
+    fn read(
+        &self,
+        position: &shakmaty::Chess,
+    ) -> Result<crate::chess::tablebase::Reading, crate::chess::tablebase::Unread> {
+        use shakmaty::Position;
+        let turn = position.turn();
+        let (wdl, wdl50) = match turn {
+            Color::White => (self.wdl, self.wdl50),
+            Color::Black => (self.wdl.flip(), flip50(self.wdl50)),
+        };
+        Ok(crate::chess::tablebase::Reading {
+            material: "KRvK".into(),
+            pieces: crate::chess::tablebase::pieces(position),
+            turn,
+            halfmoves: position.halfmoves(),
+            wdl,
+            wdl50: Some(wdl50),
+            dtz: Some(crate::chess::tablebase::Dtz {
+                plies: 15,
+                rounded: false,
+            }),
+        })
+    }
+
+    fn most_pieces(&self) -> u32 {
+        self.most
+    }
+
+    fn moves(
+        &self,
+        _: &shakmaty::Chess,
+    ) -> Result<Vec<crate::chess::tablebase::MoveReading>, crate::chess::tablebase::Unread> {
+        Ok(Vec::new())
+    }
+}
+
+fn flip50(w: crate::chess::tablebase::Wdl50) -> crate::chess::tablebase::Wdl50 {
+    use crate::chess::tablebase::Wdl50::*;
+    match w {
+        Loss => Win,
+        MaybeLoss => MaybeWin,
+        BlessedLoss => CursedWin,
+        Draw => Draw,
+        CursedWin => BlessedLoss,
+        MaybeWin => MaybeLoss,
+        Win => Loss,
+    }
+}
+
+/// A board in tables that say `wdl` for White, under `rule`.
+fn in_tables(
+    fen: &str,
+    wdl: crate::chess::tablebase::Wdl,
+    wdl50: crate::chess::tablebase::Wdl50,
+    policy: crate::chess::tablebase::TablebasePolicy,
+) -> StateOfPlay {
+    let game = Game::new(StartPosition::fen(fen).unwrap()).unwrap();
+    StateOfPlay {
+        tables: std::sync::Arc::new(FakeTables {
+            most: 5,
+            wdl,
+            wdl50,
+        }),
+        tablebase: policy,
+        ..board(&game, None)
+    }
+}
+
+const KRVK_WHITE_TO_MOVE: &str = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+const KRVK_BLACK_TO_MOVE: &str = "8/8/8/4k3/8/8/8/R3K3 b - - 0 1";
+/// Six men: White plays Rxa7 into a position of five, which the tables hold.
+const BEFORE_THE_TABLES: &str = "8/p6p/8/4k3/8/8/1P6/R3K3 w - - 0 1";
+
+fn proof_of(v: &Verdict) -> crate::chess::tablebase::TableProof {
+    match &v.game.outcome().expect("over").reason {
+        EndReason::Adjudication(why) => {
+            crate::chess::tablebase::TableProof::read(why).expect("a tables proof")
+        }
+        other => panic!("not a tables adjudication: {other:?}"),
+    }
+}
+
+#[test]
+fn a_win_the_tables_give_is_granted_on_a_claim_by_either_side_to_move() {
+    use crate::chess::tablebase::{Decider, TablebasePolicy, Wdl, Wdl50};
+    for fen in [KRVK_WHITE_TO_MOVE, KRVK_BLACK_TO_MOVE] {
+        let b = in_tables(fen, Wdl::Win, Wdl50::Win, TablebasePolicy::default());
+        let v = apply(&b, seat(Color::White), &said("claim win", Lang::En), at());
+        assert!(v.changed, "{fen}");
+        let o = v.game.outcome().expect("over");
+        assert_eq!(o.result, GameResult::WhiteWins);
+        assert_eq!(o.reason.pgn_termination(), "adjudication");
+        let proof = proof_of(&v);
+        assert_eq!(proof.by, Decider::Claim(Color::White));
+        assert_eq!(proof.material, "KRvK");
+        assert_eq!(v.notices, vec![Notice::GameOver]);
+    }
+}
+
+#[test]
+fn a_claim_the_tables_deny_changes_nothing_and_says_what_they_say() {
+    use crate::chess::tablebase::{TablebasePolicy, Wdl, Wdl50};
+    let b = in_tables(
+        KRVK_WHITE_TO_MOVE,
+        Wdl::Win,
+        Wdl50::Win,
+        TablebasePolicy::default(),
+    );
+    for (side, text) in [(Color::Black, "claim win"), (Color::White, "claim draw")] {
+        let v = apply(&b, seat(side), &said(text, Lang::En), at());
+        assert!(!v.changed, "{text}");
+        assert!(v.game.outcome().is_none());
+        let [Notice::Rejected { reason, kind, .. }] = v.notices.as_slice() else {
+            panic!("{:?}", v.notices)
+        };
+        assert_eq!(*kind, RejectionKind::Claim);
+        let Reason::TableClaimInvalid {
+            why: TableRefusal::TablesSay { result, .. },
+            ..
+        } = reason
+        else {
+            panic!("{reason:?}")
+        };
+        assert_eq!(*result, GameResult::WhiteWins);
+    }
+}
+
+#[test]
+fn a_cursed_win_is_a_win_by_the_iccf_rule_and_a_draw_by_the_fifty_move_rule() {
+    use crate::chess::tablebase::{TablebasePolicy, TablebaseRule, Wdl, Wdl50};
+    let iccf = in_tables(
+        KRVK_WHITE_TO_MOVE,
+        Wdl::CursedWin,
+        Wdl50::CursedWin,
+        TablebasePolicy::default(),
+    );
+    let v = apply(
+        &iccf,
+        seat(Color::White),
+        &said("claim win", Lang::En),
+        at(),
+    );
+    assert_eq!(v.game.outcome().unwrap().result, GameResult::WhiteWins);
+    let v = apply(
+        &iccf,
+        seat(Color::Black),
+        &said("claim draw", Lang::En),
+        at(),
+    );
+    assert!(!v.changed, "by ICCF's rule it is no draw");
+    let fifty = in_tables(
+        KRVK_WHITE_TO_MOVE,
+        Wdl::CursedWin,
+        Wdl50::CursedWin,
+        TablebasePolicy {
+            rule: TablebaseRule::FiftyMove,
+            ..TablebasePolicy::default()
+        },
+    );
+    let v = apply(
+        &fifty,
+        seat(Color::White),
+        &said("claim win", Lang::En),
+        at(),
+    );
+    assert!(!v.changed, "by the 50-move rule it is no win");
+    // Black claims while White is to move: the tables' word holds for both.
+    let v = apply(
+        &fifty,
+        seat(Color::Black),
+        &said("claim draw", Lang::En),
+        at(),
+    );
+    assert_eq!(v.game.outcome().unwrap().result, GameResult::Draw);
+}
+
+#[test]
+fn a_claim_with_a_move_into_the_tables_plays_it_only_when_the_claim_holds() {
+    use crate::chess::tablebase::{TablebasePolicy, Wdl, Wdl50};
+    let b = in_tables(
+        BEFORE_THE_TABLES,
+        Wdl::Win,
+        Wdl50::Win,
+        TablebasePolicy::default(),
+    );
+    // Six men: the tables (of five) say nothing before the capture.
+    let v = apply(&b, seat(Color::White), &said("claim win", Lang::En), at());
+    let [Notice::Rejected { reason, .. }] = v.notices.as_slice() else {
+        panic!("{:?}", v.notices)
+    };
+    assert!(matches!(
+        reason,
+        Reason::TableClaimInvalid {
+            why: TableRefusal::Unread(crate::chess::tablebase::Unread::TooManyPieces {
+                pieces: 6,
+                most: 5
+            }),
+            ..
+        }
+    ));
+    let v = apply(
+        &b,
+        seat(Color::White),
+        &said("claim win Rxa7", Lang::En),
+        at(),
+    );
+    assert_eq!(v.game.plies().len(), 1, "the named move is played");
+    assert_eq!(v.game.plies()[0].san, "Rxa7");
+    assert_eq!(v.game.outcome().unwrap().result, GameResult::WhiteWins);
+    // A draw claim the tables deny leaves the named move unplayed.
+    let v = apply(
+        &b,
+        seat(Color::White),
+        &said("claim draw Rxa7", Lang::En),
+        at(),
+    );
+    assert!(!v.changed);
+    assert!(v.game.plies().is_empty());
+    let [Notice::Rejected { reason, .. }] = v.notices.as_slice() else {
+        panic!("{:?}", v.notices)
+    };
+    let Reason::TableClaimInvalid {
+        with_move, fide, ..
+    } = reason
+    else {
+        panic!("{reason:?}")
+    };
+    assert!(*with_move);
+    assert!(
+        fide.is_some(),
+        "the repetition and 50-move claim is told too"
+    );
+}
+
+#[test]
+fn an_event_without_tables_refuses_claims_on_them_and_says_nothing() {
+    use crate::chess::tablebase::{TablebasePolicy, TablebaseRule, Wdl, Wdl50};
+    let b = in_tables(
+        BEFORE_THE_TABLES,
+        Wdl::Win,
+        Wdl50::Win,
+        TablebasePolicy {
+            rule: TablebaseRule::None,
+            ..TablebasePolicy::default()
+        },
+    );
+    let v = apply(
+        &b,
+        seat(Color::White),
+        &said("claim win Rxa7", Lang::En),
+        at(),
+    );
+    assert!(!v.changed);
+    let [Notice::Rejected { reason, .. }] = v.notices.as_slice() else {
+        panic!("{:?}", v.notices)
+    };
+    assert!(matches!(
+        reason,
+        Reason::TableClaimInvalid {
+            why: TableRefusal::EventUsesNone,
+            ..
+        }
+    ));
+    let v = apply(&b, seat(Color::White), &[mv("Rxa7")], at());
+    assert!(
+        !v.notices
+            .iter()
+            .any(|n| matches!(n, Notice::TablesSay { .. })),
+        "{:?}",
+        v.notices
+    );
+}
+
+#[test]
+fn a_move_into_the_tables_is_told_once_or_ends_the_game_where_the_event_says() {
+    use crate::chess::tablebase::{TablebaseEnd, TablebasePolicy, Wdl, Wdl50};
+    let b = in_tables(
+        BEFORE_THE_TABLES,
+        Wdl::Win,
+        Wdl50::Win,
+        TablebasePolicy::default(),
+    );
+    let v = apply(&b, seat(Color::White), &[mv("Rxa7")], at());
+    let told: Vec<_> = v
+        .notices
+        .iter()
+        .filter(|n| matches!(n, Notice::TablesSay { .. }))
+        .collect();
+    assert_eq!(told.len(), 1, "{:?}", v.notices);
+    assert!(v.game.outcome().is_none(), "it waits for a claim");
+    // The next move is in the tables already: nothing more is said.
+    let next = StateOfPlay {
+        game: v.game.clone(),
+        ..b.clone()
+    };
+    let v2 = apply(&next, seat(Color::Black), &[mv("Kd5")], at());
+    assert!(
+        !v2.notices
+            .iter()
+            .any(|n| matches!(n, Notice::TablesSay { .. })),
+        "{:?}",
+        v2.notices
+    );
+    let quiet = StateOfPlay {
+        tablebase: TablebasePolicy {
+            notice: false,
+            ..TablebasePolicy::default()
+        },
+        ..b.clone()
+    };
+    let v = apply(&quiet, seat(Color::White), &[mv("Rxa7")], at());
+    assert!(
+        !v.notices
+            .iter()
+            .any(|n| matches!(n, Notice::TablesSay { .. }))
+    );
+    let auto = StateOfPlay {
+        tablebase: TablebasePolicy {
+            end: TablebaseEnd::Auto,
+            ..TablebasePolicy::default()
+        },
+        ..b
+    };
+    let v = apply(&auto, seat(Color::White), &[mv("Rxa7")], at());
+    assert_eq!(v.game.outcome().unwrap().result, GameResult::WhiteWins);
+    assert_eq!(proof_of(&v).by, crate::chess::tablebase::Decider::Itself);
+    assert!(v.notices.contains(&Notice::GameOver));
 }

@@ -14,7 +14,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use shakmaty::{Chess, Color, Position};
 
-use super::outcome::GameResult;
+use super::outcome::{EndReason, GameResult};
 
 /// The tables' result for the side to move, as the Syzygy WDL tables hold
 /// it: for the position as if it had just been reached by a capture or a
@@ -193,6 +193,23 @@ impl Reading {
     }
 }
 
+/// What players are told as their game enters the tables: the reading and
+/// the event's rule that will judge a claim on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableNews {
+    /// What the tables say.
+    pub reading: Reading,
+    /// The event's rule.
+    pub rule: TablebaseRule,
+}
+
+impl TableNews {
+    /// The result a claim would get now; `None` where the rule leaves it open.
+    pub fn result(&self) -> Option<GameResult> {
+        self.reading.result(self.rule)
+    }
+}
+
 /// Why the tables cannot say anything about a position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, thiserror::Error)]
 #[serde(tag = "key", rename_all = "snake_case")]
@@ -359,6 +376,160 @@ impl Default for TablebasePolicy {
     }
 }
 
+/// Who turned the tables' word into the result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decider {
+    /// A player's claim.
+    Claim(#[serde(serialize_with = "super::side::serialize_color")] Color),
+    /// The event ends such games by itself (`tablebase_end = "auto"`).
+    Itself,
+    /// A TD (`dopis game adjudicate N --tablebase`).
+    Director,
+}
+
+/// The proof of a result the tables decided: the table, its verdict, the
+/// distance to zeroing and the rule, written as the adjudication's text
+/// (which is what is stored and what PGN carries) and read back from it, so
+/// that mails and pages say it in the reader's language.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TableProof {
+    /// The table (`KRvK`).
+    pub material: String,
+    /// The verdict from White's view, without the 50-move rule.
+    pub for_white: Wdl,
+    /// The distance to zeroing for the side to move, where known.
+    pub dtz: Option<Dtz>,
+    /// The rule that made it a result.
+    pub rule: TablebaseRule,
+    /// Who asked for it.
+    pub by: Decider,
+}
+
+const PROOF: &str = "endgame tables (Syzygy ";
+const BY_ITSELF: &str = "ended as the tables say";
+const BY_DIRECTOR: &str = "by the TD";
+const CLAIMED_BY: &str = "claimed by ";
+
+impl TableProof {
+    /// The proof of `reading` decided under `rule` by `by`.
+    pub fn of(reading: &Reading, rule: TablebaseRule, by: Decider) -> TableProof {
+        TableProof {
+            material: reading.material.clone(),
+            for_white: reading.for_white(),
+            dtz: reading.dtz,
+            rule,
+            by,
+        }
+    }
+
+    /// The end reason this proof is.
+    pub fn end_reason(&self) -> EndReason {
+        EndReason::Adjudication(self.to_string())
+    }
+
+    /// Reads back an adjudication's text written by this type's `Display`.
+    pub fn read(why: &str) -> Option<TableProof> {
+        let rest = why.strip_prefix(PROOF)?;
+        let (material, rest) = rest.split_once("): ")?;
+        let mut parts = rest.split(", ");
+        let verdict = parts.next()?;
+        let for_white = [
+            Wdl::Win,
+            Wdl::CursedWin,
+            Wdl::Draw,
+            Wdl::BlessedLoss,
+            Wdl::Loss,
+        ]
+        .into_iter()
+        .find(|w| verdict_words(*w) == verdict)?;
+        let mut dtz = None;
+        let mut next = parts.next()?;
+        if let Some(value) = next.strip_prefix("DTZ ") {
+            let (rounded, digits) = match value.strip_prefix('~') {
+                Some(d) => (true, d),
+                None => (false, value),
+            };
+            dtz = Some(Dtz {
+                plies: digits.parse().ok()?,
+                rounded,
+            });
+            next = parts.next()?;
+        }
+        let (rule, by) = next.split_once("; ")?;
+        let rule = TablebaseRule::ALL
+            .into_iter()
+            .find(|r| rule_words(*r) == rule)?;
+        let by = match by {
+            BY_ITSELF => Decider::Itself,
+            BY_DIRECTOR => Decider::Director,
+            other => Decider::Claim(match other.strip_prefix(CLAIMED_BY)? {
+                "White" => Color::White,
+                "Black" => Color::Black,
+                _ => return None,
+            }),
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        Some(TableProof {
+            material: material.to_owned(),
+            for_white,
+            dtz,
+            rule,
+            by,
+        })
+    }
+}
+
+/// The verdict from White's view in the proof's words.
+fn verdict_words(w: Wdl) -> &'static str {
+    match w {
+        Wdl::Win => "win for White",
+        Wdl::CursedWin => "cursed win for White",
+        Wdl::Draw => "draw",
+        Wdl::BlessedLoss => "cursed win for Black",
+        Wdl::Loss => "win for Black",
+    }
+}
+
+fn rule_words(r: TablebaseRule) -> &'static str {
+    match r {
+        TablebaseRule::Iccf => "ICCF rule",
+        TablebaseRule::FiftyMove => "50-move rule",
+        TablebaseRule::None => "no rule",
+    }
+}
+
+impl fmt::Display for TableProof {
+    /// `endgame tables (Syzygy KRvK): win for White, DTZ 15, ICCF rule;
+    /// claimed by White`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{PROOF}{}): {}",
+            self.material,
+            verdict_words(self.for_white)
+        )?;
+        if let Some(dtz) = self.dtz {
+            write!(f, ", DTZ {dtz}")?;
+        }
+        write!(f, ", {}; ", rule_words(self.rule))?;
+        match self.by {
+            Decider::Claim(side) => write!(
+                f,
+                "{CLAIMED_BY}{}",
+                match side {
+                    Color::White => "White",
+                    Color::Black => "Black",
+                }
+            ),
+            Decider::Itself => f.write_str(BY_ITSELF),
+            Decider::Director => f.write_str(BY_DIRECTOR),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -402,6 +573,63 @@ mod tests {
             Some(GameResult::BlackWins)
         );
         assert_eq!(r.for_white(), Wdl::Loss);
+    }
+
+    #[test]
+    fn a_proof_reads_back_from_its_adjudication_text() {
+        use super::super::outcome::Outcome;
+        let proofs = [
+            TableProof {
+                material: "KRvK".into(),
+                for_white: Wdl::Win,
+                dtz: Some(Dtz {
+                    plies: 15,
+                    rounded: false,
+                }),
+                rule: TablebaseRule::Iccf,
+                by: Decider::Claim(Color::White),
+            },
+            TableProof {
+                material: "KBBvKN".into(),
+                for_white: Wdl::BlessedLoss,
+                dtz: Some(Dtz {
+                    plies: -112,
+                    rounded: true,
+                }),
+                rule: TablebaseRule::FiftyMove,
+                by: Decider::Itself,
+            },
+            TableProof {
+                material: "KvKQ".into(),
+                for_white: Wdl::Draw,
+                dtz: None,
+                rule: TablebaseRule::Iccf,
+                by: Decider::Director,
+            },
+        ];
+        for proof in proofs {
+            let text = Outcome::new(GameResult::WhiteWins, proof.end_reason()).to_string();
+            let Some(Outcome {
+                reason: EndReason::Adjudication(why),
+                ..
+            }) = Outcome::from_description(GameResult::WhiteWins, &text)
+            else {
+                panic!("not read back: {text}");
+            };
+            assert_eq!(TableProof::read(&why), Some(proof), "{text}");
+        }
+        assert_eq!(
+            TableProof::read(
+                "endgame tables (Syzygy KRvK): win for White, DTZ 15, ICCF rule; claimed by White"
+            )
+            .map(|p| p.material),
+            Some("KRvK".to_string())
+        );
+        assert_eq!(TableProof::read("White's attack wins by force"), None);
+        assert_eq!(
+            TableProof::read("endgame tables (Syzygy KRvK): win for White, ICCF rule"),
+            None
+        );
     }
 
     #[test]

@@ -163,9 +163,16 @@ pub enum Command {
     DeclineDraw,
     /// Resign the game.
     Resign,
-    /// Claim a draw (threefold repetition, 50-move rule), optionally by the named move.
+    /// Claim a draw (threefold repetition, 50-move rule, the endgame
+    /// tables), optionally by the named move.
     ClaimDraw {
         /// The move that would make the draw claimable.
+        with_move: Option<MoveText>,
+    },
+    /// Claim a win by the endgame tables, optionally by the named move (the
+    /// claim is about the position after it).
+    ClaimWin {
+        /// The move that brings the position into the tables.
         with_move: Option<MoveText>,
     },
     /// Conditional moves: each line alternates the opponent's move and the answer.
@@ -603,6 +610,7 @@ fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
             offer_draw: true,
         }],
         with_move if is(|w| w.claim_draw) => vec![Command::ClaimDraw { with_move }],
+        with_move if is(|w| w.claim_win) => vec![Command::ClaimWin { with_move }],
         Some(text) if is(|w| w.accept_draw) => vec![
             Command::AcceptDraw,
             Command::Move {
@@ -762,6 +770,10 @@ pub fn describe(commands: &[Command], lang: Lang) -> String {
             Command::ClaimDraw {
                 with_move: Some(text),
             } => format!("{} {text}", w(|v| v.claim_draw)),
+            Command::ClaimWin { with_move: None } => w(|v| v.claim_win).into(),
+            Command::ClaimWin {
+                with_move: Some(text),
+            } => format!("{} {text}", w(|v| v.claim_win)),
             Command::Conditional { lines } => lines
                 .iter()
                 .map(|line| {
@@ -810,6 +822,7 @@ pub(crate) fn every_command(lang: Lang) -> Vec<(&'static str, &'static [&'static
         ("decline draw", own.decline_draw),
         ("resign", own.resign),
         ("claim draw", own.claim_draw),
+        ("claim win", own.claim_win),
         ("status", own.status),
         ("games", own.games),
         ("xfcc password", own.xfcc_password),

@@ -628,7 +628,7 @@ fn move_text_is_trimmed_and_bounded() {
     assert!(MoveText::new(&"a".repeat(MAX_MOVE_TEXT)).is_some());
 }
 
-const CATEGORIES: [(&str, PhraseList, Option<Command>); 12] = [
+const CATEGORIES: [(&str, PhraseList, Option<Command>); 13] = [
     ("offer_draw", |w| w.offer_draw, Some(Command::OfferDraw)),
     ("accept_draw", |w| w.accept_draw, Some(Command::AcceptDraw)),
     (
@@ -641,6 +641,11 @@ const CATEGORIES: [(&str, PhraseList, Option<Command>); 12] = [
         "claim_draw",
         |w| w.claim_draw,
         Some(Command::ClaimDraw { with_move: None }),
+    ),
+    (
+        "claim_win",
+        |w| w.claim_win,
+        Some(Command::ClaimWin { with_move: None }),
     ),
     ("status", |w| w.status, Some(Command::Status)),
     ("games", |w| w.games, Some(Command::Games)),

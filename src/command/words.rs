@@ -17,8 +17,10 @@ pub(super) struct Words {
     pub decline_draw: &'static [&'static str],
     /// Resign the game.
     pub resign: &'static [&'static str],
-    /// Claim a draw by threefold repetition or the 50-move rule.
+    /// Claim a draw by threefold repetition, the 50-move rule or the endgame tables.
     pub claim_draw: &'static [&'static str],
+    /// Claim a win by the endgame tables.
+    pub claim_win: &'static [&'static str],
     /// Ask for the state of the game.
     pub status: &'static [&'static str],
     /// Ask for a list of all my games.
@@ -86,6 +88,7 @@ pub(super) const EN: Words = Words {
     ],
     resign: &["resign", "resigns", "resigned", "give up", "concede"],
     claim_draw: &["claim draw", "draw claim", "claim"],
+    claim_win: &["claim win", "win claim", "claim the win", "claim a win"],
     status: &["status", "state"],
     games: &["games", "list games"],
     xfcc_password: &["xfcc password"],
@@ -146,6 +149,7 @@ const SL: Words = Words {
     ],
     resign: &["predaja", "predam", "predajam", "vdam se", "predam partijo"],
     claim_draw: &["zahtevam remi", "reklamiram remi", "uveljavljam remi"],
+    claim_win: &["zahtevam zmago", "reklamiram zmago", "uveljavljam zmago"],
     status: &["stanje"],
     games: &["partije", "moje partije"],
     xfcc_password: &["xfcc geslo"],
@@ -191,6 +195,7 @@ const PL: Words = Words {
     ],
     resign: &["poddaję się", "poddaję partię", "poddaję", "kapituluję"],
     claim_draw: &["żądam remisu", "reklamuję remis", "zgłaszam remis"],
+    claim_win: &["żądam wygranej", "reklamuję wygraną", "zgłaszam wygraną"],
     status: &["stan"],
     games: &["partie", "moje partie"],
     xfcc_password: &["hasło xfcc"],
@@ -234,6 +239,7 @@ const LV: Words = Words {
     ],
     resign: &["padodos", "padodu partiju"],
     claim_draw: &["pieprasu neizšķirtu"],
+    claim_win: &["pieprasu uzvaru"],
     status: &["statuss", "stāvoklis"],
     games: &["partijas", "manas partijas"],
     xfcc_password: &["xfcc parole"],
@@ -283,6 +289,12 @@ const DE: Words = Words {
         "reklamiere remis",
         "remis beanspruchen",
         "beanspruche remis",
+    ],
+    claim_win: &[
+        "gewinn reklamieren",
+        "reklamiere gewinn",
+        "gewinn beanspruchen",
+        "beanspruche gewinn",
     ],
     status: &["status", "stand"],
     games: &["partien", "meine partien", "spiele"],

@@ -25,6 +25,17 @@
 //!                                   # default: by link only) or "private" (its own
 //!                                   # players only); see super::Visibility
 //!
+//! tablebase_rule = "iccf"           # optional: what decides a claim on the endgame
+//!                                   # tables: "iccf" (the default: the tables' result
+//!                                   # without the 50-move rule), "fifty-move" (a cursed
+//!                                   # win or a blessed loss is a draw) or "none" (claims
+//!                                   # on the tables are refused)
+//! tablebase_end = "claim"           # optional: "claim" (the default: a game in the
+//!                                   # tables goes on until a player claims, as at ICCF)
+//!                                   # or "auto" (it ends as the tables say at once)
+//! tablebase_notice = false          # optional: do not tell the players when their game
+//!                                   # enters the tables (default true)
+//!
 //! [draws]                           # optional; 0 (the default) means no limit
 //! first_offer_move = 20             # no draw offers before move 20
 //! moves_between_offers = 10         # a player offers at most once per 10 moves
@@ -146,6 +157,9 @@ pub struct Event {
     /// Whether its finished games count for the rating list (`rated`,
     /// default true).
     pub rated: bool,
+    /// The rules for the endgame tables (`tablebase_rule`, `tablebase_end`,
+    /// `tablebase_notice`).
+    pub tablebase: crate::chess::tablebase::TablebasePolicy,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -323,6 +337,9 @@ struct RawEvent {
     messages: Option<bool>,
     rated: Option<bool>,
     visibility: Option<Spanned<String>>,
+    tablebase_rule: Option<Spanned<String>>,
+    tablebase_end: Option<Spanned<String>>,
+    tablebase_notice: Option<bool>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
@@ -629,6 +646,34 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             ) as u32,
         },
     };
+    let tablebase = {
+        use crate::chess::tablebase::{TablebaseEnd, TablebasePolicy, TablebaseRule};
+        let mut policy = TablebasePolicy::default();
+        if let Some(v) = &raw.tablebase_rule {
+            match TablebaseRule::from_key(v.get_ref()) {
+                Some(rule) => policy.rule = rule,
+                None => c.at(
+                    v,
+                    "tablebase_rule",
+                    "must be \"iccf\" (the tables' result, without the 50-move rule), \"fifty-move\" (the 50-move rule stands) or \"none\" (no claims on the tables)",
+                ),
+            }
+        }
+        if let Some(v) = &raw.tablebase_end {
+            match TablebaseEnd::from_key(v.get_ref()) {
+                Some(end) => policy.end = end,
+                None => c.at(
+                    v,
+                    "tablebase_end",
+                    "must be \"claim\" (a player claims) or \"auto\" (the game ends as the tables say)",
+                ),
+            }
+        }
+        if let Some(notice) = raw.tablebase_notice {
+            policy.notice = notice;
+        }
+        policy
+    };
     let visibility = raw
         .visibility
         .as_ref()
@@ -900,6 +945,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             messages: raw.messages.unwrap_or(true),
             rated: raw.rated.unwrap_or(true),
             visibility,
+            tablebase,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));

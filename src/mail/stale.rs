@@ -83,6 +83,7 @@ fn decides(command: &Command) -> bool {
         command,
         Command::Move { .. }
             | Command::ClaimDraw { .. }
+            | Command::ClaimWin { .. }
             | Command::AcceptDraw
             | Command::Resign
             | Command::Conditional { .. }
@@ -98,6 +99,9 @@ fn names_current_move(game: &Game, commands: &[Command]) -> bool {
         match c {
             Command::Move { text, .. } => vec![text],
             Command::ClaimDraw {
+                with_move: Some(text),
+            }
+            | Command::ClaimWin {
                 with_move: Some(text),
             } => vec![text],
             Command::Conditional { lines } => lines.iter().filter_map(|l| l.first()).collect(),

@@ -42,6 +42,8 @@ pub struct Inbox {
     pub answers_per_hour: u32,
     /// Regular leave days per player and calendar year.
     pub allowance: Allowance,
+    /// The endgame tables claims are judged on.
+    pub tables: std::sync::Arc<dyn crate::chess::tablebase::Tables>,
 }
 
 impl Inbox {
@@ -51,6 +53,7 @@ impl Inbox {
             post,
             answers_per_hour: settings.answers_per_hour,
             allowance: settings.allowance,
+            tables: settings.tables.clone(),
         }
     }
 }

@@ -119,6 +119,9 @@ pub struct LoadedGame {
     /// White's and Black's ratings for the game (see
     /// [`crate::service::ratings::game_ratings`]); `None`: unrated.
     pub ratings: [Option<i32>; 2],
+    /// What the endgame tables say, in the mails of the move that brought
+    /// the game into them (only there: players are told once).
+    pub tables_news: Option<crate::chess::tablebase::TableNews>,
 }
 
 impl LoadedGame {
@@ -270,6 +273,7 @@ pub async fn load_around(
         white,
         black,
         clock: Some(clock),
+        tables_news: None,
     })
 }
 
@@ -303,6 +307,7 @@ pub async fn reload_after_move(tx: &mut Tx, before: LoadedGame) -> Result<Loaded
         white,
         black,
         clock: Some(clock),
+        tables_news: None,
     })
 }
 
@@ -869,6 +874,21 @@ impl Post {
         // mail's news, and the writer hears of it in their answer; with no
         // such mail, a short one of its own says it (see the end).
         let mut talks = Talks::of(table, notices);
+        // What the tables say rides with every mail of this news.
+        let told;
+        let table = match notices.iter().find_map(|n| match n {
+            Notice::TablesSay { news } => Some(news.clone()),
+            _ => None,
+        }) {
+            Some(news) => {
+                told = LoadedGame {
+                    tables_news: Some(news),
+                    ..table.clone()
+                };
+                &told
+            }
+            None => table,
+        };
         let alone = notices
             .iter()
             .all(|n| matches!(n, Notice::Message { .. } | Notice::MessageHeld { .. }));
@@ -976,7 +996,9 @@ impl Post {
                     None,
                 ),
                 // Told with the other mails (see `Talks`).
-                Notice::Message { .. } | Notice::MessageHeld { .. } => continue,
+                Notice::Message { .. } | Notice::MessageHeld { .. } | Notice::TablesSay { .. } => {
+                    continue;
+                }
             };
             let to = table.player(side);
             // A player on the daily digest hears of their move there.
@@ -1300,6 +1322,7 @@ fn game_view(
         draw_offer_from: table.draw_offer_by,
         pgn: Some(table.pgn()),
         ratings: table.ratings,
+        tables: table.tables_news.clone(),
     }
 }
 

@@ -185,6 +185,7 @@ fn your_move(moves: &[&str], date: DateTime<Utc>, deadline: DateTime<Utc>, lang:
             draw_offer_from: None,
             pgn: None,
             ratings: [None, None],
+            tables: None,
         }),
         talk: None,
         page: None,

@@ -109,6 +109,7 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         recipient,
         pgn: None,
         ratings: [None, None],
+        tables: None,
         game,
         time_control: "3d".to_owned(),
         deadline: Some("2026-12-02 18:05 CET (17:05 UTC)".to_owned()),

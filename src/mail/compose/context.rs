@@ -10,6 +10,7 @@ use crate::chess::game::{EndReason, Game, GameResult};
 use crate::chess::notation::{Notation, render};
 use crate::chess::outcome::WithdrawalForfeit;
 use crate::chess::side;
+use crate::chess::tablebase::TableProof;
 use crate::lang::Lang;
 
 /// Width of the "game so far" lines in the plain part.
@@ -343,6 +344,9 @@ pub(crate) struct GameContext {
     pub chess960: bool,
     /// A link that opens the position on an analysis board, if allowed.
     pub analysis_url: Option<String>,
+    /// What the endgame tables say, in the mails of the move that brought
+    /// the game into them (see `super::words::table_news`).
+    pub tables: Option<serde_json::Value>,
 }
 
 /// How the game ended, in parts a template can put into words.
@@ -369,6 +373,9 @@ pub(crate) struct OutcomeContext {
     /// from which event (the templates say it; `adjudication` has it in
     /// English).
     pub forfeit: Option<WithdrawalForfeit>,
+    /// For an `adjudication` the endgame tables made: their proof (see
+    /// `super::words::table_proof`).
+    pub tables: Option<serde_json::Value>,
     /// The English sentence the PGN carries ("White wins by checkmate.").
     pub sentence: String,
 }
@@ -789,6 +796,12 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
                 EndReason::Adjudication(why) => WithdrawalForfeit::read(why),
                 _ => None,
             },
+            tables: match &o.reason {
+                EndReason::Adjudication(why) => {
+                    TableProof::read(why).map(|p| super::words::table_proof(&p))
+                }
+                _ => None,
+            },
             sentence: o.to_string(),
         }
     });
@@ -833,6 +846,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         fen: fen(pos),
         chess960: game.start().is_chess960(),
         analysis_url: view.analysis_url.clone(),
+        tables: view.tables.as_ref().map(super::words::table_news),
     }
 }
 

@@ -139,6 +139,9 @@ pub struct GameView {
     pub pgn: Option<String>,
     /// White's and Black's ratings, shown beside their names; `None`: unrated.
     pub ratings: [Option<i32>; 2],
+    /// What the endgame tables say, in the mails of the move that brought
+    /// the game into them.
+    pub tables: Option<crate::chess::tablebase::TableNews>,
 }
 
 /// One game in a player's list of games (the `games` command): the

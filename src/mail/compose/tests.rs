@@ -34,6 +34,7 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         draw_offer_from: None,
         pgn: None,
         ratings: [None, None],
+        tables: None,
     }
 }
 

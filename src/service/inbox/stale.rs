@@ -235,20 +235,19 @@ impl Inbox {
     ) -> Result<(arbiter::StateOfPlay, Option<crate::ids::EventId>), StoreError> {
         let record = &table.record;
         let event = record.event;
-        let (draw_policy, messages) = match event {
-            Some(event) => (
-                crate::service::td::draw_policy(tx, event).await?,
-                crate::service::td::messages_allowed(tx, event).await?,
-            ),
-            None => (crate::event::DrawPolicy::default(), true),
+        let rules = match event {
+            Some(event) => crate::service::td::game_rules(tx, event).await?,
+            None => crate::service::td::GameRules::default(),
         };
         let board = arbiter::StateOfPlay {
             game: table.game.clone(),
             draw_offer_by: record.draw_offer_by,
             conditionals: record.conditionals.clone(),
-            draw_policy,
+            draw_policy: rules.draws,
             last_offers: record.last_offers,
-            messages,
+            messages: rules.messages,
+            tables: self.tables.clone(),
+            tablebase: rules.tablebase,
         };
         Ok((board, event))
     }

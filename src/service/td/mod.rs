@@ -54,7 +54,7 @@ pub use pgn::event_pgn;
 pub use players::{replace, withdraw};
 pub use results::{ImportedResult, Ruling, describe_stored, import_results, set_result};
 pub use standings::{EventStandings, standings, standings_letter};
-pub use stored::{StoredEvent, draw_policy, events, log, messages_allowed};
+pub use stored::{GameRules, StoredEvent, events, game_rules, log};
 pub use visibility::set_visibility;
 
 /// The service's vocabulary for events as stored: plain records the CLI

@@ -49,6 +49,9 @@ pub(super) struct Settings {
     /// Whether the games count for the rating list (absent: they do).
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     rated: bool,
+    /// The rules for the endgame tables (absent: ICCF's, claims, notices).
+    #[serde(default)]
+    tablebase: crate::chess::tablebase::TablebasePolicy,
 }
 
 fn yes() -> bool {
@@ -130,27 +133,45 @@ impl Settings {
                 .map(|a| a.as_setting().to_owned()),
             messages: event.messages,
             rated: event.rated,
+            tablebase: event.tablebase,
         }
     }
 }
 
-/// Whether a stored event lets its players pass messages to each other.
-pub async fn messages_allowed(tx: &mut Tx, event: EventId) -> Result<bool, StoreError> {
-    let record = tx.event(event).await?;
-    let settings: Settings = serde_json::from_str(&record.settings)
-        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
-    Ok(settings.messages)
+/// The rules of a stored event that the arbiter applies to each of its
+/// games: draw offers, messages and the endgame tables, from one read of
+/// the event's row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameRules {
+    /// The draw offer rules.
+    pub draws: crate::event::DrawPolicy,
+    /// Whether players may pass messages to each other.
+    pub messages: bool,
+    /// The rules for the endgame tables.
+    pub tablebase: crate::chess::tablebase::TablebasePolicy,
 }
 
-/// The draw offer rules of a stored event.
-pub async fn draw_policy(
-    tx: &mut Tx,
-    event: EventId,
-) -> Result<crate::event::DrawPolicy, StoreError> {
+impl Default for GameRules {
+    /// The rules of a game outside any event.
+    fn default() -> Self {
+        GameRules {
+            draws: crate::event::DrawPolicy::default(),
+            messages: true,
+            tablebase: crate::chess::tablebase::TablebasePolicy::default(),
+        }
+    }
+}
+
+/// The rules a stored event's games are played by.
+pub async fn game_rules(tx: &mut Tx, event: EventId) -> Result<GameRules, StoreError> {
     let record = tx.event(event).await?;
     let settings: Settings = serde_json::from_str(&record.settings)
         .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
-    Ok(settings.draws)
+    Ok(GameRules {
+        draws: settings.draws,
+        messages: settings.messages,
+        tablebase: settings.tablebase,
+    })
 }
 
 fn stored_analysis_link(text: &str) -> Result<crate::chess::analysis::AnalysisLink, StoreError> {
@@ -284,6 +305,7 @@ impl StoredEvent {
             messages: s.messages,
             rated: s.rated,
             visibility: record.visibility,
+            tablebase: s.tablebase,
         };
         Ok(StoredEvent {
             record,

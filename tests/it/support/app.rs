@@ -62,6 +62,7 @@ impl TestApp {
                 answers_per_hour: 1000,
                 allowance: Allowance::default(),
                 plan: ReminderPlan::default(),
+                tables: std::sync::Arc::new(dopis::chess::tablebase::NoTables),
             },
             mailbox_name: "test".into(),
             system_clock: false,
