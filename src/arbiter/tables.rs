@@ -46,7 +46,12 @@ pub(super) fn claim(
                 with_move: mv.is_some(),
                 fide,
             },
-            RejectionKind::Claim,
+            // A refused draw claim explains how draw claims work; a win
+            // claim has nothing of that to learn.
+            match claimed {
+                Claimed::Draw => RejectionKind::Claim,
+                Claimed::Win => RejectionKind::Other,
+            },
         )
     };
     let rule = st.tablebase.rule;

@@ -743,14 +743,17 @@ fn a_claim_the_tables_deny_changes_nothing_and_says_what_they_say() {
         Wdl50::Win,
         TablebasePolicy::default(),
     );
-    for (side, text) in [(Color::Black, "claim win"), (Color::White, "claim draw")] {
+    for (side, text, want) in [
+        (Color::Black, "claim win", RejectionKind::Other),
+        (Color::White, "claim draw", RejectionKind::Claim),
+    ] {
         let v = apply(&b, seat(side), &said(text, Lang::En), at());
         assert!(!v.changed, "{text}");
         assert!(v.game.outcome().is_none());
         let [Notice::Rejected { reason, kind, .. }] = v.notices.as_slice() else {
             panic!("{:?}", v.notices)
         };
-        assert_eq!(*kind, RejectionKind::Claim);
+        assert_eq!(*kind, want, "{text}");
         let Reason::TableClaimInvalid {
             why: TableRefusal::TablesSay { result, .. },
             ..

@@ -254,6 +254,18 @@ const PAGE: &str = "https://chess.example.org/me/7.k2m9c4x8q3z7a5ndyw6p/games/42
 /// What the English mail of each case must say.
 fn english(name: &str) -> Vec<&'static str> {
     match name {
+        "your_move_tables_say" => vec![
+            "The endgame tables (KRvK) now hold this position",
+            "White may claim the win: write \"claim win\".",
+        ],
+        "game_over_by_tables" => vec![
+            "Decided by the endgame tables",
+            "(KRvK, DTZ 23, ICCF rule), on White's claim.",
+        ],
+        "refused_table_claim" => vec![
+            "the win claim is not valid: the endgame tables (KBBvKN) say: a draw",
+            "50-move rule stands",
+        ],
         "game_started" => vec![
             "You play Black",
             "White moves first",
@@ -1812,6 +1824,125 @@ pub(crate) fn talk_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> 
         true,
     );
     cases
+}
+
+/// The mails of the endgame tables in `lang`: a "your move" that says what
+/// the tables say as the game enters them, the game over by a claim on
+/// them, and a claim they deny.
+pub(crate) fn tables_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
+    use dopis::arbiter::{Claimed, TableRefusal};
+    use dopis::chess::outcome::{GameResult, Outcome};
+    use dopis::chess::tablebase::{
+        Decider, Dtz, Reading, TableNews, TableProof, TablebaseRule, Wdl, Wdl50,
+    };
+    // Black's king has just stepped to d5: White to move in K+R v K.
+    let krvk = || {
+        let mut game =
+            Game::new(StartPosition::fen("8/8/8/4k3/8/8/8/R3K3 b - - 0 1").unwrap()).unwrap();
+        game.play_uci("e5d5", None).unwrap();
+        game
+    };
+    let reading = Reading {
+        material: "KRvK".into(),
+        pieces: 3,
+        turn: Color::White,
+        halfmoves: 0,
+        wdl: Wdl::Win,
+        wdl50: Some(Wdl50::Win),
+        dtz: Some(Dtz {
+            plies: 23,
+            rounded: false,
+        }),
+    };
+    let mut cases = Vec::new();
+    let mut in_tables = view(krvk(), Some(Color::White));
+    in_tables.tables = Some(TableNews {
+        reading: reading.clone(),
+        rule: TablebaseRule::Iccf,
+    });
+    cases.push(Case {
+        name: "your_move_tables_say",
+        letter: letter(LetterKind::YourMove, lang, Color::White, Some(in_tables)),
+        text_has: says("your_move_tables_say"),
+        boards: 1,
+        pgn: false,
+    });
+    let mut won = krvk();
+    let proof = TableProof::of(&reading, TablebaseRule::Iccf, Decider::Claim(Color::White));
+    won.rule(Outcome::new(GameResult::WhiteWins, proof.end_reason()));
+    cases.push(Case {
+        name: "game_over_by_tables",
+        letter: letter(
+            LetterKind::GameOver,
+            lang,
+            Color::Black,
+            Some(with_pgn(view(won, Some(Color::Black)))),
+        ),
+        text_has: says("game_over_by_tables"),
+        boards: 1,
+        pgn: true,
+    });
+    let cursed = Reading {
+        material: "KBBvKN".into(),
+        pieces: 5,
+        wdl: Wdl::CursedWin,
+        wdl50: Some(Wdl50::CursedWin),
+        dtz: Some(Dtz {
+            plies: 107,
+            rounded: false,
+        }),
+        ..reading
+    };
+    cases.push(Case {
+        name: "refused_table_claim",
+        letter: letter(
+            LetterKind::Rejected {
+                wrote: match lang {
+                    Lang::Sl => "zahtevam zmago",
+                    Lang::Pl => "żądam wygranej",
+                    Lang::Lv => "pieprasu uzvaru",
+                    Lang::De => "reklamiere Gewinn",
+                    _ => "claim win",
+                }
+                .into(),
+                reason: Reason::TableClaimInvalid {
+                    claimed: Claimed::Win,
+                    why: TableRefusal::TablesSay {
+                        reading: cursed,
+                        rule: TablebaseRule::FiftyMove,
+                        result: GameResult::Draw,
+                    },
+                    with_move: false,
+                    fide: None,
+                },
+                kind: RejectionKind::Claim,
+            },
+            lang,
+            Color::White,
+            Some(view(krvk(), Some(Color::White))),
+        ),
+        text_has: says("refused_table_claim"),
+        boards: 1,
+        pgn: false,
+    });
+    // Clocks, deadline and time control as the reader's language writes them.
+    for case in &mut cases {
+        if let Some(game) = case.letter.game.as_mut() {
+            if game.deadline.is_some() {
+                game.deadline = Some(deadline_in(lang, 2026, 12, 2, 17, 5));
+            }
+            game.time_control = describe_control(&TimeControl::default(), lang);
+            if game.clocks.is_some() {
+                game.clocks = Some(clocks_in(lang, &game.game));
+            }
+        }
+    }
+    cases
+}
+
+#[test]
+fn the_endgame_tables_mails_match_their_golden_files() {
+    check_golden(tables_cases_in(Lang::En, english), None);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use dopis::lang::Lang;
 
 use crate::outbound::{
     Case, cases_in, check_golden, digest_of, event_and_time_cases_in, notify_cases_in,
-    talk_cases_in,
+    tables_cases_in, talk_cases_in,
 };
 
 /// Every case in `lang`: the first mail kinds, the later ones, the digest
@@ -18,6 +18,7 @@ fn every_case(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     cases.extend(event_and_time_cases_in(lang, says));
     cases.extend(notify_cases_in(lang, says));
     cases.extend(talk_cases_in(lang, says));
+    cases.extend(tables_cases_in(lang, says));
     cases
 }
 
@@ -223,6 +224,15 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "ne šteje za nikogar.",
             "> Both players",
         ],
+        "your_move_tables_say" => vec![
+            "Končniške tabele (KRvK) zdaj obsegajo ta položaj",
+            "»zahtevam zmago«",
+        ],
+        "game_over_by_tables" => vec![
+            "Odločile so končniške",
+            "(KRvK, DTZ 23, pravilo ICCF), na zahtevo belega.",
+        ],
+        "refused_table_claim" => vec!["zahteva za zmago ni utemeljena: končniške tabele (KBBvKN)"],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -403,6 +413,15 @@ fn polish(name: &str) -> Vec<&'static str> {
             "Nie można w niej już wykonywać ruchów",
             "> Both players",
         ],
+        "your_move_tables_say" => vec![
+            "Tablice końcówek (KRvK) obejmują teraz tę pozycję",
+            "„żądam wygranej”",
+        ],
+        "game_over_by_tables" => vec![
+            "Rozstrzygnęły tablice",
+            "(KRvK, DTZ 23, zasada ICCF), na żądanie białych.",
+        ],
+        "refused_table_claim" => vec!["żądanie wygranej jest nieuzasadnione: tablice końcówek"],
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -587,6 +606,15 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "Tajā vairs nevar izdarīt gājienus",
             "> Both players",
         ],
+        "your_move_tables_say" => vec![
+            "Galotņu tabulas (KRvK) tagad aptver šo pozīciju",
+            "“pieprasu uzvaru”",
+        ],
+        "game_over_by_tables" => vec![
+            "Izšķīra galotņu tabulas",
+            "(KRvK, DTZ 23, ICCF noteikums), pēc balto pieprasījuma.",
+        ],
+        "refused_table_claim" => vec!["uzvaras pieprasījums nav pamatots: galotņu tabulas"],
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -776,6 +804,14 @@ fn german(name: &str) -> Vec<&'static str> {
             "Es können keine Züge mehr gespielt werden",
             "> Both players",
         ],
+        "your_move_tables_say" => vec![
+            "Die Endspieltabellen (KRvK) umfassen jetzt diese Stellung",
+            "„reklamiere Gewinn“",
+        ],
+        "game_over_by_tables" => vec!["Entschieden durch die Endspieltabellen", "Antrag von Weiß."],
+        "refused_table_claim" => {
+            vec!["der Antrag auf Gewinn ist nicht begründet: die Endspieltabellen"]
+        }
         other => panic!("no German phrases for {other}"),
     }
 }

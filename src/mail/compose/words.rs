@@ -159,6 +159,12 @@ fn outcome(o: &Outcome) -> Value {
         "winner": winner.map(side::key),
         "loser": winner.map(|w| side::key(!w)),
         "adjudication": o.reason.ruling(),
+        "tables": match &o.reason {
+            crate::chess::outcome::EndReason::Adjudication(why) => {
+                TableProof::read(why).map(|p| table_proof(&p))
+            }
+            _ => None,
+        },
         "sentence": o.to_string(),
     })
 }
