@@ -74,6 +74,14 @@ pub enum StartPositionError {
         /// What is wrong with the position.
         problem: String,
     },
+    /// A game cannot start in a position that is already mate or stalemate.
+    #[error("the game would be over before it starts ({0}); give a position with a move to play")]
+    OverAlready(Outcome),
+    /// A game starts with White to move: the first mails say so.
+    #[error(
+        "Black is to move in {0:?}; a game starts with White to move, so give the position before Black's move, or one with 'w' as the side to move"
+    )]
+    BlackToMove(String),
 }
 
 impl StartPosition {
@@ -96,6 +104,21 @@ impl StartPosition {
     pub fn fen(fen: &str) -> Result<StartPosition, StartPositionError> {
         let start = StartPosition::Fen(fen.trim().to_owned());
         start.to_position()?;
+        Ok(start)
+    }
+
+    /// A position a new game can start from: a legal FEN, not mate or
+    /// stalemate already, with White to move (the first mails go to White
+    /// and tell Black that White moves first).
+    pub fn playable_fen(fen: &str) -> Result<StartPosition, StartPositionError> {
+        let start = StartPosition::fen(fen)?;
+        let game = Game::new(start.clone())?;
+        if let Some(outcome) = game.outcome() {
+            return Err(StartPositionError::OverAlready(outcome.clone()));
+        }
+        if game.turn() == Color::Black {
+            return Err(StartPositionError::BlackToMove(fen.trim().to_owned()));
+        }
         Ok(start)
     }
 

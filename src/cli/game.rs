@@ -36,8 +36,13 @@ pub enum GameCommand {
         #[arg(long, default_value = "3d")]
         control: TimeControl,
         /// Play Chess960 from position N (0-959), or `random`.
-        #[arg(long, value_name = "N|random")]
+        #[arg(long, value_name = "N|random", conflicts_with = "fen")]
         chess960: Option<Chess960Choice>,
+        /// Start from this position (FEN) instead of the usual one: a game
+        /// moved into dopis mid-way, an endgame, a thematic opening. White
+        /// must be to move (the first mails go to White).
+        #[arg(long, value_name = "FEN")]
+        fen: Option<String>,
     },
     /// List games.
     List {
@@ -225,19 +230,23 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             black,
             control,
             chess960,
+            fen,
         } => {
             if white == black {
                 bail!(
                     "a player cannot play themselves: give two different addresses to --white and --black"
                 );
             }
+            let start = match (chess960, fen) {
+                (_, Some(fen)) => StartPosition::playable_fen(&fen)?,
+                (None, None) => StartPosition::Standard,
+                (Some(Chess960Choice::Number(n)), None) => StartPosition::chess960(n)?,
+                (Some(Chess960Choice::Random), None) => {
+                    StartPosition::random_chess960(&mut rand::rng())
+                }
+            };
             let w = players::by_email(store, &white).await?;
             let b = players::by_email(store, &black).await?;
-            let start = match chess960 {
-                None => StartPosition::Standard,
-                Some(Chess960Choice::Number(n)) => StartPosition::chess960(n)?,
-                Some(Chess960Choice::Random) => StartPosition::random_chess960(&mut rand::rng()),
-            };
             let post = Post::new(&app.config.mail)?.with_pages(app.config.web.base()?);
             let id = start_game(store, &post, w.id, b.id, start, control, app.clock.now()).await?;
             writeln!(out, "{}", id.0)?;

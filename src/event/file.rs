@@ -25,6 +25,10 @@
 //!                                   # default: by link only) or "private" (its own
 //!                                   # players only); see super::Visibility
 //!
+//! start = { fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1" }
+//!                                   # optional: every game starts from this position
+//!                                   # (a thematic event, an endgame event); White must
+//!                                   # be to move
 //! tablebase_rule = "iccf"           # optional: what decides a claim on the endgame
 //!                                   # tables: "iccf" (the default: the tables' result
 //!                                   # without the 50-move rule), "fifty-move" (a cursed
@@ -160,6 +164,9 @@ pub struct Event {
     /// The rules for the endgame tables (`tablebase_rule`, `tablebase_end`,
     /// `tablebase_notice`).
     pub tablebase: crate::chess::tablebase::TablebasePolicy,
+    /// Where every game starts (`start = { fen = "…" }`; default the usual
+    /// position).
+    pub start: crate::chess::game::StartPosition,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -340,10 +347,17 @@ struct RawEvent {
     tablebase_rule: Option<Spanned<String>>,
     tablebase_end: Option<Spanned<String>>,
     tablebase_notice: Option<bool>,
+    start: Option<RawStart>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
     teams: Option<Spanned<Vec<RawTeam>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStart {
+    fen: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -674,6 +688,21 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         }
         policy
     };
+    let start = match raw.start.as_ref().map(|s| &s.fen) {
+        None => crate::chess::game::StartPosition::Standard,
+        Some(None) => {
+            c.nowhere(
+                "start",
+                "names no position; write start = { fen = \"…\" } with the FEN every game starts from",
+            );
+            crate::chess::game::StartPosition::Standard
+        }
+        Some(Some(fen)) => crate::chess::game::StartPosition::playable_fen(fen.get_ref())
+            .unwrap_or_else(|e| {
+                c.at(fen, "start.fen", e.to_string());
+                crate::chess::game::StartPosition::Standard
+            }),
+    };
     let visibility = raw
         .visibility
         .as_ref()
@@ -946,6 +975,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             rated: raw.rated.unwrap_or(true),
             visibility,
             tablebase,
+            start,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));
@@ -1010,6 +1040,70 @@ mod tests {
                 TieBreak::DirectEncounter,
                 TieBreak::Koya
             ]
+        );
+    }
+
+    #[test]
+    fn an_event_sets_its_tablebase_rules_and_a_bad_value_names_the_choices() {
+        use crate::chess::tablebase::{TablebaseEnd, TablebasePolicy, TablebaseRule};
+        assert_eq!(
+            parse(ROUND_ROBIN).unwrap().tablebase,
+            TablebasePolicy::default()
+        );
+        let text = ROUND_ROBIN.replacen(
+            "kind = ",
+            "tablebase_rule = \"fifty-move\"\ntablebase_end = \"auto\"\ntablebase_notice = false\nkind = ",
+            1,
+        );
+        assert_eq!(
+            parse(&text).unwrap().tablebase,
+            TablebasePolicy {
+                rule: TablebaseRule::FiftyMove,
+                end: TablebaseEnd::Auto,
+                notice: false,
+            }
+        );
+        let text = ROUND_ROBIN.replacen(
+            "kind = ",
+            "tablebase_rule = \"fide\"\ntablebase_end = \"now\"\nkind = ",
+            1,
+        );
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.contains("tablebase_rule: must be \"iccf\""), "{err}");
+        assert!(err.contains("tablebase_end: must be \"claim\""), "{err}");
+    }
+
+    #[test]
+    fn every_game_of_an_event_may_start_from_its_fen_if_white_can_move() {
+        use crate::chess::game::StartPosition;
+        assert_eq!(parse(ROUND_ROBIN).unwrap().start, StartPosition::Standard);
+        let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+        let text = ROUND_ROBIN.replacen(
+            "kind = ",
+            &format!("start = {{ fen = \"{fen}\" }}\nkind = "),
+            1,
+        );
+        assert_eq!(parse(&text).unwrap().start, StartPosition::Fen(fen.into()));
+        for (bad, says) in [
+            ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", "Black is to move"),
+            ("8/8/8", "is not a valid FEN"),
+            ("7k/5QQ1/8/8/8/8/8/K7 b - - 0 1", "over before it starts"),
+        ] {
+            let text = ROUND_ROBIN.replacen(
+                "kind = ",
+                &format!("start = {{ fen = \"{bad}\" }}\nkind = "),
+                1,
+            );
+            let err = parse(&text).unwrap_err().to_string();
+            assert!(
+                err.contains("start.fen") && err.contains(says),
+                "{bad}: {err}"
+            );
+        }
+        let text = ROUND_ROBIN.replacen("kind = ", "start = { moves = \"1.e4\" }\nkind = ", 1);
+        assert!(
+            parse(&text).is_err(),
+            "moves are not read yet: refused, not ignored"
         );
     }
 

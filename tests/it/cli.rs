@@ -174,6 +174,45 @@ async fn bad_input_gets_a_one_line_error_naming_the_fix(db: &TestDb) {
             ],
             "give a number from 0 to 959",
         ),
+        (
+            &[
+                "game",
+                "new",
+                "--white",
+                "a@players.test",
+                "--black",
+                "b@players.test",
+                "--fen",
+                "8/8/8/4k3/8/8/8/R3K3 b - - 0 1",
+            ],
+            "Black is to move",
+        ),
+        (
+            &[
+                "game",
+                "new",
+                "--white",
+                "a@players.test",
+                "--black",
+                "b@players.test",
+                "--fen",
+                "nonsense",
+            ],
+            "is not a valid FEN",
+        ),
+        (
+            &[
+                "game",
+                "new",
+                "--white",
+                "a@players.test",
+                "--black",
+                "b@players.test",
+                "--fen",
+                "7k/5QQ1/8/8/8/8/8/K7 b - - 0 1",
+            ],
+            "would be over before it starts",
+        ),
         (&["game", "show", "x"], "invalid value 'x'"),
     ];
     for (args, expected) in cases {

@@ -7,7 +7,6 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::{StoredEvent, TdError, corrupt, refused};
-use crate::chess::game::StartPosition;
 use crate::event::file::{EventKind, Pairings};
 use crate::ids::EventId;
 use crate::ids::GameId;
@@ -185,7 +184,7 @@ pub async fn start(
         let game = NewGame {
             white: p.white.id,
             black: p.black.id,
-            start: StartPosition::Standard,
+            start: ev.event.start.clone(),
             time_control: ev.event.time_control,
         };
         // Linked to the event before its first mails, which follow the

@@ -52,6 +52,9 @@ pub(super) struct Settings {
     /// The rules for the endgame tables (absent: ICCF's, claims, notices).
     #[serde(default)]
     tablebase: crate::chess::tablebase::TablebasePolicy,
+    /// The FEN every game starts from (absent: the usual position).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    start_fen: Option<String>,
 }
 
 fn yes() -> bool {
@@ -134,6 +137,10 @@ impl Settings {
             messages: event.messages,
             rated: event.rated,
             tablebase: event.tablebase,
+            start_fen: match &event.start {
+                crate::chess::game::StartPosition::Fen(fen) => Some(fen.clone()),
+                _ => None,
+            },
         }
     }
 }
@@ -306,6 +313,11 @@ impl StoredEvent {
             rated: s.rated,
             visibility: record.visibility,
             tablebase: s.tablebase,
+            start: match &s.start_fen {
+                Some(fen) => crate::chess::game::StartPosition::fen(fen)
+                    .map_err(|e| corrupt(format!("event {id} start: {e}")))?,
+                None => crate::chess::game::StartPosition::Standard,
+            },
         };
         Ok(StoredEvent {
             record,
