@@ -345,7 +345,7 @@ pub(crate) struct GameContext {
     /// A link that opens the position on an analysis board, if allowed.
     pub analysis_url: Option<String>,
     /// What the endgame tables say, in the mails of the move that brought
-    /// the game into them (see `super::words::table_news`).
+    /// the game into them (see `super::tables::table_news`).
     pub tables: Option<serde_json::Value>,
 }
 
@@ -374,7 +374,7 @@ pub(crate) struct OutcomeContext {
     /// English).
     pub forfeit: Option<WithdrawalForfeit>,
     /// For an `adjudication` the endgame tables made: their proof (see
-    /// `super::words::table_proof`).
+    /// `super::tables::table_proof`).
     pub tables: Option<serde_json::Value>,
     /// The English sentence the PGN carries ("White wins by checkmate.").
     pub sentence: String,
@@ -798,7 +798,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
             },
             tables: match &o.reason {
                 EndReason::Adjudication(why) => {
-                    TableProof::read(why).map(|p| super::words::table_proof(&p))
+                    TableProof::read(why).map(|p| super::tables::table_proof(&p))
                 }
                 _ => None,
             },
@@ -846,7 +846,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         fen: fen(pos),
         chess960: game.start().is_chess960(),
         analysis_url: view.analysis_url.clone(),
-        tables: view.tables.as_ref().map(super::words::table_news),
+        tables: view.tables.as_ref().map(super::tables::table_news),
     }
 }
 

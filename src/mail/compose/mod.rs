@@ -27,6 +27,7 @@
 mod calendar;
 mod context;
 mod mime;
+mod tables;
 mod templates;
 mod words;
 

@@ -5,13 +5,13 @@ use serde_json::{Value, json};
 use shakmaty::{CastlingSide, Role, Square};
 
 use super::context::reason_key;
+use super::tables::{result_key, table_proof, table_reading};
 use crate::arbiter::{Claimed, ConditionalNote, Reason, TableRefusal};
 use crate::chess::game::{ClaimRejected, Game, GameError};
 use crate::chess::notation::{Area, Candidate, IllegalReason, Meaning, MoveTextError};
-use crate::chess::outcome::GameResult;
 use crate::chess::outcome::Outcome;
 use crate::chess::side;
-use crate::chess::tablebase::{Decider, Reading, TableNews, TableProof, Wdl};
+use crate::chess::tablebase::TableProof;
 use crate::clock::{Leave, LeaveError, LeaveKind, leave::MAX_LEAVE_DAYS};
 use crate::lang::Lang;
 
@@ -351,55 +351,6 @@ fn table_refusal(r: &TableRefusal) -> Value {
         }),
         TableRefusal::Open { reading } => json!({"key": "open", "reading": table_reading(reading)}),
     }
-}
-
-/// `white`, `black` (the winner) or `draw`.
-fn result_key(r: GameResult) -> &'static str {
-    r.winner().map_or("draw", side::key)
-}
-
-/// A cursed win or a blessed loss: decided beyond the 50-move rule.
-fn cursed(w: Wdl) -> bool {
-    matches!(w, Wdl::CursedWin | Wdl::BlessedLoss)
-}
-
-fn table_reading(r: &Reading) -> Value {
-    json!({
-        "material": r.material,
-        "pieces": r.pieces,
-        "turn": side::key(r.turn),
-        "halfmoves": r.halfmoves,
-        "for_white": r.for_white().key(),
-        "cursed": cursed(r.wdl),
-        "dtz": r.dtz.map(|d| d.to_string()),
-    })
-}
-
-/// What the tables say as a game enters them, for the mails of that move:
-/// the reading, the event's rule and what a claim would get (`white`,
-/// `black`, `draw`, or `open` where the 50-move rule leaves it open).
-pub(crate) fn table_news(n: &TableNews) -> Value {
-    json!({
-        "reading": table_reading(&n.reading),
-        "rule": n.rule.key(),
-        "result": n.result().map_or("open", result_key),
-    })
-}
-
-/// The proof of a result the tables decided.
-pub(crate) fn table_proof(p: &TableProof) -> Value {
-    json!({
-        "material": p.material,
-        "for_white": p.for_white.key(),
-        "cursed": cursed(p.for_white),
-        "dtz": p.dtz.map(|d| d.to_string()),
-        "rule": p.rule.key(),
-        "by": match p.by {
-            Decider::Claim(side) => side::key(side),
-            Decider::Itself => "itself",
-            Decider::Director => "director",
-        },
-    })
 }
 
 fn leave_days(l: &Leave) -> Value {

@@ -1,0 +1,57 @@
+//! What the endgame tables say, as the values the templates read
+//! (`tables.txt`, the `tables` of an outcome, a refused claim).
+
+use serde_json::{Value, json};
+
+use crate::chess::outcome::GameResult;
+use crate::chess::side;
+use crate::chess::tablebase::{Decider, Reading, TableNews, TableProof, Wdl};
+
+/// `white`, `black` (the winner) or `draw`.
+pub(super) fn result_key(r: GameResult) -> &'static str {
+    r.winner().map_or("draw", side::key)
+}
+
+/// A cursed win or a blessed loss: decided beyond the 50-move rule.
+fn cursed(w: Wdl) -> bool {
+    matches!(w, Wdl::CursedWin | Wdl::BlessedLoss)
+}
+
+pub(super) fn table_reading(r: &Reading) -> Value {
+    json!({
+        "material": r.material,
+        "pieces": r.pieces,
+        "turn": side::key(r.turn),
+        "halfmoves": r.halfmoves,
+        "for_white": r.for_white().key(),
+        "cursed": cursed(r.wdl),
+        "dtz": r.dtz.map(|d| d.to_string()),
+    })
+}
+
+/// What the tables say as a game enters them, for the mails of that move:
+/// the reading, the event's rule and what a claim would get (`white`,
+/// `black`, `draw`, or `open` where the 50-move rule leaves it open).
+pub(super) fn table_news(n: &TableNews) -> Value {
+    json!({
+        "reading": table_reading(&n.reading),
+        "rule": n.rule.key(),
+        "result": n.result().map_or("open", result_key),
+    })
+}
+
+/// The proof of a result the tables decided.
+pub(super) fn table_proof(p: &TableProof) -> Value {
+    json!({
+        "material": p.material,
+        "for_white": p.for_white.key(),
+        "cursed": cursed(p.for_white),
+        "dtz": p.dtz.map(|d| d.to_string()),
+        "rule": p.rule.key(),
+        "by": match p.by {
+            Decider::Claim(side) => side::key(side),
+            Decider::Itself => "itself",
+            Decider::Director => "director",
+        },
+    })
+}
