@@ -67,7 +67,11 @@ impl Settings {
             answers_per_hour: config.mail.answers_per_hour,
             allowance: crate::clock::Allowance::days(config.clock.leave_days),
             plan: config.clock.plan()?,
-            tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+            tables: crate::service::tables::open(config)
+                .map_err(|e| ConfigError::BadTablebase {
+                    message: e.to_string(),
+                })?
+                .0,
         })
     }
 }

@@ -28,6 +28,17 @@ pub struct Config {
     pub metrics: MetricsConfig,
     /// `dopis web`: pages, calendar feeds and the XFCC endpoint.
     pub web: WebConfig,
+    /// The endgame tables claims are judged on.
+    pub tablebase: TablebaseConfig,
+}
+
+/// `[tablebase]`: the Syzygy endgame tables (README: "Endgame tables").
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct TablebaseConfig {
+    /// Folders holding `.rtbw` and `.rtbz` files; none: no tables (claims
+    /// on them are refused with that reason).
+    pub syzygy_path: Vec<PathBuf>,
 }
 
 /// `[retention]`: how long `dopis serve` keeps what it needs only for a
@@ -656,6 +667,7 @@ const KEYS: &[(&[&str], KeyKind)] = &[
     (&["retention", "outbox_bodies_days"], KeyKind::Number),
     (&["retention", "inbound_days"], KeyKind::Number),
     (&["metrics", "listen"], KeyKind::Text),
+    (&["tablebase", "syzygy_path"], KeyKind::List),
     (&["web", "listen"], KeyKind::Text),
     (&["web", "base_url"], KeyKind::Text),
     (&["web", "xfcc_path"], KeyKind::Text),
@@ -690,6 +702,13 @@ pub enum ConfigError {
     #[error("[web] {message}")]
     BadWeb {
         /// What is wrong and how to write it.
+        message: String,
+    },
+    /// The `[tablebase]` tables cannot be used (a folder missing, no
+    /// table in them); the message says which and how to fix it.
+    #[error("{message}")]
+    BadTablebase {
+        /// What is wrong and how to fix it.
         message: String,
     },
     /// A `[metrics]` setting that cannot be read.
@@ -830,6 +849,15 @@ fn resolve_paths(table: &mut toml::Table, folder: &Path) {
             && let Some(resolved) = path_from(value, folder)
         {
             *value = resolved;
+        }
+    }
+    if let Some(toml::Value::Array(folders)) = lookup(table, &["tablebase", "syzygy_path"]) {
+        for value in folders.iter_mut() {
+            if let toml::Value::String(value) = value
+                && let Some(resolved) = path_from(value, folder)
+            {
+                *value = resolved;
+            }
         }
     }
 }

@@ -23,6 +23,8 @@
 //! - [`config`]: the TOML config file with `DOPIS_…` environment overrides.
 //! - [`store`]: the database (sqlx on SQLite or PostgreSQL), migrations,
 //!   players and games.
+//! - [`tablebase`]: the Syzygy endgame tables a club supplies (read with
+//!   shakmaty-syzygy).
 //! - [`arbiter`]: applies a player's commands to a game by the rules (pure).
 //! - [`app`]: the config, store and clock every command shares.
 //! - [`service`]: the application — handling each inbound mail, the
@@ -54,5 +56,6 @@ pub mod rating;
 pub mod roster;
 pub mod service;
 pub mod store;
+pub mod tablebase;
 pub mod telemetry;
 pub mod web;

@@ -13,6 +13,7 @@ pub mod move_check;
 mod player;
 mod rating;
 mod report;
+mod tablebase;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -69,6 +70,9 @@ pub enum DopisCommand {
     Bench(bench::BenchArgs),
     /// Check a move text against a position: prints `UCI SAN`, or why not.
     Move(move_check::MoveArgs),
+    /// The endgame tables: what they say of a position.
+    #[command(subcommand)]
+    Tablebase(tablebase::TablebaseCommand),
     /// Copy a SQLite database to FILE, consistently, while `serve` runs (PostgreSQL: pg_dump).
     Backup {
         /// The new file to write (never overwritten).
@@ -273,10 +277,17 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         return doctor::run(&cli, args, out);
     }
     let config = load_config(&cli)?;
+    // Probing the tables needs the config's tables, no database.
+    if let DopisCommand::Tablebase(command) = &cli.command {
+        return tablebase::run(command, &config, out);
+    }
     // What `serve` reads again on SIGHUP: the same file and variables.
     let (file, database) = (config_path(&cli), cli.database.clone());
     match cli.command {
-        DopisCommand::Move(_) | DopisCommand::Demo { .. } | DopisCommand::Bench(_) => {
+        DopisCommand::Move(_)
+        | DopisCommand::Demo { .. }
+        | DopisCommand::Bench(_)
+        | DopisCommand::Tablebase(_) => {
             Ok(ExitCode::SUCCESS) // answered above
         }
         DopisCommand::Serve { once } => {

@@ -178,13 +178,16 @@ fn settings(config: &Config, out: &mut Vec<Check>) -> Option<Post> {
             None
         }
     };
-    if let Err(e) = Settings::from_config(config) {
-        out.push(Check::fail(
+    match Settings::from_config(config) {
+        // Told by the tablebase check below, with each file's fault.
+        Err(crate::config::ConfigError::BadTablebase { .. }) | Ok(_) => {}
+        Err(e) => out.push(Check::fail(
             "config",
             e.to_string(),
             "fix the [clock] setting named",
-        ));
+        )),
     }
+    tablebase(config, out);
     if let Some(dkim) = &config.mail.dkim {
         let domain = config
             .mail
@@ -209,6 +212,32 @@ fn settings(config: &Config, out: &mut Vec<Check>) -> Option<Post> {
         }
     }
     post
+}
+
+/// The endgame tables of `[tablebase] syzygy_path`: what was found, and
+/// each file left out with why.
+fn tablebase(config: &Config, out: &mut Vec<Check>) {
+    if config.tablebase.syzygy_path.is_empty() {
+        return;
+    }
+    match crate::service::tables::open(config) {
+        Err(e) => out.push(Check::fail(
+            "tablebase",
+            e.to_string(),
+            "fix [tablebase] syzygy_path",
+        )),
+        Ok((_, None)) => {}
+        Ok((_, Some(found))) => {
+            out.push(Check::ok("tablebase", found.summary()));
+            for problem in found.problems() {
+                out.push(Check::warn(
+                    "tablebase",
+                    problem,
+                    "replace the file with a good copy (the published checksums tell), or remove it",
+                ));
+            }
+        }
+    }
 }
 
 async fn database(config: &Config, out: &mut Vec<Check>) {
