@@ -108,22 +108,33 @@ impl Inventory {
         )
     }
 
-    /// What is wrong with the set, one line each: files left out, tables
-    /// that have only one of their two files.
-    pub fn problems(&self) -> Vec<String> {
-        let mut lines: Vec<String> = self
+    /// What is wrong with the set, one line each with how to mend it:
+    /// files left out, tables that have only one of their two files.
+    pub fn problems(&self) -> Vec<(String, String)> {
+        const REPLACE: &str =
+            "replace the file with a good copy (the published checksums tell), or remove it";
+        let mut lines: Vec<(String, String)> = self
             .left_out
             .iter()
-            .map(|(path, why)| format!("{} left out: {why}", path.display()))
+            .map(|(path, why)| {
+                (
+                    format!("{} left out: {why}", path.display()),
+                    REPLACE.into(),
+                )
+            })
             .collect();
         lines.extend(self.wdl_only.iter().map(|t| {
-            format!("{t} has a WDL file but no DTZ file: claims work, DTZ is not shown and the 50-move rule's verdict is left open")
+            (
+                format!("{t} has a WDL file but no DTZ file: claims work, DTZ is not shown and the 50-move rule's verdict is left open"),
+                format!("add {t}.rtbz"),
+            )
         }));
-        lines.extend(
-            self.dtz_only
-                .iter()
-                .map(|t| format!("{t} has a DTZ file but no WDL file, so it is not used")),
-        );
+        lines.extend(self.dtz_only.iter().map(|t| {
+            (
+                format!("{t} has a DTZ file but no WDL file, so it is not used"),
+                format!("add {t}.rtbw"),
+            )
+        }));
         lines
     }
 }
@@ -287,7 +298,7 @@ impl Syzygy {
                     Some(Err(SyzygyError::ProbeFailed { error, .. })) => {
                         inventory
                             .left_out
-                            .push((path, format!("not a good {name} table: {error}")));
+                            .push((path, format!("not a good {name} table: {}", fault(&error))));
                     }
                     _ => {
                         usable_wdl = tables.add_file(&path).is_ok();
@@ -304,7 +315,7 @@ impl Syzygy {
                     })) => {
                         inventory
                             .left_out
-                            .push((path, format!("not a good {name} table: {error}")));
+                            .push((path, format!("not a good {name} table: {}", fault(&error))));
                     }
                     _ => {
                         usable_dtz = tables.add_file(&path).is_ok();
@@ -339,6 +350,20 @@ impl Syzygy {
             });
         }
         Ok((Syzygy { tables, most }, inventory))
+    }
+}
+
+/// What is wrong with a table file, in a line (the crate's own text of a
+/// corrupt table carries a backtrace).
+fn fault(e: &shakmaty_syzygy::ProbeError) -> String {
+    match e {
+        shakmaty_syzygy::ProbeError::Read { error } => format!("cannot be read ({error})"),
+        shakmaty_syzygy::ProbeError::Magic { .. } => {
+            "not a Syzygy file (its first bytes are wrong)".into()
+        }
+        shakmaty_syzygy::ProbeError::CorruptedTable { .. } => {
+            "corrupt, truncated, or another table's contents under this name".into()
+        }
     }
 }
 
@@ -412,11 +437,7 @@ impl Syzygy {
                 material, error, ..
             } => Unread::Broken {
                 material: material.to_string(),
-                detail: match *error {
-                    shakmaty_syzygy::ProbeError::Read { error } => error.to_string(),
-                    shakmaty_syzygy::ProbeError::Magic { .. } => "not a table file".into(),
-                    shakmaty_syzygy::ProbeError::CorruptedTable { .. } => "corrupt".into(),
-                },
+                detail: fault(&error),
             },
         }
     }

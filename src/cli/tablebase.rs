@@ -52,8 +52,8 @@ pub fn run(command: &TablebaseCommand, config: &Config, out: &mut dyn Write) -> 
         config.tablebase.syzygy_path = syzygy_path.clone();
     }
     if config.tablebase.syzygy_path.is_empty() {
-        anyhow::bail!(
-            "no endgame tables: set [tablebase] syzygy_path in the config, or give --syzygy-path DIR"
+        return usage(
+            "no endgame tables: set [tablebase] syzygy_path in the config, or give --syzygy-path DIR",
         );
     }
     let (tables, _) = crate::service::tables::open(&config)?;
@@ -62,7 +62,10 @@ pub fn run(command: &TablebaseCommand, config: &Config, out: &mut dyn Write) -> 
         return probe_batch(tables.as_ref(), &mut stdin.lock(), out);
     }
     let fen = fen.as_deref().unwrap_or_default();
-    let position = position(fen)?;
+    let position = match position(fen) {
+        Ok(position) => position,
+        Err(e) => return usage(&e.to_string()),
+    };
     match (tables.read(&position), format) {
         (Err(why), Format::Json) => {
             writeln!(
@@ -97,6 +100,12 @@ pub fn run(command: &TablebaseCommand, config: &Config, out: &mut dyn Write) -> 
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A bad argument: said on stderr, exit code 2 (1 is "not in the tables").
+fn usage(message: &str) -> Result<ExitCode> {
+    eprintln!("dopis tablebase probe: {message}");
+    Ok(ExitCode::from(2))
 }
 
 /// A FEN read as a position, or what is wrong with it.

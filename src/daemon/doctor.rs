@@ -229,12 +229,8 @@ fn tablebase(config: &Config, out: &mut Vec<Check>) {
         Ok((_, None)) => {}
         Ok((_, Some(found))) => {
             out.push(Check::ok("tablebase", found.summary()));
-            for problem in found.problems() {
-                out.push(Check::warn(
-                    "tablebase",
-                    problem,
-                    "replace the file with a good copy (the published checksums tell), or remove it",
-                ));
+            for (problem, fix) in found.problems() {
+                out.push(Check::warn("tablebase", problem, fix));
             }
         }
     }

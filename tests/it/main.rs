@@ -46,6 +46,7 @@ mod result_kinds;
 mod setup;
 mod stale;
 mod store;
+mod tablebase;
 mod talk;
 mod td_reports;
 mod time_cli;
