@@ -47,6 +47,7 @@ mod setup;
 mod stale;
 mod store;
 mod tablebase;
+mod tablebase_mail;
 mod talk;
 mod td_reports;
 mod time_cli;

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 
 use crate::chess::outcome::GameResult;
 use crate::chess::side;
-use crate::chess::tablebase::{Decider, Reading, TableNews, TableProof, Wdl};
+use crate::chess::tablebase::{Decider, Dtz, Reading, TableNews, TableProof, Wdl};
 
 /// `white`, `black` (the winner) or `draw`.
 pub(super) fn result_key(r: GameResult) -> &'static str {
@@ -25,7 +25,7 @@ pub(super) fn table_reading(r: &Reading) -> Value {
         "halfmoves": r.halfmoves,
         "for_white": r.for_white().key(),
         "cursed": cursed(r.wdl),
-        "dtz": r.dtz.map(|d| d.to_string()),
+        "dtz": r.dtz.map(shown),
     })
 }
 
@@ -40,13 +40,20 @@ pub(super) fn table_news(n: &TableNews) -> Value {
     })
 }
 
+/// A distance to zeroing as players read it: half-moves, without the
+/// sign (whose win it is, the sentence says) or Syzygy's rounding mark
+/// (a ply either way; the rules judge it, not the reader).
+fn shown(d: Dtz) -> String {
+    d.plies.unsigned_abs().to_string()
+}
+
 /// The proof of a result the tables decided.
 pub(super) fn table_proof(p: &TableProof) -> Value {
     json!({
         "material": p.material,
         "for_white": p.for_white.key(),
         "cursed": cursed(p.for_white),
-        "dtz": p.dtz.map(|d| d.to_string()),
+        "dtz": p.dtz.map(shown),
         "rule": p.rule.key(),
         "by": match p.by {
             Decider::Claim(side) => side::key(side),

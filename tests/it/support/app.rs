@@ -105,12 +105,24 @@ impl TestApp {
 
     /// Starts a game from the standard position (its first mails queued).
     pub async fn game(&self, white: &Player, black: &Player, control: TimeControl) -> GameId {
+        self.game_from(white, black, StartPosition::Standard, control)
+            .await
+    }
+
+    /// Starts a game from `start` (its first mails queued).
+    pub async fn game_from(
+        &self,
+        white: &Player,
+        black: &Player,
+        start: StartPosition,
+        control: TimeControl,
+    ) -> GameId {
         dopis::service::start::start_game(
             &self.store,
             self.post(),
             white.id,
             black.id,
-            StartPosition::Standard,
+            start,
             control,
             self.now(),
         )
@@ -295,6 +307,12 @@ impl TestAppBuilder {
     pub fn bounces(mut self, to_pause: u32, days: u32) -> Self {
         self.mail.bounces_to_pause = to_pause;
         self.mail.bounce_days = days;
+        self
+    }
+
+    /// The endgame tables claims are judged on (none by default).
+    pub fn tables(mut self, tables: Arc<dyn dopis::chess::tablebase::Tables>) -> Self {
+        self.settings.tables = tables;
         self
     }
 

@@ -1,0 +1,306 @@
+//! Issue 26 by mail, on both backends, with the real Syzygy tables: every
+//! mail goes through the daemon's inbox and outbox, as `dopis serve` runs
+//! them. A K+R v K win claimed and granted; a K+B+N v K claim by the side
+//! that loses refused with what the tables say; a cursed K+B+B v K+N win
+//! judged both ways by the two rules (two events, every game from that
+//! position); a claim in six men refused with the reason, then granted with
+//! the capture that brings the game into the tables; and the notice as a
+//! game enters the tables, sent once.
+
+use std::sync::Arc;
+
+use chrono::{Duration, TimeZone, Utc};
+
+use dopis::chess::game::StartPosition;
+use dopis::chess::tablebase::Tables;
+use dopis::clock::TimeControl;
+use dopis::ids::GameId;
+use dopis::lang::Lang;
+use dopis::player::Player;
+
+use crate::on_both_backends;
+use crate::support::TestDb;
+use crate::support::app::TestApp;
+use crate::support::mail::Sent;
+
+/// The shared tables, opened as the daemon opens them.
+fn syzygy() -> Arc<dyn Tables> {
+    let (tables, _) = dopis::tablebase::Syzygy::open(&[crate::tablebase::tables()]).unwrap();
+    Arc::new(tables)
+}
+
+struct Club {
+    app: TestApp,
+    mails: Vec<Sent>,
+}
+
+impl Club {
+    async fn new(db: &TestDb) -> Club {
+        let app = TestApp::builder()
+            .at(Utc.with_ymd_and_hms(2026, 12, 1, 9, 0, 0).unwrap())
+            .address("chess@dopis.test")
+            .name("dopis")
+            .secret("a test secret that is long enough")
+            .tables(syzygy())
+            .open(db)
+            .await;
+        Club {
+            app,
+            mails: Vec::new(),
+        }
+    }
+
+    async fn player(&self, email: &str, name: &str, lang: Lang) -> Player {
+        self.app.player(email, name, lang, None).await
+    }
+
+    /// A game from `fen` (White to move); its first mails are read.
+    async fn game(&mut self, white: &Player, black: &Player, fen: &str) -> GameId {
+        let start = StartPosition::fen(fen).unwrap();
+        let id = self
+            .app
+            .game_from(white, black, start, TimeControl::default())
+            .await;
+        self.read().await;
+        id
+    }
+
+    async fn read(&mut self) -> Vec<Sent> {
+        let sent = self.app.sent().await;
+        self.mails.extend(sent.iter().cloned());
+        sent
+    }
+
+    /// `who` replies `text` to their latest mail of `game`, as a mail
+    /// client does; returns the mails this sent.
+    async fn reply(&mut self, who: &Player, game: GameId, text: &str) -> Vec<Sent> {
+        self.app.advance(Duration::hours(3));
+        let tag = format!("+g{}.", game.0);
+        let last = self
+            .mails
+            .iter()
+            .rev()
+            .find(|m| {
+                m.to == who.email.to_string()
+                    && m.reply_to.as_ref().is_some_and(|r| r.contains(&tag))
+            })
+            .unwrap_or_else(|| panic!("{} got no mail of game {} to answer", who.email, game.0))
+            .clone();
+        let raw = last.reply(
+            &who.email.to_string(),
+            text,
+            &format!("tables.{}@players.test", self.mails.len()),
+        );
+        self.app.deliver(&raw).await;
+        self.read().await
+    }
+
+    async fn result(&self, game: GameId) -> (Option<String>, Option<String>) {
+        let row = self.app.game_row(game).await;
+        (row.result, row.end_reason)
+    }
+}
+
+/// The text with its lines joined, as a reader reads wrapped sentences.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn to<'a>(mails: &'a [Sent], who: &Player) -> Vec<&'a Sent> {
+    mails
+        .iter()
+        .filter(|m| m.to == who.email.to_string())
+        .collect()
+}
+
+/// The one mail to `who` among `mails`, whose text must hold `phrases`.
+fn one_to<'a>(mails: &'a [Sent], who: &Player, phrases: &[&str]) -> &'a Sent {
+    let theirs = to(mails, who);
+    let [mail] = theirs.as_slice() else {
+        panic!(
+            "want one mail to {}, got {:?}",
+            who.email,
+            theirs.iter().map(|m| &m.subject).collect::<Vec<_>>()
+        )
+    };
+    let text = flat(&mail.text);
+    for p in phrases {
+        assert!(
+            text.contains(p),
+            "{:?} lacks {p:?}:\n{}",
+            mail.subject,
+            mail.text
+        );
+    }
+    mail
+}
+
+const KRVK: &str = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+const KBNVK: &str = "8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1";
+/// K+B+B v K+N, White to move: won, but in 113 plies to the next capture
+/// or pawn move (python-chess agrees), so a draw by the 50-move rule.
+const CURSED: &str = "1K6/1B6/4k3/4B3/8/8/8/2n5 w - - 0 1";
+/// Six men (K+R+B v K+R+P): Bxa7 leaves K+R+B v K+R, a draw the tables hold.
+const SIX: &str = "3r2k1/p7/8/8/8/4B3/8/3R2K1 w - - 0 1";
+
+async fn claims_on_the_tables_are_judged_at_once_by_mail(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let ana = club.player("ana@players.test", "Ana Novak", Lang::Sl).await;
+    let bor = club.player("bor@players.test", "Bor Kralj", Lang::En).await;
+
+    // K+R v K: White claims the win and gets it, in Slovenian.
+    let game = club.game(&ana, &bor, KRVK).await;
+    let sent = club.reply(&ana, game, "zahtevam zmago").await;
+    one_to(
+        &sent,
+        &ana,
+        &[
+            "Odločile so končniške",
+            "(KRvK",
+            "pravilo ICCF), na zahtevo belega",
+        ],
+    );
+    one_to(
+        &sent,
+        &bor,
+        &[
+            "Decided by the endgame tables (KRvK",
+            "ICCF rule), on White's claim",
+        ],
+    );
+    let (result, reason) = club.result(game).await;
+    assert_eq!(result.as_deref(), Some("1-0"));
+    let reason = reason.unwrap_or_default();
+    assert!(
+        reason.starts_with("Adjudicated: endgame tables (Syzygy KRvK): win for White, DTZ"),
+        "{reason}"
+    );
+
+    // K+B+N v K: Black claims a win the tables give White: refused, nothing changes.
+    let game = club.game(&ana, &bor, KBNVK).await;
+    let sent = club.reply(&bor, game, "claim win").await;
+    one_to(
+        &sent,
+        &bor,
+        &["the win claim is not valid: the endgame tables (KBNvK) say: White wins (DTZ 56)"],
+    );
+    assert!(to(&sent, &ana).is_empty(), "the opponent hears nothing");
+    assert_eq!(club.result(game).await.0, None);
+    // White still plays on, and may claim the win.
+    let sent = club.reply(&ana, game, "zahtevam zmago").await;
+    assert_eq!(sent.len(), 2, "game over to both");
+    assert_eq!(club.result(game).await.0.as_deref(), Some("1-0"));
+
+    // Six men with five-men tables: refused with the reason; the capture
+    // into the tables with the claim: granted, and the move is played.
+    let game = club.game(&ana, &bor, SIX).await;
+    let sent = club.reply(&ana, game, "zahtevam remi").await;
+    one_to(
+        &sent,
+        &ana,
+        &["v položaju je 6 figur, tabele tukaj pa obsegajo največ 5"],
+    );
+    assert!(club.app.moves(game).await.is_empty(), "nothing played");
+    let sent = club.reply(&ana, game, "zahtevam remi Lxa7").await;
+    one_to(
+        &sent,
+        &bor,
+        &["Decided by the endgame tables (KRBvKR", "on White's claim"],
+    );
+    assert_eq!(club.app.moves(game).await, ["Bxa7"]);
+    assert_eq!(club.result(game).await.0.as_deref(), Some("1/2-1/2"));
+}
+
+async fn a_cursed_win_is_a_win_by_the_iccf_rule_and_a_draw_by_the_fifty_move_rule(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let players = [
+        club.player("ana@players.test", "Ana Novak", Lang::En).await,
+        club.player("bor@players.test", "Bor Kralj", Lang::En).await,
+        club.player("cene@players.test", "Cene Zupan", Lang::En)
+            .await,
+    ];
+    for rule in ["iccf", "fifty-move"] {
+        let file = format!(
+            "name = \"Endgames by the {rule} rule\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\ntablebase_rule = \"{rule}\"\n\
+             start = {{ fen = \"{CURSED}\" }}\n{}",
+            players
+                .iter()
+                .map(|p| format!(
+                    "[[players]]\nemail = \"{}\"\nname = \"{}\"\n",
+                    p.email, p.name
+                ))
+                .collect::<String>()
+        );
+        let (_, games) = club.app.event(&file).await;
+        club.read().await;
+        // The first game; its White claims the win.
+        let row = club.app.game_row(games[0]).await;
+        assert_eq!(row.start_fen.as_deref(), Some(CURSED), "{rule}");
+        let white = players.iter().find(|p| p.id == row.white).unwrap();
+        let black = players.iter().find(|p| p.id == row.black).unwrap();
+        let sent = club.reply(white, games[0], "claim win").await;
+        if rule == "iccf" {
+            one_to(
+                &sent,
+                white,
+                &["Decided by the endgame tables (KBBvKN, DTZ 113, ICCF rule)"],
+            );
+            assert_eq!(club.result(games[0]).await.0.as_deref(), Some("1-0"));
+        } else {
+            one_to(
+                &sent,
+                white,
+                &[
+                    "the endgame tables (KBBvKN) say: a draw (DTZ 113), as this event's 50-move rule stands",
+                ],
+            );
+            assert_eq!(club.result(games[0]).await.0, None);
+            // Black, not to move, claims the draw the rule gives.
+            let sent = club.reply(black, games[0], "claim draw").await;
+            one_to(
+                &sent,
+                black,
+                &[
+                    "Decided by the endgame tables (KBBvKN, DTZ 113, 50-move rule), on Black's claim",
+                ],
+            );
+            assert_eq!(club.result(games[0]).await.0.as_deref(), Some("1/2-1/2"));
+        }
+    }
+}
+
+async fn a_move_into_the_tables_is_told_to_both_players_once(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let ana = club.player("ana@players.test", "Ana Novak", Lang::Pl).await;
+    let bor = club.player("bor@players.test", "Bor Kralj", Lang::En).await;
+    let game = club.game(&ana, &bor, SIX).await;
+    let sent = club.reply(&ana, game, "Gxa7").await;
+    one_to(
+        &sent,
+        &ana,
+        &["Tablice końcówek (KRBvKR) obejmują teraz tę pozycję i mówią: remis"],
+    );
+    one_to(
+        &sent,
+        &bor,
+        &[
+            "The endgame tables (KRBvKR) now hold this position, and they say: a draw",
+            "write \"claim draw\"",
+        ],
+    );
+    let sent = club.reply(&bor, game, "Kf7").await;
+    for mail in &sent {
+        assert!(
+            !flat(&mail.text).contains("endgame tables") && !mail.text.contains("Tablice"),
+            "told twice: {}",
+            mail.text
+        );
+    }
+    assert_eq!(club.result(game).await.0, None, "a claim is waited for");
+}
+
+on_both_backends!(
+    claims_on_the_tables_are_judged_at_once_by_mail,
+    a_cursed_win_is_a_win_by_the_iccf_rule_and_a_draw_by_the_fifty_move_rule,
+    a_move_into_the_tables_is_told_to_both_players_once,
+);
