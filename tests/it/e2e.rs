@@ -256,12 +256,17 @@ impl Match {
 }
 
 async fn start_match(db: &TestDb, wire: Wire) -> Match {
-    start_match_with(db, wire, |_| String::new()).await
+    start_match_with(db, wire, |_| String::new(), &[]).await
 }
 
-/// As [`start_match`], with more `[mail]` keys, made from the daemon's
-/// mailbox address.
-async fn start_match_with(db: &TestDb, wire: Wire, mail_keys: impl Fn(&str) -> String) -> Match {
+/// As [`start_match`], with more `[mail]` keys (or tables after them), made
+/// from the daemon's mailbox address, and more `game new` arguments.
+async fn start_match_with(
+    db: &TestDb,
+    wire: Wire,
+    mail_keys: impl Fn(&str) -> String,
+    game_args: &[&str],
+) -> Match {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let server = scratch_user();
@@ -303,18 +308,16 @@ async fn start_match_with(db: &TestDb, wire: Wire, mail_keys: impl Fn(&str) -> S
             "Bob Smith",
         ],
     ));
-    let id = ok(&dopis(
-        d,
-        db,
-        &[
-            "game",
-            "new",
-            "--white",
-            &white.address,
-            "--black",
-            &black.address,
-        ],
-    ));
+    let mut args = vec![
+        "game",
+        "new",
+        "--white",
+        &white.address,
+        "--black",
+        &black.address,
+    ];
+    args.extend_from_slice(game_args);
+    let id = ok(&dopis(d, db, &args));
     let id = id.trim().to_string();
     let log = std::fs::File::create(d.join("serve.log")).unwrap();
     let daemon = Daemon(
@@ -540,6 +543,53 @@ async fn conditional_moves_fire_and_draw_claims_are_judged_over_real_mail(db: &T
     assert_eq!(json["result"], "1/2-1/2");
 }
 
+async fn a_game_enters_the_endgame_tables_and_a_claim_ends_it_over_real_mail(db: &TestDb) {
+    let Some(stack) = mailstack() else { return };
+    let tables = crate::tablebase::tables();
+    let keys = move |_: &str| {
+        format!(
+            "[tablebase]\nsyzygy_path = [{:?}]\n",
+            tables.display().to_string()
+        )
+    };
+    // Six men (K+R+B v K+R+P): White's Bxa7 brings the game into the tables.
+    let fen = ["--fen", "3r2k1/p7/8/8/8/4B3/8/3R2K1 w - - 0 1"];
+    let mut m = start_match_with(db, Wire::Plain(stack), keys, &fen).await;
+    // Ana writes Slovenian letters: L is the bishop.
+    m.answer(true, "Your move", "Lxa7").await;
+    let told = m.black.wait_for("Your move").await;
+    let flat = |mail: &mail_parser::Message<'_>| {
+        let text = mail.body_text(0).unwrap_or_default();
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    assert!(
+        flat(&told)
+            .contains("The endgame tables (KRBvKR) now hold this position, and they say: a draw"),
+        "{}",
+        flat(&told)
+    );
+    let accepted = m.white.wait_for("Move accepted").await;
+    assert!(
+        flat(&accepted).contains("Končniške tabele (KRBvKR)"),
+        "{}",
+        flat(&accepted)
+    );
+    // Black, to move, claims the draw the tables give.
+    let black_address = m.black.address.clone();
+    reply(&m.smtp, &black_address, &told, "claim draw").await;
+    let over = m.black.wait_for("Game over").await;
+    assert!(
+        flat(&over).contains("Decided by the endgame tables (KRBvKR")
+            && flat(&over).contains("on Black's claim"),
+        "{}",
+        flat(&over)
+    );
+    m.white.wait_for("Game over").await;
+    let (sans, json) = m.moves(db);
+    assert_eq!(sans, ["Bxa7"]);
+    assert_eq!(json["result"], "1/2-1/2");
+}
+
 async fn a_stale_reply_over_real_mail_is_asked_about_before_it_is_played(db: &TestDb) {
     let Some(stack) = mailstack() else { return };
     let mut m = start_match(db, Wire::Plain(stack)).await;
@@ -679,7 +729,7 @@ async fn replies_reach_games_through_a_dash_provider_and_a_catch_all_domain(db: 
         ("dash", &dash as &dyn Fn(&str) -> String),
         ("catch-all", &catch_all),
     ] {
-        let mut m = start_match_with(db, Wire::Plain(stack), keys).await;
+        let mut m = start_match_with(db, Wire::Plain(stack), keys, &[]).await;
         // Fool's mate: four replies, each to the Reply-To of the mail it answers.
         for (i, text) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
             let player = if i % 2 == 0 {
@@ -710,6 +760,7 @@ async fn replies_reach_games_through_a_dash_provider_and_a_catch_all_domain(db: 
 }
 
 crate::on_both_backends!(
+    a_game_enters_the_endgame_tables_and_a_claim_ends_it_over_real_mail,
     replies_reach_games_through_a_dash_provider_and_a_catch_all_domain,
     two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_auth,
     players_send_messages_with_their_moves_over_real_mail,
