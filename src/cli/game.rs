@@ -83,6 +83,19 @@ pub enum GameCommand {
         #[arg(long)]
         by: EmailAddress,
     },
+    /// TD: adjudicate a game by the endgame tables: the position now,
+    /// judged under its event's tablebase_rule, becomes the result, with
+    /// the table, DTZ and rule as the reason; both players are told.
+    Adjudicate {
+        /// The game's number.
+        id: i64,
+        /// Judge by the endgame tables (`[tablebase] syzygy_path`).
+        #[arg(long, required = true)]
+        tablebase: bool,
+        /// The TD doing it (one of the event's TDs for an event game).
+        #[arg(long)]
+        by: EmailAddress,
+    },
     /// TD: extend a player's deadline; both players are told.
     Extend {
         /// The game's number.
@@ -225,6 +238,30 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             reason,
             by,
         } => return super::event::extend(app, id, days, side, &reason, &by, out).await,
+        GameCommand::Adjudicate { id, by, .. } => {
+            let (tables, _) = crate::service::tables::open(&app.config)?;
+            if tables.most_pieces() == 0 {
+                bail!(
+                    "no endgame tables are set up: set [tablebase] syzygy_path in the config (README: Endgame tables)"
+                );
+            }
+            let post = Post::new(&app.config.mail)?.with_pages(app.config.web.base()?);
+            let mut tx = store.begin().await?;
+            let proof = crate::service::td::adjudicate_by_tables(
+                &mut tx,
+                &post,
+                GameId(id),
+                tables.as_ref(),
+                &by,
+                app.clock.now(),
+            )
+            .await?;
+            tx.commit().await?;
+            writeln!(
+                out,
+                "game #{id} adjudicated by the tables: {proof}; both players are told"
+            )?;
+        }
         GameCommand::New {
             white,
             black,

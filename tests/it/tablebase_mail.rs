@@ -299,8 +299,125 @@ async fn a_move_into_the_tables_is_told_to_both_players_once(db: &TestDb) {
     assert_eq!(club.result(game).await.0, None, "a claim is waited for");
 }
 
+/// `dopis game adjudicate N --tablebase` on the binary: the result with the
+/// tables' proof in the record and both mails; positions the tables cannot
+/// judge refused with why, the game unchanged.
+async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
+    use crate::support::{dopis, fails, ok};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("dopis.toml"),
+        format!(
+            "[mail]\naddress = \"chess@dopis.test\"\nsecret = \"a test secret that is long enough\"\n\
+             [tablebase]\nsyzygy_path = [{:?}]\n",
+            crate::tablebase::tables().display().to_string()
+        ),
+    )
+    .unwrap();
+    ok(&dopis(d, db, &["init"]));
+    for (email, name) in [
+        ("ana@players.test", "Ana Novak"),
+        ("bor@players.test", "Bor Kralj"),
+    ] {
+        ok(&dopis(
+            d,
+            db,
+            &["player", "add", "--email", email, "--name", name],
+        ));
+    }
+    let new = |fen: &str| {
+        ok(&dopis(
+            d,
+            db,
+            &[
+                "game",
+                "new",
+                "--white",
+                "ana@players.test",
+                "--black",
+                "bor@players.test",
+                "--fen",
+                fen,
+            ],
+        ))
+        .trim()
+        .to_string()
+    };
+    let (won, six) = (new(KRVK), new(SIX));
+    let adjudicate = |id: &str| {
+        dopis(
+            d,
+            db,
+            &[
+                "game",
+                "adjudicate",
+                id,
+                "--tablebase",
+                "--by",
+                "td@dopis.test",
+            ],
+        )
+    };
+    let said = ok(&adjudicate(&won));
+    assert!(
+        said.contains(
+            "adjudicated by the tables: endgame tables (Syzygy KRvK): win for White, DTZ"
+        ),
+        "{said}"
+    );
+    let show: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        d,
+        db,
+        &["game", "show", &won, "--format", "json"],
+    )))
+    .unwrap();
+    assert_eq!(show["result"], "1-0", "{show}");
+    let reason = show["end_reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("endgame tables (Syzygy KRvK): win for White"),
+        "{show}"
+    );
+    assert!(reason.ends_with("ICCF rule; by the TD"), "{show}");
+    // The daemon sends what the adjudication queued: both game-over mails.
+    ok(&dopis(d, db, &["serve", "--once"]));
+    let mut told = Vec::new();
+    for dir in ["mail/sent/new", "mail/sent/cur"] {
+        for file in std::fs::read_dir(d.join(dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let raw = std::fs::read(file.path()).unwrap();
+            let mail = Sent::parse("", "", &raw);
+            if flat(&mail.text).contains("Decided by the endgame tables (KRvK, DTZ 27, ICCF rule), at the tournament director's request") {
+                told.push(mail.subject);
+            }
+        }
+    }
+    assert_eq!(told.len(), 2, "both players are told the proof: {told:?}");
+    // Six men: refused with why; nothing changes.
+    let err = fails(&adjudicate(&six));
+    assert!(
+        err.contains("the tables cannot judge game")
+            && err.contains("the position has 6 pieces and the tables here hold at most 5"),
+        "{err}"
+    );
+    let show: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        d,
+        db,
+        &["game", "show", &six, "--format", "json"],
+    )))
+    .unwrap();
+    assert!(show["result"].is_null(), "{show}");
+    // A finished game cannot be adjudicated again by the tables.
+    let err = fails(&adjudicate(&won));
+    assert!(err.contains("is over already"), "{err}");
+}
+
 on_both_backends!(
     claims_on_the_tables_are_judged_at_once_by_mail,
     a_cursed_win_is_a_win_by_the_iccf_rule_and_a_draw_by_the_fifty_move_rule,
     a_move_into_the_tables_is_told_to_both_players_once,
+    a_td_adjudicates_by_the_tables_with_the_proof,
 );

@@ -52,7 +52,9 @@ pub use entrants::{add_player, add_team, create};
 pub use pairings::{PairedGame, pairings, start, started_pairings};
 pub use pgn::event_pgn;
 pub use players::{replace, withdraw};
-pub use results::{ImportedResult, Ruling, describe_stored, import_results, set_result};
+pub use results::{
+    ImportedResult, Ruling, adjudicate_by_tables, describe_stored, import_results, set_result,
+};
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{GameRules, StoredEvent, events, game_rules, log};
 pub use visibility::set_visibility;

@@ -264,6 +264,58 @@ pub async fn set_result(
     Ok(action)
 }
 
+/// Adjudicates a game by the endgame tables (`dopis game adjudicate N
+/// --tablebase`): its position now, judged under its event's rule (ICCF's
+/// outside events), becomes the result, with the tables' proof as the
+/// reason in the record, the PGN and both players' mails. A position the
+/// tables cannot judge changes nothing and says why. Returns the proof.
+pub async fn adjudicate_by_tables(
+    tx: &mut Tx,
+    post: &Post,
+    game: GameId,
+    tables: &dyn crate::chess::tablebase::Tables,
+    by: &EmailAddress,
+    now: DateTime<Utc>,
+) -> Result<crate::chess::tablebase::TableProof, TdError> {
+    use crate::chess::tablebase::{Decider, TableProof, TablebaseRule};
+    let record = tx.game_for_update(game).await?;
+    let chess = record.to_game()?;
+    if let Some(o) = chess.outcome() {
+        return refused(format!("game {game} is over already: {o}"));
+    }
+    let rule = match record.event {
+        Some(event) => super::game_rules(tx, event).await?.tablebase.rule,
+        None => TablebaseRule::default(),
+    };
+    if rule == TablebaseRule::None {
+        return refused(format!(
+            "game {game}'s event is played without the endgame tables (tablebase_rule = \"none\"); adjudicate it with `dopis game result`"
+        ));
+    }
+    let reading = tables
+        .read(chess.position())
+        .map_err(|why| TdError::Refused(format!("the tables cannot judge game {game}: {why}")))?;
+    let Some(result) = reading.result(rule) else {
+        return refused(format!(
+            "the tables cannot judge game {game} by the 50-move rule yet: {} half-moves without a capture or pawn move, and the distance to the next one (DTZ {}) is too near the limit",
+            reading.halfmoves,
+            reading.dtz.map(|d| d.to_string()).unwrap_or_default()
+        ));
+    };
+    let proof = TableProof::of(&reading, rule, Decider::Director);
+    set_result(
+        tx,
+        post,
+        game,
+        Ruling::Result(result, ResultKind::Adjudication),
+        &proof.to_string(),
+        by,
+        now,
+    )
+    .await?;
+    Ok(proof)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
