@@ -186,6 +186,9 @@ pub struct GamePage {
     pub reply_address: Option<String>,
     /// The viewer's own conditional moves, as they write them.
     pub conditionals: Vec<String>,
+    /// What the endgame tables say of the position while the game runs
+    /// (none outside the tables, or without tables).
+    pub tables: Option<String>,
 }
 
 /// A line of a player's page: one of their games.
@@ -473,6 +476,7 @@ fn move_rows(game: &Game, tz: Option<Tz>) -> Vec<MoveRow> {
 pub async fn game(
     store: &Store,
     post: &Post,
+    tables: &dyn crate::chess::tablebase::Tables,
     id: GameId,
     viewer: Viewer<'_>,
     now: DateTime<Utc>,
@@ -484,6 +488,15 @@ pub async fn game(
     let me = match viewer {
         Viewer::Player(p) => record.side_of(p.id).map(|side| (p, side)),
         Viewer::Anyone { .. } => None,
+    };
+    let rule = match record.event {
+        Some(event) => {
+            crate::service::td::game_rules(&mut tx, event)
+                .await?
+                .tablebase
+                .rule
+        }
+        None => crate::chess::tablebase::TablebaseRule::default(),
     };
     let table = post::load_around(&mut tx, record, false).await?;
     tx.commit().await?;
@@ -543,7 +556,56 @@ pub async fn game(
         side: me.map(|(_, side)| side),
         reply_address,
         conditionals,
+        tables: running
+            .then(|| tables_say(tables, &table.game, rule))
+            .flatten(),
     }))
+}
+
+/// What the tables say of a running game's position, in words: the
+/// verdict by the event's rule and who may claim it.
+fn tables_say(
+    tables: &dyn crate::chess::tablebase::Tables,
+    game: &crate::chess::game::Game,
+    rule: crate::chess::tablebase::TablebaseRule,
+) -> Option<String> {
+    use crate::chess::outcome::GameResult;
+    use crate::chess::tablebase::TablebaseRule;
+    if rule == TablebaseRule::None
+        || crate::chess::tablebase::pieces(game.position()) > tables.most_pieces()
+    {
+        return None;
+    }
+    let reading = tables.read(game.position()).ok()?;
+    let dtz = reading
+        .dtz
+        .map(|d| format!(" (DTZ {})", d.plies.unsigned_abs()))
+        .unwrap_or_default();
+    let rule_name = match rule {
+        TablebaseRule::FiftyMove => "the 50-move rule",
+        _ => "ICCF's rule",
+    };
+    Some(match reading.result(rule) {
+        Some(GameResult::Draw) => format!(
+            "The endgame tables ({}) say this is a draw{dtz} by {rule_name}: either player may claim it by mail (\"claim draw\").",
+            reading.material
+        ),
+        Some(won) => {
+            let side = if won == GameResult::WhiteWins {
+                "White"
+            } else {
+                "Black"
+            };
+            format!(
+                "The endgame tables ({}) say {side} wins{dtz} by {rule_name}: {side} may claim it by mail (\"claim win\").",
+                reading.material
+            )
+        }
+        None => format!(
+            "The endgame tables ({}) hold this position, but by the 50-move rule they cannot tell yet who wins{dtz}.",
+            reading.material
+        ),
+    })
 }
 
 /// A game's PGN, if the viewer may see it: with the players' messages for

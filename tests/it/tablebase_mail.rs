@@ -413,6 +413,45 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
     // A finished game cannot be adjudicated again by the tables.
     let err = fails(&adjudicate(&won));
     assert!(err.contains("is over already"), "{err}");
+
+    // The pages: the running game in the tables says their verdict; the
+    // adjudicated one its proof, and its PGN the proof and the termination.
+    let cut = new("8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1");
+    let mut config = std::fs::read_to_string(d.join("dopis.toml")).unwrap();
+    config.push_str("[web]\nlisten = \"127.0.0.1:0\"\n");
+    std::fs::write(d.join("dopis.toml"), config).unwrap();
+    let web = crate::support::web::WebServer::start(d, db, &d.join("dopis.toml"));
+    let link = ok(&dopis(d, db, &["player", "link", "ana@players.test"]));
+    let me = link
+        .split_whitespace()
+        .find_map(|w| w.find("/me/").map(|i| w[i..].to_string()))
+        .unwrap_or_else(|| panic!("no link in {link}"));
+    let (status, page) = web.get(&format!("{me}/games/{cut}"));
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains("The endgame tables (KBNvK) say White wins (DTZ 56) by ICCF&#39;s rule: White may claim it by mail"),
+        "{page}"
+    );
+    let (_, page) = web.get(&format!("{me}/games/{won}"));
+    assert!(
+        page.contains("endgame tables (Syzygy KRvK): win for White"),
+        "{page}"
+    );
+    assert!(
+        !page.contains("The endgame tables (KRvK) say"),
+        "a finished game has no verdict to claim"
+    );
+    let (status, pgn) = web.get(&format!("{me}/games/{won}/pgn"));
+    assert_eq!(status, 200);
+    assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
+    assert!(
+        pgn.contains("endgame tables (Syzygy KRvK): win for White, DTZ"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[SetUp \"1\"]") && pgn.contains("[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\"]"),
+        "{pgn}"
+    );
 }
 
 on_both_backends!(

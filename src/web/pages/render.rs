@@ -275,6 +275,7 @@ pub fn game(site: Site<'_>, page: &GamePage, links: &GameLinks) -> Result<String
             side => page.side.map(colour),
             reply_address => &page.reply_address,
             conditionals => &page.conditionals,
+            tables => &page.tables,
             pgn => &links.pgn, back => &links.back,
         },
     )

@@ -263,7 +263,8 @@ async fn event_pgn(State(web): State<Shared>, p: Result<Path<String>, PathReject
 
 async fn game_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) -> Response {
     let now = web.clock.now();
-    let page = match pages::game(&web.store, &web.post, GameId(id), viewer, now).await {
+    let tables = web.inbox.tables.as_ref();
+    let page = match pages::game(&web.store, &web.post, tables, GameId(id), viewer, now).await {
         Ok(Some(page)) => page,
         Ok(None) => return not_found(web),
         Err(e) => return failed(web, "game", e),

@@ -38,6 +38,7 @@ fn page(side: Option<shakmaty::Color>) -> GamePage {
         side,
         reply_address: side.map(|_| "chess+g42.abcdefghij@club.example".into()),
         conditionals: side.map_or_else(Vec::new, |_| vec!["if 2...Nc6 3.Bb5".into()]),
+        tables: None,
     }
 }
 
