@@ -97,9 +97,12 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
         ReportFormat::Csv => Format::Csv,
         ReportFormat::Json => Format::Json,
     };
+    // With tables set up, the games in them are listed too.
+    let (tables, _) = crate::service::tables::open(&app.config)?;
     // Written as it is read: a report of many games is never whole in memory.
     on_request(
         &app.store,
+        Some(tables.as_ref()),
         event,
         at,
         within,

@@ -1544,6 +1544,7 @@ fn deadline_report() -> dopis::service::report::DeadlineReport {
         at: at(2, 12),
         due_until: at(5, 12),
         timeouts_since: at(1, 12),
+        in_tables: None,
         games: Vec::new(),
         leave: vec![LeaveLine {
             player: "Bojan Kralj".to_owned(),

@@ -417,6 +417,35 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
     // The pages: the running game in the tables says their verdict; the
     // adjudicated one its proof, and its PGN the proof and the termination.
     let cut = new("8/8/8/4k3/8/8/8/1BN1K3 w - - 0 1");
+    // The deadline report lists the running game in the tables (not the
+    // six-men one, not the finished one), in each format.
+    let report = ok(&dopis(d, db, &["report", "deadlines"]));
+    assert!(report.contains("In the endgame tables (1):"), "{report}");
+    assert!(
+        report.contains(&format!(
+            "#{cut:<6} Ana Novak - Bor Kralj: KBNvK, 1-0 by the iccf rule, DTZ 56"
+        )),
+        "{report}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        d,
+        db,
+        &["report", "deadlines", "--format", "json"],
+    )))
+    .unwrap();
+    assert_eq!(json["in_tables"][0]["material"], "KBNvK", "{json}");
+    assert_eq!(
+        json["in_tables"].as_array().map(Vec::len),
+        Some(1),
+        "{json}"
+    );
+    let csv = ok(&dopis(d, db, &["report", "deadlines", "--format", "csv"]));
+    assert!(
+        csv.contains(&format!(
+            "in_tables,{cut},Ana Novak,,Bor Kralj,KBNvK,1-0,iccf,56"
+        )),
+        "{csv}"
+    );
     let mut config = std::fs::read_to_string(d.join("dopis.toml")).unwrap();
     config.push_str("[web]\nlisten = \"127.0.0.1:0\"\n");
     std::fs::write(d.join("dopis.toml"), config).unwrap();

@@ -327,7 +327,7 @@ async fn the_report_written_as_it_is_read_is_the_report_made_whole(db: &TestDb) 
         let store = &store;
         async move {
             let mut out = Vec::new();
-            let games = write_deadlines(store, ask, None, format, &mut out)
+            let games = write_deadlines(store, ask, None, None, format, &mut out)
                 .await
                 .unwrap();
             (games, String::from_utf8(out).unwrap())

@@ -116,11 +116,11 @@ async fn child_on(store: &crate::service::Store, out: &mut dyn Write) -> Result<
     for _ in 0..3 {
         let t = Instant::now();
         let mut text = Counted(0);
-        let games = write_deadlines(store, ask, None, Format::Text, &mut text).await?;
+        let games = write_deadlines(store, ask, None, None, Format::Text, &mut text).await?;
         times.0.push(t.elapsed().as_secs_f64());
         let t = Instant::now();
         let mut json = Counted(0);
-        write_deadlines(store, ask, None, Format::Json, &mut json).await?;
+        write_deadlines(store, ask, None, None, Format::Json, &mut json).await?;
         times.1.push(t.elapsed().as_secs_f64());
         listed = (games, text.0, json.0);
     }

@@ -63,6 +63,8 @@ pub(crate) async fn report_letter(
             silence_days: SILENCE_DAYS,
         },
         Some(event),
+        // The mailed report leaves the tables to `dopis report deadlines`.
+        None,
     )
     .await?;
     Ok(LetterKind::DeadlineReport {

@@ -97,6 +97,27 @@ pub struct TimeoutLine {
     pub at: DateTime<Utc>,
 }
 
+/// An active game whose position the endgame tables hold: a claim would be
+/// judged at once (or a TD may adjudicate it, `game adjudicate --tablebase`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TablesLine {
+    /// The game's number.
+    pub game: i64,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// The table (`KRvK`).
+    pub material: String,
+    /// The result by the event's rule (`1-0`, `1/2-1/2`), or `open` where
+    /// the 50-move rule leaves it open.
+    pub result: String,
+    /// The event's rule (`iccf`, `fifty-move`).
+    pub rule: String,
+    /// The distance to zeroing, in half-moves, where known.
+    pub dtz: Option<u32>,
+}
+
 /// The whole report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct DeadlineReport {
@@ -112,6 +133,9 @@ pub struct DeadlineReport {
     pub leave: Vec<LeaveLine>,
     /// Games ended on time, oldest first.
     pub timeouts: Vec<TimeoutLine>,
+    /// Active games in the endgame tables, by number; `None` without tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_tables: Option<Vec<TablesLine>>,
 }
 
 /// What to report.
@@ -160,6 +184,7 @@ pub async fn events_with_active_games(store: &Store) -> Result<Vec<EventId>, Sto
 #[allow(clippy::too_many_arguments)]
 pub async fn on_request(
     store: &Store,
+    tables: Option<&dyn crate::chess::tablebase::Tables>,
     event: Option<EventId>,
     at: Option<DateTime<Utc>>,
     within: TimeDelta,
@@ -189,7 +214,7 @@ pub async fn on_request(
         since,
         silence_days: SILENCE_DAYS,
     };
-    write_deadlines(store, ask, event, format, out).await?;
+    write_deadlines(store, ask, event, tables, format, out).await?;
     if of_present {
         store.set_report_run(&run, now).await?;
     }
@@ -247,7 +272,59 @@ pub enum WriteError {
 
 /// Makes the report from the store, of every game.
 pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, StoreError> {
-    deadlines_in(store, ask, None).await
+    deadlines_in(store, ask, None, None).await
+}
+
+/// The active games (of one event, or all) whose position the tables hold,
+/// judged by each game's event's rule. Only with tables set up: it reads
+/// every active game's moves (what `dopis game list --active` reads), and
+/// replays only those; positions with more men than any table are not
+/// looked up.
+pub async fn games_in_tables(
+    store: &Store,
+    tables: &dyn crate::chess::tablebase::Tables,
+    event: Option<EventId>,
+) -> Result<Vec<TablesLine>, StoreError> {
+    use crate::chess::tablebase::{TablebaseRule, pieces};
+    let mut lines = Vec::new();
+    let mut tx = store.begin().await?;
+    for record in store.games_with_moves(true).await? {
+        if event.is_some() && record.event != event {
+            continue;
+        }
+        let game = record.to_game()?;
+        if game.is_over() || pieces(game.position()) > tables.most_pieces() {
+            continue;
+        }
+        let rule = match record.event {
+            Some(e) => {
+                crate::service::td::game_rules(&mut tx, e)
+                    .await?
+                    .tablebase
+                    .rule
+            }
+            None => TablebaseRule::default(),
+        };
+        if rule == TablebaseRule::None {
+            continue;
+        }
+        let Ok(reading) = tables.read(game.position()) else {
+            continue;
+        };
+        lines.push(TablesLine {
+            game: record.id.0,
+            white: tx.player(record.white).await?.name,
+            black: tx.player(record.black).await?.name,
+            material: reading.material.clone(),
+            result: reading
+                .result(rule)
+                .map_or("open".to_string(), |r| r.as_pgn().to_string()),
+            rule: rule.key().to_string(),
+            dtz: reading.dtz.map(|d| d.plies.unsigned_abs()),
+        });
+    }
+    tx.commit().await?;
+    Ok(lines)
 }
 
 /// Makes the report of one event's games and players (`Some`), or of all,
@@ -257,9 +334,10 @@ pub async fn deadlines_in(
     store: &Store,
     ask: ReportAsk,
     event: Option<EventId>,
+    tables: Option<&dyn crate::chess::tablebase::Tables>,
 ) -> Result<DeadlineReport, StoreError> {
     let mut sink = Collect(None, Vec::new());
-    match read_into(store, ask, event, &mut sink).await {
+    match read_into(store, ask, event, tables, &mut sink).await {
         Ok(()) => {}
         Err(WriteError::Store(e)) => return Err(e),
         // Collecting writes nothing.
@@ -274,6 +352,7 @@ pub async fn deadlines_in(
         games,
         leave: frame.leave,
         timeouts: frame.timeouts,
+        in_tables: frame.in_tables,
     })
 }
 
@@ -284,6 +363,7 @@ pub async fn write_deadlines(
     store: &Store,
     ask: ReportAsk,
     event: Option<EventId>,
+    tables: Option<&dyn crate::chess::tablebase::Tables>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u64, WriteError> {
@@ -291,17 +371,17 @@ pub async fn write_deadlines(
     let games = match format {
         Format::Text => {
             let mut sink = Text::new(&mut out);
-            read_into(store, ask, event, &mut sink).await?;
+            read_into(store, ask, event, tables, &mut sink).await?;
             sink.games
         }
         Format::Csv => {
             let mut sink = Csv::new(&mut out);
-            read_into(store, ask, event, &mut sink).await?;
+            read_into(store, ask, event, tables, &mut sink).await?;
             sink.games
         }
         Format::Json => {
             let mut sink = Json::new(&mut out);
-            read_into(store, ask, event, &mut sink).await?;
+            read_into(store, ask, event, tables, &mut sink).await?;
             sink.games
         }
     };
@@ -318,6 +398,7 @@ struct Frame {
     timeouts_since: DateTime<Utc>,
     leave: Vec<LeaveLine>,
     timeouts: Vec<TimeoutLine>,
+    in_tables: Option<Vec<TablesLine>>,
 }
 
 /// Where a report goes as it is read: its frame first, then each band's
@@ -359,8 +440,13 @@ async fn read_into(
     store: &Store,
     ask: ReportAsk,
     event: Option<EventId>,
+    tables: Option<&dyn crate::chess::tablebase::Tables>,
     sink: &mut impl Sink,
 ) -> Result<(), WriteError> {
+    let in_tables = match tables {
+        Some(t) if t.most_pieces() > 0 => Some(games_in_tables(store, t, event).await?),
+        _ => None,
+    };
     let mut tx = store.begin().await?;
     tx.read_one_snapshot().await?;
     let due_until = ask.at + ask.within;
@@ -405,6 +491,7 @@ async fn read_into(
         timeouts_since: ask.since,
         leave,
         timeouts,
+        in_tables,
     };
     sink.begin(&frame)?;
     let bands = [
@@ -550,6 +637,24 @@ impl Sink for Text<'_> {
                 t.reason
             )?;
         }
+        if let Some(lines) = &frame.in_tables {
+            writeln!(out, "\nIn the endgame tables ({}):", lines.len())?;
+            if lines.is_empty() {
+                writeln!(out, "  none")?;
+            }
+            for t in lines {
+                let dtz = t.dtz.map(|d| format!(", DTZ {d}")).unwrap_or_default();
+                let verdict = match t.result.as_str() {
+                    "open" => "left open by the 50-move rule".to_string(),
+                    r => format!("{r} by the {} rule", t.rule),
+                };
+                writeln!(
+                    out,
+                    "  #{:<6} {} - {}: {}, {verdict}{dtz}",
+                    t.game, t.white, t.black, t.material
+                )?;
+            }
+        }
         Ok(())
     }
 }
@@ -633,6 +738,22 @@ impl Sink for Csv<'_> {
                 t.at.to_rfc3339()
             )?;
         }
+        // A game in the tables: White and Black in the player and opponent
+        // columns, the table in time_control's, the result and the rule in
+        // deadline's and since's, the DTZ in days'.
+        for t in frame.in_tables.iter().flatten() {
+            writeln!(
+                self.out,
+                "in_tables,{},{},,{},{},{},{},{}",
+                t.game,
+                cell(&t.white),
+                cell(&t.black),
+                cell(&t.material),
+                cell(&t.result),
+                t.rule,
+                t.dtz.map(|d| d.to_string()).unwrap_or_default()
+            )?;
+        }
         Ok(())
     }
 }
@@ -679,9 +800,13 @@ impl Sink for Json<'_> {
     }
     fn end(&mut self, frame: Frame) -> Result<(), WriteError> {
         let close = if self.games == 0 { "[]" } else { "\n  ]" };
+        let tables = match &frame.in_tables {
+            Some(lines) => format!(",\n  \"in_tables\": {}", pretty_at(lines, "  ")?),
+            None => String::new(),
+        };
         writeln!(
             self.out,
-            "{close},\n  \"leave\": {},\n  \"timeouts\": {}\n}}",
+            "{close},\n  \"leave\": {},\n  \"timeouts\": {}{tables}\n}}",
             pretty_at(&frame.leave, "  ")?,
             pretty_at(&frame.timeouts, "  ")?
         )?;
@@ -723,6 +848,7 @@ impl DeadlineReport {
             timeouts_since: self.timeouts_since,
             leave: self.leave.clone(),
             timeouts: self.timeouts.clone(),
+            in_tables: self.in_tables.clone(),
         };
         let _ = sink.begin(&frame);
         for urgency in [Urgency::Overdue, Urgency::DueSoon, Urgency::Silent] {
