@@ -176,44 +176,105 @@ fn material_of(name: &str) -> Option<(Vec<Role>, Vec<Role>)> {
     Some((side(white)?, side(black)?))
 }
 
-/// A legal position with exactly this material, White to move, with no
-/// capture to play (so a probe reads this very table, not one a capture
-/// leads to), found by a seeded search.
-fn sample_position(white: &[Role], black: &[Role]) -> Option<Chess> {
+/// Legal positions with exactly this material and no capture to play (so a
+/// probe reads this very table, not one a capture leads to), found by a
+/// seeded search: up to `per_side` with White to move, then as many with
+/// Black to move (a two-sided WDL file keeps each side's data apart).
+fn sample_positions(white: &[Role], black: &[Role], per_side: usize) -> Vec<Chess> {
     let mut rng = StdRng::seed_from_u64(26);
-    for _ in 0..2000 {
-        let mut board = shakmaty::Board::empty();
-        let mut ok = true;
-        for (color, roles) in [(Color::White, white), (Color::Black, black)] {
-            for role in roles {
-                let placed = (0..64).find_map(|_| {
-                    let sq = Square::new(rng.random_range(0..64));
-                    let back_rank =
-                        matches!(sq.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth);
-                    (board.piece_at(sq).is_none() && !(*role == Role::Pawn && back_rank))
-                        .then_some(sq)
-                });
-                match placed {
-                    Some(sq) => board.set_piece_at(sq, role.of(color)),
-                    None => ok = false,
+    let mut out = Vec::new();
+    for turn in ['w', 'b'] {
+        let mut found = 0;
+        for _ in 0..2000 {
+            if found == per_side {
+                break;
+            }
+            let mut board = shakmaty::Board::empty();
+            let mut ok = true;
+            for (color, roles) in [(Color::White, white), (Color::Black, black)] {
+                for role in roles {
+                    let placed = (0..64).find_map(|_| {
+                        let sq = Square::new(rng.random_range(0..64));
+                        let back_rank =
+                            matches!(sq.rank(), shakmaty::Rank::First | shakmaty::Rank::Eighth);
+                        (board.piece_at(sq).is_none() && !(*role == Role::Pawn && back_rank))
+                            .then_some(sq)
+                    });
+                    match placed {
+                        Some(sq) => board.set_piece_at(sq, role.of(color)),
+                        None => ok = false,
+                    }
                 }
             }
-        }
-        if !ok {
-            continue;
-        }
-        let fen = format!("{} w - - 0 1", board.board_fen());
-        let Ok(position) = fen.parse::<Fen>().map_err(|_| ()).and_then(|f| {
-            f.into_position::<Chess>(CastlingMode::Standard)
-                .map_err(|_| ())
-        }) else {
-            continue;
-        };
-        if position.capture_moves().is_empty() && !position.is_game_over() {
-            return Some(position);
+            if !ok {
+                continue;
+            }
+            // No castling rights, no en passant square: what Syzygy holds.
+            let fen = format!("{} {turn} - - 0 1", board.board_fen());
+            let Ok(position) = fen.parse::<Fen>().map_err(|_| ()).and_then(|f| {
+                f.into_position::<Chess>(CastlingMode::Standard)
+                    .map_err(|_| ())
+            }) else {
+                continue;
+            };
+            if position.capture_moves().is_empty() && !position.is_game_over() {
+                out.push(position);
+                found += 1;
+            }
         }
     }
-    None
+    out
+}
+
+/// Samples of each side to move looked through for a won or lost one.
+const MORE_SAMPLES: usize = 48;
+
+/// How a table's file fared when opened for real.
+enum Trial {
+    /// Probed and answered (or nothing to probe it with).
+    Good,
+    /// The file failed: why, in a line.
+    Bad(String),
+}
+
+/// Opens a WDL file for real: a probe of each sample position must answer.
+fn try_wdl(check: &Tablebase<Chess>, samples: &[Chess]) -> Trial {
+    for position in samples {
+        if let Err(SyzygyError::ProbeFailed { error, .. }) = check.probe_wdl_after_zeroing(position)
+        {
+            return Trial::Bad(fault(&error));
+        }
+    }
+    Trial::Good
+}
+
+/// Opens a DTZ file for real. A drawn position never reaches the DTZ file
+/// (the WDL answers it), so the probe is of a sample the WDL file calls won
+/// or lost, looked for among more samples where the first are all drawn
+/// (K+R v K+R: a won one in some tens); a material with none (K+B v K) is
+/// one whose DTZ file no probe ever reads.
+fn try_dtz(check: &Tablebase<Chess>, samples: &[Chess], white: &[Role], black: &[Role]) -> Trial {
+    let won_or_lost = |position: &&Chess| {
+        check
+            .probe_wdl_after_zeroing(position)
+            .is_ok_and(|w| w != SWdl::Draw)
+    };
+    let more;
+    let decisive = match samples.iter().find(won_or_lost) {
+        Some(found) => Some(found),
+        None => {
+            more = sample_positions(white, black, MORE_SAMPLES);
+            more.iter().find(won_or_lost)
+        }
+    };
+    match decisive.map(|position| check.probe_dtz(position)) {
+        Some(Err(SyzygyError::ProbeFailed {
+            error,
+            metric: shakmaty_syzygy::Metric::Dtz,
+            ..
+        })) => Trial::Bad(fault(&error)),
+        _ => Trial::Good,
+    }
 }
 
 impl Syzygy {
@@ -288,38 +349,34 @@ impl Syzygy {
                 continue;
             };
             let men = (white.len() + black.len()) as u32;
-            let sample = sample_position(&white, &black);
+            // Two of each side to move for the WDL file; more to find a
+            // won or lost one for the DTZ file (most materials have one
+            // within a few; K+R v K+R needs more).
+            let samples = sample_positions(&white, &black, 8);
             let mut check = Tablebase::<Chess>::new();
             let mut usable_wdl = false;
             let mut usable_dtz = false;
             if let Some(path) = wdl {
                 let _ = check.add_file(&path);
-                match sample.as_ref().map(|p| check.probe_wdl_after_zeroing(p)) {
-                    Some(Err(SyzygyError::ProbeFailed { error, .. })) => {
-                        inventory
-                            .left_out
-                            .push((path, format!("not a good {name} table: {}", fault(&error))));
-                    }
-                    _ => {
-                        usable_wdl = tables.add_file(&path).is_ok();
-                    }
+                let side = |turn| samples.iter().filter(move |p| p.turn() == turn).take(2);
+                let firsts: Vec<Chess> = side(Color::White)
+                    .chain(side(Color::Black))
+                    .cloned()
+                    .collect();
+                match try_wdl(&check, &firsts) {
+                    Trial::Bad(why) => inventory
+                        .left_out
+                        .push((path, format!("not a good {name} table: {why}"))),
+                    Trial::Good => usable_wdl = tables.add_file(&path).is_ok(),
                 }
             }
             if let Some(path) = dtz {
                 let _ = check.add_file(&path);
-                match sample.as_ref().map(|p| check.probe_dtz(p)) {
-                    Some(Err(SyzygyError::ProbeFailed {
-                        error,
-                        metric: shakmaty_syzygy::Metric::Dtz,
-                        ..
-                    })) => {
-                        inventory
-                            .left_out
-                            .push((path, format!("not a good {name} table: {}", fault(&error))));
-                    }
-                    _ => {
-                        usable_dtz = tables.add_file(&path).is_ok();
-                    }
+                match try_dtz(&check, &samples, &white, &black) {
+                    Trial::Bad(why) => inventory
+                        .left_out
+                        .push((path, format!("not a good {name} table: {why}"))),
+                    Trial::Good => usable_dtz = tables.add_file(&path).is_ok(),
                 }
             }
             match (usable_wdl, usable_dtz) {
@@ -364,6 +421,15 @@ fn fault(e: &shakmaty_syzygy::ProbeError) -> String {
         shakmaty_syzygy::ProbeError::CorruptedTable { .. } => {
             "corrupt, truncated, or another table's contents under this name".into()
         }
+    }
+}
+
+/// A probe's answer, `None` where a table it needs is not in the set.
+fn or_missing<T>(probed: Result<T, SyzygyError>) -> Result<Option<T>, SyzygyError> {
+    match probed {
+        Ok(value) => Ok(Some(value)),
+        Err(SyzygyError::MissingTable { .. }) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
@@ -456,9 +522,12 @@ impl Tables for Syzygy {
             .tables
             .probe_wdl_after_zeroing(position)
             .map_err(|e| self.unread(e, position))?;
-        // Without a DTZ table the WDL still decides an ICCF claim.
-        let dtz = self.tables.probe_dtz(position).ok();
-        let wdl50 = self.tables.probe_wdl(position).ok();
+        // Without a DTZ table the WDL still decides an ICCF claim; a DTZ
+        // file that fails is said, not taken for a missing one.
+        let dtz =
+            or_missing(self.tables.probe_dtz(position)).map_err(|e| self.unread(e, position))?;
+        let wdl50 =
+            or_missing(self.tables.probe_wdl(position)).map_err(|e| self.unread(e, position))?;
         Ok(Reading {
             material: material_name(position),
             pieces: men,
@@ -514,7 +583,246 @@ impl Tables for Syzygy {
         // The DTZ after the move is the opponent's: negative where the mover
         // wins (nearer zero is faster), positive where the mover loses
         // (larger holds out longer), so one key orders both.
-        out.sort_by_key(|r| (std::cmp::Reverse(r.wdl), -r.dtz.map_or(0, |d| d.plies)));
+        // Without a DTZ table a move comes after those with one.
+        out.sort_by_key(|r| {
+            (
+                std::cmp::Reverse(r.wdl),
+                r.dtz.is_none(),
+                -r.dtz.map_or(0, |d| d.plies),
+            )
+        });
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The adapter on the shared test tables (`../shared/syzygy`: every 3-
+    //! and 4-piece table, KBBvKN, KBNvKN, KRBvKR) and on copies of them
+    //! broken on purpose.
+
+    use super::*;
+
+    fn shared() -> PathBuf {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy");
+        assert!(
+            dir.join("KRvK.rtbw").is_file(),
+            "the test tables are missing: {} (shared/ beside the repository)",
+            dir.display()
+        );
+        dir
+    }
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    /// A folder holding copies of these shared files, under the same names.
+    fn folder_with(files: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for f in files {
+            std::fs::copy(shared().join(f), dir.path().join(f)).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn the_shared_set_opens_whole_and_is_counted_by_pieces() {
+        let (tables, found) = Syzygy::open(&[shared()]).unwrap();
+        assert_eq!(tables.most_pieces(), 5);
+        assert_eq!(found.by_pieces.get(&3), Some(&(5, 5)), "{found:?}");
+        assert_eq!(found.by_pieces.get(&4), Some(&(30, 30)), "{found:?}");
+        assert_eq!(found.by_pieces.get(&5), Some(&(3, 3)), "{found:?}");
+        assert!(found.problems().is_empty(), "{:?}", found.problems());
+        assert!(
+            found
+                .summary()
+                .starts_with("3 pieces: 5 tables (WDL and DTZ); 4 pieces: 30")
+        );
+    }
+
+    #[test]
+    fn a_reading_gives_wdl_dtz_and_the_fifty_move_verdict_for_the_side_to_move() {
+        let (tables, _) = Syzygy::open(&[shared()]).unwrap();
+        let r = tables
+            .read(&position("8/8/8/4k3/8/8/8/R3K3 b - - 0 1"))
+            .unwrap();
+        assert_eq!((r.material.as_str(), r.pieces), ("KRvK", 3));
+        assert_eq!(
+            (r.turn, r.wdl, r.wdl50),
+            (Color::Black, Wdl::Loss, Some(Wdl50::Loss))
+        );
+        assert!(r.dtz.unwrap().plies < 0, "{r:?}");
+        // The rook with Black: the name says White's men first.
+        let r = tables
+            .read(&position("8/8/8/4k3/8/8/8/r3K3 w - - 0 1"))
+            .unwrap();
+        assert_eq!((r.material.as_str(), r.wdl), ("KvKR", Wdl::Loss));
+        // A cursed win: won, but not within the 50-move rule.
+        let r = tables
+            .read(&position("1K6/1B6/4k3/4B3/8/8/8/2n5 w - - 0 1"))
+            .unwrap();
+        assert_eq!((r.wdl, r.wdl50), (Wdl::CursedWin, Some(Wdl50::CursedWin)));
+        assert!(r.dtz.unwrap().plies > 100, "{r:?}");
+    }
+
+    #[test]
+    fn what_the_tables_cannot_say_is_told_apart() {
+        let (tables, _) = Syzygy::open(&[shared()]).unwrap();
+        assert_eq!(
+            tables.read(&position("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")),
+            Err(Unread::Castling)
+        );
+        assert_eq!(
+            tables.read(&position("8/p6p/8/4k3/8/8/1P6/R3K3 w - - 0 1")),
+            Err(Unread::TooManyPieces { pieces: 6, most: 5 })
+        );
+        assert_eq!(
+            tables.read(&position("8/8/8/4k3/8/8/1P6/R1Q1K3 w - - 0 1")),
+            Err(Unread::NoTable {
+                material: "KQRPvK".into()
+            })
+        );
+    }
+
+    #[test]
+    fn too_many_men_are_refused_without_reading_a_file() {
+        let dir = folder_with(&["KRvK.rtbw", "KRvK.rtbz"]);
+        let (tables, _) = Syzygy::open(&[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(tables.most_pieces(), 3);
+        // Gone after opening: a probe that touched them would fail.
+        drop(dir);
+        assert_eq!(
+            tables.read(&position("8/8/8/4k3/8/8/1P6/R3K3 w - - 0 1")),
+            Err(Unread::TooManyPieces { pieces: 4, most: 3 })
+        );
+    }
+
+    #[test]
+    fn without_its_dtz_file_a_table_still_gives_wdl() {
+        let dir = folder_with(&["KRvK.rtbw"]);
+        let (tables, found) = Syzygy::open(&[dir.path().to_path_buf()]).unwrap();
+        assert_eq!(found.wdl_only, vec!["KRvK".to_string()]);
+        assert_eq!(found.by_pieces.get(&3), Some(&(1, 0)));
+        let r = tables
+            .read(&position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))
+            .unwrap();
+        assert_eq!((r.wdl, r.wdl50, r.dtz), (Wdl::Win, None, None));
+    }
+
+    #[test]
+    fn a_file_truncated_while_open_is_a_broken_table_not_a_crash() {
+        let dir = folder_with(&["KRvK.rtbw", "KRvK.rtbz"]);
+        let (tables, _) = Syzygy::open(&[dir.path().to_path_buf()]).unwrap();
+        let krk = position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1");
+        assert!(tables.read(&krk).is_ok());
+        for f in ["KRvK.rtbw", "KRvK.rtbz"] {
+            std::fs::File::options()
+                .write(true)
+                .open(dir.path().join(f))
+                .unwrap()
+                .set_len(16)
+                .unwrap();
+        }
+        let other = position("8/8/8/8/3k4/8/8/6KR b - - 0 1");
+        assert!(
+            matches!(tables.read(&other), Err(Unread::Broken { ref material, .. }) if material == "KRvK"),
+            "{:?}",
+            tables.read(&other)
+        );
+    }
+
+    #[test]
+    fn a_dtz_file_of_a_drawn_material_is_opened_on_a_won_or_lost_position() {
+        // K+R v K+R is mostly drawn: a probe of a drawn position never
+        // opens the DTZ file, so a foreign one would pass unseen.
+        let dir = folder_with(&["KRvKR.rtbw", "KQvKQ.rtbw"]);
+        std::fs::copy(shared().join("KRvKB.rtbz"), dir.path().join("KRvKR.rtbz")).unwrap();
+        // Zeros of a size the size check lets through.
+        std::fs::write(dir.path().join("KQvKQ.rtbz"), vec![0u8; 64 * 40 + 16]).unwrap();
+        let (_, found) = Syzygy::open(&[dir.path().to_path_buf()]).unwrap();
+        let left: Vec<String> = found
+            .left_out
+            .iter()
+            .map(|(p, why)| format!("{}: {why}", p.file_name().unwrap().to_string_lossy()))
+            .collect();
+        assert!(
+            left.contains(&"KRvKR.rtbz: not a good KRvKR table: corrupt, truncated, or another table's contents under this name".to_string()),
+            "{left:?}"
+        );
+        assert!(
+            left.contains(&"KQvKQ.rtbz: not a good KQvKQ table: not a Syzygy file (its first bytes are wrong)".to_string()),
+            "{left:?}"
+        );
+        assert_eq!(
+            found.wdl_only,
+            vec!["KQvKQ".to_string(), "KRvKR".to_string()]
+        );
+    }
+
+    #[test]
+    fn moves_come_best_first_for_the_side_to_move() {
+        let (tables, _) = Syzygy::open(&[shared()]).unwrap();
+        // White wins: the fastest win first.
+        let moves = tables
+            .moves(&position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"))
+            .unwrap();
+        assert_eq!(moves.len(), 15);
+        let wins: Vec<i32> = moves
+            .iter()
+            .take_while(|m| m.wdl == Wdl::Win)
+            .map(|m| -m.dtz.unwrap().plies)
+            .collect();
+        assert!(!wins.is_empty() && wins.is_sorted(), "{wins:?}");
+        // The losing side holds out longest first.
+        let moves = tables
+            .moves(&position("8/8/8/4k3/8/8/8/R3K3 b - - 0 1"))
+            .unwrap();
+        let holds: Vec<i32> = moves.iter().map(|m| m.dtz.unwrap().plies).collect();
+        assert!(moves.iter().all(|m| m.wdl == Wdl::Loss), "{moves:?}");
+        assert!(holds.is_sorted_by(|a, b| a >= b), "{holds:?}");
+        // A mate in one comes first, a stalemate is a draw.
+        let moves = tables
+            .moves(&position("k7/8/1K6/8/8/8/8/7R w - - 0 1"))
+            .unwrap();
+        assert_eq!(moves[0].san, "Rh8#");
+        let moves = tables
+            .moves(&position("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1"))
+            .unwrap();
+        assert_eq!(moves[0].san, "Qc8#", "{moves:?}");
+        let stalemate = moves.iter().find(|m| m.san == "Qc7").unwrap();
+        assert_eq!(stalemate.wdl, Wdl::Draw);
+        assert!(
+            moves
+                .iter()
+                .rev()
+                .take_while(|m| m.wdl == Wdl::Draw)
+                .any(|m| m.san == "Qc7")
+        );
+    }
+
+    #[test]
+    fn sample_positions_are_legal_of_that_material_with_either_side_to_move() {
+        for name in ["KRvK", "KPvKP", "KBBvKN", "KQPvK", "KRPPvKRP", "KNNNvKBB"] {
+            let (white, black) = material_of(name).unwrap();
+            let samples = sample_positions(&white, &black, 3);
+            for turn in [Color::White, Color::Black] {
+                assert_eq!(
+                    samples.iter().filter(|p| p.turn() == turn).count(),
+                    3,
+                    "{name}"
+                );
+            }
+            for p in &samples {
+                assert_eq!(material_name(p), name);
+                assert!(
+                    p.castles().is_empty() && p.ep_square(shakmaty::EnPassantMode::Legal).is_none()
+                );
+                assert!(p.capture_moves().is_empty() && !p.is_game_over());
+            }
+        }
     }
 }
