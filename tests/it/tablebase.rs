@@ -93,6 +93,86 @@ fn a_probe_says_the_verdict_by_each_rule_and_the_moves_best_first() {
 }
 
 #[test]
+fn a_probe_of_king_bishop_and_knight_gives_the_win_and_its_distance_either_side_to_move() {
+    let out = probe(&["--fen", "8/8/8/8/8/8/8/KBN4k w - - 0 1"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = stdout(&out);
+    for line in [
+        "KBNvK, White to move (4 pieces;",
+        "WDL: win for White (the side to move)",
+        "DTZ: ~44",
+        "by ICCF's rule: 1-0; by the 50-move rule: 1-0",
+    ] {
+        assert!(text.contains(line), "{line:?} not in\n{text}");
+    }
+    let out = probe(&["--fen", "8/8/8/8/8/8/8/KBN4k b - - 0 1", "--format", "json"]);
+    assert!(out.status.success(), "{out:?}");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(json["reading"]["material"], "KBNvK");
+    assert_eq!(json["reading"]["wdl"], "loss");
+    assert_eq!(json["reading"]["dtz"]["plies"], -47);
+    assert_eq!(json["reading"]["dtz"]["rounded"], true);
+    assert_eq!(json["result"]["iccf"], "1-0");
+    // Every legal move of the lone king, each a loss, longest first.
+    let moves = json["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    assert!(moves.iter().all(|m| m["wdl"] == "loss"), "{moves:?}");
+    assert_eq!(moves[0]["san"], "Kg2", "{moves:?}");
+    assert_eq!(moves[0]["dtz"]["plies"], 46, "{moves:?}");
+}
+
+#[test]
+fn a_batch_answers_every_line_even_the_ones_it_refuses() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dopis"))
+        .env_remove("DOPIS_CONFIG")
+        .current_dir(std::env::temp_dir())
+        .args(["tablebase", "probe", "--batch", "--syzygy-path"])
+        .arg(tables())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run dopis");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(
+                b"8/8/8/8/8/8/8/KBN4k w - - 0 1\nnot a fen\n\n\
+                  4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\n\
+                  8/p6p/8/4k3/8/8/1P6/R3K3 w - - 0 1\n\
+                  8/8/8/4k3/8/8/1P6/R1Q1K3 w - - 0 1\n\
+                  8/8/8/4k3/8/8/8/R3K3 b - - 0 1\n",
+            )
+            .unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(
+        lines.len(),
+        6,
+        "one line per FEN, none for the blank: {lines:?}"
+    );
+    assert_eq!(
+        (lines[0]["wdl"].as_i64(), lines[0]["dtz"].as_i64()),
+        (Some(2), Some(44))
+    );
+    assert!(lines[1]["error"].as_str().unwrap().contains("is not a FEN"));
+    assert_eq!(lines[2]["unread"]["key"], "castling");
+    assert_eq!(lines[3]["unread"]["key"], "too_many_pieces");
+    assert!(
+        lines[4]["error"]
+            .as_str()
+            .unwrap()
+            .contains("no table for KQRPvK")
+    );
+    assert_eq!(lines[5]["wdl"].as_i64(), Some(-2));
+}
+
+#[test]
 fn positions_the_tables_do_not_hold_and_bad_fens_are_refused_plainly() {
     for (fen, says) in [
         (
