@@ -446,7 +446,25 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
         )),
         "{csv}"
     );
-    let mut config = std::fs::read_to_string(d.join("dopis.toml")).unwrap();
+    // Without tables set up the adjudication is refused, and says how to
+    // set them up; the game in the tables stays running.
+    let config = std::fs::read_to_string(d.join("dopis.toml")).unwrap();
+    let without = config.split("[tablebase]").next().unwrap().to_string();
+    std::fs::write(d.join("dopis.toml"), &without).unwrap();
+    let err = fails(&adjudicate(&cut));
+    assert!(
+        err.contains("no endgame tables are set up: set [tablebase] syzygy_path"),
+        "{err}"
+    );
+    std::fs::write(d.join("dopis.toml"), &config).unwrap();
+    let show: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        d,
+        db,
+        &["game", "show", &cut, "--format", "json"],
+    )))
+    .unwrap();
+    assert!(show["result"].is_null(), "{show}");
+    let mut config = config;
     config.push_str("[web]\nlisten = \"127.0.0.1:0\"\n");
     std::fs::write(d.join("dopis.toml"), config).unwrap();
     let web = crate::support::web::WebServer::start(d, db, &d.join("dopis.toml"));
@@ -481,6 +499,108 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
         pgn.contains("[SetUp \"1\"]") && pgn.contains("[FEN \"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\"]"),
         "{pgn}"
     );
+    // Our PGN import reads the export back: the position, the result and
+    // that it was adjudicated.
+    let back = dopis::chess::pgn::import(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
+    assert_eq!(
+        back.game.start(),
+        &StartPosition::fen(KRVK).unwrap(),
+        "{pgn}"
+    );
+    let outcome = back
+        .game
+        .outcome()
+        .unwrap_or_else(|| panic!("no result read: {pgn}"));
+    assert_eq!(
+        outcome.result,
+        dopis::chess::outcome::GameResult::WhiteWins,
+        "{pgn}"
+    );
+    assert!(
+        matches!(&outcome.reason, dopis::chess::outcome::EndReason::Adjudication(why)
+            if why.contains("endgame tables (Syzygy KRvK): win for White")),
+        "{:?}: {pgn}",
+        outcome.reason
+    );
+}
+
+/// The adjudication follows the game's event's rule: an event played
+/// without the tables (`tablebase_rule = "none"`) is refused and nothing
+/// changes, no mail either; under the 50-move rule the proof names that
+/// rule, in the record and in both players' mails.
+async fn a_td_adjudication_by_the_tables_follows_the_events_rule(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let players = [
+        club.player("ana@players.test", "Ana Novak", Lang::En).await,
+        club.player("bor@players.test", "Bor Kralj", Lang::En).await,
+        club.player("cene@players.test", "Cene Zupan", Lang::En)
+            .await,
+    ];
+    let by = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let tables = syzygy();
+    for rule in ["none", "fifty-move"] {
+        let file = format!(
+            "name = \"Rook endings, rule {rule}\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\ntablebase_rule = \"{rule}\"\n\
+             start = {{ fen = \"{KRVK}\" }}\n{}",
+            players
+                .iter()
+                .map(|p| format!(
+                    "[[players]]\nemail = \"{}\"\nname = \"{}\"\n",
+                    p.email, p.name
+                ))
+                .collect::<String>()
+        );
+        let (_, games) = club.app.event(&file).await;
+        club.read().await;
+        let mut tx = club.app.store.begin().await.unwrap();
+        let got = dopis::service::td::adjudicate_by_tables(
+            &mut tx,
+            club.app.post(),
+            games[0],
+            tables.as_ref(),
+            &by,
+            club.app.now(),
+        )
+        .await;
+        if rule == "none" {
+            let err = got.map(|p| p.to_string()).unwrap_err().to_string();
+            drop(tx);
+            assert!(
+                err.contains("played without the endgame tables (tablebase_rule = \"none\")")
+                    && err.contains("dopis game result"),
+                "{err}"
+            );
+            assert_eq!(club.result(games[0]).await, (None, None));
+            assert!(club.read().await.is_empty(), "a refusal mails no one");
+        } else {
+            let proof = got.unwrap_or_else(|e| panic!("{e}"));
+            tx.commit().await.unwrap();
+            assert!(proof.to_string().contains("50-move rule"), "{proof}");
+            let (result, reason) = club.result(games[0]).await;
+            assert_eq!(result.as_deref(), Some("1-0"));
+            assert!(
+                reason
+                    .as_deref()
+                    .unwrap_or_default()
+                    .contains("50-move rule; by the TD"),
+                "{reason:?}"
+            );
+            let sent = club.read().await;
+            let row = club.app.game_row(games[0]).await;
+            for who in players
+                .iter()
+                .filter(|p| p.id == row.white || p.id == row.black)
+            {
+                one_to(
+                    &sent,
+                    who,
+                    &[
+                        "Decided by the endgame tables (KRvK, DTZ 27, 50-move rule), at the tournament director's request",
+                    ],
+                );
+            }
+        }
+    }
 }
 
 on_both_backends!(
@@ -488,4 +608,5 @@ on_both_backends!(
     a_cursed_win_is_a_win_by_the_iccf_rule_and_a_draw_by_the_fifty_move_rule,
     a_move_into_the_tables_is_told_to_both_players_once,
     a_td_adjudicates_by_the_tables_with_the_proof,
+    a_td_adjudication_by_the_tables_follows_the_events_rule,
 );
