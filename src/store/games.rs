@@ -285,6 +285,41 @@ impl Store {
         Ok(game)
     }
 
+    /// The active games (of one event, or all) that may have no more than
+    /// `men` men on the board, by number, without building a position: a
+    /// game from the usual start (or a Chess960 one) has 32 men less one per
+    /// capture, and a capture's SAN is the one with an `x`, so the count is
+    /// an index range of its moves read inside the database; a game from a
+    /// FEN (thematic and endgame events, few) is always a candidate.
+    pub async fn games_near_the_tables(
+        &self,
+        men: u32,
+        event: Option<crate::ids::EventId>,
+    ) -> Result<Vec<GameId>, StoreError> {
+        let captures = 32i64.saturating_sub(i64::from(men));
+        let filter = if event.is_some() {
+            "AND g.event_id = $2"
+        } else {
+            ""
+        };
+        let mut query = sqlx::query(AssertSqlSafe(format!(
+            "SELECT g.id FROM games g WHERE g.status = 'active' {filter} AND \
+             (g.start_fen IS NOT NULL OR \
+              (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.san LIKE '%x%') >= $1) \
+             ORDER BY g.id"
+        )))
+        .bind(captures);
+        if let Some(e) = event {
+            query = query.bind(e.0);
+        }
+        query
+            .fetch_all(self.pool())
+            .await?
+            .iter()
+            .map(|row| Ok(GameId(row.try_get("id")?)))
+            .collect()
+    }
+
     /// Games by number, without their moves; only active ones if asked.
     pub async fn games(&self, active_only: bool) -> Result<Vec<GameRecord>, StoreError> {
         let filter = if active_only {

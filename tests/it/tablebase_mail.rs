@@ -609,4 +609,78 @@ on_both_backends!(
     a_move_into_the_tables_is_told_to_both_players_once,
     a_td_adjudicates_by_the_tables_with_the_proof,
     a_td_adjudication_by_the_tables_follows_the_events_rule,
+    the_deadline_report_builds_only_positions_with_few_enough_men,
 );
+
+/// The deadline report's candidates for the tables are picked in the
+/// database, without building positions: a game from the usual start has 32
+/// men less its captures; a game from a FEN is always looked at; finished
+/// games and other events' games never.
+async fn the_deadline_report_builds_only_positions_with_few_enough_men(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let ana = club.player("ana@players.test", "Ana Novak", Lang::En).await;
+    let bor = club.player("bor@players.test", "Bor Kralj", Lang::En).await;
+    let usual = club.app.game(&ana, &bor, TimeControl::default()).await;
+    let from_fen = club.game(&ana, &bor, KRVK).await;
+    let store = &club.app.store;
+    assert_eq!(
+        store.games_near_the_tables(32, None).await.unwrap(),
+        vec![usual, from_fen]
+    );
+    assert_eq!(
+        store.games_near_the_tables(31, None).await.unwrap(),
+        vec![from_fen]
+    );
+    // 1. e4 d5 2. exd5: one capture, so 31 men.
+    for (who, text) in [(&ana, "e4"), (&bor, "d5"), (&ana, "exd5")] {
+        club.reply(who, usual, text).await;
+    }
+    assert_eq!(
+        club.app.moves(usual).await.len(),
+        3,
+        "the moves were played"
+    );
+    assert_eq!(
+        club.app
+            .store
+            .games_near_the_tables(31, None)
+            .await
+            .unwrap(),
+        vec![usual, from_fen]
+    );
+    assert_eq!(
+        club.app
+            .store
+            .games_near_the_tables(30, None)
+            .await
+            .unwrap(),
+        vec![from_fen]
+    );
+    // An event's report looks at that event's games only.
+    let players = [
+        ana.clone(),
+        bor.clone(),
+        club.player("cene@players.test", "Cene Zupan", Lang::En)
+            .await,
+    ];
+    let file = format!(
+        "name = \"Rook endings\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
+         start = {{ fen = \"{KRVK}\" }}\n{}",
+        players
+            .iter()
+            .map(|p| format!(
+                "[[players]]\nemail = \"{}\"\nname = \"{}\"\n",
+                p.email, p.name
+            ))
+            .collect::<String>()
+    );
+    let (event, games) = club.app.event(&file).await;
+    let mut of_event = club
+        .app
+        .store
+        .games_near_the_tables(5, Some(event))
+        .await
+        .unwrap();
+    of_event.sort_by_key(|g| g.0);
+    assert_eq!(of_event, games);
+}

@@ -276,10 +276,12 @@ pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, 
 }
 
 /// The active games (of one event, or all) whose position the tables hold,
-/// judged by each game's event's rule. Only with tables set up: it reads
-/// every active game's moves (what `dopis game list --active` reads), and
-/// replays only those; positions with more men than any table are not
-/// looked up.
+/// judged by each game's event's rule. Only with tables set up. Over a
+/// million games the cost stays in the few that can be in the tables: the
+/// store picks them by counting captures in the database
+/// ([`Store::games_near_the_tables`]: 32 men less one per capture, games
+/// from a FEN always), and only those are loaded and replayed, one at a
+/// time; positions with more men than any table are not looked up.
 pub async fn games_in_tables(
     store: &Store,
     tables: &dyn crate::chess::tablebase::Tables,
@@ -288,10 +290,11 @@ pub async fn games_in_tables(
     use crate::chess::tablebase::{TablebaseRule, pieces};
     let mut lines = Vec::new();
     let mut tx = store.begin().await?;
-    for record in store.games_with_moves(true).await? {
-        if event.is_some() && record.event != event {
-            continue;
-        }
+    for id in store
+        .games_near_the_tables(tables.most_pieces(), event)
+        .await?
+    {
+        let record = store.game(id).await?;
         let game = record.to_game()?;
         if game.is_over() || pieces(game.position()) > tables.most_pieces() {
             continue;
