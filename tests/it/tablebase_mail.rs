@@ -65,6 +65,40 @@ impl Club {
         id
     }
 
+    /// Ana, Bor and Cene, enough for a round robin.
+    async fn three(&self) -> [Player; 3] {
+        [
+            self.player("ana@players.test", "Ana Novak", Lang::En).await,
+            self.player("bor@players.test", "Bor Kralj", Lang::En).await,
+            self.player("cene@players.test", "Cene Zupan", Lang::En)
+                .await,
+        ]
+    }
+
+    /// A round robin of `players` from `fen` under tablebase_rule `rule`;
+    /// its first mails are read.
+    async fn endgame_event(
+        &mut self,
+        name: &str,
+        rule: &str,
+        fen: &str,
+        players: &[Player],
+    ) -> (dopis::ids::EventId, Vec<GameId>) {
+        let mut file = format!(
+            "name = \"{name}\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
+             tablebase_rule = \"{rule}\"\nstart = {{ fen = \"{fen}\" }}\n"
+        );
+        for p in players {
+            file.push_str(&format!(
+                "[[players]]\nemail = \"{}\"\nname = \"{}\"\n",
+                p.email, p.name
+            ));
+        }
+        let made = self.app.event(&file).await;
+        self.read().await;
+        made
+    }
+
     async fn read(&mut self) -> Vec<Sent> {
         let sent = self.app.sent().await;
         self.mails.extend(sent.iter().cloned());
@@ -213,26 +247,16 @@ async fn claims_on_the_tables_are_judged_at_once_by_mail(db: &TestDb) {
 
 async fn a_cursed_win_is_a_win_by_the_iccf_rule_and_a_draw_by_the_fifty_move_rule(db: &TestDb) {
     let mut club = Club::new(db).await;
-    let players = [
-        club.player("ana@players.test", "Ana Novak", Lang::En).await,
-        club.player("bor@players.test", "Bor Kralj", Lang::En).await,
-        club.player("cene@players.test", "Cene Zupan", Lang::En)
-            .await,
-    ];
+    let players = club.three().await;
     for rule in ["iccf", "fifty-move"] {
-        let file = format!(
-            "name = \"Endgames by the {rule} rule\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\ntablebase_rule = \"{rule}\"\n\
-             start = {{ fen = \"{CURSED}\" }}\n{}",
-            players
-                .iter()
-                .map(|p| format!(
-                    "[[players]]\nemail = \"{}\"\nname = \"{}\"\n",
-                    p.email, p.name
-                ))
-                .collect::<String>()
-        );
-        let (_, games) = club.app.event(&file).await;
-        club.read().await;
+        let (_, games) = club
+            .endgame_event(
+                &format!("Endgames by the {rule} rule"),
+                rule,
+                CURSED,
+                &players,
+            )
+            .await;
         // The first game; its White claims the win.
         let row = club.app.game_row(games[0]).await;
         assert_eq!(row.start_fen.as_deref(), Some(CURSED), "{rule}");
@@ -530,30 +554,20 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
 /// rule, in the record and in both players' mails.
 async fn a_td_adjudication_by_the_tables_follows_the_events_rule(db: &TestDb) {
     let mut club = Club::new(db).await;
-    let players = [
-        club.player("ana@players.test", "Ana Novak", Lang::En).await,
-        club.player("bor@players.test", "Bor Kralj", Lang::En).await,
-        club.player("cene@players.test", "Cene Zupan", Lang::En)
-            .await,
-    ];
+    let players = club.three().await;
     let by = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
     let tables = syzygy();
     // K+R v K at 73 half-moves: DTZ ~27 is too near the 50-move line.
     let near = "8/8/8/4k3/8/8/8/R3K3 w - - 73 60";
     for (rule, fen) in [("none", KRVK), ("fifty-move", near), ("fifty-move", KRVK)] {
-        let file = format!(
-            "name = \"Rook endings, rule {rule}, {fen}\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\ntablebase_rule = \"{rule}\"\n\
-             start = {{ fen = \"{fen}\" }}\n{}",
-            players
-                .iter()
-                .map(|p| format!(
-                    "[[players]]\nemail = \"{}\"\nname = \"{}\"\n",
-                    p.email, p.name
-                ))
-                .collect::<String>()
-        );
-        let (_, games) = club.app.event(&file).await;
-        club.read().await;
+        let (_, games) = club
+            .endgame_event(
+                &format!("Rook endings, rule {rule}, {fen}"),
+                rule,
+                fen,
+                &players,
+            )
+            .await;
         let mut tx = club.app.store.begin().await.unwrap();
         let got = dopis::service::td::adjudicate_by_tables(
             &mut tx,
@@ -627,10 +641,10 @@ on_both_backends!(
 /// games and other events' games never.
 async fn the_deadline_report_builds_only_positions_with_few_enough_men(db: &TestDb) {
     let mut club = Club::new(db).await;
-    let ana = club.player("ana@players.test", "Ana Novak", Lang::En).await;
-    let bor = club.player("bor@players.test", "Bor Kralj", Lang::En).await;
-    let usual = club.app.game(&ana, &bor, TimeControl::default()).await;
-    let from_fen = club.game(&ana, &bor, KRVK).await;
+    let players = club.three().await;
+    let [ana, bor, _] = &players;
+    let usual = club.app.game(ana, bor, TimeControl::default()).await;
+    let from_fen = club.game(ana, bor, KRVK).await;
     let store = &club.app.store;
     assert_eq!(
         store.games_near_the_tables(32, None).await.unwrap(),
@@ -641,7 +655,7 @@ async fn the_deadline_report_builds_only_positions_with_few_enough_men(db: &Test
         vec![from_fen]
     );
     // 1. e4 d5 2. exd5: one capture, so 31 men.
-    for (who, text) in [(&ana, "e4"), (&bor, "d5"), (&ana, "exd5")] {
+    for (who, text) in [(ana, "e4"), (bor, "d5"), (ana, "exd5")] {
         club.reply(who, usual, text).await;
     }
     assert_eq!(
@@ -666,24 +680,9 @@ async fn the_deadline_report_builds_only_positions_with_few_enough_men(db: &Test
         vec![from_fen]
     );
     // An event's report looks at that event's games only.
-    let players = [
-        ana.clone(),
-        bor.clone(),
-        club.player("cene@players.test", "Cene Zupan", Lang::En)
-            .await,
-    ];
-    let file = format!(
-        "name = \"Rook endings\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
-         start = {{ fen = \"{KRVK}\" }}\n{}",
-        players
-            .iter()
-            .map(|p| format!(
-                "[[players]]\nemail = \"{}\"\nname = \"{}\"\n",
-                p.email, p.name
-            ))
-            .collect::<String>()
-    );
-    let (event, games) = club.app.event(&file).await;
+    let (event, games) = club
+        .endgame_event("Rook endings", "iccf", KRVK, &players)
+        .await;
     let mut of_event = club
         .app
         .store
