@@ -67,13 +67,33 @@ impl Settings {
             answers_per_hour: config.mail.answers_per_hour,
             allowance: crate::clock::Allowance::days(config.clock.leave_days),
             plan: config.clock.plan()?,
-            tables: crate::service::tables::open(config)
+            tables: open_tables(config)
                 .map_err(|e| ConfigError::BadTablebase {
                     message: e.to_string(),
                 })?
                 .0,
         })
     }
+}
+
+/// The endgame tables of `[tablebase] syzygy_path` (none when it names
+/// none), and what was found in them: opened once for the daemon, the web
+/// and the commands that judge positions.
+pub fn open_tables(
+    config: &Config,
+) -> Result<
+    (
+        std::sync::Arc<dyn crate::chess::tablebase::Tables>,
+        Option<crate::tablebase::Inventory>,
+    ),
+    crate::tablebase::TablebaseError,
+> {
+    let folders = &config.tablebase.syzygy_path;
+    if folders.is_empty() {
+        return Ok((std::sync::Arc::new(crate::chess::tablebase::NoTables), None));
+    }
+    let (tables, inventory) = crate::tablebase::Syzygy::open(folders)?;
+    Ok((std::sync::Arc::new(tables), Some(inventory)))
 }
 
 /// The config, an open store and a clock.

@@ -239,7 +239,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             by,
         } => return super::event::extend(app, id, days, side, &reason, &by, out).await,
         GameCommand::Adjudicate { id, by, .. } => {
-            let (tables, _) = crate::service::tables::open(&app.config)?;
+            let (tables, _) = crate::app::open_tables(&app.config)?;
             if tables.most_pieces() == 0 {
                 bail!(
                     "no endgame tables are set up: set [tablebase] syzygy_path in the config (README: Endgame tables)"

@@ -98,7 +98,7 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
         ReportFormat::Json => Format::Json,
     };
     // With tables set up, the games in them are listed too.
-    let (tables, _) = crate::service::tables::open(&app.config)?;
+    let (tables, _) = crate::app::open_tables(&app.config)?;
     // Written as it is read: a report of many games is never whole in memory.
     on_request(
         &app.store,

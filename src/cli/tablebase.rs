@@ -56,7 +56,7 @@ pub fn run(command: &TablebaseCommand, config: &Config, out: &mut dyn Write) -> 
             "no endgame tables: set [tablebase] syzygy_path in the config, or give --syzygy-path DIR",
         );
     }
-    let (tables, _) = crate::service::tables::open(&config)?;
+    let (tables, _) = crate::app::open_tables(&config)?;
     if *batch {
         let stdin = std::io::stdin();
         return probe_batch(tables.as_ref(), &mut stdin.lock(), out);

@@ -220,7 +220,7 @@ fn tablebase(config: &Config, out: &mut Vec<Check>) {
     if config.tablebase.syzygy_path.is_empty() {
         return;
     }
-    match crate::service::tables::open(config) {
+    match crate::app::open_tables(config) {
         Err(e) => out.push(Check::fail(
             "tablebase",
             e.to_string(),

@@ -24,7 +24,6 @@
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
 //! - [`xfcc`]: what a chess program's XFCC requests do (logins, games, moves).
 //! - [`pages`]: what the web pages show, and who may see them.
-//! - [`tables`]: the endgame tables of the config, opened once.
 
 pub mod backup;
 pub mod bounces;
@@ -47,7 +46,6 @@ pub mod ratings;
 pub mod report;
 pub mod retention;
 pub mod start;
-pub mod tables;
 pub mod td;
 pub mod xfcc;
 
