@@ -513,14 +513,8 @@ impl Syzygy {
 }
 
 impl Tables for Syzygy {
-    fn read(&self, position: &Chess) -> Result<Reading, Unread> {
+    fn probe(&self, position: &Chess) -> Result<Reading, Unread> {
         let men = pieces(position);
-        if men > self.most {
-            return Err(Unread::TooManyPieces {
-                pieces: men,
-                most: self.most,
-            });
-        }
         let wdl = self
             .tables
             .probe_wdl_after_zeroing(position)

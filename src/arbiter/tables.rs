@@ -3,7 +3,7 @@
 //! end of the game where the event says so).
 
 use chrono::{DateTime, Utc};
-use shakmaty::{Chess, Color, Move, Position};
+use shakmaty::{Color, Move};
 
 use super::State;
 use super::notice::Notice;
@@ -11,8 +11,7 @@ use super::reason::{Claimed, Reason, Rejection, RejectionKind, TableRefusal, rej
 use crate::chess::game::{ClaimRejected, Game};
 use crate::chess::outcome::{GameResult, Outcome};
 use crate::chess::tablebase::{
-    Decider, Reading, TableNews, TableProof, TablebaseEnd, TablebasePolicy, TablebaseRule, Tables,
-    Unread, pieces,
+    Decider, TableNews, TableProof, TablebaseEnd, TablebasePolicy, TablebaseRule, Tables,
 };
 
 impl State<'_> {
@@ -75,7 +74,9 @@ pub(super) fn claim(
             RejectionKind::Claim,
         ));
     }
-    let reading = read(st.tables, after.position())
+    let reading = st
+        .tables
+        .read(after.position())
         .map_err(|u| refuse(TableRefusal::Unread(u), fide.clone()))?;
     let Some(result) = reading.result(rule) else {
         return Err(refuse(TableRefusal::Open { reading }, fide));
@@ -101,23 +102,6 @@ pub(super) fn claim(
     Ok(Some(format!("{wrote}: granted by the tables ({proof})")))
 }
 
-/// The tables' word, without touching them for positions with more men
-/// than any table holds.
-fn read(tables: &dyn Tables, position: &Chess) -> Result<Reading, Unread> {
-    let most = tables.most_pieces();
-    if most == 0 {
-        return Err(Unread::NoTables);
-    }
-    let men = pieces(position);
-    if men > most {
-        return Err(Unread::TooManyPieces { pieces: men, most });
-    }
-    if position.castles().any() {
-        return Err(Unread::Castling);
-    }
-    tables.read(position)
-}
-
 /// After a mail's moves: where they brought the game into the tables, the
 /// event either ends it as the tables say (`tablebase_end = "auto"`, also
 /// once it is in them) or both players are told once what the tables say.
@@ -135,7 +119,7 @@ pub(super) fn after_moves(
     if policy.rule == TablebaseRule::None {
         return None;
     }
-    let reading = read(tables, next.position()).ok()?;
+    let reading = tables.read(next.position()).ok()?;
     if policy.end == TablebaseEnd::Auto
         && let Some(result) = reading.result(policy.rule)
     {
@@ -143,7 +127,7 @@ pub(super) fn after_moves(
         next.rule(Outcome::new(result, proof.end_reason()));
         return Some(format!("ended as the tables say ({proof})"));
     }
-    let entered = read(tables, before.position()).is_err();
+    let entered = tables.read(before.position()).is_err();
     if entered && policy.notice {
         notices.push(Notice::TablesSay {
             news: TableNews {

@@ -635,7 +635,7 @@ struct FakeTables {
 }
 
 impl crate::chess::tablebase::Tables for FakeTables {
-    fn read(
+    fn probe(
         &self,
         position: &shakmaty::Chess,
     ) -> Result<crate::chess::tablebase::Reading, crate::chess::tablebase::Unread> {

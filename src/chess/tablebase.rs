@@ -248,8 +248,28 @@ pub enum Unread {
 
 /// A set of endgame tables that can be asked about positions.
 pub trait Tables: Send + Sync + fmt::Debug {
-    /// What the tables say about `position`, or why they cannot.
-    fn read(&self, position: &Chess) -> Result<Reading, Unread>;
+    /// What the tables say about `position`, or why they cannot. Without
+    /// tables, with more men than any table holds or with castling rights,
+    /// the answer is given without touching a table; everything else is
+    /// [`Tables::probe`]'s. Every caller asks through here.
+    fn read(&self, position: &Chess) -> Result<Reading, Unread> {
+        let most = self.most_pieces();
+        if most == 0 {
+            return Err(Unread::NoTables);
+        }
+        let men = pieces(position);
+        if men > most {
+            return Err(Unread::TooManyPieces { pieces: men, most });
+        }
+        if position.castles().any() {
+            return Err(Unread::Castling);
+        }
+        self.probe(position)
+    }
+
+    /// Looks a position up in the tables (called by [`Tables::read`],
+    /// which has checked the men and castling rights already).
+    fn probe(&self, position: &Chess) -> Result<Reading, Unread>;
 
     /// The most men any table here holds (0 without tables): positions with
     /// more are not looked up at all.
@@ -265,7 +285,7 @@ pub trait Tables: Send + Sync + fmt::Debug {
 pub struct NoTables;
 
 impl Tables for NoTables {
-    fn read(&self, _: &Chess) -> Result<Reading, Unread> {
+    fn probe(&self, _: &Chess) -> Result<Reading, Unread> {
         Err(Unread::NoTables)
     }
 

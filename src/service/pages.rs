@@ -571,9 +571,7 @@ fn tables_say(
 ) -> Option<String> {
     use crate::chess::outcome::GameResult;
     use crate::chess::tablebase::TablebaseRule;
-    if rule == TablebaseRule::None
-        || crate::chess::tablebase::pieces(game.position()) > tables.most_pieces()
-    {
+    if rule == TablebaseRule::None {
         return None;
     }
     let reading = tables.read(game.position()).ok()?;

@@ -287,7 +287,7 @@ pub async fn games_in_tables(
     tables: &dyn crate::chess::tablebase::Tables,
     event: Option<EventId>,
 ) -> Result<Vec<TablesLine>, StoreError> {
-    use crate::chess::tablebase::{TablebaseRule, pieces};
+    use crate::chess::tablebase::TablebaseRule;
     let mut lines = Vec::new();
     let mut tx = store.begin().await?;
     for id in store
@@ -296,7 +296,7 @@ pub async fn games_in_tables(
     {
         let record = store.game(id).await?;
         let game = record.to_game()?;
-        if game.is_over() || pieces(game.position()) > tables.most_pieces() {
+        if game.is_over() {
             continue;
         }
         let rule = match record.event {
