@@ -59,6 +59,12 @@ pub(super) fn answer(
         | Command::Notify(_)
         | Command::Standings
         | Command::XfccPassword => Ok(None),
+        // Entries are about events, not this game: the inbox hears them
+        // before any game is (see `service::entries`).
+        Command::Entries
+        | Command::Enter { .. }
+        | Command::WithdrawEntry { .. }
+        | Command::Announcements(_) => Ok(None),
         Command::Move { .. }
         | Command::OfferDraw
         | Command::AcceptDraw

@@ -30,6 +30,40 @@ pub enum EventCommand {
         /// The event file.
         file: PathBuf,
     },
+    /// Create an event that takes entries by mail (its file has an
+    /// `[entries]` table), announce it to the players who asked to hear
+    /// (`notify announcements`); prints its number and how to enter.
+    Open {
+        /// The event file.
+        file: PathBuf,
+    },
+    /// An event's entries by mail (text or JSON); with --add or --refuse,
+    /// a TD's change to them first (the entrant is told).
+    Entries {
+        /// The event's number.
+        id: i64,
+        /// Enter this address (registered now when --name is given).
+        #[arg(long, value_name = "EMAIL", conflicts_with = "refuse")]
+        add: Option<EmailAddress>,
+        /// The name to register an --add address with, when it is no player.
+        #[arg(long, requires = "add")]
+        name: Option<String>,
+        /// The language to register an --add address with.
+        #[arg(long, default_value = "en", requires = "add")]
+        lang: Lang,
+        /// Refuse this address's entry (with --reason).
+        #[arg(long, value_name = "EMAIL", requires = "reason")]
+        refuse: Option<EmailAddress>,
+        /// Why the entry is refused: recorded and told to the entrant.
+        #[arg(long)]
+        reason: Option<String>,
+        /// The TD making the change (one of the event's TDs).
+        #[arg(long)]
+        by: Option<EmailAddress>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: Format,
+    },
     /// Add a player to a round robin before it starts.
     AddPlayer {
         /// The event's number.
@@ -505,6 +539,87 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 .with_context(|| format!("event file {}", file.display()))?;
             tx.commit().await?;
             writeln!(out, "{}", id.0)?;
+        }
+        EventCommand::Open { file } => {
+            let text = read_event_file(&file)?;
+            let post = post(app)?;
+            let (id, told) = crate::service::entries::open(&mut tx, &post, &text, now)
+                .await
+                .with_context(|| format!("event file {}", file.display()))?;
+            tx.commit().await?;
+            writeln!(out, "{}", id.0)?;
+            writeln!(
+                out,
+                "event #{} is open for entries: players enter by writing \"enter {}\" to {}; {told} players who asked for announcements were told",
+                id.0, id.0, app.config.mail.address
+            )?;
+        }
+        EventCommand::Entries {
+            id,
+            add,
+            name,
+            lang,
+            refuse,
+            reason,
+            by,
+            format,
+        } => {
+            use crate::service::entries::EntryChange;
+            let change = match (add, refuse) {
+                (Some(email), _) => Some(EntryChange::Add {
+                    email,
+                    register: name.map(|n| (n, lang)),
+                }),
+                (None, Some(email)) => Some(EntryChange::Refuse {
+                    email,
+                    reason: reason.unwrap_or_default(),
+                }),
+                (None, None) => None,
+            };
+            let by = match (&change, by) {
+                (_, Some(by)) => by,
+                (None, None) => {
+                    // Only looking: any TD of the event will do.
+                    let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
+                    ev.tds
+                        .first()
+                        .and_then(|t| EmailAddress::parse(t).ok())
+                        .ok_or_else(|| anyhow::anyhow!("event #{id} has no TD"))?
+                }
+                (Some(_), None) => anyhow::bail!(
+                    "say which TD makes the change with --by EMAIL (one of the event's TDs)"
+                ),
+            };
+            let post = post(app)?;
+            let entries =
+                crate::service::entries::change(&mut tx, &post, EventId(id), change, &by, now)
+                    .await?;
+            tx.commit().await?;
+            match format {
+                Format::Json => {
+                    serde_json::to_writer_pretty(&mut *out, &entries)?;
+                    writeln!(out)?;
+                }
+                Format::Text => {
+                    if entries.is_empty() {
+                        writeln!(out, "event #{id} has no entries yet")?;
+                    }
+                    for e in &entries {
+                        write!(
+                            out,
+                            "{:<10} {} <{}>{}",
+                            e.status.key(),
+                            e.name,
+                            e.email,
+                            if e.stranger { " (new address)" } else { "" }
+                        )?;
+                        match &e.reason {
+                            Some(r) => writeln!(out, ": {r}")?,
+                            None => writeln!(out)?,
+                        }
+                    }
+                }
+            }
         }
         EventCommand::AddPlayer {
             id,

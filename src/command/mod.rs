@@ -210,6 +210,20 @@ pub enum Command {
     Conditionals,
     /// Drop my conditional moves.
     CancelConditionals,
+    /// The events open for entries.
+    Entries,
+    /// Enter an event open for entries (`enter 12`).
+    Enter {
+        /// The event's number.
+        event: i64,
+    },
+    /// Withdraw my entry before the event starts (`withdraw entry 12`).
+    WithdrawEntry {
+        /// The event's number.
+        event: i64,
+    },
+    /// Whether I get a mail when an event opens for entries.
+    Announcements(bool),
     /// A note to the opponent: the lines after the commands, or a mail of
     /// prose only. Passed on with the next mail about the game.
     Message(Message),
@@ -566,9 +580,16 @@ fn read_line(line: &str, vocab: &[&Words]) -> LineReading {
                 LineReading::Commands(vec![Command::Language(l)])
             });
     }
+    if let Some(command) = entry(&tokens, vocab) {
+        return LineReading::Commands(vec![command]);
+    }
     if word_in(&first.word, |w| w.notify, vocab) && !rest.is_empty() {
         let choice = normalize(rest.iter().map(|t| t.word.as_str()), vocab);
-        return if phrase_in(&choice, |w| w.each, vocab) {
+        return if phrase_in(&choice, |w| w.no_announcements, vocab) {
+            LineReading::Commands(vec![Command::Announcements(false)])
+        } else if phrase_in(&choice, |w| w.announcements, vocab) {
+            LineReading::Commands(vec![Command::Announcements(true)])
+        } else if phrase_in(&choice, |w| w.each, vocab) {
             LineReading::Commands(vec![Command::Notify(Notify::Each)])
         } else if phrase_in(&choice, |w| w.digest, vocab) {
             LineReading::Commands(vec![Command::Notify(Notify::Digest)])
@@ -577,6 +598,25 @@ fn read_line(line: &str, vocab: &[&Words]) -> LineReading {
         };
     }
     moves_and_words(&tokens, vocab)
+}
+
+/// `enter 12`, `enter event #12`, `withdraw entry 12`: a phrase and an
+/// event's number last.
+fn entry(tokens: &[Token<'_>], vocab: &[&Words]) -> Option<Command> {
+    let (last, words) = tokens.split_last()?;
+    let number = last.word.strip_prefix('#').unwrap_or(&last.word);
+    let event: i64 = number.parse().ok().filter(|n| *n > 0)?;
+    if words.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let phrase = normalize(words.iter().map(|t| t.word.as_str()), vocab);
+    if phrase_in(&phrase, |w| w.withdraw_entry, vocab) {
+        Some(Command::WithdrawEntry { event })
+    } else if phrase_in(&phrase, |w| w.enter, vocab) {
+        Some(Command::Enter { event })
+    } else {
+        None
+    }
 }
 
 /// A line of at most one move and a phrase: `Nf3`, `e4 draw`, `resign`, `claim draw Nf3`.
@@ -637,7 +677,7 @@ fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
 
 /// Commands that are a phrase alone.
 fn simple_command(phrase: &str, vocab: &[&Words]) -> Option<Command> {
-    let table: [(PhraseList, Command); 13] = [
+    let table: [(PhraseList, Command); 14] = [
         (|w| w.offer_draw, Command::OfferDraw),
         (|w| w.accept_draw, Command::AcceptDraw),
         (|w| w.decline_draw, Command::DeclineDraw),
@@ -651,6 +691,7 @@ fn simple_command(phrase: &str, vocab: &[&Words]) -> Option<Command> {
         (|w| w.report, Command::Report),
         (|w| w.conditionals, Command::Conditionals),
         (|w| w.cancel_conditionals, Command::CancelConditionals),
+        (|w| w.entries, Command::Entries),
     ];
     table
         .into_iter()
@@ -797,6 +838,18 @@ pub fn describe(commands: &[Command], lang: Lang) -> String {
             }
             Command::Conditionals => w(|v| v.conditionals).into(),
             Command::CancelConditionals => w(|v| v.cancel_conditionals).into(),
+            Command::Entries => w(|v| v.entries).into(),
+            Command::Enter { event } => format!("{} {event}", w(|v| v.enter)),
+            Command::WithdrawEntry { event } => format!("{} {event}", w(|v| v.withdraw_entry)),
+            Command::Announcements(on) => format!(
+                "{} {}",
+                w(|v| v.notify),
+                if *on {
+                    w(|v| v.announcements)
+                } else {
+                    w(|v| v.no_announcements)
+                }
+            ),
             Command::Message(message) => message.as_str().to_string(),
             Command::MoveThenWords { wrote } => wrote.clone(),
             Command::Unknown { text } => text.clone(),
@@ -837,6 +890,11 @@ pub(crate) fn every_command(lang: Lang) -> Vec<(&'static str, &'static [&'static
         ("notify", own.notify),
         ("notify each", own.each),
         ("notify digest", own.digest),
+        ("entries", own.entries),
+        ("enter", own.enter),
+        ("withdraw entry", own.withdraw_entry),
+        ("notify announcements", own.announcements),
+        ("notify no announcements", own.no_announcements),
         ("if", own.if_words),
     ]
 }

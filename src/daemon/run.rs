@@ -821,6 +821,35 @@ impl Daemon {
         Ok(sent)
     }
 
+    /// Closes the entries of every event whose time has come (see
+    /// [`crate::service::entries::close_if_due`]), each in its own
+    /// transaction; returns how many closed. An event that cannot be closed
+    /// is put off; the others go on.
+    pub async fn entries(&self) -> anyhow::Result<usize> {
+        let now = self.clock.now();
+        let (stuck, waiting) = quarantine::stuck_subjects(&self.store, now).await?;
+        let mut closed = 0;
+        for event in crate::service::entries::open_events(&self.store).await? {
+            let post = &self.scheduler.post;
+            let store = &self.store;
+            let work = async move {
+                let done = crate::service::entries::close_due(store, post, event, now).await?;
+                if let Some(done) = &done {
+                    tracing::info!(event = event.0, ?done, "entries closed");
+                }
+                Ok(done.is_some())
+            };
+            if self
+                .contained(format!("entries:{}", event.0), &stuck, &waiting, work)
+                .await?
+                == Some(true)
+            {
+                closed += 1;
+            }
+        }
+        Ok(closed)
+    }
+
     /// Queues the daily digest of every player who chose one and whose
     /// digest is due (see [`Scheduler::digest`]). A digest that cannot be
     /// made is put off; the others go on.
@@ -885,6 +914,10 @@ impl Daemon {
             match self.reports().await {
                 Ok(n) => pass.scheduled += n,
                 Err(e) => failures.push(e.context("mailing the deadline reports")),
+            }
+            match self.entries().await {
+                Ok(n) => pass.scheduled += n,
+                Err(e) => failures.push(e.context("closing entries")),
             }
             if let Err(e) = self.digests().await {
                 failures.push(e.context("queueing the digests"));

@@ -167,6 +167,9 @@ pub struct Event {
     /// Where every game starts (`start = { fen = "…" }`; default the usual
     /// position).
     pub start: crate::chess::game::StartPosition,
+    /// The rules for entries by mail (`[entries]`), when the event takes
+    /// them (see [`entries`](super::entries)).
+    pub entries: Option<super::entries::EntryRules>,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -348,6 +351,7 @@ struct RawEvent {
     tablebase_end: Option<Spanned<String>>,
     tablebase_notice: Option<bool>,
     start: Option<RawStart>,
+    entries: Option<Spanned<RawEntries>>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
@@ -358,6 +362,20 @@ struct RawEvent {
 #[serde(deny_unknown_fields)]
 struct RawStart {
     fen: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntries {
+    opens: Option<Spanned<toml::Value>>,
+    closes: Option<Spanned<toml::Value>>,
+    min: Option<Spanned<i64>>,
+    max: Option<Spanned<i64>>,
+    start_when_full: Option<bool>,
+    rating_min: Option<Spanned<i64>>,
+    rating_max: Option<Spanned<i64>>,
+    open_to: Option<Spanned<String>>,
+    invited: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -546,6 +564,153 @@ impl Checker<'_> {
         out
     }
 
+    /// The `[entries]` table.
+    fn entries(&mut self, raw: &Spanned<RawEntries>) -> super::entries::EntryRules {
+        use super::entries::{DEFAULT_MIN, EntryRules, MAX_ENTRANTS, OpenTo};
+        let e = raw.get_ref();
+        let opens = e
+            .opens
+            .as_ref()
+            .and_then(|v| self.moment(v, "entries.opens", false));
+        let closes = match &e.closes {
+            Some(v) => self.moment(v, "entries.closes", true),
+            None => {
+                self.at(
+                    raw,
+                    "entries.closes",
+                    "is missing; say when entries close and the event starts, e.g. closes = \"2027-02-01\" (the end of that day, UTC) or \"2027-02-01T12:00:00Z\"",
+                );
+                None
+            }
+        };
+        let max_n = i64::from(MAX_ENTRANTS);
+        let min = self.count(
+            &e.min,
+            "entries.min",
+            i64::from(DEFAULT_MIN)..=max_n,
+            i64::from(DEFAULT_MIN),
+            "must be a number of entrants from 3 to 100: the fewest the event starts with",
+        ) as u32;
+        let max = self.count(
+            &e.max,
+            "entries.max",
+            i64::from(DEFAULT_MIN)..=max_n,
+            max_n,
+            "must be a number of entrants from 3 to 100: the most the event takes",
+        ) as u32;
+        if max < min
+            && let Some(m) = &e.max
+        {
+            self.at(
+                m,
+                "entries.max",
+                format!("is less than entries.min ({min}); make max at least min"),
+            );
+        }
+        let rating = |c: &mut Self, v: &Option<Spanned<i64>>, key: &str| {
+            v.as_ref().and_then(|v| {
+                if (0..=4000).contains(v.get_ref()) {
+                    Some(*v.get_ref() as i32)
+                } else {
+                    c.at(v, key, "must be a rating from 0 to 4000");
+                    None
+                }
+            })
+        };
+        let rating_min = rating(self, &e.rating_min, "entries.rating_min");
+        let rating_max = rating(self, &e.rating_max, "entries.rating_max");
+        if let (Some(lo), Some(hi), Some(v)) = (rating_min, rating_max, &e.rating_max)
+            && hi < lo
+        {
+            self.at(
+                v,
+                "entries.rating_max",
+                format!("is below entries.rating_min ({lo}); the band must run from low to high"),
+            );
+        }
+        let open_to = match &e.open_to {
+            None => OpenTo::Players,
+            Some(v) => match v.get_ref().as_str() {
+                "players" => OpenTo::Players,
+                "anyone" => OpenTo::Anyone,
+                _ => {
+                    self.at(
+                        v,
+                        "entries.open_to",
+                        "must be \"players\" (registered players only) or \"anyone\" (an address not yet registered becomes a player when it confirms)",
+                    );
+                    OpenTo::Players
+                }
+            },
+        };
+        let mut invited = Vec::new();
+        for (i, v) in e.invited.iter().flatten().enumerate() {
+            match EmailAddress::parse(v.get_ref()) {
+                Ok(a) if invited.contains(&a) => self.at(
+                    v,
+                    &format!("entries.invited[{}]", i + 1),
+                    format!("{a} is invited twice; name each address once"),
+                ),
+                Ok(a) => invited.push(a),
+                Err(err) => self.at(v, &format!("entries.invited[{}]", i + 1), err.to_string()),
+            }
+        }
+        if let (Some(o), Some(c)) = (opens, closes)
+            && c <= o
+            && let Some(v) = &e.closes
+        {
+            self.at(
+                v,
+                "entries.closes",
+                "is not after entries.opens; entries must close after they open",
+            );
+        }
+        EntryRules {
+            opens,
+            closes: closes.unwrap_or_default(),
+            min,
+            max,
+            start_when_full: e.start_when_full.unwrap_or(false),
+            rating_min,
+            rating_max,
+            open_to,
+            invited,
+        }
+    }
+
+    /// A moment: an RFC 3339 time (`2027-02-01T12:00:00Z`, quoted or as a
+    /// TOML date-time) or a date alone, which means the start of that day
+    /// (UTC) or, for a closing time (`end_of_day`), its end.
+    fn moment(
+        &mut self,
+        value: &Spanned<toml::Value>,
+        key: &str,
+        end_of_day: bool,
+    ) -> Option<chrono::DateTime<chrono::Utc>> {
+        let text = match value.get_ref() {
+            toml::Value::String(s) => s.trim().to_string(),
+            toml::Value::Datetime(d) => d.to_string(),
+            _ => String::new(),
+        };
+        if let Ok(t) = chrono::DateTime::parse_from_rfc3339(&text) {
+            return Some(t.with_timezone(&chrono::Utc));
+        }
+        if let Ok(day) = chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d") {
+            let time = if end_of_day {
+                chrono::NaiveTime::from_hms_opt(23, 59, 59)
+            } else {
+                chrono::NaiveTime::from_hms_opt(0, 0, 0)
+            };
+            return time.map(|t| day.and_time(t).and_utc());
+        }
+        self.at(
+            value,
+            key,
+            format!("{text:?} is no date; write a date (\"2027-02-01\") or a time with its zone (\"2027-02-01T12:00:00Z\")"),
+        );
+        None
+    }
+
     fn count(
         &mut self,
         value: &Option<Spanned<i64>>,
@@ -703,6 +868,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                 crate::chess::game::StartPosition::Standard
             }),
     };
+    let entries = raw.entries.as_ref().map(|e| c.entries(e));
     let visibility = raw
         .visibility
         .as_ref()
@@ -809,16 +975,30 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             let tie_breaks = c.order(&raw.tie_breaks, &TieBreak::ICCF, TieBreak::named);
             let mut players = Vec::new();
             match &raw.players {
+                None if raw.entries.is_some() => {}
                 None => c.nowhere(
                     "players",
-                    "is missing; add a [[players]] table (email, name, lang) for each player",
+                    "is missing; add a [[players]] table (email, name, lang) for each player, or an [entries] table to take entries by mail",
                 ),
                 Some(list) => {
                     for (i, p) in list.get_ref().iter().enumerate() {
                         players.extend(c.entrant(p, &format!("players[{}]", i + 1), &mut seen));
                     }
                     let n = list.get_ref().len();
-                    if !(berger::MIN_ENTRANTS..=berger::MAX_ENTRANTS).contains(&n) {
+                    // An event that takes entries may name a few players
+                    // (or none) in its file: the rest come by mail.
+                    if raw.entries.is_some() {
+                        if n > berger::MAX_ENTRANTS {
+                            c.at(
+                                list,
+                                "players",
+                                format!(
+                                    "a round robin takes at most {} players, this file has {n}",
+                                    berger::MAX_ENTRANTS
+                                ),
+                            );
+                        }
+                    } else if !(berger::MIN_ENTRANTS..=berger::MAX_ENTRANTS).contains(&n) {
                         c.at(
                             list,
                             "players",
@@ -960,6 +1140,19 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
     };
 
     match kind {
+        Some(ref k) if !matches!(k, EventKind::RoundRobin { .. }) && raw.entries.is_some() => {
+            if let Some(e) = &raw.entries {
+                c.at(
+                    e,
+                    "entries",
+                    "entries by mail are taken for round robins only; name the teams in the file",
+                );
+            }
+            c.problems.sort_by_key(|p| p.line.unwrap_or(0));
+            Err(BadEventFile {
+                problems: c.problems,
+            })
+        }
         Some(kind) if c.problems.is_empty() => Ok(Event {
             name,
             kind,
@@ -976,6 +1169,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             visibility,
             tablebase,
             start,
+            entries,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));

@@ -18,6 +18,7 @@
 pub mod berger;
 pub mod boards;
 pub mod crosstable;
+pub mod entries;
 pub mod file;
 pub mod import;
 

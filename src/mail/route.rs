@@ -110,6 +110,11 @@ impl Tokens {
         self.token(&format!("message {mail_key}"))
     }
 
+    /// The token of an entry waiting for its confirmation.
+    pub fn entry(&self, id: i64) -> ReplyToken {
+        self.token(&format!("entry {id}"))
+    }
+
     /// The token of a player's daily digest.
     pub fn digest(&self, player: i64) -> ReplyToken {
         self.token(&format!("digest player {player}"))
@@ -213,6 +218,13 @@ pub enum ReplyTag {
         /// The token as written.
         token: String,
     },
+    /// `e9.TOKEN`: an entry to an event, waiting for its confirmation.
+    Entry {
+        /// The entry's number.
+        id: i64,
+        /// The token as written.
+        token: String,
+    },
     /// `d7.TOKEN`: a player's daily digest.
     Digest {
         /// The player's id.
@@ -230,6 +242,7 @@ impl ReplyTag {
             ReplyTag::Confirmation { id, token } => format!("c{id}.{token}"),
             ReplyTag::Report { event, token } => format!("r{event}.{token}"),
             ReplyTag::Digest { player, token } => format!("d{player}.{token}"),
+            ReplyTag::Entry { id, token } => format!("e{id}.{token}"),
         }
     }
 
@@ -251,6 +264,7 @@ impl ReplyTag {
                 event: number,
                 token,
             }),
+            b'e' => Some(ReplyTag::Entry { id: number, token }),
             b'd' => Some(ReplyTag::Digest {
                 player: number,
                 token,

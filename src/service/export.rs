@@ -99,6 +99,10 @@ pub const TABLES: &[(&str, &str)] = &[
     ("event_tds", "each event's tournament directors"),
     ("event_teams", "teams of team events"),
     ("entrants", "seats in events, withdrawals"),
+    (
+        "event_entries",
+        "entries by mail to events, from asked to seated",
+    ),
     ("td_actions", "the TD log"),
     ("deadline_extensions", "deadlines a TD extended"),
     ("inbound", "the inbound log: each mail acts once"),

@@ -66,6 +66,9 @@ enum Route {
     Confirm { id: i64, player: Player },
     /// A reply to the player's daily digest: one line per game.
     Digest { player: Player },
+    /// A reply to an entry's address: confirms or withdraws it (see
+    /// `service::entries`).
+    EntryReply { id: i64, token: String },
     /// The player wrote from their address but without the token.
     NeedsConfirmation { game: GameId, player: Player },
     /// A registered player wrote without naming a game.
@@ -387,7 +390,30 @@ impl Inbox {
         {
             super::bounces::resume_on_mail(tx, player, now).await?;
         }
+        // Entries are about events, not games: heard first, from players
+        // and (where an event is open to anyone) from addresses that are none.
+        let entering = match &route {
+            Route::Act { player, .. }
+            | Route::NoGame { player }
+            | Route::NeedsConfirmation { player, .. } => Some(Some(player)),
+            Route::Refuse {
+                why: Reason::UnknownSender { .. },
+                ..
+            } => Some(None),
+            _ => None,
+        };
+        if let Some(sender) = entering
+            && let Some(done) = self.hear_entries(tx, mail, sender, answering, now).await?
+        {
+            return Ok((None, done));
+        }
         match route {
+            Route::EntryReply { id, token } => {
+                let done = self
+                    .entry_reply(tx, mail, id, &token, answering, now)
+                    .await?;
+                Ok((None, done))
+            }
             Route::Digest { player } => {
                 self.digest_reply(tx, mail, &player, answering, received_at, now)
                     .await
@@ -663,7 +689,7 @@ impl Inbox {
     }
 
     /// Whether another answer to this address stays within the hourly limit.
-    async fn may_answer(
+    pub(crate) async fn may_answer(
         &self,
         tx: &mut Tx,
         address: &str,
@@ -704,6 +730,14 @@ impl Inbox {
                     log: format!("a confirmation reply from {}, not its owner", mail.from),
                 },
             });
+        }
+        // An entry's reply address: the entry's own address is checked
+        // there, as it may not be a player's yet.
+        if let Some((id, token)) = tags.iter().find_map(|t| match t {
+            ReplyTag::Entry { id, token } => Some((*id, token.clone())),
+            _ => None,
+        }) {
+            return Ok(Route::EntryReply { id, token });
         }
         // A daily digest's reply address.
         if let Some((owner, token)) = tags.iter().find_map(|t| match t {

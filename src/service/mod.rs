@@ -31,6 +31,7 @@ pub mod clocks;
 pub(crate) mod credentials;
 pub mod delivery;
 pub mod dkim;
+pub mod entries;
 pub mod export;
 pub mod feeds;
 pub mod forget;

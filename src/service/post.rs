@@ -503,6 +503,15 @@ impl Post {
         })
     }
 
+    /// The reply address of an entry waiting for its confirmation.
+    pub fn entry_address(&self, id: i64) -> EmailAddress {
+        let token = self.tokens.entry(id);
+        self.replies.address(&ReplyTag::Entry {
+            id,
+            token: token.as_str().to_string(),
+        })
+    }
+
     /// The reply address of a pending confirmation.
     pub fn confirmation_address(&self, id: i64) -> EmailAddress {
         let token = self.tokens.confirmation(id);

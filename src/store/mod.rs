@@ -39,6 +39,7 @@ pub mod bounces;
 pub mod clocks;
 pub mod digest_games;
 pub mod dump;
+pub mod entries;
 pub mod events;
 pub mod failures;
 pub mod game_messages;

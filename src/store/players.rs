@@ -8,7 +8,7 @@ use super::{Store, StoreError, Tx, from_millis, to_millis};
 use crate::address::EmailAddress;
 use crate::player::{NewPlayer, Player, PlayerId, parse_tz};
 
-const COLUMNS: &str = "id, email, name, lang, tz";
+pub(super) const COLUMNS: &str = "id, email, name, lang, tz";
 
 pub(super) fn from_row(row: &AnyRow) -> Result<Player, StoreError> {
     let email: String = row.try_get("email")?;

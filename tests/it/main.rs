@@ -18,6 +18,7 @@ mod dkim;
 mod doctor;
 mod e2e;
 mod english_left;
+mod entries;
 mod event_mail;
 mod event_pgn;
 mod events;

@@ -100,6 +100,8 @@ pub(crate) struct Context {
     pub reply: Option<ReplyNote>,
     /// A message between the players the mail carries.
     pub talk: Option<TalkContext>,
+    /// `Entry`: what it says of an entry or the events open for entries.
+    pub entry: Option<super::EntryNews>,
     /// `Message`: the writer's mail held nothing but the message.
     pub alone: bool,
     /// `YourMove`: the deadline as an `.ics` file; a confirmation of the
@@ -478,6 +480,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         digest_at: None,
         excess: None,
         reply: None,
+        entry: None,
         talk: letter.talk.as_ref().map(talk_context),
         alone: false,
         page: letter.page.clone(),
@@ -487,6 +490,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
     match &letter.kind {
         // Everything it says is the talk.
         LetterKind::Message { alone } => ctx.alone = *alone,
+        LetterKind::Entry { news } => ctx.entry = Some(news.clone()),
         LetterKind::MoveAccepted { ply } | LetterKind::ConditionalPlayed { ply } => {
             let game = letter.game.as_ref().map(|v| &v.game);
             let at = |ply: usize| game.and_then(|g| move_at(g, ply, lang));

@@ -398,6 +398,11 @@ pub enum LetterKind {
         /// read as one because it had no move and no command).
         alone: bool,
     },
+    /// About an entry by mail, or the events open for entries.
+    Entry {
+        /// What it says.
+        news: EntryNews,
+    },
     /// To a TD: a player's address keeps bouncing, so their mail is held
     /// until they are resumed; what to do.
     AddressBounces {
@@ -413,6 +418,103 @@ pub enum LetterKind {
         status: String,
         /// The player's games in progress, one line each.
         games: Vec<String>,
+    },
+}
+
+/// An event open for entries, as mails about entries show it (times
+/// already written for the recipient).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct OpenEvent {
+    /// The event's number (`enter 12`).
+    pub id: i64,
+    /// Its name.
+    pub name: String,
+    /// Its time control, e.g. `10/50d`.
+    pub time_control: String,
+    /// When entries close, for the recipient.
+    pub closes: String,
+    /// Confirmed entries so far.
+    pub entered: u32,
+    /// Fewest entrants it starts with.
+    pub min: u32,
+    /// Most entrants it takes.
+    pub max: u32,
+    /// Whether it starts as soon as it is full.
+    pub start_when_full: bool,
+    /// Whether addresses that are no players may enter.
+    pub anyone: bool,
+    /// The rating band, e.g. `1800–2200`, when it has one.
+    pub rating: Option<String>,
+}
+
+/// What a mail about entries says.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum EntryNews {
+    /// Reply to this mail to confirm the entry (nothing counts before).
+    Confirm {
+        /// The event.
+        event: OpenEvent,
+        /// Whether the address becomes a player by confirming.
+        stranger: bool,
+        /// The name it will be registered with.
+        name: String,
+    },
+    /// The entry is confirmed.
+    Entered {
+        /// The event.
+        event: OpenEvent,
+    },
+    /// The entry (or its withdrawal) was not taken: why, and how to do it right.
+    Refused {
+        /// The event number written.
+        number: i64,
+        /// The event, when it is one open for entries.
+        event: Option<OpenEvent>,
+        /// Why, by key (`not-open`, `not-yet`, `closed`, `full`,
+        /// `players-only`, `not-invited`, `rating`, `already-entered`,
+        /// `already-asked`, `refused-before`, `not-entered`, `refused-by-td`).
+        why: &'static str,
+        /// A detail for the reason: the opening time, the TD's reason, the
+        /// player's rating.
+        detail: Option<String>,
+    },
+    /// The entry was withdrawn.
+    Withdrawn {
+        /// The event.
+        event: OpenEvent,
+    },
+    /// The events open for entries (`entries`).
+    Open {
+        /// The events.
+        events: Vec<OpenEvent>,
+    },
+    /// An event opened for entries (to players who asked to hear).
+    Announced {
+        /// The event.
+        event: OpenEvent,
+    },
+    /// The event started with the entrant in it; the games' mails follow.
+    Seated {
+        /// The event.
+        event: OpenEvent,
+    },
+    /// The event started, or closed, without the entrant: why.
+    LeftOut {
+        /// The event.
+        event: OpenEvent,
+        /// `unconfirmed`, `over-max` or `too-few`.
+        why: &'static str,
+    },
+    /// To the TDs: entries closed with too few; nothing started.
+    TooFew {
+        /// The event.
+        event: OpenEvent,
+    },
+    /// The player chose whether to hear of events opening for entries.
+    Announcements {
+        /// Whether they will.
+        on: bool,
     },
 }
 
@@ -642,6 +744,7 @@ impl LetterKind {
             LetterKind::DeadlineReport { .. } => "deadline_report",
             LetterKind::ReportInstructions { .. } => "report_instructions",
             LetterKind::AddressBounces { .. } => "address_bounces",
+            LetterKind::Entry { .. } => "entry",
             LetterKind::Message { .. } => "message",
         }
     }

@@ -55,6 +55,9 @@ pub(super) struct Settings {
     /// The FEN every game starts from (absent: the usual position).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     start_fen: Option<String>,
+    /// The rules for entries by mail (absent: the event takes none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    entries: Option<crate::event::entries::EntryRules>,
 }
 
 fn yes() -> bool {
@@ -141,6 +144,7 @@ impl Settings {
                 crate::chess::game::StartPosition::Fen(fen) => Some(fen.clone()),
                 _ => None,
             },
+            entries: event.entries.clone(),
         }
     }
 }
@@ -318,6 +322,7 @@ impl StoredEvent {
                     .map_err(|e| corrupt(format!("event {id} start: {e}")))?,
                 None => crate::chess::game::StartPosition::Standard,
             },
+            entries: s.entries,
         };
         Ok(StoredEvent {
             record,
@@ -352,7 +357,7 @@ impl StoredEvent {
         self.tds.iter().any(|t| t == address.as_str())
     }
 
-    pub(super) fn check_td(&self, by: &EmailAddress) -> Result<(), TdError> {
+    pub(crate) fn check_td(&self, by: &EmailAddress) -> Result<(), TdError> {
         if self.is_td(by) {
             Ok(())
         } else {

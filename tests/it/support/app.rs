@@ -186,6 +186,23 @@ impl TestApp {
         self.daemon.schedule(&shutdown).await.unwrap()
     }
 
+    /// Closes the entries of the events whose time has come, as the
+    /// daemon's pass does; how many closed.
+    pub async fn close_entries(&self) -> usize {
+        self.daemon.entries().await.unwrap()
+    }
+
+    /// Opens an event for entries from the text of its file (`dopis event
+    /// open`); how many players were told.
+    pub async fn open_event(&self, file: &str) -> (EventId, usize) {
+        let mut tx = self.store.begin().await.unwrap();
+        let opened = dopis::service::entries::open(&mut tx, self.post(), file, self.now())
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        opened
+    }
+
     /// The daily digests that are due; how many were queued.
     pub async fn digests(&self) -> usize {
         self.daemon.digests().await.unwrap()

@@ -1,0 +1,460 @@
+//! Entries by mail: who may enter an event open for entries, when its
+//! entries close, and in which order the entrants are seeded. Pure: the
+//! service (`service::entries`) loads what these rules look at and carries
+//! out what they decide.
+//!
+//! An event file opens an event for entries with an `[entries]` table (see
+//! [`file`](super::file)):
+//!
+//! ```toml
+//! [entries]
+//! opens = "2027-01-01"           # optional: from when (a date, or RFC 3339); default at once
+//! closes = "2027-02-01T12:00:00Z" # required: when the event starts with who entered
+//! min = 5                        # optional: fewest entrants to start (default 3)
+//! max = 12                       # optional: most entrants (default 100)
+//! start_when_full = true         # optional: start at once when max is reached
+//! rating_min = 1800              # optional: the rating an entrant needs at least
+//! rating_max = 2200              # optional: … at most (the unrated may enter only without limits)
+//! open_to = "anyone"             # "players" (the default: registered players) or "anyone"
+//! invited = ["a@example.org"]    # optional: only these addresses may enter
+//! ```
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::address::EmailAddress;
+
+/// Fewest entrants an event starts with unless its file says more: a round
+/// robin of three.
+pub const DEFAULT_MIN: u32 = super::berger::MIN_ENTRANTS as u32;
+/// Most entrants a round robin takes.
+pub const MAX_ENTRANTS: u32 = super::berger::MAX_ENTRANTS as u32;
+
+/// Who may enter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpenTo {
+    /// Registered players only (the default).
+    #[default]
+    Players,
+    /// Anyone with an address: a stranger becomes a player when it confirms.
+    Anyone,
+}
+
+impl OpenTo {
+    /// The word in the event file.
+    pub fn key(self) -> &'static str {
+        match self {
+            OpenTo::Players => "players",
+            OpenTo::Anyone => "anyone",
+        }
+    }
+}
+
+/// An event's rules for entries (`[entries]` in its file).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntryRules {
+    /// From when entries are taken.
+    pub opens: Option<DateTime<Utc>>,
+    /// When entries close and the event starts.
+    pub closes: DateTime<Utc>,
+    /// Fewest confirmed entries the event starts with.
+    pub min: u32,
+    /// Most entries taken.
+    pub max: u32,
+    /// Whether the event starts as soon as `max` entries are confirmed.
+    #[serde(default)]
+    pub start_when_full: bool,
+    /// The rating an entrant needs at least.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_min: Option<i32>,
+    /// The rating an entrant may have at most.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_max: Option<i32>,
+    /// Who may enter.
+    #[serde(default)]
+    pub open_to: OpenTo,
+    /// When not empty, only these addresses may enter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invited: Vec<EmailAddress>,
+}
+
+/// Where an entry stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EntryStatus {
+    /// Asked for; waits for the reply to its confirmation mail.
+    Pending,
+    /// Confirmed: counts.
+    Confirmed,
+    /// Withdrawn by the entrant before the start.
+    Withdrawn,
+    /// Refused by a TD.
+    Refused,
+    /// Given a seat when the event started.
+    Seated,
+    /// Not confirmed, or over the limit, when the event started.
+    LeftOut,
+}
+
+impl EntryStatus {
+    /// The word stored and printed.
+    pub fn key(self) -> &'static str {
+        match self {
+            EntryStatus::Pending => "pending",
+            EntryStatus::Confirmed => "confirmed",
+            EntryStatus::Withdrawn => "withdrawn",
+            EntryStatus::Refused => "refused",
+            EntryStatus::Seated => "seated",
+            EntryStatus::LeftOut => "left-out",
+        }
+    }
+
+    /// The status a stored word names.
+    pub fn from_key(key: &str) -> Option<EntryStatus> {
+        [
+            EntryStatus::Pending,
+            EntryStatus::Confirmed,
+            EntryStatus::Withdrawn,
+            EntryStatus::Refused,
+            EntryStatus::Seated,
+            EntryStatus::LeftOut,
+        ]
+        .into_iter()
+        .find(|s| s.key() == key)
+    }
+
+    /// Whether the entry is still live (it may be confirmed or seated).
+    pub fn is_live(self) -> bool {
+        matches!(self, EntryStatus::Pending | EntryStatus::Confirmed)
+    }
+}
+
+/// Who asks to enter, as the rules look at them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Applicant<'a> {
+    /// The address.
+    pub email: &'a EmailAddress,
+    /// Whether the address is a registered player.
+    pub registered: bool,
+    /// The player's rating, if rated.
+    pub rating: Option<i32>,
+    /// The address's entry in this event so far, if it has one.
+    pub entry: Option<EntryStatus>,
+}
+
+/// Why an entry is not taken.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "kebab-case")]
+pub enum EntryRefusal {
+    /// No event has that number, or it takes no entries.
+    NotOpen {
+        /// The number asked for.
+        event: i64,
+    },
+    /// Entries open later.
+    NotYet {
+        /// When they open.
+        opens: DateTime<Utc>,
+    },
+    /// Entries closed, or the event has started.
+    Closed,
+    /// The event has all the entries it takes.
+    Full {
+        /// How many.
+        max: u32,
+    },
+    /// Only registered players may enter, and the address is not one.
+    PlayersOnly,
+    /// Only invited addresses may enter.
+    NotInvited,
+    /// The player's rating is outside the event's band (or they are
+    /// unrated where a band is set).
+    Rating {
+        /// The player's rating.
+        rating: Option<i32>,
+        /// The band's lower end.
+        min: Option<i32>,
+        /// The band's upper end.
+        max: Option<i32>,
+    },
+    /// The address has entered already (confirmed).
+    AlreadyEntered,
+    /// The address asked already; its confirmation mail waits for a reply.
+    AlreadyAsked,
+    /// The TD refused this address's entry.
+    RefusedBefore,
+    /// Withdrawing an entry the address does not have.
+    NotEntered,
+}
+
+impl<'a> EntryRules {
+    /// Whether `who` may enter now, with `confirmed` entries already taken.
+    pub fn may_enter(
+        &self,
+        who: &Applicant<'a>,
+        confirmed: u32,
+        now: DateTime<Utc>,
+    ) -> Result<(), EntryRefusal> {
+        match who.entry {
+            Some(EntryStatus::Confirmed | EntryStatus::Seated) => {
+                return Err(EntryRefusal::AlreadyEntered);
+            }
+            Some(EntryStatus::Pending) => return Err(EntryRefusal::AlreadyAsked),
+            Some(EntryStatus::Refused) => return Err(EntryRefusal::RefusedBefore),
+            Some(EntryStatus::Withdrawn | EntryStatus::LeftOut) | None => {}
+        }
+        if let Some(opens) = self.opens
+            && now < opens
+        {
+            return Err(EntryRefusal::NotYet { opens });
+        }
+        if now >= self.closes {
+            return Err(EntryRefusal::Closed);
+        }
+        if confirmed >= self.max {
+            return Err(EntryRefusal::Full { max: self.max });
+        }
+        if !self.invited.is_empty() && !self.invited.contains(who.email) {
+            return Err(EntryRefusal::NotInvited);
+        }
+        if !who.registered && self.open_to == OpenTo::Players {
+            return Err(EntryRefusal::PlayersOnly);
+        }
+        if self.rating_min.is_some() || self.rating_max.is_some() {
+            let inside = who.rating.is_some_and(|r| {
+                self.rating_min.is_none_or(|m| r >= m) && self.rating_max.is_none_or(|m| r <= m)
+            });
+            if !inside {
+                return Err(EntryRefusal::Rating {
+                    rating: who.rating,
+                    min: self.rating_min,
+                    max: self.rating_max,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a pending entry may still be confirmed: the same rules as
+    /// entering, but the entry itself is not counted against it.
+    pub fn may_confirm(
+        &self,
+        who: &Applicant<'a>,
+        confirmed: u32,
+        now: DateTime<Utc>,
+    ) -> Result<(), EntryRefusal> {
+        let fresh = Applicant {
+            entry: None,
+            ..who.clone()
+        };
+        self.may_enter(&fresh, confirmed, now)
+    }
+
+    /// What to do with the entries now.
+    pub fn closing(&self, confirmed: u32, now: DateTime<Utc>) -> Closing {
+        let due = now >= self.closes || (self.start_when_full && confirmed >= self.max);
+        if !due {
+            Closing::Wait
+        } else if confirmed < self.min {
+            Closing::TooFew
+        } else {
+            Closing::Start
+        }
+    }
+}
+
+/// What an event open for entries does now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closing {
+    /// Entries stay open.
+    Wait,
+    /// Entries close and the event starts with the confirmed entries.
+    Start,
+    /// Entries close with fewer than `min`: nothing starts, the TD is told.
+    TooFew,
+}
+
+/// A confirmed entry as seeding sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seedable<T> {
+    /// The caller's handle on the entry.
+    pub who: T,
+    /// The rating, if rated.
+    pub rating: Option<i32>,
+    /// When it was confirmed.
+    pub confirmed_at: DateTime<Utc>,
+}
+
+/// Starting order: by rating, highest first; the unrated after the rated;
+/// equal ratings (and the unrated) by who confirmed first. The first
+/// `max` are seated; the rest are left out (the limit is kept when
+/// entering, so only a TD's additions can pass it).
+pub fn seed<T>(mut entries: Vec<Seedable<T>>, max: u32) -> (Vec<T>, Vec<T>) {
+    entries.sort_by(|a, b| {
+        b.rating
+            .is_some()
+            .cmp(&a.rating.is_some())
+            .then(b.rating.cmp(&a.rating))
+            .then(a.confirmed_at.cmp(&b.confirmed_at))
+    });
+    let mut seated: Vec<T> = entries.into_iter().map(|e| e.who).collect();
+    let left = seated.split_off((max as usize).min(seated.len()));
+    (seated, left)
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+
+    use super::*;
+
+    fn at(day: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2027, 1, day, 12, 0, 0).unwrap()
+    }
+
+    fn rules() -> EntryRules {
+        EntryRules {
+            opens: Some(at(2)),
+            closes: at(20),
+            min: 3,
+            max: 4,
+            start_when_full: false,
+            rating_min: None,
+            rating_max: None,
+            open_to: OpenTo::Players,
+            invited: Vec::new(),
+        }
+    }
+
+    fn ana() -> EmailAddress {
+        EmailAddress::parse("ana@example.si").unwrap()
+    }
+
+    fn player(email: &EmailAddress) -> Applicant<'_> {
+        Applicant {
+            email,
+            registered: true,
+            rating: None,
+            entry: None,
+        }
+    }
+
+    #[test]
+    fn entries_are_taken_only_between_opens_and_closes_and_up_to_max() {
+        let a = ana();
+        let r = rules();
+        assert_eq!(r.may_enter(&player(&a), 0, at(5)), Ok(()));
+        assert_eq!(
+            r.may_enter(&player(&a), 0, at(1)),
+            Err(EntryRefusal::NotYet { opens: at(2) })
+        );
+        assert_eq!(
+            r.may_enter(&player(&a), 0, at(20)),
+            Err(EntryRefusal::Closed)
+        );
+        assert_eq!(
+            r.may_enter(&player(&a), 4, at(5)),
+            Err(EntryRefusal::Full { max: 4 })
+        );
+    }
+
+    #[test]
+    fn strangers_enter_only_events_open_to_anyone() {
+        let a = ana();
+        let stranger = Applicant {
+            registered: false,
+            ..player(&a)
+        };
+        let mut r = rules();
+        assert_eq!(
+            r.may_enter(&stranger, 0, at(5)),
+            Err(EntryRefusal::PlayersOnly)
+        );
+        r.open_to = OpenTo::Anyone;
+        assert_eq!(r.may_enter(&stranger, 0, at(5)), Ok(()));
+    }
+
+    #[test]
+    fn a_second_entry_a_pending_one_and_a_refused_one_are_told_apart() {
+        let a = ana();
+        let r = rules();
+        let with = |entry| Applicant {
+            entry: Some(entry),
+            ..player(&a)
+        };
+        assert_eq!(
+            r.may_enter(&with(EntryStatus::Confirmed), 0, at(5)),
+            Err(EntryRefusal::AlreadyEntered)
+        );
+        assert_eq!(
+            r.may_enter(&with(EntryStatus::Pending), 0, at(5)),
+            Err(EntryRefusal::AlreadyAsked)
+        );
+        assert_eq!(
+            r.may_enter(&with(EntryStatus::Refused), 0, at(5)),
+            Err(EntryRefusal::RefusedBefore)
+        );
+        // Withdrawn before: may enter again.
+        assert_eq!(r.may_enter(&with(EntryStatus::Withdrawn), 0, at(5)), Ok(()));
+        assert_eq!(r.may_confirm(&with(EntryStatus::Pending), 0, at(5)), Ok(()));
+    }
+
+    #[test]
+    fn ratings_and_invitations_limit_who_enters() {
+        let a = ana();
+        let mut r = rules();
+        r.rating_min = Some(1800);
+        let rated = |rating| Applicant {
+            rating,
+            ..player(&a)
+        };
+        assert_eq!(r.may_enter(&rated(Some(1800)), 0, at(5)), Ok(()));
+        assert!(matches!(
+            r.may_enter(&rated(Some(1799)), 0, at(5)),
+            Err(EntryRefusal::Rating { .. })
+        ));
+        assert!(matches!(
+            r.may_enter(&rated(None), 0, at(5)),
+            Err(EntryRefusal::Rating { .. })
+        ));
+        r.rating_min = None;
+        r.invited = vec![EmailAddress::parse("bo@example.si").unwrap()];
+        assert_eq!(
+            r.may_enter(&player(&a), 0, at(5)),
+            Err(EntryRefusal::NotInvited)
+        );
+    }
+
+    #[test]
+    fn entries_close_at_closes_or_when_full_if_the_event_says_so() {
+        let mut r = rules();
+        assert_eq!(r.closing(4, at(10)), Closing::Wait);
+        assert_eq!(r.closing(3, at(20)), Closing::Start);
+        assert_eq!(r.closing(2, at(20)), Closing::TooFew);
+        r.start_when_full = true;
+        assert_eq!(r.closing(4, at(10)), Closing::Start);
+        assert_eq!(r.closing(3, at(10)), Closing::Wait);
+    }
+
+    #[test]
+    fn seeding_puts_the_highest_rated_first_and_the_unrated_last() {
+        let e = |who, rating, day| Seedable {
+            who,
+            rating,
+            confirmed_at: at(day),
+        };
+        let (seated, left) = seed(
+            vec![
+                e("unrated-early", None, 3),
+                e("1900", Some(1900), 5),
+                e("2100-late", Some(2100), 9),
+                e("2100-early", Some(2100), 4),
+                e("unrated-late", None, 8),
+            ],
+            4,
+        );
+        assert_eq!(seated, ["2100-early", "2100-late", "1900", "unrated-early"]);
+        assert_eq!(left, ["unrated-late"]);
+    }
+}

@@ -1,0 +1,1056 @@
+//! Entries by mail, carried out: a TD opens an event for entries (`dopis
+//! event open FILE`), players (and, where the event says `open_to =
+//! "anyone"`, addresses not yet registered) enter by mail, confirm by a
+//! reply, may withdraw; a TD adds or refuses entries; and when entries
+//! close the daemon starts the event with the confirmed entries, seeded by
+//! rating, or tells the TDs there were too few. The rules are the pure
+//! [`crate::event::entries`]'s.
+//!
+//! A `From:` can be forged, so nothing an unsigned mail asks is done on its
+//! word: an entry, and a withdrawal, count only when the address answers
+//! the mail we sent it (its reply address `e<entry>.<token>` carries a
+//! token only that mail had). A stranger is registered only when it
+//! confirms (double opt-in), is sent one confirmation mail per event and
+//! no more until it confirms, and strangers' entries are limited per
+//! address and per hour, so a forger cannot make us mail a third party
+//! over and over.
+
+use chrono::{DateTime, Utc};
+
+use super::Handled;
+use super::inbox::Inbox;
+use super::post::{Answering, Outgoing, Post};
+use super::td::{StoredEvent, TdError};
+use crate::address::EmailAddress;
+use crate::command::{self, Command};
+use crate::event::entries::{
+    Applicant, Closing, EntryRefusal, EntryRules, EntryStatus, Seedable, seed,
+};
+use crate::ids::EventId;
+use crate::lang::Lang;
+use crate::mail::compose::{EntryNews, LetterKind, OpenEvent};
+use crate::mail::inbound::InboundMail;
+use crate::mail::key::sha256_hex;
+use crate::player::{NewPlayer, Player, PlayerId};
+use crate::store::entries::{EntryRecord, NewEntry, hour_before};
+use crate::store::td_log::NewTdAction;
+use crate::store::{Store, StoreError, Tx};
+
+/// Entries asked for by one address that is no player, per hour.
+pub const STRANGER_ENTRIES_PER_ADDRESS_HOUR: u64 = 3;
+/// Entries asked for by all addresses that are no players, per hour.
+pub const STRANGER_ENTRIES_PER_HOUR: u64 = 60;
+/// Entry commands read from one mail; more are chat.
+const MAX_ENTRY_COMMANDS: usize = 5;
+
+fn is_entry_command(c: &Command) -> bool {
+    matches!(
+        c,
+        Command::Entries
+            | Command::Enter { .. }
+            | Command::WithdrawEntry { .. }
+            | Command::Announcements(_)
+    )
+}
+
+/// Someone mails may be addressed to: a player, or an address that is
+/// none yet (its id is 0; nothing is stored under it).
+fn addressee(email: &EmailAddress, name: &str, lang: Lang) -> Player {
+    Player {
+        id: PlayerId(0),
+        email: email.clone(),
+        name: name.to_string(),
+        lang,
+        tz: None,
+    }
+}
+
+/// The language of a stranger's mail: the first whose words read an entry
+/// command in it that English's do not (every language also reads English).
+fn language_of(text: &str) -> Lang {
+    let reads = |lang| {
+        command::parse(text, lang)
+            .commands
+            .iter()
+            .any(is_entry_command)
+    };
+    if reads(Lang::En) {
+        return Lang::En;
+    }
+    Lang::ALL
+        .into_iter()
+        .find(|l| *l != Lang::En && reads(*l))
+        .unwrap_or(Lang::En)
+}
+
+/// A name for a stranger: its mail's display name, or the address.
+fn stranger_name(mail: &InboundMail) -> String {
+    mail.from_name
+        .as_deref()
+        .map(|n| n.chars().filter(|c| !c.is_control()).collect::<String>())
+        .map(|n| n.trim().chars().take(80).collect::<String>())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| mail.from.local_part().to_string())
+}
+
+/// The event open for entries with that number, loaded, with its rules.
+async fn taking_entries(
+    tx: &mut Tx,
+    number: i64,
+) -> Result<Option<(StoredEvent, EntryRules)>, StoreError> {
+    if number <= 0 || !tx.entries_open(EventId(number)).await? {
+        return Ok(None);
+    }
+    let ev = match StoredEvent::load(tx, EventId(number)).await {
+        Ok(ev) => ev,
+        Err(TdError::Store(e)) => return Err(e),
+        Err(_) => return Ok(None),
+    };
+    Ok(ev.event.entries.clone().map(|rules| (ev, rules)))
+}
+
+/// Entries that count: confirmed ones and the players the file seated.
+async fn taken(tx: &mut Tx, ev: &StoredEvent) -> Result<u32, StoreError> {
+    let confirmed = tx
+        .entries(ev.record.id)
+        .await?
+        .iter()
+        .filter(|e| e.status == EntryStatus::Confirmed)
+        .count();
+    let seated = ev.entrants.iter().filter(|e| e.seat.is_some()).count();
+    Ok(u32::try_from(confirmed + seated).unwrap_or(u32::MAX))
+}
+
+/// An event as mails about entries show it to `to`.
+fn shown(ev: &StoredEvent, rules: &EntryRules, entered: u32, to: &Player) -> OpenEvent {
+    OpenEvent {
+        id: ev.record.id.0,
+        name: ev.record.name.clone(),
+        time_control: crate::locale::describe_control(&ev.event.time_control, to.lang),
+        closes: crate::locale::describe_deadline(rules.closes, to.tz, to.lang),
+        entered,
+        min: rules.min,
+        max: rules.max,
+        start_when_full: rules.start_when_full,
+        anyone: rules.open_to == crate::event::entries::OpenTo::Anyone,
+        rating: match (rules.rating_min, rules.rating_max) {
+            (None, None) => None,
+            (Some(lo), None) => Some(format!("≥ {lo}")),
+            (None, Some(hi)) => Some(format!("≤ {hi}")),
+            (Some(lo), Some(hi)) => Some(format!("{lo}–{hi}")),
+        },
+    }
+}
+
+/// The key and the detail of a refusal, as the templates read them.
+fn refusal_words(why: &EntryRefusal, to: &Player) -> (&'static str, Option<String>) {
+    match why {
+        EntryRefusal::NotOpen { .. } => ("not-open", None),
+        EntryRefusal::NotYet { opens } => (
+            "not-yet",
+            Some(crate::locale::describe_deadline(*opens, to.tz, to.lang)),
+        ),
+        EntryRefusal::Closed => ("closed", None),
+        EntryRefusal::Full { max } => ("full", Some(max.to_string())),
+        EntryRefusal::PlayersOnly => ("players-only", None),
+        EntryRefusal::NotInvited => ("not-invited", None),
+        EntryRefusal::Rating { rating, .. } => ("rating", rating.map(|r| r.to_string())),
+        EntryRefusal::AlreadyEntered => ("already-entered", None),
+        EntryRefusal::AlreadyAsked => ("already-asked", None),
+        EntryRefusal::RefusedBefore => ("refused-before", None),
+        EntryRefusal::NotEntered => ("not-entered", None),
+    }
+}
+
+/// Queues one mail about entries.
+#[allow(clippy::too_many_arguments)]
+async fn send(
+    tx: &mut Tx,
+    post: &Post,
+    key: String,
+    news: EntryNews,
+    to: &Player,
+    answering: Option<&Answering<'_>>,
+    reply_to: Option<EmailAddress>,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    post.queue(
+        tx,
+        Outgoing {
+            key,
+            kind: LetterKind::Entry { news },
+            to,
+            game: None,
+            side: None,
+            answering,
+            reply_to,
+            ply: None,
+        },
+        now,
+    )
+    .await
+}
+
+impl Inbox {
+    /// Hears the entry commands of a mail (`entries`, `enter 12`,
+    /// `withdraw entry 12`, `notify announcements`) from a player or, where
+    /// `sender` is `None`, from an address that is none: `None` when the
+    /// mail has none, and is for the rest of the inbox.
+    pub(super) async fn hear_entries(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        sender: Option<&Player>,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Handled>, StoreError> {
+        let lang = sender.map_or_else(|| language_of(&mail.text), |p| p.lang);
+        let commands: Vec<Command> = command::parse(&mail.text, lang)
+            .commands
+            .into_iter()
+            .filter(is_entry_command)
+            .take(MAX_ENTRY_COMMANDS)
+            .collect();
+        if commands.is_empty() {
+            return Ok(None);
+        }
+        let stranger = match sender {
+            Some(_) => None,
+            None => Some(addressee(&mail.from, &stranger_name(mail), lang)),
+        };
+        let me = sender.or(stranger.as_ref()).expect("one of the two");
+        if !self.may_answer(tx, mail.from.as_str(), now).await? {
+            return Ok(Some(Handled::Ignored(
+                "ignored: an entry mail over the answer rate limit".into(),
+            )));
+        }
+        if stranger.is_some() {
+            let (mine, everyone) = tx
+                .stranger_entries_since(mail.from.as_str(), hour_before(now))
+                .await?;
+            if mine >= STRANGER_ENTRIES_PER_ADDRESS_HOUR || everyone >= STRANGER_ENTRIES_PER_HOUR {
+                return Ok(Some(Handled::Ignored(format!(
+                    "ignored: entries by addresses that are no players over the hourly limit ({mine} from {}, {everyone} in all)",
+                    mail.from
+                ))));
+            }
+        }
+        let stem = sha256_hex(answering.mail_key.as_bytes(), 32);
+        let mut said = Vec::new();
+        for (i, c) in commands.iter().enumerate() {
+            let key = format!("in.{stem}.entry.{i}");
+            let done = match c {
+                Command::Entries => self.list(tx, me, key, answering, now).await?,
+                Command::Announcements(on) => match sender {
+                    Some(p) => {
+                        tx.set_player_announcements(p.id, *on).await?;
+                        let news = EntryNews::Announcements { on: *on };
+                        send(tx, &self.post, key, news, p, Some(answering), None, now).await?;
+                        format!("announcements {}", if *on { "on" } else { "off" })
+                    }
+                    None => "ignored announcements from an address that is no player".into(),
+                },
+                Command::Enter { event } => {
+                    self.enter(tx, mail, me, sender.is_none(), *event, key, answering, now)
+                        .await?
+                }
+                Command::WithdrawEntry { event } => {
+                    self.ask_withdraw(tx, me, *event, key, answering, now)
+                        .await?
+                }
+                _ => continue,
+            };
+            said.push(done);
+        }
+        Ok(Some(Handled::Done(said.join("; "))))
+    }
+
+    /// `entries`: the events open for entries now.
+    async fn list(
+        &self,
+        tx: &mut Tx,
+        me: &Player,
+        key: String,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<String, StoreError> {
+        let mut events = Vec::new();
+        for id in tx.events_taking_entries().await? {
+            if let Some((ev, rules)) = taking_entries(tx, id.0).await?
+                && rules.opens.is_none_or(|o| o <= now)
+                && now < rules.closes
+            {
+                let entered = taken(tx, &ev).await?;
+                events.push(shown(&ev, &rules, entered, me));
+            }
+        }
+        let n = events.len();
+        send(
+            tx,
+            &self.post,
+            key,
+            EntryNews::Open { events },
+            me,
+            Some(answering),
+            None,
+            now,
+        )
+        .await?;
+        Ok(format!("listed {n} events open for entries"))
+    }
+
+    /// `enter N`: asks the address to confirm by a reply, or says why not.
+    #[allow(clippy::too_many_arguments)]
+    async fn enter(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        me: &Player,
+        stranger: bool,
+        number: i64,
+        key: String,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<String, StoreError> {
+        let Some((ev, rules)) = taking_entries(tx, number).await? else {
+            let why = if number > 0
+                && tx.event(EventId(number)).await.is_ok()
+                && tx.entries_of_event_closed(EventId(number)).await?
+            {
+                EntryRefusal::Closed
+            } else {
+                EntryRefusal::NotOpen { event: number }
+            };
+            return self
+                .refuse(tx, me, number, None, &why, key, answering, now)
+                .await;
+        };
+        let entry = tx.entry_of(ev.record.id, me.email.as_str()).await?;
+        let rating = if stranger {
+            None
+        } else {
+            tx.ratings_of(&[me.id]).await?.get(&me.id).copied()
+        };
+        let who = Applicant {
+            email: &me.email,
+            registered: !stranger,
+            rating,
+            entry: entry.as_ref().map(|e| e.status),
+        };
+        // A player the file seated has entered already.
+        let seated = !stranger && ev.seat_of(me.id).is_some();
+        let entered = taken(tx, &ev).await?;
+        let verdict = if seated {
+            Err(EntryRefusal::AlreadyEntered)
+        } else {
+            rules.may_enter(&who, entered, now)
+        };
+        match verdict {
+            // A stranger is mailed once until it confirms: asking again
+            // (or a forger asking in its name) sends nothing more.
+            Err(EntryRefusal::AlreadyAsked) if stranger => Ok(format!(
+                "{} asked again to enter event {number}; not mailed twice before confirming",
+                me.email
+            )),
+            Err(why) => {
+                let shown = shown(&ev, &rules, entered, me);
+                self.refuse(tx, me, number, Some(shown), &why, key, answering, now)
+                    .await
+            }
+            Ok(()) => {
+                let name = if stranger {
+                    stranger_name(mail)
+                } else {
+                    me.name.clone()
+                };
+                let id = tx
+                    .add_entry(
+                        &NewEntry {
+                            event: ev.record.id,
+                            email: me.email.as_str(),
+                            player: (!stranger).then_some(me.id),
+                            name: &name,
+                            lang: me.lang,
+                            status: EntryStatus::Pending,
+                        },
+                        now,
+                    )
+                    .await?;
+                let news = EntryNews::Confirm {
+                    event: shown(&ev, &rules, entered, me),
+                    stranger,
+                    name,
+                };
+                let reply_to = Some(self.post.entry_address(id));
+                send(
+                    tx,
+                    &self.post,
+                    key,
+                    news,
+                    me,
+                    Some(answering),
+                    reply_to,
+                    now,
+                )
+                .await?;
+                Ok(format!(
+                    "asked {} to confirm their entry to event {number}",
+                    me.email
+                ))
+            }
+        }
+    }
+
+    /// `withdraw entry N` without the entry's token: the address is asked
+    /// to reply to the mail we send it (a forger never sees that mail).
+    async fn ask_withdraw(
+        &self,
+        tx: &mut Tx,
+        me: &Player,
+        number: i64,
+        key: String,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<String, StoreError> {
+        let found = taking_entries(tx, number).await?;
+        let entry = match &found {
+            Some((ev, _)) => tx.entry_of(ev.record.id, me.email.as_str()).await?,
+            None => None,
+        };
+        match (found, entry) {
+            (Some((ev, rules)), Some(entry)) if entry.status.is_live() => {
+                let entered = taken(tx, &ev).await?;
+                let news = EntryNews::Refused {
+                    number,
+                    event: Some(shown(&ev, &rules, entered, me)),
+                    why: "confirm-withdrawal",
+                    detail: None,
+                };
+                let reply_to = Some(self.post.entry_address(entry.id));
+                send(
+                    tx,
+                    &self.post,
+                    key,
+                    news,
+                    me,
+                    Some(answering),
+                    reply_to,
+                    now,
+                )
+                .await?;
+                Ok(format!(
+                    "asked {} to confirm withdrawing from event {number}",
+                    me.email
+                ))
+            }
+            (found, _) => {
+                let why = if found.is_none()
+                    && tx.event(EventId(number)).await.is_ok()
+                    && tx.entries_of_event_closed(EventId(number)).await?
+                {
+                    EntryRefusal::Closed
+                } else {
+                    EntryRefusal::NotEntered
+                };
+                self.refuse(tx, me, number, None, &why, key, answering, now)
+                    .await
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn refuse(
+        &self,
+        tx: &mut Tx,
+        me: &Player,
+        number: i64,
+        event: Option<OpenEvent>,
+        why: &EntryRefusal,
+        key: String,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<String, StoreError> {
+        let (word, detail) = refusal_words(why, me);
+        let news = EntryNews::Refused {
+            number,
+            event,
+            why: word,
+            detail,
+        };
+        send(tx, &self.post, key, news, me, Some(answering), None, now).await?;
+        Ok(format!(
+            "refused {}'s entry mail for event {number}: {word}",
+            me.email
+        ))
+    }
+
+    /// A reply to an entry's address (`e9.TOKEN`): from the entry's own
+    /// address with the right token it confirms the entry, or withdraws it
+    /// when it says so; anything else is ignored (the address's owner
+    /// never asked, or a forger guessed).
+    pub(super) async fn entry_reply(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        id: i64,
+        token: &str,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, StoreError> {
+        if !self.post.tokens.entry(id).matches(token) {
+            return Ok(Handled::Ignored(
+                "ignored: an entry reply with a wrong token".into(),
+            ));
+        }
+        let Some(entry) = tx.entry(id).await? else {
+            return Ok(Handled::Ignored("ignored: no such entry".into()));
+        };
+        if !entry.email.eq_ignore_ascii_case(mail.from.as_str()) {
+            return Ok(Handled::Ignored(format!(
+                "ignored: a reply to {}'s entry from {}",
+                entry.email, mail.from
+            )));
+        }
+        if !self.may_answer(tx, mail.from.as_str(), now).await? {
+            return Ok(Handled::Ignored(
+                "ignored: an entry reply over the answer rate limit".into(),
+            ));
+        }
+        let player = tx.player_by_email(&entry.email).await?;
+        let me = player
+            .clone()
+            .unwrap_or_else(|| addressee(&mail.from, &entry.name, entry.lang));
+        let key = format!("in.{}.entry", sha256_hex(answering.mail_key.as_bytes(), 32));
+        let number = entry.event.0;
+        let Some((ev, rules)) = taking_entries(tx, number).await? else {
+            return self
+                .refuse(
+                    tx,
+                    &me,
+                    number,
+                    None,
+                    &EntryRefusal::Closed,
+                    key,
+                    answering,
+                    now,
+                )
+                .await
+                .map(Handled::Done);
+        };
+        let withdraw = command::parse(&mail.text, me.lang)
+            .commands
+            .iter()
+            .any(|c| matches!(c, Command::WithdrawEntry { .. }));
+        let entered = taken(tx, &ev).await?;
+        if withdraw {
+            if !entry.status.is_live() {
+                return self
+                    .refuse(
+                        tx,
+                        &me,
+                        number,
+                        None,
+                        &EntryRefusal::NotEntered,
+                        key,
+                        answering,
+                        now,
+                    )
+                    .await
+                    .map(Handled::Done);
+            }
+            tx.end_entry(id, EntryStatus::Withdrawn, None, now).await?;
+            let left = entered - u32::from(entry.status == EntryStatus::Confirmed);
+            let news = EntryNews::Withdrawn {
+                event: shown(&ev, &rules, left, &me),
+            };
+            send(tx, &self.post, key, news, &me, Some(answering), None, now).await?;
+            return Ok(Handled::Done(format!(
+                "{} withdrew their entry to event {number}",
+                entry.email
+            )));
+        }
+        match entry.status {
+            EntryStatus::Pending => {}
+            EntryStatus::Confirmed => {
+                let news = EntryNews::Refused {
+                    number,
+                    event: Some(shown(&ev, &rules, entered, &me)),
+                    why: "already-entered",
+                    detail: None,
+                };
+                send(tx, &self.post, key, news, &me, Some(answering), None, now).await?;
+                return Ok(Handled::Done(format!(
+                    "{} confirmed again; entered already",
+                    entry.email
+                )));
+            }
+            _ => {
+                return self
+                    .refuse(
+                        tx,
+                        &me,
+                        number,
+                        None,
+                        &EntryRefusal::NotEntered,
+                        key,
+                        answering,
+                        now,
+                    )
+                    .await
+                    .map(Handled::Done);
+            }
+        }
+        let rating = match &player {
+            Some(p) => tx.ratings_of(&[p.id]).await?.get(&p.id).copied(),
+            None => None,
+        };
+        let who = Applicant {
+            email: &me.email,
+            registered: player.is_some() || rules.open_to == crate::event::entries::OpenTo::Anyone,
+            rating,
+            entry: Some(entry.status),
+        };
+        if let Err(why) = rules.may_confirm(&who, entered, now) {
+            let shown = shown(&ev, &rules, entered, &me);
+            return self
+                .refuse(tx, &me, number, Some(shown), &why, key, answering, now)
+                .await
+                .map(Handled::Done);
+        }
+        // A stranger becomes a player now, with the name and language of
+        // its mail (changeable later with `language`, or by the admin).
+        let player = match player {
+            Some(p) => p,
+            None => {
+                let new = match NewPlayer::new(mail.from.clone(), &entry.name, entry.lang, None) {
+                    Ok(new) => new,
+                    Err(_) => {
+                        NewPlayer::new(mail.from.clone(), mail.from.local_part(), entry.lang, None)
+                            .map_err(|e| StoreError::Corrupt(e.to_string()))?
+                    }
+                };
+                tx.add_player(&new, now).await?
+            }
+        };
+        tx.confirm_entry(id, player.id, now).await?;
+        let news = EntryNews::Entered {
+            event: shown(&ev, &rules, entered + 1, &player),
+        };
+        send(
+            tx,
+            &self.post,
+            key,
+            news,
+            &player,
+            Some(answering),
+            None,
+            now,
+        )
+        .await?;
+        Ok(Handled::Done(format!(
+            "{} confirmed their entry to event {number}",
+            entry.email
+        )))
+    }
+}
+
+/// Opens an event for entries from its file (`dopis event open FILE`):
+/// creates it as `event create` does, marks it as taking entries, and
+/// mails the players who asked to hear of new events. Returns the event
+/// and how many were told.
+pub async fn open(
+    tx: &mut Tx,
+    post: &Post,
+    text: &str,
+    now: DateTime<Utc>,
+) -> Result<(EventId, usize), TdError> {
+    let event = crate::event::file::parse(text)?;
+    let Some(rules) = event.entries.clone() else {
+        return Err(TdError::Refused(
+            "the file has no [entries] table: add one (closes = \"2027-02-01\", and optionally opens, min, max, open_to) to take entries by mail, or use `dopis event create` for an event with its players named".into(),
+        ));
+    };
+    if rules.closes <= now {
+        return Err(TdError::Refused(format!(
+            "entries.closes ({}) has passed; give a later time",
+            rules.closes.format("%Y-%m-%d %H:%M UTC")
+        )));
+    }
+    let id = super::td::create(tx, text, now).await?;
+    tx.set_event_takes_entries(id).await?;
+    let ev = StoredEvent::load(tx, id).await?;
+    let entered = taken(tx, &ev).await?;
+    let told = tx.announcement_players().await?;
+    for p in &told {
+        let news = EntryNews::Announced {
+            event: shown(&ev, &rules, entered, p),
+        };
+        send(
+            tx,
+            post,
+            format!("event.{}.open.{}", id.0, p.id.0),
+            news,
+            p,
+            None,
+            None,
+            now,
+        )
+        .await?;
+    }
+    Ok((id, told.len()))
+}
+
+/// A TD's change to an event's entries (`dopis event entries N --add … |
+/// --refuse …`).
+#[derive(Debug, Clone)]
+pub enum EntryChange {
+    /// Enter an address (registered, or registered now with a name).
+    Add {
+        /// The address.
+        email: EmailAddress,
+        /// Name and language to register it with, when it is no player.
+        register: Option<(String, Lang)>,
+    },
+    /// Refuse an address's entry, saying why.
+    Refuse {
+        /// The address.
+        email: EmailAddress,
+        /// Why: told to the address.
+        reason: String,
+    },
+}
+
+/// Carries out a TD's change to an event's entries, telling the entrant,
+/// logging who did it; returns the event's entries after it.
+pub async fn change(
+    tx: &mut Tx,
+    post: &Post,
+    event: EventId,
+    change: Option<EntryChange>,
+    by: &EmailAddress,
+    now: DateTime<Utc>,
+) -> Result<Vec<EntryRecord>, TdError> {
+    let ev = StoredEvent::load(tx, event).await?;
+    ev.check_td(by)?;
+    let Some(rules) = ev.event.entries.clone() else {
+        return Err(TdError::Refused(format!(
+            "event {event} takes no entries by mail (it has no [entries] table)"
+        )));
+    };
+    let Some(change) = change else {
+        return Ok(tx.entries(event).await?);
+    };
+    if !tx.entries_open(event).await? {
+        return Err(TdError::Refused(format!(
+            "event {event}'s entries are closed; add a player with `dopis event add-player` before `dopis event start`"
+        )));
+    }
+    let entered = taken(tx, &ev).await?;
+    match change {
+        EntryChange::Add { email, register } => {
+            let player = match (tx.player_by_email(email.as_str()).await?, register) {
+                (Some(p), _) => p,
+                (None, Some((name, lang))) => {
+                    let new = NewPlayer::new(email.clone(), &name, lang, None)
+                        .map_err(|e| TdError::Refused(e.to_string()))?;
+                    tx.add_player(&new, now).await?
+                }
+                (None, None) => {
+                    return Err(TdError::Refused(format!(
+                        "{email} is not registered: give --name (and --lang) to register them"
+                    )));
+                }
+            };
+            if ev.seat_of(player.id).is_some()
+                || tx
+                    .entry_of(event, email.as_str())
+                    .await?
+                    .is_some_and(|e| e.status == EntryStatus::Confirmed)
+            {
+                return Err(TdError::Refused(format!(
+                    "{email} has entered event {event} already"
+                )));
+            }
+            tx.add_entry(
+                &NewEntry {
+                    event,
+                    email: email.as_str(),
+                    player: Some(player.id),
+                    name: &player.name,
+                    lang: player.lang,
+                    status: EntryStatus::Confirmed,
+                },
+                now,
+            )
+            .await?;
+            tx.record_td_action(
+                &NewTdAction {
+                    event: Some(event),
+                    game: None,
+                    action: "entry-added",
+                    by: by.as_str(),
+                    detail: &format!("entered {email}"),
+                    reason: "",
+                },
+                now,
+            )
+            .await?;
+            let news = EntryNews::Entered {
+                event: shown(&ev, &rules, entered + 1, &player),
+            };
+            let key = format!(
+                "event.{}.entry.added.{}.{}",
+                event.0,
+                player.id.0,
+                now.timestamp_millis()
+            );
+            send(tx, post, key, news, &player, None, None, now).await?;
+        }
+        EntryChange::Refuse { email, reason } => {
+            let reason = reason.trim();
+            if reason.is_empty() {
+                return Err(TdError::Refused(format!(
+                    "say why with --reason TEXT: it is recorded and told to {email}"
+                )));
+            }
+            let Some(entry) = tx.entry_of(event, email.as_str()).await? else {
+                return Err(TdError::Refused(format!(
+                    "{email} has no entry in event {event}"
+                )));
+            };
+            if !entry.status.is_live() {
+                return Err(TdError::Refused(format!(
+                    "{email}'s entry to event {event} is {} already",
+                    entry.status.key()
+                )));
+            }
+            tx.end_entry(entry.id, EntryStatus::Refused, Some(reason), now)
+                .await?;
+            tx.record_td_action(
+                &NewTdAction {
+                    event: Some(event),
+                    game: None,
+                    action: "entry-refused",
+                    by: by.as_str(),
+                    detail: &format!("refused {email}'s entry"),
+                    reason,
+                },
+                now,
+            )
+            .await?;
+            // A stranger that never confirmed is not mailed (it may never
+            // have asked: its From could be forged).
+            if entry.status == EntryStatus::Confirmed {
+                let to = match tx.player_by_email(&entry.email).await? {
+                    Some(p) => p,
+                    None => addressee(&email, &entry.name, entry.lang),
+                };
+                let news = EntryNews::Refused {
+                    number: event.0,
+                    event: Some(shown(&ev, &rules, entered.saturating_sub(1), &to)),
+                    why: "refused-by-td",
+                    detail: Some(reason.to_string()),
+                };
+                let key = format!("event.{}.entry.refused.{}", event.0, entry.id);
+                send(tx, post, key, news, &to, None, None, now).await?;
+            }
+        }
+    }
+    Ok(tx.entries(event).await?)
+}
+
+/// What closing an event's entries did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Closed {
+    /// The event started with these many entrants.
+    Started(usize),
+    /// Too few entered; the TDs were told.
+    TooFew(u32),
+}
+
+/// The events whose entries are open (for the daemon's pass).
+pub async fn open_events(store: &Store) -> Result<Vec<EventId>, StoreError> {
+    let mut tx = store.begin().await?;
+    let events = tx.events_taking_entries().await?;
+    tx.commit().await?;
+    Ok(events)
+}
+
+/// [`close_if_due`] in a transaction of its own (the daemon's pass): a
+/// refusal of the TD layer (an event that cannot start) is kept as a
+/// fault of this event, so the pass puts it off and goes on.
+pub async fn close_due(
+    store: &Store,
+    post: &Post,
+    event: EventId,
+    now: DateTime<Utc>,
+) -> Result<Option<Closed>, StoreError> {
+    let mut tx = store.begin().await?;
+    match close_if_due(&mut tx, post, event, now).await {
+        Ok(done) => {
+            tx.commit().await?;
+            Ok(done)
+        }
+        Err(TdError::Store(e)) => Err(e),
+        Err(e) => Err(StoreError::Corrupt(format!(
+            "closing the entries of event {event}: {e}"
+        ))),
+    }
+}
+
+/// Closes an event's entries when it is time (see [`EntryRules::closing`]):
+/// starts it with the confirmed entries seeded by rating, telling each
+/// entrant they are in (their games' mails follow) or why not; or, with
+/// too few, tells the TDs and the entrants and starts nothing. All in one
+/// transaction, once (the event's row is locked and marked closed).
+pub async fn close_if_due(
+    tx: &mut Tx,
+    post: &Post,
+    event: EventId,
+    now: DateTime<Utc>,
+) -> Result<Option<Closed>, TdError> {
+    let Some((ev, rules)) = taking_entries(tx, event.0).await? else {
+        return Ok(None);
+    };
+    let entered = taken(tx, &ev).await?;
+    let closing = rules.closing(entered, now);
+    if closing == Closing::Wait {
+        return Ok(None);
+    }
+    tx.close_entries(event, now).await?;
+    let entries = tx.entries(event).await?;
+    let shown_to = |p: &Player| shown(&ev, &rules, entered, p);
+    // Unconfirmed entries: players are told; strangers are not mailed
+    // again (they never confirmed that the address asked).
+    for e in entries.iter().filter(|e| e.status == EntryStatus::Pending) {
+        tx.end_entry(e.id, EntryStatus::LeftOut, Some("unconfirmed"), now)
+            .await?;
+        if let Some(p) = tx.player_by_email(&e.email).await? {
+            let news = EntryNews::LeftOut {
+                event: shown_to(&p),
+                why: "unconfirmed",
+            };
+            send(
+                tx,
+                post,
+                format!("event.{}.entry.out.{}", event.0, e.id),
+                news,
+                &p,
+                None,
+                None,
+                now,
+            )
+            .await?;
+        }
+    }
+    let confirmed: Vec<&EntryRecord> = entries
+        .iter()
+        .filter(|e| e.status == EntryStatus::Confirmed)
+        .collect();
+    if closing == Closing::TooFew {
+        for e in &confirmed {
+            tx.end_entry(e.id, EntryStatus::LeftOut, Some("too-few"), now)
+                .await?;
+            if let Some(p) = tx.player_by_email(&e.email).await? {
+                let news = EntryNews::LeftOut {
+                    event: shown_to(&p),
+                    why: "too-few",
+                };
+                send(
+                    tx,
+                    post,
+                    format!("event.{}.entry.out.{}", event.0, e.id),
+                    news,
+                    &p,
+                    None,
+                    None,
+                    now,
+                )
+                .await?;
+            }
+        }
+        for td in &ev.tds {
+            if let Some(to) = super::clocks::director(tx, td).await? {
+                let news = EntryNews::TooFew {
+                    event: shown_to(&to),
+                };
+                send(
+                    tx,
+                    post,
+                    format!("event.{}.entries.too-few.{td}", event.0),
+                    news,
+                    &to,
+                    None,
+                    None,
+                    now,
+                )
+                .await?;
+            }
+        }
+        return Ok(Some(Closed::TooFew(entered)));
+    }
+    let players: Vec<PlayerId> = confirmed.iter().filter_map(|e| e.player).collect();
+    let ratings = tx.ratings_of(&players).await?;
+    let already =
+        u32::try_from(ev.entrants.iter().filter(|e| e.seat.is_some()).count()).unwrap_or(u32::MAX);
+    let (seated, left) = seed(
+        confirmed
+            .iter()
+            .map(|e| Seedable {
+                who: *e,
+                rating: e.player.and_then(|p| ratings.get(&p).copied()),
+                confirmed_at: e.confirmed_at.unwrap_or(e.created_at),
+            })
+            .collect(),
+        rules.max.saturating_sub(already),
+    );
+    let mut told = Vec::new();
+    for e in &seated {
+        let email = EmailAddress::parse(&e.email)
+            .map_err(|err| StoreError::Corrupt(format!("entry {}: {err}", e.id)))?;
+        let (player, _) = super::td::add_player(tx, event, &email, None, now).await?;
+        tx.end_entry(e.id, EntryStatus::Seated, None, now).await?;
+        told.push((e.id, player));
+    }
+    for e in &left {
+        tx.end_entry(e.id, EntryStatus::LeftOut, Some("over-max"), now)
+            .await?;
+        if let Some(p) = tx.player_by_email(&e.email).await? {
+            let news = EntryNews::LeftOut {
+                event: shown_to(&p),
+                why: "over-max",
+            };
+            send(
+                tx,
+                post,
+                format!("event.{}.entry.out.{}", event.0, e.id),
+                news,
+                &p,
+                None,
+                None,
+                now,
+            )
+            .await?;
+        }
+    }
+    // Told they are in before their games' first mails are queued.
+    for (id, p) in &told {
+        let news = EntryNews::Seated {
+            event: shown(&ev, &rules, already + told.len() as u32, p),
+        };
+        send(
+            tx,
+            post,
+            format!("event.{}.entry.seated.{id}", event.0),
+            news,
+            p,
+            None,
+            None,
+            now,
+        )
+        .await?;
+    }
+    let games = super::td::start(tx, post, event, now).await?;
+    let _ = games;
+    Ok(Some(Closed::Started(already as usize + told.len())))
+}

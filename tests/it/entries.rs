@@ -1,0 +1,401 @@
+//! Entries by mail (issue 24, part 1), on both backends, every mail through
+//! the daemon's inbox and outbox: a TD opens an event for entries, players
+//! who asked hear of it, players and strangers enter and confirm by a
+//! reply, forged and repeated entries change nothing, a withdrawal needs a
+//! reply too, and when entries close the event starts by itself with
+//! exactly the confirmed entries, seeded by rating — or, with too few, the
+//! TD is told and nothing starts.
+
+use chrono::{Duration, TimeZone, Utc};
+
+use dopis::event::entries::EntryStatus;
+use dopis::ids::EventId;
+use dopis::lang::Lang;
+use dopis::player::Player;
+use dopis::service::Handled;
+
+use crate::on_both_backends;
+use crate::support::TestDb;
+use crate::support::app::TestApp;
+use crate::support::mail::{Mail, Sent};
+
+const CLUB: &str = "chess@dopis.test";
+
+struct Club {
+    app: TestApp,
+    mails: Vec<Sent>,
+}
+
+impl Club {
+    async fn new(db: &TestDb) -> Club {
+        let app = TestApp::builder()
+            .at(Utc.with_ymd_and_hms(2027, 1, 4, 9, 0, 0).unwrap())
+            .address(CLUB)
+            .name("dopis")
+            .secret("a test secret that is long enough")
+            .open(db)
+            .await;
+        Club {
+            app,
+            mails: Vec::new(),
+        }
+    }
+
+    async fn read(&mut self) -> Vec<Sent> {
+        let sent = self.app.sent().await;
+        self.mails.extend(sent.iter().cloned());
+        sent
+    }
+
+    /// `from` writes `text` to the club's address; the mails it caused.
+    async fn write(&mut self, from: &str, text: &str) -> (Handled, Vec<Sent>) {
+        self.app.advance(Duration::minutes(10));
+        let done = self
+            .app
+            .deliver(&Mail::new(from, CLUB).subject("entry").body(text).bytes())
+            .await;
+        (done, self.read().await)
+    }
+
+    /// `from` replies `text` to the newest mail to `to` (a forger replies
+    /// to a mail it saw, from its own address).
+    async fn reply_to_last(&mut self, to: &str, from: &str, text: &str) -> (Handled, Vec<Sent>) {
+        self.app.advance(Duration::minutes(10));
+        let last = self
+            .mails
+            .iter()
+            .rev()
+            .find(|m| m.to == to)
+            .expect("a mail to reply to")
+            .clone();
+        let id = format!("{:016x}@players.test", rand::random::<u64>());
+        let done = self.app.deliver(&last.reply(from, text, &id)).await;
+        (done, self.read().await)
+    }
+
+    async fn statuses(&self, event: EventId) -> Vec<(String, EntryStatus)> {
+        let mut tx = self.app.store.begin().await.unwrap();
+        let entries = tx.entries(event).await.unwrap();
+        tx.commit().await.unwrap();
+        entries.into_iter().map(|e| (e.email, e.status)).collect()
+    }
+}
+
+fn one(sent: &[Sent], to: &str) -> Sent {
+    let mine: Vec<&Sent> = sent.iter().filter(|m| m.to == to).collect();
+    assert_eq!(mine.len(), 1, "one mail to {to}, got {sent:#?}");
+    mine[0].clone()
+}
+
+fn event_file(name: &str, closes: &str, open_to: &str, max: u32) -> String {
+    format!(
+        "name = \"{name}\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
+         time_control = \"10/50d\"\n\
+         [entries]\ncloses = \"{closes}\"\nmin = 3\nmax = {max}\nopen_to = \"{open_to}\"\n"
+    )
+}
+
+async fn players(club: &Club) -> [Player; 4] {
+    [
+        club.app
+            .player("ana@players.test", "Ana Novak", Lang::En, None)
+            .await,
+        club.app
+            .player("bor@players.test", "Bor Kralj", Lang::En, None)
+            .await,
+        club.app
+            .player("cene@players.test", "Cene Zupan", Lang::En, None)
+            .await,
+        club.app
+            .player("dana@players.test", "Dana Kos", Lang::Sl, None)
+            .await,
+    ]
+}
+
+on_both_backends!(
+    a_season_of_entries_by_mail_starts_the_event_with_exactly_the_confirmed,
+    too_few_entries_start_nothing_and_the_td_is_told,
+    refusals_are_answered_in_the_senders_language_and_change_nothing,
+);
+
+async fn a_season_of_entries_by_mail_starts_the_event_with_exactly_the_confirmed(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let [ana, bor, cene, dana] = players(&club).await;
+
+    // Ana asks to hear of new events; the others did not.
+    let (_, sent) = club.write("ana@players.test", "notify announcements").await;
+    assert!(
+        one(&sent, "ana@players.test")
+            .subject
+            .contains("You will hear of new events")
+    );
+
+    let (event, told) = club
+        .app
+        .open_event(&event_file("Open 2027", "2027-01-14", "anyone", 4))
+        .await;
+    assert_eq!(told, 1);
+    let sent = club.read().await;
+    let announced = one(&sent, "ana@players.test");
+    assert!(
+        announced.subject.contains("Open for entries: Open 2027"),
+        "{}",
+        announced.subject
+    );
+    assert!(
+        announced.text.contains(&format!("enter {}", event.0)),
+        "{}",
+        announced.text
+    );
+
+    // `entries` lists it.
+    let (_, sent) = club.write("bor@players.test", "entries").await;
+    assert!(one(&sent, "bor@players.test").text.contains("Open 2027"));
+
+    // Ana enters: asked to confirm; nothing counts yet.
+    let (_, sent) = club
+        .write("ana@players.test", &format!("enter {}", event.0))
+        .await;
+    let ask = one(&sent, "ana@players.test");
+    assert!(
+        ask.subject.contains("Please confirm your entry"),
+        "{}",
+        ask.subject
+    );
+    assert!(
+        ask.reply_to.as_deref().unwrap().contains("+e"),
+        "{:?}",
+        ask.reply_to
+    );
+    assert_eq!(
+        club.statuses(event).await,
+        [("ana@players.test".to_string(), EntryStatus::Pending)]
+    );
+    // Bor replies to Ana's confirmation from his own address: ignored.
+    let (done, sent) = club
+        .reply_to_last("ana@players.test", "bor@players.test", "yes")
+        .await;
+    assert!(matches!(done, Handled::Ignored(_)), "{done:?}");
+    assert!(sent.is_empty());
+    assert_eq!(club.statuses(event).await[0].1, EntryStatus::Pending);
+    // Ana confirms.
+    let (_, sent) = club
+        .reply_to_last("ana@players.test", "ana@players.test", "yes please")
+        .await;
+    assert!(
+        one(&sent, "ana@players.test")
+            .subject
+            .contains("You have entered Open 2027")
+    );
+    assert_eq!(club.statuses(event).await[0].1, EntryStatus::Confirmed);
+    // A second entry: told, nothing changes.
+    let (_, sent) = club
+        .write("ana@players.test", &format!("enter {}", event.0))
+        .await;
+    assert!(
+        one(&sent, "ana@players.test")
+            .text
+            .contains("you have entered it already")
+    );
+
+    // A stranger enters in Slovenian: asked once, in Slovenian; asking again
+    // (or a forger asking in its name) mails nothing more.
+    let zoe = "Zoe Zupan <zoe@outside.test>";
+    let (_, sent) = club.write(zoe, &format!("Prijava {}", event.0)).await;
+    let ask = one(&sent, "zoe@outside.test");
+    assert!(
+        ask.subject.contains("Prosimo, potrdite prijavo"),
+        "{}",
+        ask.subject
+    );
+    let (_, sent) = club.write(zoe, &format!("prijava {}", event.0)).await;
+    assert!(sent.is_empty(), "mailed twice before confirming: {sent:#?}");
+    {
+        let mut tx = club.app.store.begin().await.unwrap();
+        assert!(
+            tx.player_by_email("zoe@outside.test")
+                .await
+                .unwrap()
+                .is_none()
+        );
+        tx.commit().await.unwrap();
+    }
+    let (_, sent) = club
+        .reply_to_last("zoe@outside.test", "zoe@outside.test", "")
+        .await;
+    assert!(
+        one(&sent, "zoe@outside.test")
+            .subject
+            .contains("Prijavljeni ste")
+    );
+    let zoe = club.app.player_by_email("zoe@outside.test").await;
+    assert_eq!((zoe.name.as_str(), zoe.lang), ("Zoe Zupan", Lang::Sl));
+
+    // Dana's address is forged into an entry: she is asked, never replies.
+    let (_, sent) = club
+        .write("dana@players.test", &format!("prijava {}", event.0))
+        .await;
+    assert!(one(&sent, "dana@players.test").subject.contains("potrdite"));
+
+    // Bor enters and confirms; Cene enters, confirms and withdraws — the
+    // withdrawal too only by a reply.
+    for who in [&bor, &cene] {
+        let addr = who.email.to_string();
+        club.write(&addr, &format!("enter {}", event.0)).await;
+        club.reply_to_last(&addr, &addr, "").await;
+    }
+    let (_, sent) = club
+        .write("cene@players.test", &format!("withdraw entry {}", event.0))
+        .await;
+    assert!(
+        one(&sent, "cene@players.test")
+            .subject
+            .contains("withdraw from Open 2027")
+    );
+    assert_eq!(club.statuses(event).await.len(), 5);
+    let (_, sent) = club
+        .reply_to_last(
+            "cene@players.test",
+            "cene@players.test",
+            &format!("withdraw entry {}", event.0),
+        )
+        .await;
+    assert!(
+        one(&sent, "cene@players.test")
+            .subject
+            .contains("Entry withdrawn")
+    );
+
+    // Before `closes` nothing happens.
+    assert_eq!(club.app.close_entries().await, 0);
+    // At closes: Ana, Zoe and Bor play; Dana (unconfirmed) is told why not.
+    club.app
+        .set(Utc.with_ymd_and_hms(2027, 1, 15, 0, 0, 0).unwrap());
+    assert_eq!(club.app.close_entries().await, 1);
+    assert_eq!(club.app.close_entries().await, 0, "closed once");
+    let sent = club.read().await;
+    for p in [&ana, &bor, &zoe] {
+        let mine: Vec<&Sent> = sent
+            .iter()
+            .filter(|m| m.to == p.email.to_string())
+            .collect();
+        assert!(
+            mine.iter().any(|m| m.subject.contains("Open 2027")),
+            "{} told: {mine:#?}",
+            p.email
+        );
+        assert!(mine.len() >= 2, "{} gets a game mail too", p.email);
+    }
+    assert!(one(&sent, "dana@players.test").text.contains("potrdili"));
+    assert!(!sent.iter().any(|m| m.to == "cene@players.test"));
+    let statuses = club.statuses(event).await;
+    let seated = statuses
+        .iter()
+        .filter(|(_, s)| *s == EntryStatus::Seated)
+        .count();
+    assert_eq!(seated, 3, "{statuses:?}");
+    let games = {
+        let mut tx = club.app.store.begin().await.unwrap();
+        let g = tx.event_games(event).await.unwrap();
+        tx.commit().await.unwrap();
+        g
+    };
+    assert_eq!(games.len(), 3, "a round robin of three");
+    let _ = dana;
+
+    // A late entry: refused, nothing changes.
+    let (_, sent) = club
+        .write("cene@players.test", &format!("enter {}", event.0))
+        .await;
+    assert!(one(&sent, "cene@players.test").text.contains("closed"));
+    assert_eq!(club.statuses(event).await, statuses);
+}
+
+async fn too_few_entries_start_nothing_and_the_td_is_told(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let [ana, ..] = players(&club).await;
+    let (event, _) = club
+        .app
+        .open_event(&event_file("Small", "2027-01-10", "players", 6))
+        .await;
+    let addr = ana.email.to_string();
+    club.write(&addr, &format!("enter {}", event.0)).await;
+    club.reply_to_last(&addr, &addr, "").await;
+    club.app
+        .set(Utc.with_ymd_and_hms(2027, 1, 11, 0, 0, 0).unwrap());
+    assert_eq!(club.app.close_entries().await, 1);
+    let sent = club.read().await;
+    assert!(
+        one(&sent, "td@dopis.test")
+            .subject
+            .contains("Too few entries")
+    );
+    assert!(one(&sent, &addr).text.contains("too few entered"));
+    let mut tx = club.app.store.begin().await.unwrap();
+    assert!(tx.event_games(event).await.unwrap().is_empty());
+    assert_eq!(
+        tx.event(event).await.unwrap().status,
+        dopis::event::EventStatus::Open
+    );
+    tx.commit().await.unwrap();
+}
+
+async fn refusals_are_answered_in_the_senders_language_and_change_nothing(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let [_, _, _, dana] = players(&club).await;
+    let (event, _) = club
+        .app
+        .open_event(&event_file("Members", "2027-01-10", "players", 3))
+        .await;
+    // A stranger to a players-only event, in German.
+    let (_, sent) = club
+        .write("max@outside.test", &format!("anmelden {}", event.0))
+        .await;
+    let no = one(&sent, "max@outside.test");
+    assert!(no.text.contains("nur eingetragene"), "{}", no.text);
+    // No such event, in Dana's Slovenian.
+    let (_, sent) = club.write("dana@players.test", "prijava 99").await;
+    assert!(
+        one(&sent, "dana@players.test")
+            .text
+            .contains("turnirja #99")
+    );
+    // Withdrawing an entry never made.
+    let (_, sent) = club
+        .write("dana@players.test", &format!("odjava {}", event.0))
+        .await;
+    assert!(
+        one(&sent, "dana@players.test")
+            .text
+            .contains("niste prijavljeni")
+    );
+    assert!(club.statuses(event).await.is_empty());
+    // Strangers are limited per address and hour: the fourth is not answered.
+    for n in 0..3 {
+        let other = club
+            .app
+            .open_event(&event_file(
+                &format!("Anyone {n}"),
+                "2027-01-10",
+                "anyone",
+                3,
+            ))
+            .await
+            .0;
+        let (_, sent) = club
+            .write("spam@outside.test", &format!("enter {}", other.0))
+            .await;
+        assert_eq!(sent.len(), 1);
+    }
+    let fourth = club
+        .app
+        .open_event(&event_file("Anyone 4", "2027-01-10", "anyone", 3))
+        .await
+        .0;
+    let (done, sent) = club
+        .write("spam@outside.test", &format!("enter {}", fourth.0))
+        .await;
+    assert!(matches!(done, Handled::Ignored(_)), "{done:?}");
+    assert!(sent.is_empty());
+    let _ = dana;
+}
