@@ -17,7 +17,19 @@
 //! rating_max = 2200              # optional: … at most (the unrated may enter only without limits)
 //! open_to = "anyone"             # "players" (the default: registered players) or "anyone"
 //! invited = ["a@example.org"]    # optional: only these addresses may enter
+//! section_size = 7               # optional: an open class (see below)
+//! section_bands = [1800, 2200]   # optional, with section_size: rating bands
 //! ```
+//!
+//! With `section_size`, the event is an open class, as ICCF's class groups
+//! are: a standing queue that never plays itself. Each time `section_size`
+//! confirmed entries wait (within one rating band, when `section_bands`
+//! names the bands' lower edges: below 1800, 1800 to 2199, 2200 and up;
+//! the unrated wait in the lowest), a round-robin section of them starts
+//! by itself, as its own event named after the class (`Open 12/3`, its
+//! third section), the first to confirm first. The others wait and are told
+//! their place in the queue; `closes` is when the queue stops taking
+//! entries, and whoever still waits then is told.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -77,6 +89,13 @@ pub struct EntryRules {
     /// When not empty, only these addresses may enter.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub invited: Vec<EmailAddress>,
+    /// An open class: a section of this many starts as soon as they wait.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section_size: Option<u32>,
+    /// The rating bands of an open class's sections: their lower edges,
+    /// ascending.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub section_bands: Vec<i32>,
 }
 
 /// Where an entry stands.
@@ -253,6 +272,15 @@ impl<'a> EntryRules {
 
     /// What to do with the entries now.
     pub fn closing(&self, confirmed: u32, now: DateTime<Utc>) -> Closing {
+        if self.section_size.is_some() {
+            // An open class starts sections as they fill (see [`sections`]);
+            // at `closes` the queue closes, whoever waits.
+            return if now >= self.closes {
+                Closing::QueueClosed
+            } else {
+                Closing::Wait
+            };
+        }
         let due = now >= self.closes || (self.start_when_full && confirmed >= self.max);
         if !due {
             Closing::Wait
@@ -273,6 +301,57 @@ pub enum Closing {
     Start,
     /// Entries close with fewer than `min`: nothing starts, the TD is told.
     TooFew,
+    /// An open class's queue closes: whoever still waits is told.
+    QueueClosed,
+}
+
+/// A confirmed entry waiting in an open class's queue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Queued<T> {
+    /// The caller's handle on the entry.
+    pub who: T,
+    /// The rating, if rated.
+    pub rating: Option<i32>,
+    /// When it was confirmed: the queue's order.
+    pub confirmed_at: DateTime<Utc>,
+}
+
+/// The band a rating falls in: the number of lower edges at or below it
+/// (the unrated are in band 0).
+pub fn band(edges: &[i32], rating: Option<i32>) -> usize {
+    rating.map_or(0, |r| edges.iter().filter(|e| **e <= r).count())
+}
+
+/// An open class's queue, sorted out: the sections to start now (each of
+/// `size`, within one band, the first to confirm first) and who still
+/// waits, each with their place in their band's queue (from 1).
+pub fn sections<T>(
+    mut queue: Vec<Queued<T>>,
+    size: u32,
+    edges: &[i32],
+) -> (Vec<Vec<T>>, Vec<(T, u32)>) {
+    queue.sort_by_key(|q| q.confirmed_at);
+    let size = size.max(1) as usize;
+    let mut by_band: Vec<Vec<Queued<T>>> = (0..=edges.len()).map(|_| Vec::new()).collect();
+    for q in queue {
+        let b = band(edges, q.rating).min(edges.len());
+        by_band[b].push(q);
+    }
+    let mut started = Vec::new();
+    let mut waiting = Vec::new();
+    for mut band in by_band {
+        while band.len() >= size {
+            let rest = band.split_off(size);
+            started.push(band.into_iter().map(|q| q.who).collect());
+            band = rest;
+        }
+        waiting.extend(
+            band.into_iter()
+                .enumerate()
+                .map(|(i, q)| (q.who, u32::try_from(i + 1).unwrap_or(u32::MAX))),
+        );
+    }
+    (started, waiting)
 }
 
 /// A confirmed entry as seeding sees it.
@@ -324,6 +403,8 @@ mod tests {
             rating_max: None,
             open_to: OpenTo::Players,
             invited: Vec::new(),
+            section_size: None,
+            section_bands: Vec::new(),
         }
     }
 
@@ -435,6 +516,34 @@ mod tests {
         r.start_when_full = true;
         assert_eq!(r.closing(4, at(10)), Closing::Start);
         assert_eq!(r.closing(3, at(10)), Closing::Wait);
+    }
+
+    #[test]
+    fn an_open_class_starts_a_section_each_time_enough_wait_within_a_band() {
+        let q = |who, rating, day| Queued {
+            who,
+            rating,
+            confirmed_at: at(day),
+        };
+        let queue = vec![
+            q("a", Some(1500), 1),
+            q("b", None, 2),
+            q("c", Some(2300), 3),
+            q("d", Some(1700), 4),
+            q("e", Some(1900), 5),
+            q("f", Some(1600), 6),
+            q("g", Some(1200), 7),
+        ];
+        // No bands: two sections of three, the first to confirm first.
+        let (started, waiting) = sections(queue.clone(), 3, &[]);
+        assert_eq!(started, [vec!["a", "b", "c"], vec!["d", "e", "f"]]);
+        assert_eq!(waiting, [("g", 1)]);
+        // Bands at 1800: below (a b d f g) and above (c e).
+        let (started, waiting) = sections(queue, 3, &[1800]);
+        assert_eq!(started, [vec!["a", "b", "d"]]);
+        assert_eq!(waiting, [("f", 1), ("g", 2), ("c", 1), ("e", 2)]);
+        assert_eq!(band(&[1800, 2200], Some(2200)), 2);
+        assert_eq!(band(&[1800, 2200], None), 0);
     }
 
     #[test]

@@ -376,6 +376,8 @@ struct RawEntries {
     rating_max: Option<Spanned<i64>>,
     open_to: Option<Spanned<String>>,
     invited: Option<Vec<Spanned<String>>>,
+    section_size: Option<Spanned<i64>>,
+    section_bands: Option<Spanned<Vec<i64>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -665,7 +667,40 @@ impl Checker<'_> {
                 "is not after entries.opens; entries must close after they open",
             );
         }
+        let section_size = e.section_size.as_ref().map(|_| {
+            self.count(
+                &e.section_size,
+                "entries.section_size",
+                i64::from(DEFAULT_MIN)..=max_n,
+                7,
+                "must be a section size from 3 to 100 (ICCF's class groups: 7)",
+            ) as u32
+        });
+        let mut section_bands = Vec::new();
+        if let Some(b) = &e.section_bands {
+            if section_size.is_none() {
+                self.at(
+                    b,
+                    "entries.section_bands",
+                    "bands need sections: add section_size, or remove section_bands",
+                );
+            }
+            let edges = b.get_ref();
+            if edges.iter().any(|r| !(0..=4000).contains(r))
+                || edges.windows(2).any(|w| w[0] >= w[1])
+            {
+                self.at(
+                    b,
+                    "entries.section_bands",
+                    "must be the bands' lower edges, ratings from 0 to 4000 going up, e.g. [1800, 2200]",
+                );
+            } else {
+                section_bands = edges.iter().map(|r| *r as i32).collect();
+            }
+        }
         EntryRules {
+            section_size,
+            section_bands,
             opens,
             closes: closes.unwrap_or_default(),
             min,

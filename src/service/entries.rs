@@ -24,7 +24,7 @@ use super::td::{StoredEvent, TdError};
 use crate::address::EmailAddress;
 use crate::command::{self, Command};
 use crate::event::entries::{
-    Applicant, Closing, EntryRefusal, EntryRules, EntryStatus, Seedable, seed,
+    Applicant, Closing, EntryRefusal, EntryRules, EntryStatus, Queued, Seedable, sections, seed,
 };
 use crate::ids::EventId;
 use crate::lang::Lang;
@@ -633,8 +633,15 @@ impl Inbox {
             }
         };
         tx.confirm_entry(id, player.id, now).await?;
+        let queue = match rules.section_size {
+            Some(size) => queue_place(tx, &ev, &rules, id)
+                .await?
+                .map(|place| (size, place)),
+            None => None,
+        };
         let news = EntryNews::Entered {
             event: shown(&ev, &rules, entered + 1, &player),
+            queue,
         };
         send(
             tx,
@@ -797,6 +804,7 @@ pub async fn change(
             .await?;
             let news = EntryNews::Entered {
                 event: shown(&ev, &rules, entered + 1, &player),
+                queue: None,
             };
             let key = format!(
                 "event.{}.entry.added.{}.{}",
@@ -866,6 +874,148 @@ pub enum Closed {
     Started(usize),
     /// Too few entered; the TDs were told.
     TooFew(u32),
+    /// An open class started these sections (their events), and its queue
+    /// closed if it was time.
+    Sections {
+        /// The sections started now.
+        started: Vec<EventId>,
+        /// Whether the queue closed.
+        closed: bool,
+    },
+}
+
+/// The confirmed entries waiting in an open class's queue, with their
+/// ratings, for [`sections`].
+async fn queue_of(tx: &mut Tx, event: EventId) -> Result<Vec<Queued<EntryRecord>>, StoreError> {
+    let waiting: Vec<EntryRecord> = tx
+        .entries(event)
+        .await?
+        .into_iter()
+        .filter(|e| e.status == EntryStatus::Confirmed)
+        .collect();
+    let players: Vec<PlayerId> = waiting.iter().filter_map(|e| e.player).collect();
+    let ratings = tx.ratings_of(&players).await?;
+    Ok(waiting
+        .into_iter()
+        .map(|e| Queued {
+            rating: e.player.and_then(|p| ratings.get(&p).copied()),
+            confirmed_at: e.confirmed_at.unwrap_or(e.created_at),
+            who: e,
+        })
+        .collect())
+}
+
+/// An entry's place in its band's queue of an open class (`None` when it
+/// is about to go into a section).
+async fn queue_place(
+    tx: &mut Tx,
+    ev: &StoredEvent,
+    rules: &EntryRules,
+    entry: i64,
+) -> Result<Option<u32>, StoreError> {
+    let size = rules.section_size.unwrap_or(u32::MAX);
+    let (_, waiting) = sections(
+        queue_of(tx, ev.record.id).await?,
+        size,
+        &rules.section_bands,
+    );
+    Ok(waiting
+        .into_iter()
+        .find(|(e, _)| e.id == entry)
+        .map(|(_, place)| place))
+}
+
+/// An open class's pass: a section starts for each `size` entries waiting
+/// in one band (a round robin of its own, seeded by rating, named after
+/// the class and its number), and at `closes` the queue closes and whoever
+/// waits is told.
+async fn start_sections(
+    tx: &mut Tx,
+    post: &Post,
+    class: &StoredEvent,
+    rules: &EntryRules,
+    size: u32,
+    now: DateTime<Utc>,
+) -> Result<Option<Closed>, TdError> {
+    let event = class.record.id;
+    let queue = queue_of(tx, event).await?;
+    let ratings: std::collections::HashMap<i64, Option<i32>> =
+        queue.iter().map(|q| (q.who.id, q.rating)).collect();
+    let (groups, waiting) = sections(queue, size, &rules.section_bands);
+    let mut number = u32::try_from(tx.sections_of(event).await?.len()).unwrap_or(u32::MAX);
+    let mut started = Vec::new();
+    for group in groups {
+        number += 1;
+        // Within the section, by rating as any round robin is seeded.
+        let (seeded, _) = seed(
+            group
+                .into_iter()
+                .map(|e| Seedable {
+                    rating: ratings.get(&e.id).copied().flatten(),
+                    confirmed_at: e.confirmed_at.unwrap_or(e.created_at),
+                    who: e,
+                })
+                .collect(),
+            u32::MAX,
+        );
+        let mut section = class.event.clone();
+        section.name = format!("{}/{number}", class.record.name);
+        section.entries = None;
+        let mut players = Vec::new();
+        for e in &seeded {
+            let email = EmailAddress::parse(&e.email)
+                .map_err(|err| StoreError::Corrupt(format!("entry {}: {err}", e.id)))?;
+            players.push(crate::event::file::Entrant {
+                email,
+                name: e.name.clone(),
+                lang: Some(e.lang),
+            });
+        }
+        if let crate::event::file::EventKind::RoundRobin { players: p, .. } = &mut section.kind {
+            *p = players;
+        }
+        let id = super::td::store_event(tx, &section, now).await?;
+        tx.set_section_of(id, event, number).await?;
+        for e in &seeded {
+            tx.seat_entry_in(e.id, id, now).await?;
+            if let Some(p) = tx.player_by_email(&e.email).await? {
+                let news = EntryNews::Seated {
+                    event: shown(class, rules, 0, &p),
+                    section: Some((section.name.clone(), id.0)),
+                };
+                let key = format!("event.{}.entry.seated.{}", event.0, e.id);
+                send(tx, post, key, news, &p, None, None, now).await?;
+            }
+        }
+        super::td::start(tx, post, id, now).await?;
+        started.push(id);
+    }
+    let closed = rules.closing(0, now) == Closing::QueueClosed;
+    if closed {
+        tx.close_entries(event, now).await?;
+        for (e, _) in &waiting {
+            tx.end_entry(e.id, EntryStatus::LeftOut, Some("queue-closed"), now)
+                .await?;
+            if let Some(p) = tx.player_by_email(&e.email).await? {
+                let news = EntryNews::LeftOut {
+                    event: shown(class, rules, 0, &p),
+                    why: "queue-closed",
+                };
+                let key = format!("event.{}.entry.out.{}", event.0, e.id);
+                send(tx, post, key, news, &p, None, None, now).await?;
+            }
+        }
+        for e in tx.entries(event).await? {
+            if e.status == EntryStatus::Pending {
+                tx.end_entry(e.id, EntryStatus::LeftOut, Some("unconfirmed"), now)
+                    .await?;
+            }
+        }
+    }
+    if started.is_empty() && !closed {
+        return Ok(None);
+    }
+    Ok(Some(Closed::Sections { started, closed }))
 }
 
 /// The events whose entries are open (for the daemon's pass).
@@ -912,6 +1062,9 @@ pub async fn close_if_due(
     let Some((ev, rules)) = taking_entries(tx, event.0).await? else {
         return Ok(None);
     };
+    if let Some(size) = rules.section_size {
+        return start_sections(tx, post, &ev, &rules, size, now).await;
+    }
     let entered = taken(tx, &ev).await?;
     let closing = rules.closing(entered, now);
     if closing == Closing::Wait {
@@ -1037,6 +1190,7 @@ pub async fn close_if_due(
     for (id, p) in &told {
         let news = EntryNews::Seated {
             event: shown(&ev, &rules, already + told.len() as u32, p),
+            section: None,
         };
         send(
             tx,

@@ -277,6 +277,52 @@ impl Tx {
         })
     }
 
+    /// Links a section to its open class, with its number there.
+    pub async fn set_section_of(
+        &mut self,
+        section: EventId,
+        class: EventId,
+        number: u32,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET parent_event = $1, section_number = $2 WHERE id = $3")
+            .bind(class.0)
+            .bind(i64::from(number))
+            .bind(section.0)
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// The sections of an open class, by number.
+    pub async fn sections_of(&mut self, class: EventId) -> Result<Vec<EventId>, StoreError> {
+        sqlx::query("SELECT id FROM events WHERE parent_event = $1 ORDER BY section_number, id")
+            .bind(class.0)
+            .fetch_all(&mut *self.tx)
+            .await?
+            .iter()
+            .map(|r| Ok(EventId(r.try_get("id")?)))
+            .collect()
+    }
+
+    /// Marks an entry seated in a section of its class.
+    pub async fn seat_entry_in(
+        &mut self,
+        id: i64,
+        section: EventId,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE event_entries SET status = 'seated', section_event = $1, ended_at = $2 \
+             WHERE id = $3",
+        )
+        .bind(section.0)
+        .bind(to_millis(now))
+        .bind(id)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+
     /// Whether an event took entries that have closed (or it started).
     pub async fn entries_of_event_closed(&mut self, event: EventId) -> Result<bool, StoreError> {
         let row = sqlx::query(

@@ -116,6 +116,7 @@ on_both_backends!(
     a_season_of_entries_by_mail_starts_the_event_with_exactly_the_confirmed,
     too_few_entries_start_nothing_and_the_td_is_told,
     refusals_are_answered_in_the_senders_language_and_change_nothing,
+    an_open_class_starts_a_section_each_time_enough_wait,
 );
 
 async fn a_season_of_entries_by_mail_starts_the_event_with_exactly_the_confirmed(db: &TestDb) {
@@ -398,4 +399,69 @@ async fn refusals_are_answered_in_the_senders_language_and_change_nothing(db: &T
     assert!(matches!(done, Handled::Ignored(_)), "{done:?}");
     assert!(sent.is_empty());
     let _ = dana;
+}
+
+async fn an_open_class_starts_a_section_each_time_enough_wait(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let file = "name = \"Open 12\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
+                [entries]\ncloses = \"2027-03-01\"\nopen_to = \"anyone\"\nsection_size = 3\n";
+    let (class, _) = club.app.open_event(file).await;
+    let mut queue_mails = Vec::new();
+    for n in 1..=7 {
+        let addr = format!("p{n}@players.test");
+        club.write(
+            &format!("Player {n} <{addr}>"),
+            &format!("enter {}", class.0),
+        )
+        .await;
+        let (_, sent) = club.reply_to_last(&addr, &addr, "").await;
+        queue_mails.push(one(&sent, &addr));
+        // Sections start at the daemon's pass.
+        club.app.close_entries().await;
+        club.read().await;
+    }
+    // The second entrant was told its place; the third filled a section.
+    assert!(
+        queue_mails[1].text.contains("number 2 in the queue"),
+        "{}",
+        queue_mails[1].text
+    );
+    let mut tx = club.app.store.begin().await.unwrap();
+    let sections = tx.sections_of(class).await.unwrap();
+    assert_eq!(sections.len(), 2, "two sections of three from seven");
+    for (i, s) in sections.iter().enumerate() {
+        let ev = tx.event(*s).await.unwrap();
+        assert_eq!(ev.name, format!("Open 12/{}", i + 1));
+        assert_eq!(ev.status, dopis::event::EventStatus::Started);
+        assert_eq!(tx.event_games(*s).await.unwrap().len(), 3);
+    }
+    tx.commit().await.unwrap();
+    let seated = club
+        .mails
+        .iter()
+        .filter(|m| m.subject.contains("has started: you are in"))
+        .count();
+    assert_eq!(seated, 6);
+    assert!(
+        club.mails
+            .iter()
+            .any(|m| m.to == "p4@players.test" && m.text.contains("Open 12/2")),
+        "p4 is told its section"
+    );
+    // The seventh waits; at closes it is told the queue closed.
+    let waiting: Vec<_> = club
+        .statuses(class)
+        .await
+        .into_iter()
+        .filter(|(_, s)| *s == EntryStatus::Confirmed)
+        .collect();
+    assert_eq!(
+        waiting,
+        [("p7@players.test".to_string(), EntryStatus::Confirmed)]
+    );
+    club.app
+        .set(Utc.with_ymd_and_hms(2027, 3, 2, 0, 0, 0).unwrap());
+    assert_eq!(club.app.close_entries().await, 1);
+    let sent = club.read().await;
+    assert!(one(&sent, "p7@players.test").text.contains("queue closed"));
 }

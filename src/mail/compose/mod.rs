@@ -464,6 +464,9 @@ pub enum EntryNews {
     Entered {
         /// The event.
         event: OpenEvent,
+        /// In an open class: the size of its sections, and the entrant's
+        /// place in the queue.
+        queue: Option<(u32, u32)>,
     },
     /// The entry (or its withdrawal) was not taken: why, and how to do it right.
     Refused {
@@ -498,12 +501,14 @@ pub enum EntryNews {
     Seated {
         /// The event.
         event: OpenEvent,
+        /// In an open class: the section's name and number of its event.
+        section: Option<(String, i64)>,
     },
     /// The event started, or closed, without the entrant: why.
     LeftOut {
         /// The event.
         event: OpenEvent,
-        /// `unconfirmed`, `over-max` or `too-few`.
+        /// `unconfirmed`, `over-max`, `too-few` or `queue-closed`.
         why: &'static str,
     },
     /// To the TDs: entries closed with too few; nothing started.

@@ -32,7 +32,18 @@ async fn player_for(tx: &mut Tx, e: &Entrant, now: DateTime<Utc>) -> Result<Play
 /// players it names who are not registered yet are registered.
 pub async fn create(tx: &mut Tx, text: &str, now: DateTime<Utc>) -> Result<EventId, TdError> {
     let event = file::parse(text)?;
-    let settings = serde_json::to_string(&Settings::of(&event))
+    store_event(tx, &event, now).await
+}
+
+/// Stores a checked event, open for more entrants, with the players it
+/// names (registered first when they are not yet): an event file's, or a
+/// section of an open class made from its class's settings.
+pub async fn store_event(
+    tx: &mut Tx,
+    event: &crate::event::file::Event,
+    now: DateTime<Utc>,
+) -> Result<EventId, TdError> {
+    let settings = serde_json::to_string(&Settings::of(event))
         .map_err(|e| corrupt(format!("event settings: {e}")))?;
     let tds: Vec<String> = event.tds.iter().map(|t| t.to_string()).collect();
     let id = tx

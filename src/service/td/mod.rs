@@ -48,7 +48,7 @@ use crate::store::games::{GameRecord, GameStatus};
 
 pub use boards::board_tables;
 pub use deadlines::extend;
-pub use entrants::{add_player, add_team, create};
+pub use entrants::{add_player, add_team, create, store_event};
 pub use pairings::{PairedGame, pairings, start, started_pairings};
 pub use pgn::event_pgn;
 pub use players::{replace, withdraw};
