@@ -822,8 +822,9 @@ impl Daemon {
     }
 
     /// Closes the entries of every event whose time has come (see
-    /// [`crate::service::entries::close_if_due`]), each in its own
-    /// transaction; returns how many closed. An event that cannot be closed
+    /// [`crate::service::entries::close_if_due`]) and builds the final of
+    /// every event whose groups have ended, each in its own transaction;
+    /// returns how many closed or were built. An event that cannot be closed
     /// is put off; the others go on.
     pub async fn entries(&self) -> anyhow::Result<usize> {
         let now = self.clock.now();
@@ -841,6 +842,26 @@ impl Daemon {
             };
             if self
                 .contained(format!("entries:{}", event.0), &stuck, &waiting, work)
+                .await?
+                == Some(true)
+            {
+                closed += 1;
+            }
+        }
+        // Events played in stages: the final, once the groups have ended.
+        for event in crate::service::entries::awaiting_final(&self.store).await? {
+            let post = &self.scheduler.post;
+            let store = &self.store;
+            let work = async move {
+                let built =
+                    crate::service::entries::build_final_due(store, post, event, now).await?;
+                if let Some(built) = &built {
+                    tracing::info!(event = event.0, final_event = built.event.0, "final built");
+                }
+                Ok(built.is_some())
+            };
+            if self
+                .contained(format!("stages:{}", event.0), &stuck, &waiting, work)
                 .await?
                 == Some(true)
             {

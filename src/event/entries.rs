@@ -567,3 +567,126 @@ mod tests {
         assert_eq!(left, ["unrated-late"]);
     }
 }
+
+/// How a tie at the qualifying line, left by the group's own tie-breaks,
+/// is decided (`tie_at_line` in `[stages]`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TieAtLine {
+    /// The higher rating goes through; the unrated last (the default).
+    #[default]
+    Rating,
+    /// The lower starting number in the group goes through.
+    StartingNumber,
+}
+
+impl TieAtLine {
+    /// The word in the event file.
+    pub fn key(self) -> &'static str {
+        match self {
+            TieAtLine::Rating => "rating",
+            TieAtLine::StartingNumber => "starting-number",
+        }
+    }
+}
+
+/// An event played in two stages: preliminary groups, then a final of the
+/// best of each (`[stages]` in its file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stages {
+    /// Preliminary groups.
+    pub groups: u32,
+    /// Players from each group in the final.
+    pub qualify: u32,
+    /// How a tie at the line is decided.
+    #[serde(default)]
+    pub tie_at_line: TieAtLine,
+}
+
+/// A player's line in a finished group, as qualifying sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupLine<T> {
+    /// The caller's handle.
+    pub who: T,
+    /// Rank from 1, and the last rank of the tie it shares.
+    pub rank: (u32, u32),
+    /// The rating, if rated.
+    pub rating: Option<i32>,
+    /// The starting number in the group.
+    pub number: u32,
+}
+
+/// Who of a finished group goes to the final: the first `qualify` by the
+/// group's own ranking; where a tie spans the line, the file's rule
+/// decides among the tied (then the starting number). Returns them best first.
+pub fn qualifiers<T: Clone>(mut lines: Vec<GroupLine<T>>, qualify: u32, rule: TieAtLine) -> Vec<T> {
+    lines.sort_by(|a, b| {
+        a.rank.0.cmp(&b.rank.0).then_with(|| match rule {
+            TieAtLine::Rating => b
+                .rating
+                .is_some()
+                .cmp(&a.rating.is_some())
+                .then(b.rating.cmp(&a.rating))
+                .then(a.number.cmp(&b.number)),
+            TieAtLine::StartingNumber => a.number.cmp(&b.number),
+        })
+    });
+    lines
+        .into_iter()
+        .take(qualify as usize)
+        .map(|l| l.who)
+        .collect()
+}
+
+/// Players split into `groups` preliminary groups by the snake, as
+/// federations seed them: by rating, highest first, the first to group 1,
+/// …, the `groups`-th to the last group, then back.
+pub fn snake<T>(seeded: Vec<T>, groups: u32) -> Vec<Vec<T>> {
+    let g = groups.max(1) as usize;
+    let mut out: Vec<Vec<T>> = (0..g).map(|_| Vec::new()).collect();
+    for (i, who) in seeded.into_iter().enumerate() {
+        let lap = i / g;
+        let at = if lap.is_multiple_of(2) {
+            i % g
+        } else {
+            g - 1 - i % g
+        };
+        out[at].push(who);
+    }
+    out
+}
+
+#[cfg(test)]
+mod stage_tests {
+    use super::*;
+
+    #[test]
+    fn the_snake_spreads_the_seeds_over_the_groups() {
+        let groups = snake((1..=7).collect(), 3);
+        assert_eq!(groups, [vec![1, 6, 7], vec![2, 5], vec![3, 4]]);
+    }
+
+    #[test]
+    fn a_tie_at_the_line_is_decided_by_the_files_rule() {
+        let line = |who, rank, rating, number| GroupLine {
+            who,
+            rank,
+            rating,
+            number,
+        };
+        let lines = vec![
+            line("first", (1, 1), Some(1900), 3),
+            line("tied-low", (2, 3), Some(1800), 1),
+            line("tied-high", (2, 3), Some(2000), 2),
+            line("last", (4, 4), Some(2400), 4),
+        ];
+        assert_eq!(
+            qualifiers(lines.clone(), 2, TieAtLine::Rating),
+            ["first", "tied-high"]
+        );
+        assert_eq!(
+            qualifiers(lines, 2, TieAtLine::StartingNumber),
+            ["first", "tied-low"]
+        );
+    }
+}

@@ -170,6 +170,8 @@ pub struct Event {
     /// The rules for entries by mail (`[entries]`), when the event takes
     /// them (see [`entries`](super::entries)).
     pub entries: Option<super::entries::EntryRules>,
+    /// Preliminary groups and a final (`[stages]`), for a round robin.
+    pub stages: Option<super::entries::Stages>,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -352,6 +354,7 @@ struct RawEvent {
     tablebase_notice: Option<bool>,
     start: Option<RawStart>,
     entries: Option<Spanned<RawEntries>>,
+    stages: Option<Spanned<RawStages>>,
     boards: Option<Spanned<i64>>,
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
@@ -362,6 +365,14 @@ struct RawEvent {
 #[serde(deny_unknown_fields)]
 struct RawStart {
     fen: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStages {
+    groups: Option<Spanned<i64>>,
+    qualify: Option<Spanned<i64>>,
+    tie_at_line: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -904,6 +915,58 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             }),
     };
     let entries = raw.entries.as_ref().map(|e| c.entries(e));
+    let stages = raw.stages.as_ref().map(|st| {
+        use super::entries::{Stages, TieAtLine};
+        let r = st.get_ref();
+        let groups = c.count(
+            &r.groups,
+            "stages.groups",
+            2..=50,
+            2,
+            "must be a number of preliminary groups from 2 to 50",
+        ) as u32;
+        let qualify = c.count(
+            &r.qualify,
+            "stages.qualify",
+            1..=50,
+            2,
+            "must be how many of each group go to the final, from 1",
+        ) as u32;
+        if r.groups.is_none() || r.qualify.is_none() {
+            c.at(
+                st,
+                "stages",
+                "needs groups and qualify, e.g. groups = 3 and qualify = 2 (3 groups, the best 2 of each to the final)",
+            );
+        }
+        if groups * qualify < berger::MIN_ENTRANTS as u32 {
+            c.at(
+                st,
+                "stages.qualify",
+                format!("gives a final of {}; a final needs at least {}", groups * qualify, berger::MIN_ENTRANTS),
+            );
+        }
+        let tie_at_line = match &r.tie_at_line {
+            None => TieAtLine::default(),
+            Some(v) => match v.get_ref().as_str() {
+                "rating" => TieAtLine::Rating,
+                "starting-number" => TieAtLine::StartingNumber,
+                _ => {
+                    c.at(
+                        v,
+                        "stages.tie_at_line",
+                        "must be \"rating\" (the higher rating goes through) or \"starting-number\" (the lower number in the group goes through)",
+                    );
+                    TieAtLine::default()
+                }
+            },
+        };
+        Stages {
+            groups,
+            qualify,
+            tie_at_line,
+        }
+    });
     let visibility = raw
         .visibility
         .as_ref()
@@ -1175,7 +1238,17 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
     };
 
     match kind {
-        Some(ref k) if !matches!(k, EventKind::RoundRobin { .. }) && raw.entries.is_some() => {
+        Some(ref k)
+            if !matches!(k, EventKind::RoundRobin { .. })
+                && (raw.entries.is_some() || raw.stages.is_some()) =>
+        {
+            if let Some(e) = &raw.stages {
+                c.at(
+                    e,
+                    "stages",
+                    "stages are played by round robins only here; name the teams' sections as events of their own",
+                );
+            }
             if let Some(e) = &raw.entries {
                 c.at(
                     e,
@@ -1205,6 +1278,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             tablebase,
             start,
             entries,
+            stages,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));

@@ -1026,6 +1026,36 @@ pub async fn open_events(store: &Store) -> Result<Vec<EventId>, StoreError> {
     Ok(events)
 }
 
+/// The events played in stages whose final is still to be built (for the
+/// daemon's pass).
+pub async fn awaiting_final(store: &Store) -> Result<Vec<EventId>, StoreError> {
+    let mut tx = store.begin().await?;
+    let events = tx.events_awaiting_final().await?;
+    tx.commit().await?;
+    Ok(events)
+}
+
+/// [`super::td::build_final_if_done`] in a transaction of its own (the
+/// daemon's pass), as [`close_due`].
+pub async fn build_final_due(
+    store: &Store,
+    post: &Post,
+    event: EventId,
+    now: DateTime<Utc>,
+) -> Result<Option<super::td::FinalBuilt>, StoreError> {
+    let mut tx = store.begin().await?;
+    match super::td::build_final_if_done(&mut tx, post, event, now).await {
+        Ok(done) => {
+            tx.commit().await?;
+            Ok(done)
+        }
+        Err(TdError::Store(e)) => Err(e),
+        Err(e) => Err(StoreError::Corrupt(format!(
+            "building the final of event {event}: {e}"
+        ))),
+    }
+}
+
 /// [`close_if_due`] in a transaction of its own (the daemon's pass): a
 /// refusal of the TD layer (an event that cannot start) is kept as a
 /// fault of this event, so the pass puts it off and goes on.

@@ -323,6 +323,60 @@ impl Tx {
         Ok(())
     }
 
+    /// Marks an event as played in stages (its groups started).
+    pub async fn set_event_takes_stages(&mut self, event: EventId) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET takes_stages = 1 WHERE id = $1")
+            .bind(event.0)
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// The events played in stages whose final is not built yet.
+    pub async fn events_awaiting_final(&mut self) -> Result<Vec<EventId>, StoreError> {
+        sqlx::query(
+            "SELECT id FROM events WHERE takes_stages = 1 AND final_built_at IS NULL ORDER BY id",
+        )
+        .fetch_all(&mut *self.tx)
+        .await?
+        .iter()
+        .map(|r| Ok(EventId(r.try_get("id")?)))
+        .collect()
+    }
+
+    /// Whether an event's final is still to be built, locking its row on
+    /// PostgreSQL so that two daemons cannot build it twice.
+    pub async fn final_pending(&mut self, event: EventId) -> Result<bool, StoreError> {
+        let lock = self.row_lock();
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT takes_stages, final_built_at FROM events WHERE id = $1{lock}"
+        )))
+        .bind(event.0)
+        .fetch_optional(&mut *self.tx)
+        .await?;
+        Ok(match row {
+            Some(r) => {
+                r.try_get::<i64, _>("takes_stages")? == 1
+                    && r.try_get::<Option<i64>, _>("final_built_at")?.is_none()
+            }
+            None => false,
+        })
+    }
+
+    /// Records that an event's final was built.
+    pub async fn set_final_built(
+        &mut self,
+        event: EventId,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE events SET final_built_at = $1 WHERE id = $2")
+            .bind(to_millis(now))
+            .bind(event.0)
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
     /// Whether an event took entries that have closed (or it started).
     pub async fn entries_of_event_closed(&mut self, event: EventId) -> Result<bool, StoreError> {
         let row = sqlx::query(

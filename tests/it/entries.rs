@@ -117,6 +117,7 @@ on_both_backends!(
     too_few_entries_start_nothing_and_the_td_is_told,
     refusals_are_answered_in_the_senders_language_and_change_nothing,
     an_open_class_starts_a_section_each_time_enough_wait,
+    three_groups_of_five_advance_to_a_final_of_six_by_themselves,
 );
 
 async fn a_season_of_entries_by_mail_starts_the_event_with_exactly_the_confirmed(db: &TestDb) {
@@ -464,4 +465,102 @@ async fn an_open_class_starts_a_section_each_time_enough_wait(db: &TestDb) {
     assert_eq!(club.app.close_entries().await, 1);
     let sent = club.read().await;
     assert!(one(&sent, "p7@players.test").text.contains("queue closed"));
+}
+
+async fn three_groups_of_five_advance_to_a_final_of_six_by_themselves(db: &TestDb) {
+    use dopis::chess::outcome::{GameResult, ResultKind};
+    use dopis::service::td::{self, Ruling};
+    let mut club = Club::new(db).await;
+    let mut file = String::from(
+        "name = \"Cup\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
+         [stages]\ngroups = 3\nqualify = 2\ntie_at_line = \"starting-number\"\n",
+    );
+    for n in 1..=15 {
+        file.push_str(&format!(
+            "[[players]]\nemail = \"p{n}@players.test\"\nname = \"Player {n}\"\n"
+        ));
+    }
+    let (cup, games) = club.app.event(&file).await;
+    assert_eq!(games.len(), 30, "three round robins of five: 10 games each");
+    club.read().await;
+    let groups = {
+        let mut tx = club.app.store.begin().await.unwrap();
+        let g = tx.sections_of(cup).await.unwrap();
+        tx.commit().await.unwrap();
+        g
+    };
+    assert_eq!(groups.len(), 3);
+    let td_addr = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let p14 = club.app.player_by_email("p14@players.test").await;
+    // Every game drawn but Player 14's, who wins all four in group 2. Group
+    // 1 and 3 tie whole: the file's rule (starting number) decides at the
+    // line; in group 2 Player 14 is first and the four tied second go by
+    // starting number too.
+    let mut last = None;
+    for group in &groups {
+        let mut tx = club.app.store.begin().await.unwrap();
+        let games = tx.event_games(*group).await.unwrap();
+        tx.commit().await.unwrap();
+        for g in games {
+            let result = if g.game.white == p14.id {
+                GameResult::WhiteWins
+            } else if g.game.black == p14.id {
+                GameResult::BlackWins
+            } else {
+                GameResult::Draw
+            };
+            // Before the last game, the final waits.
+            if let Some(()) = last.take() {
+                assert_eq!(club.app.close_entries().await, 0);
+            }
+            let mut tx = club.app.store.begin().await.unwrap();
+            td::set_result(
+                &mut tx,
+                club.app.post(),
+                g.game.id,
+                Ruling::Result(result, ResultKind::Adjudication),
+                "adjudicated for the test",
+                &td_addr,
+                club.app.now(),
+            )
+            .await
+            .unwrap();
+            tx.commit().await.unwrap();
+            last = Some(());
+        }
+    }
+    club.read().await;
+    assert_eq!(club.app.close_entries().await, 1, "the final is built");
+    assert_eq!(club.app.close_entries().await, 0, "once");
+    let sent = club.read().await;
+    let mut tx = club.app.store.begin().await.unwrap();
+    let stages = tx.sections_of(cup).await.unwrap();
+    assert_eq!(stages.len(), 4);
+    let final_event = tx.event(stages[3]).await.unwrap();
+    assert_eq!(final_event.name, "Cup final");
+    let entrants = tx.entrants(stages[3]).await.unwrap();
+    tx.commit().await.unwrap();
+    let names: Vec<String> = entrants.iter().map(|e| e.player.name.clone()).collect();
+    // Snake of 15 in file order: group 1 = 1 6 7 12 13, group 2 = 2 5 8 11
+    // 14, group 3 = 3 4 9 10 15; winners first, then the seconds.
+    assert_eq!(
+        names,
+        [
+            "Player 1",
+            "Player 14",
+            "Player 3",
+            "Player 6",
+            "Player 2",
+            "Player 4"
+        ]
+    );
+    let through = sent
+        .iter()
+        .filter(|m| m.subject.contains("through to the final"))
+        .count();
+    assert_eq!(through, 6 + 9, "every group player is told, in or out");
+    assert!(
+        sent.iter()
+            .any(|m| m.to == "p14@players.test" && m.subject.starts_with("[dopis] You are through"))
+    );
 }

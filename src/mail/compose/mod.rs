@@ -511,6 +511,14 @@ pub enum EntryNews {
         /// `unconfirmed`, `over-max`, `too-few` or `queue-closed`.
         why: &'static str,
     },
+    /// The preliminary groups of an event played in stages have ended:
+    /// the player goes through to the final (`stage`), or does not.
+    Qualified {
+        /// The whole event.
+        event: OpenEvent,
+        /// The final's name and event number, when the player is in it.
+        stage: Option<(String, i64)>,
+    },
     /// To the TDs: entries closed with too few; nothing started.
     TooFew {
         /// The event.

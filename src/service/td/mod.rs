@@ -30,6 +30,7 @@ mod pairings;
 mod pgn;
 mod players;
 mod results;
+mod stages;
 mod standings;
 mod stored;
 mod visibility;
@@ -49,12 +50,13 @@ use crate::store::games::{GameRecord, GameStatus};
 pub use boards::board_tables;
 pub use deadlines::extend;
 pub use entrants::{add_player, add_team, create, store_event};
-pub use pairings::{PairedGame, pairings, start, started_pairings};
+pub use pairings::{PairedGame, pairings, started_pairings};
 pub use pgn::event_pgn;
 pub use players::{replace, withdraw};
 pub use results::{
     ImportedResult, Ruling, adjudicate_by_tables, describe_stored, import_results, set_result,
 };
+pub use stages::{FinalBuilt, build_final_if_done, start};
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{GameRules, StoredEvent, events, game_rules, log};
 pub use visibility::set_visibility;

@@ -6,14 +6,12 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::{StoredEvent, TdError, corrupt, refused};
-use crate::event::file::{EventKind, Pairings};
-use crate::ids::EventId;
+use super::{StoredEvent, TdError, corrupt};
+use crate::event::file::Pairings;
 use crate::ids::GameId;
 use crate::player::{Player, PlayerId};
 use crate::service::post::Post;
 use crate::store::Tx;
-use crate::store::events::EventStatus;
 use crate::store::games::NewGame;
 
 /// One game of an event's pairings, with the players of its seats.
@@ -147,40 +145,17 @@ pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<Paire
     Ok(out)
 }
 
-/// Starts an open event: creates every game and queues the first mails of
-/// all of them (correspondence style: all games start together); returns
-/// the games.
-pub async fn start(
+/// Creates every game of a loaded open event (one stage) and queues their
+/// first mails; marks the event started.
+pub(super) async fn start_games(
     tx: &mut Tx,
     post: &Post,
-    event: EventId,
+    ev: &StoredEvent,
     now: DateTime<Utc>,
 ) -> Result<Vec<GameId>, TdError> {
-    let ev = StoredEvent::load(tx, event).await?;
-    if ev.record.status != EventStatus::Open {
-        return refused(format!("event {event} has started already"));
-    }
-    let count = match &ev.event.kind {
-        EventKind::RoundRobin { players, .. } => players.len(),
-        EventKind::Olympiad { teams, .. } => teams.len(),
-        EventKind::TeamMatch { teams, .. } => teams.len().max(1) + 1,
-    };
-    let needed = match &ev.event.kind {
-        EventKind::TeamMatch { teams, .. } if teams.len() != 2 => {
-            return refused(format!(
-                "event {event} is a team match and has {} teams; it needs 2",
-                teams.len()
-            ));
-        }
-        _ => crate::event::berger::MIN_ENTRANTS,
-    };
-    if count < needed {
-        return refused(format!(
-            "event {event} has {count} entrants; a round robin or olympiad needs at least {needed}"
-        ));
-    }
+    let event = ev.record.id;
     let mut ids = Vec::new();
-    for p in pairings(&ev)? {
+    for p in pairings(ev)? {
         let game = NewGame {
             white: p.white.id,
             black: p.black.id,

@@ -38,6 +38,64 @@ pub(super) fn state_of(g: &EventGame) -> GameState {
     }
 }
 
+/// A round robin's pure table from its stored games: the table (player
+/// indices are starting numbers less one), the games it counted, and the
+/// withdrawn players' indices.
+fn round_robin_table(
+    ev: &StoredEvent,
+    players: usize,
+    games: &[EventGame],
+) -> (standings::Standings, Vec<GameId>, Vec<usize>) {
+    let index: HashMap<PlayerId, usize> = ev
+        .entrants
+        .iter()
+        .filter_map(|e| e.seat.map(|s| (e.player.id, s as usize - 1)))
+        .collect();
+    let mut kept = Vec::new();
+    let mut list = Vec::new();
+    for g in games {
+        if let (Some(&w), Some(&b)) = (index.get(&g.game.white), index.get(&g.game.black)) {
+            list.push(standings::ScoredGame {
+                round: g.round,
+                white: w,
+                black: b,
+                state: state_of(g),
+            });
+            kept.push(g.game.id);
+        }
+    }
+    let withdrawn: Vec<usize> = ev
+        .entrants
+        .iter()
+        .filter(|e| e.withdrawn_at.is_some())
+        .filter_map(|e| e.seat.map(|s| s as usize - 1))
+        .collect();
+    let table = standings::individual(players, &list, &withdrawn, &ev.event.rules());
+    (table, kept, withdrawn)
+}
+
+/// A finished round robin's lines for qualifying: each seated player
+/// with their rank (and the end of the tie it shares) and starting number.
+pub async fn ranked_players(
+    tx: &mut Tx,
+    ev: &StoredEvent,
+) -> Result<Vec<(PlayerId, (u32, u32), u32)>, TdError> {
+    let EventKind::RoundRobin { players, .. } = &ev.event.kind else {
+        return Ok(Vec::new());
+    };
+    let games = tx.event_games(ev.record.id).await?;
+    let (table, _, _) = round_robin_table(ev, players.len(), &games);
+    Ok(table
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let number = u32::try_from(row.player + 1).ok()?;
+            let holder = ev.holder(None, number)?;
+            Some((holder.player.id, (row.rank, row.rank_to), number))
+        })
+        .collect())
+}
+
 /// The standings of a stored event as a crosstable, and how each of its
 /// games counts (by game id).
 pub struct EventStandings {
@@ -52,31 +110,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
     let games = tx.event_games(ev.record.id).await?;
     let mut counted = HashMap::new();
     if let EventKind::RoundRobin { players, .. } = &ev.event.kind {
-        let index: HashMap<PlayerId, usize> = ev
-            .entrants
-            .iter()
-            .filter_map(|e| e.seat.map(|s| (e.player.id, s as usize - 1)))
-            .collect();
-        let mut kept = Vec::new();
-        let mut list = Vec::new();
-        for g in &games {
-            if let (Some(&w), Some(&b)) = (index.get(&g.game.white), index.get(&g.game.black)) {
-                list.push(standings::ScoredGame {
-                    round: g.round,
-                    white: w,
-                    black: b,
-                    state: state_of(g),
-                });
-                kept.push(g.game.id);
-            }
-        }
-        let withdrawn: Vec<usize> = ev
-            .entrants
-            .iter()
-            .filter(|e| e.withdrawn_at.is_some())
-            .filter_map(|e| e.seat.map(|s| s as usize - 1))
-            .collect();
-        let table = standings::individual(players.len(), &list, &withdrawn, &ev.event.rules());
+        let (table, kept, withdrawn) = round_robin_table(ev, players.len(), &games);
         let mut names = vec![String::new(); players.len()];
         for e in &ev.entrants {
             if let Some(slot) = e.seat.and_then(|s| names.get_mut(s as usize - 1)) {

@@ -58,6 +58,9 @@ pub(super) struct Settings {
     /// The rules for entries by mail (absent: the event takes none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     entries: Option<crate::event::entries::EntryRules>,
+    /// Preliminary groups and a final (absent: one stage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stages: Option<crate::event::entries::Stages>,
 }
 
 fn yes() -> bool {
@@ -145,6 +148,7 @@ impl Settings {
                 _ => None,
             },
             entries: event.entries.clone(),
+            stages: event.stages,
         }
     }
 }
@@ -323,6 +327,7 @@ impl StoredEvent {
                 None => crate::chess::game::StartPosition::Standard,
             },
             entries: s.entries,
+            stages: s.stages,
         };
         Ok(StoredEvent {
             record,
