@@ -1046,6 +1046,9 @@ pub async fn build_final_due(
     let mut tx = store.begin().await?;
     match super::td::build_final_if_done(&mut tx, post, event, now).await {
         Ok(done) => {
+            if done.is_some() {
+                super::crash_point("before-final-commit");
+            }
             tx.commit().await?;
             Ok(done)
         }
@@ -1068,6 +1071,9 @@ pub async fn close_due(
     let mut tx = store.begin().await?;
     match close_if_due(&mut tx, post, event, now).await {
         Ok(done) => {
+            if done.is_some() {
+                super::crash_point("before-entries-commit");
+            }
             tx.commit().await?;
             Ok(done)
         }

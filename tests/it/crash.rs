@@ -73,4 +73,91 @@ async fn a_crash_at_any_risky_point_loses_no_move_and_applies_none_twice(db: &Te
     assert_eq!(s.moves(db), vec!["e4", "e5", "Nf3"]);
 }
 
-crate::on_both_backends!(a_crash_at_any_risky_point_loses_no_move_and_applies_none_twice);
+crate::on_both_backends!(
+    a_crash_at_any_risky_point_loses_no_move_and_applies_none_twice,
+    a_crash_while_entries_close_starts_the_event_once,
+);
+
+/// Entries by mail through the real binary on a Maildir: four players
+/// enter and confirm; `serve` dies (as with `kill -9`) as the entries
+/// close, before their transaction commits, and after sending; restarted,
+/// the event starts once, with each entrant told once.
+async fn a_crash_while_entries_close_starts_the_event_once(db: &TestDb) {
+    let s = Club::new(db);
+    ok(&s.serve_once(db, None));
+    let start = s.sent().len();
+    for (email, name) in [("carla@players.test", "Carla"), ("dan@players.test", "Dan")] {
+        s.add_player(db, email, name);
+    }
+    let file = s.path().join("open.toml");
+    std::fs::write(
+        &file,
+        "name = \"Spring\"\nkind = \"round-robin\"\ntds = [\"td@chess.test\"]\n\
+         [entries]\ncloses = \"2099-01-01\"\nmax = 3\nstart_when_full = true\n",
+    )
+    .unwrap();
+    let out = ok(&crate::support::dopis(
+        s.path(),
+        db,
+        &["event", "open", "open.toml"],
+    ));
+    let event = out.lines().next().unwrap().trim().to_string();
+    for who in [
+        "alice@players.test",
+        "bob@players.test",
+        "carla@players.test",
+    ] {
+        let raw = format!(
+            "From: {who}\r\nTo: chess@chess.test\r\nSubject: entry\r\nMessage-ID: <{:016x}@players.test>\r\n\
+             Content-Type: text/plain; charset=utf-8\r\n\r\nenter {event}\r\n",
+            rand::random::<u64>()
+        );
+        s.deliver(raw.as_bytes());
+    }
+    ok(&s.serve_once(db, None));
+    let asks: Vec<_> = s.sent_mails()[start..]
+        .iter()
+        .filter(|m| m.subject.contains("Please confirm your entry"))
+        .cloned()
+        .collect();
+    assert_eq!(asks.len(), 3, "{asks:?}");
+    for ask in &asks {
+        s.reply_to_mail(ask, "yes");
+    }
+    // The third confirmation fills the event: it closes in the same pass,
+    // and the daemon dies before that commits.
+    assert!(died(&s.serve_once(db, Some("before-entries-commit"))));
+    let started = |s: &Club| {
+        s.sent_mails()
+            .iter()
+            .filter(|m| m.subject.contains("has started: you are in"))
+            .count()
+    };
+    assert_eq!(started(&s), 0, "nothing of the closing went out");
+    assert!(died(&s.serve_once(db, Some("after-send"))));
+    ok(&s.serve_once(db, None));
+    ok(&s.serve_once(db, None));
+    let pairings = ok(&crate::support::dopis(
+        s.path(),
+        db,
+        &["event", "pairings", &event, "--format", "json"],
+    ));
+    let games: serde_json::Value = serde_json::from_str(&pairings).unwrap();
+    let games = games.as_array().unwrap();
+    assert_eq!(
+        games.iter().filter(|g| !g["game"].is_null()).count(),
+        3,
+        "one round robin of three, created once: {pairings}"
+    );
+    // Each entrant told once (a mail resent after the crash keeps its
+    // Message-ID: count the distinct ones).
+    let mut told: Vec<(String, String)> = s
+        .sent_mails()
+        .iter()
+        .filter(|m| m.subject.contains("has started: you are in"))
+        .map(|m| (m.to.clone(), m.message_id.clone()))
+        .collect();
+    told.sort();
+    told.dedup();
+    assert_eq!(told.len(), 3, "{told:?}");
+}
