@@ -592,7 +592,7 @@ impl TieAtLine {
 
 /// An event played in two stages: preliminary groups, then a final of the
 /// best of each (`[stages]` in its file).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stages {
     /// Preliminary groups.
     pub groups: u32,
@@ -601,6 +601,30 @@ pub struct Stages {
     /// How a tie at the line is decided.
     #[serde(default)]
     pub tie_at_line: TieAtLine,
+    /// The groups' names, `{n}` for the group's number (the TD's words;
+    /// default `<event> group {n}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_name: Option<String>,
+    /// The final's name (default `<event> final`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_name: Option<String>,
+}
+
+impl Stages {
+    /// The name of group `n` of the event `event`.
+    pub fn group(&self, event: &str, n: u32) -> String {
+        match &self.group_name {
+            Some(pattern) => pattern.replace("{n}", &n.to_string()),
+            None => format!("{event} group {n}"),
+        }
+    }
+
+    /// The name of the final of the event `event`.
+    pub fn final_of(&self, event: &str) -> String {
+        self.final_name
+            .clone()
+            .unwrap_or_else(|| format!("{event} final"))
+    }
 }
 
 /// A player's line in a finished group, as qualifying sees it.

@@ -373,6 +373,8 @@ struct RawStages {
     groups: Option<Spanned<i64>>,
     qualify: Option<Spanned<i64>>,
     tie_at_line: Option<Spanned<String>>,
+    group_name: Option<Spanned<String>>,
+    final_name: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -961,10 +963,23 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                 }
             },
         };
+        let group_name = r.group_name.as_ref().map(|n| c.text(n, "stages.group_name"));
+        if let (Some(n), Some(v)) = (&group_name, &r.group_name)
+            && !n.contains("{n}")
+        {
+            c.at(
+                v,
+                "stages.group_name",
+                "must hold {n} where the group's number goes, e.g. \"Cup, group {n}\"",
+            );
+        }
+        let final_name = r.final_name.as_ref().map(|n| c.text(n, "stages.final_name"));
         Stages {
             groups,
             qualify,
             tie_at_line,
+            group_name,
+            final_name,
         }
     });
     let visibility = raw

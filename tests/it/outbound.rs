@@ -254,6 +254,14 @@ const PAGE: &str = "https://chess.example.org/me/7.k2m9c4x8q3z7a5ndyw6p/games/42
 /// What the English mail of each case must say.
 fn english(name: &str) -> Vec<&'static str> {
     match name {
+        "entry_confirm" => vec![
+            "We got a request to enter this event from your address:",
+            "\"Open 12\" (#12): 3 days per move.",
+            "registered as a player, as \"Alice Novak\"",
+        ],
+        "entry_entered_queue" => vec!["You are number 3 in the queue: a section of 7"],
+        "entry_refused_rating" => vec!["your rating (1650) is outside its"],
+        "entry_qualified" => vec!["you are through: you play"],
         "your_move_tables_say" => vec![
             "The endgame tables (KRvK) now hold this position",
             "White may claim the win: write \"claim win\".",
@@ -1939,6 +1947,80 @@ pub(crate) fn tables_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
         }
     }
     cases
+}
+
+/// The mails about entries by mail: a stranger asked to confirm, an entry
+/// confirmed in an open class's queue, a refusal by rating, and the news
+/// that a player is through to a final.
+pub(crate) fn entry_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
+    use dopis::mail::compose::{EntryNews, OpenEvent};
+    let event = OpenEvent {
+        id: 12,
+        name: "Open 12".into(),
+        time_control: describe_control(&TimeControl::default(), lang),
+        closes: "2027-02-01 23:59 UTC".into(),
+        entered: 5,
+        min: 3,
+        max: 7,
+        start_when_full: true,
+        anyone: true,
+        rating: Some("1800–2200".into()),
+    };
+    let entry = |name: &'static str, news: EntryNews, reply: bool| {
+        let mut letter = letter(LetterKind::Entry { news }, lang, Color::White, None);
+        if !reply {
+            letter.reply_to = None;
+        }
+        Case {
+            name,
+            letter,
+            text_has: says(name),
+            boards: 0,
+            pgn: false,
+        }
+    };
+    vec![
+        entry(
+            "entry_confirm",
+            EntryNews::Confirm {
+                event: event.clone(),
+                stranger: true,
+                name: "Alice Novak".into(),
+            },
+            true,
+        ),
+        entry(
+            "entry_entered_queue",
+            EntryNews::Entered {
+                event: event.clone(),
+                queue: Some((7, 3)),
+            },
+            true,
+        ),
+        entry(
+            "entry_refused_rating",
+            EntryNews::Refused {
+                number: 12,
+                event: Some(event.clone()),
+                why: "rating",
+                detail: Some("1650".into()),
+            },
+            false,
+        ),
+        entry(
+            "entry_qualified",
+            EntryNews::Qualified {
+                event,
+                stage: Some(("Open 12/F".into(), 15)),
+            },
+            false,
+        ),
+    ]
+}
+
+#[test]
+fn the_entry_mails_match_their_golden_files() {
+    check_golden(entry_cases_in(Lang::En, english), None);
 }
 
 #[test]

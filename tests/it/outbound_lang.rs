@@ -7,8 +7,8 @@
 use dopis::lang::Lang;
 
 use crate::outbound::{
-    Case, cases_in, check_golden, digest_of, event_and_time_cases_in, notify_cases_in,
-    tables_cases_in, talk_cases_in,
+    Case, cases_in, check_golden, digest_of, entry_cases_in, event_and_time_cases_in,
+    notify_cases_in, tables_cases_in, talk_cases_in,
 };
 
 /// Every case in `lang`: the first mail kinds, the later ones, the digest
@@ -19,6 +19,7 @@ fn every_case(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     cases.extend(notify_cases_in(lang, says));
     cases.extend(talk_cases_in(lang, says));
     cases.extend(tables_cases_in(lang, says));
+    cases.extend(entry_cases_in(lang, says));
     cases
 }
 
@@ -233,6 +234,13 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "(KRvK, DTZ 23, pravilo ICCF), na zahtevo belega.",
         ],
         "refused_table_claim" => vec!["zahteva za zmago ni utemeljena: končniške tabele (KBBvKN)"],
+        "entry_confirm" => vec![
+            "Z vašega naslova smo prejeli prijavo na ta turnir:",
+            "registriramo kot igralca z imenom \"Alice Novak\"",
+        ],
+        "entry_entered_queue" => vec!["V čakalni vrsti ste 3.: skupina 7"],
+        "entry_refused_rating" => vec!["vaš rating (1650)"],
+        "entry_qualified" => vec!["(turnir #15)"],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -422,6 +430,13 @@ fn polish(name: &str) -> Vec<&'static str> {
             "(KRvK, DTZ 23, zasada ICCF), na żądanie białych.",
         ],
         "refused_table_claim" => vec!["żądanie wygranej jest nieuzasadnione: tablice końcówek"],
+        "entry_confirm" => vec![
+            "Z Twojego adresu przyszło zgłoszenie do tego turnieju:",
+            "Na razie nic nie obowiązuje.",
+        ],
+        "entry_entered_queue" => vec!["Jesteś 3. w kolejce: grupa 7"],
+        "entry_refused_rating" => vec!["Twój ranking (1650)"],
+        "entry_qualified" => vec!["(turniej #15)"],
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -615,6 +630,13 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "(KRvK, DTZ 23, ICCF noteikums), pēc balto pieprasījuma.",
         ],
         "refused_table_claim" => vec!["uzvaras pieprasījums nav pamatots: galotņu tabulas"],
+        "entry_confirm" => vec![
+            "No jūsu adreses saņēmām pieteikumu šim turnīram:",
+            "reģistrēsim kā spēlētāju \"Alice Novak\"",
+        ],
+        "entry_entered_queue" => vec!["Jūs esat 3. rindā: 7 spēlētāju grupa"],
+        "entry_refused_rating" => vec!["jūsu reitings (1650)"],
+        "entry_qualified" => vec!["(turnīrs #15)"],
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -812,6 +834,13 @@ fn german(name: &str) -> Vec<&'static str> {
         "refused_table_claim" => {
             vec!["der Antrag auf Gewinn ist nicht begründet: die Endspieltabellen"]
         }
+        "entry_confirm" => vec![
+            "Von Ihrer Adresse kam eine Anmeldung zu diesem Turnier:",
+            "als Spieler \"Alice Novak\"",
+        ],
+        "entry_entered_queue" => vec!["Sie sind Nummer 3 in der Warteschlange: eine Gruppe von 7"],
+        "entry_refused_rating" => vec!["Ihre Wertung (1650)"],
+        "entry_qualified" => vec!["(Turnier #15)"],
         other => panic!("no German phrases for {other}"),
     }
 }

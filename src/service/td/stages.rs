@@ -73,7 +73,7 @@ pub async fn start(
             "event {event} has {count} entrants; a round robin or olympiad needs at least {needed}"
         ));
     }
-    match ev.event.stages {
+    match ev.event.stages.clone() {
         Some(stages) => start_groups(tx, post, &ev, stages, now).await,
         None => super::pairings::start_games(tx, post, &ev, now).await,
     }
@@ -120,7 +120,7 @@ pub(super) async fn start_groups(
     let mut games = Vec::new();
     for (k, group) in snake(seeded, stages.groups).into_iter().enumerate() {
         let number = k as u32 + 1;
-        let name = format!("{} group {number}", ev.record.name);
+        let name = stages.group(&ev.record.name, number);
         let stage = stage_event(&ev.event, name, group.iter().map(entrant).collect());
         let id = super::store_event(tx, &stage, now).await?;
         tx.set_section_of(id, ev.record.id, number).await?;
@@ -154,7 +154,7 @@ pub async fn build_final_if_done(
         return Ok(None);
     }
     let whole = StoredEvent::load(tx, event).await?;
-    let Some(stages) = whole.event.stages else {
+    let Some(stages) = whole.event.stages.clone() else {
         return Ok(None);
     };
     let groups = tx.sections_of(event).await?;
@@ -194,7 +194,7 @@ pub async fn build_final_if_done(
     for id in &order {
         players.push(tx.player(*id).await?);
     }
-    let name = format!("{} final", whole.record.name);
+    let name = stages.final_of(&whole.record.name);
     let stage = stage_event(
         &whole.event,
         name.clone(),

@@ -148,7 +148,7 @@ impl Settings {
                 _ => None,
             },
             entries: event.entries.clone(),
-            stages: event.stages,
+            stages: event.stages.clone(),
         }
     }
 }
