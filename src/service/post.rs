@@ -838,7 +838,9 @@ impl Post {
         .await
     }
 
-    /// Queues the mails for a new game: White gets "your move", Black "game started".
+    /// Queues the mails for a new game: the side to move (White, unless a
+    /// thematic line ends with White's move) gets "your move", the other
+    /// "game started".
     pub async fn game_started(
         &self,
         tx: &mut Tx,
@@ -846,9 +848,12 @@ impl Post {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let id = table.record.id.0;
+        // The side to move is White but after a thematic line that ends
+        // with White's move (1.e4 e5 2.Nf3 Nc6 3.Bb5): then Black.
+        let first = table.game.turn();
         for (side, kind) in [
-            (Color::White, LetterKind::YourMove),
-            (Color::Black, LetterKind::GameStarted),
+            (first, LetterKind::YourMove),
+            (!first, LetterKind::GameStarted),
         ] {
             let to = table.player(side);
             if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {

@@ -8,7 +8,7 @@ use dopis::lang::Lang;
 
 use crate::outbound::{
     Case, cases_in, check_golden, digest_of, event_and_time_cases_in, notify_cases_in,
-    tables_cases_in, talk_cases_in,
+    start_cases_in, tables_cases_in, talk_cases_in,
 };
 
 /// Every case in `lang`: the first mail kinds, the later ones, the digest
@@ -19,6 +19,7 @@ fn every_case(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     cases.extend(notify_cases_in(lang, says));
     cases.extend(talk_cases_in(lang, says));
     cases.extend(tables_cases_in(lang, says));
+    cases.extend(start_cases_in(lang, says));
     cases
 }
 
@@ -233,6 +234,17 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "(KRvK, DTZ 23, pravilo ICCF), na zahtevo belega.",
         ],
         "refused_table_claim" => vec!["zahteva za zmago ni utemeljena: končniške tabele (KBBvKN)"],
+        "your_move_thematic" => {
+            vec!["To je tematska partija: začne se po otvoritvi 1. e4 c5 2. Sf3 d6, ki je"]
+        }
+        "game_started_thematic" => vec![
+            "To je tematska partija: začne se po otvoritvi 1. e4 c5 2. Sf3 d6, ki je",
+            "Naslednjo potezo naredi Alice Novak: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => vec![
+            "To je partija Chess960 (Fischerjev naključni šah): začetna postavitev št.",
+            "3. Rokirate z O-O ali O-O-O",
+        ],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -422,6 +434,16 @@ fn polish(name: &str) -> Vec<&'static str> {
             "(KRvK, DTZ 23, zasada ICCF), na żądanie białych.",
         ],
         "refused_table_claim" => vec!["żądanie wygranej jest nieuzasadnione: tablice końcówek"],
+        "your_move_thematic" => {
+            vec!["To partia tematyczna: zaczyna się po wariancie 1. e4 c5 2. Sf3 d6,"]
+        }
+        "game_started_thematic" => vec![
+            "To partia tematyczna: zaczyna się po wariancie 1. e4 c5 2. Sf3 d6,",
+            "Następny ruch wykonuje Alice Novak: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => {
+            vec!["To partia Chess960: pozycja początkowa nr 3."]
+        }
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -615,6 +637,16 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "(KRvK, DTZ 23, ICCF noteikums), pēc balto pieprasījuma.",
         ],
         "refused_table_claim" => vec!["uzvaras pieprasījums nav pamatots: galotņu tabulas"],
+        "your_move_thematic" => {
+            vec!["Šī ir tematiska partija: tā sākas pēc varianta 1. e4 c5 2. Zf3 d6, kas"]
+        }
+        "game_started_thematic" => vec![
+            "Šī ir tematiska partija: tā sākas pēc varianta 1. e4 c5 2. Zf3 d6, kas",
+            "Nākamo gājienu izdara Alice Novak: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => {
+            vec!["Šī ir Chess960 partija: sākuma pozīcija nr. 3."]
+        }
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -811,6 +843,16 @@ fn german(name: &str) -> Vec<&'static str> {
         "game_over_by_tables" => vec!["Entschieden durch die Endspieltabellen", "Antrag von Weiß."],
         "refused_table_claim" => {
             vec!["der Antrag auf Gewinn ist nicht begründet: die Endspieltabellen"]
+        }
+        "your_move_thematic" => {
+            vec!["Dies ist eine Themenpartie: Sie beginnt nach der Zugfolge 1. e4 c5 2. Sf3"]
+        }
+        "game_started_thematic" => vec![
+            "Dies ist eine Themenpartie: Sie beginnt nach der Zugfolge 1. e4 c5 2. Sf3",
+            "Als Nächstes zieht Alice Novak: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => {
+            vec!["Dies ist eine Chess960-Partie: Startstellung Nummer 3."]
         }
         other => panic!("no German phrases for {other}"),
     }
