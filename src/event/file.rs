@@ -272,6 +272,30 @@ pub enum Pairings {
 }
 
 impl Event {
+    /// Where its games start, in words (`dopis event show`).
+    pub fn start_words(&self) -> String {
+        use super::Chess960Draw;
+        use crate::chess::game::StartPosition;
+        let from = match &self.start {
+            StartPosition::Standard => String::new(),
+            StartPosition::Chess960(n) => format!("Chess960 position {n}"),
+            StartPosition::Fen(fen) => format!("the position {fen}"),
+        };
+        match (&self.chess960, &self.opening) {
+            (Some(Chess960Draw::PerEvent), _) => {
+                "Chess960, one position for every game, drawn when the event starts".into()
+            }
+            (Some(Chess960Draw::PerRound), _) => {
+                "Chess960, one position for each round, drawn when the event starts".into()
+            }
+            (Some(Chess960Draw::Fixed(n)), _) => format!("Chess960 position {n}"),
+            (None, Some(line)) if from.is_empty() => format!("after the thematic line {line}"),
+            (None, Some(line)) => format!("after the thematic line {line} from {from}"),
+            (None, None) if from.is_empty() => "the usual position".into(),
+            (None, None) => from,
+        }
+    }
+
     /// Every game of the event.
     pub fn pairings(&self) -> Pairings {
         match &self.kind {
@@ -1514,6 +1538,34 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("start.moves: a Chess960 event"), "{err}");
+    }
+
+    #[test]
+    fn an_event_says_where_its_games_start_in_words() {
+        for (start, words) in [
+            ("", "the usual position"),
+            ("{ moves = \"e4 c5\" }", "after the thematic line 1.e4 c5"),
+            (
+                "{ chess960 = \"round\" }",
+                "Chess960, one position for each round, drawn when the event starts",
+            ),
+            (
+                "{ chess960 = \"event\" }",
+                "Chess960, one position for every game, drawn when the event starts",
+            ),
+            ("{ chess960 = 17 }", "Chess960 position 17"),
+            (
+                "{ fen = \"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\" }",
+                "the position 8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            ),
+        ] {
+            let text = if start.is_empty() {
+                ROUND_ROBIN.to_owned()
+            } else {
+                with_start(start)
+            };
+            assert_eq!(parse(&text).unwrap().start_words(), words, "{start}");
+        }
     }
 
     #[test]

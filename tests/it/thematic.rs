@@ -356,6 +356,53 @@ async fn a_line_that_ends_with_whites_move_has_black_move_first_by_mail(db: &Tes
     );
 }
 
+async fn a_pgn_results_file_brings_moves_that_go_on_from_the_line(db: &TestDb) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ok(&dopis(d, db, &["init"]));
+    std::fs::write(d.join("thematic.toml"), fixture("thematic.toml")).unwrap();
+    ok(&dopis(d, db, &["event", "create", "thematic.toml"]));
+    ok(&dopis(d, db, &["event", "start", "1"]));
+    // Round 1 (Berger, five players and a bye): #1 Peter Smith - Karl Weber,
+    // #2 Jan Kowalski - Līga Bērziņa. The first goes on from the line; the
+    // second is another opening, so its moves cannot be this event's.
+    let pgn = "[Round \"1\"]\n[White \"Peter Smith\"]\n[Black \"Karl Weber\"]\n[Result \"1-0\"]\n\n\
+               1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1-0\n\n\
+               [Round \"1\"]\n[White \"Jan Kowalski\"]\n[Black \"Līga Bērziņa\"]\n\
+               [Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n";
+    std::fs::write(d.join("round1.pgn"), pgn).unwrap();
+    let out = ok(&dopis(
+        d,
+        db,
+        &[
+            "event",
+            "import-results",
+            "1",
+            "round1.pgn",
+            "--by",
+            "td@example.org",
+            "--no-mail",
+        ],
+    ));
+    assert!(
+        out.contains(
+            "note: game #2 starts with the event's thematic line and the file's game does not go on from it"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("game #1 has moves already"), "{out}");
+    let shown = ok(&dopis(d, db, &["game", "show", "1"]));
+    assert!(
+        shown.contains("moves:        1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6"),
+        "{shown}"
+    );
+    let shown = ok(&dopis(d, db, &["game", "show", "2"]));
+    assert!(
+        shown.contains("moves:        1. e4 c5 2. Nf3 d6\n"),
+        "{shown}"
+    );
+}
+
 async fn an_illegal_thematic_line_is_refused_with_its_problem_and_creates_nothing(db: &TestDb) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -380,6 +427,18 @@ async fn an_illegal_thematic_line_is_refused_with_its_problem_and_creates_nothin
         "a refused file registers no one"
     );
     assert!(club.app.sent().await.is_empty());
+    club.app.close().await;
+    // The file put right is taken, and the event says where its games start.
+    std::fs::write(d.join("good.toml"), fixture("thematic.toml")).unwrap();
+    assert_eq!(
+        ok(&dopis(d, db, &["event", "create", "good.toml"])).trim(),
+        "1"
+    );
+    let shown = ok(&dopis(d, db, &["event", "show", "1"]));
+    assert!(
+        shown.contains("start:        after the thematic line 1.e4 c5 2.Nf3 d6"),
+        "{shown}"
+    );
 }
 
 async fn a_chess960_player_castles_by_mail_and_python_chess_replays_the_pgn(db: &TestDb) {
@@ -511,6 +570,7 @@ async fn a_chess960_event_draws_a_position_per_round_and_a_restart_does_not_redr
 on_both_backends!(
     a_thematic_event_starts_every_game_after_its_line_and_play_goes_on_by_mail,
     a_line_that_ends_with_whites_move_has_black_move_first_by_mail,
+    a_pgn_results_file_brings_moves_that_go_on_from_the_line,
     an_illegal_thematic_line_is_refused_with_its_problem_and_creates_nothing,
     a_chess960_player_castles_by_mail_and_python_chess_replays_the_pgn,
     a_chess960_event_draws_a_position_per_round_and_a_restart_does_not_redraw,
