@@ -647,8 +647,9 @@ impl Post {
         let game = table.map(|t| game_view(t, side, to, now, &analysis));
         // The mails that introduce a game (to White, the first "your
         // move") or the commands give the player's calendar feed.
-        let first_move =
-            matches!(kind, LetterKind::YourMove) && table.is_some_and(|t| t.game.plies().len() < 2);
+        // (A thematic line's moves were played for both.)
+        let first_move = matches!(kind, LetterKind::YourMove)
+            && table.is_some_and(|t| t.game.plies().len() < t.game.opening_plies() + 2);
         let calendar =
             if first_move || matches!(kind, LetterKind::GameStarted | LetterKind::Help { .. }) {
                 self.own_pages(tx, to)
