@@ -403,6 +403,78 @@ async fn a_pgn_results_file_brings_moves_that_go_on_from_the_line(db: &TestDb) {
     );
 }
 
+/// What a chess program sees and sends (XFCC `GetMyGames`, `MakeAMove`):
+/// a thematic game lists the line as its moves and takes move 3; a Chess960
+/// game gives its FEN and takes O-O.
+async fn a_chess_program_plays_thematic_and_chess960_games_over_xfcc(db: &TestDb) {
+    use dopis::service::xfcc::{self, MoveRequest, MoveResult};
+    let mut club = Club::open(db).await;
+    let (_, thematic) = club.app.event(&fixture("thematic.toml")).await;
+    let file = fixture("chess960.toml")
+        .replace(
+            "chess960 = \"round\"",
+            &format!("chess960 = {CASTLES_AT_ONCE}"),
+        )
+        .replace("Fischer random club cup 2027", "Fischer random blitz");
+    let (_, chess960) = club.app.event(&file).await;
+    club.read().await;
+    let request = |game: GameId, movecount: i64, my_move: &str| MoveRequest {
+        game_id: game.0,
+        resign: false,
+        accept_draw: false,
+        movecount,
+        my_move: my_move.into(),
+        offer_draw: false,
+        claim_draw: false,
+        my_message: String::new(),
+    };
+    let play = |who: Player, game: GameId, movecount: i64, my_move: &'static str| {
+        let store = &club.app.store;
+        let inbox = club.app.inbox();
+        let now = club.app.now();
+        async move {
+            xfcc::make_a_move(store, inbox, &who, &request(game, movecount, my_move), now)
+                .await
+                .unwrap()
+        }
+    };
+
+    let (white, _) = club.players_of(thematic[0]).await;
+    let listed = xfcc::my_games(&club.app.store, "dopis.test", &white, club.app.now())
+        .await
+        .unwrap();
+    let game = listed.iter().find(|g| g.id == thematic[0].0).unwrap();
+    assert_eq!(game.moves, "1. e4 c5 2. Nf3 d6");
+    assert!(game.my_turn && game.fen.is_none(), "{game:?}");
+    assert_eq!(
+        play(white.clone(), thematic[0], 1, "d4").await,
+        MoveResult::InvalidMoveNumber
+    );
+    assert_eq!(
+        play(white.clone(), thematic[0], 3, "d4").await,
+        MoveResult::Success
+    );
+    assert_eq!(club.app.moves(thematic[0]).await.len(), 5);
+
+    let game = chess960[0];
+    let (white, black) = club.players_of(game).await;
+    let listed = xfcc::my_games(&club.app.store, "dopis.test", &white, club.app.now())
+        .await
+        .unwrap();
+    let shown = listed.iter().find(|g| g.id == game.0).unwrap();
+    assert_eq!(shown.fen.as_deref(), Some(POSITION_3));
+    for (who, n, mv) in [(&white, 1, "Ne3"), (&black, 1, "Ne6"), (&white, 2, "O-O")] {
+        assert_eq!(
+            play(who.clone(), game, n, mv).await,
+            MoveResult::Success,
+            "{mv}"
+        );
+    }
+    let row = club.app.game_row(game).await;
+    assert_eq!(row.moves[2].uci, "f1g1");
+    assert_eq!(row.moves[2].san, "O-O");
+}
+
 async fn an_illegal_thematic_line_is_refused_with_its_problem_and_creates_nothing(db: &TestDb) {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -571,6 +643,7 @@ on_both_backends!(
     a_thematic_event_starts_every_game_after_its_line_and_play_goes_on_by_mail,
     a_line_that_ends_with_whites_move_has_black_move_first_by_mail,
     a_pgn_results_file_brings_moves_that_go_on_from_the_line,
+    a_chess_program_plays_thematic_and_chess960_games_over_xfcc,
     an_illegal_thematic_line_is_refused_with_its_problem_and_creates_nothing,
     a_chess960_player_castles_by_mail_and_python_chess_replays_the_pgn,
     a_chess960_event_draws_a_position_per_round_and_a_restart_does_not_redraw,
