@@ -56,8 +56,8 @@
 //!   starts with these moves, already played: they are the game's first
 //!   moves (its PGN shows them, as ICCF's thematic events do), the first
 //!   mails show the position after them and name the line, and the players'
-//!   moves are numbered on from there (White's first move by mail is
-//!   3. here). The moves cost neither clock. The line is read as the
+//!   moves are numbered on from there (here White's first move by mail is
+//!   move 3). The moves cost neither clock. The line is read as the
 //!   players' mails are (English letters): SAN with or without move
 //!   numbers, long algebraic (`Ng1-f3`), UCI, ICCF numeric; each move must
 //!   be legal and clear, and the line may not end the game. A line that ends
