@@ -305,6 +305,9 @@ pub struct Game {
     /// legal en passant) of the start position and after every ply.
     hashes: Vec<Zobrist64>,
     outcome: Option<Outcome>,
+    /// How many of the first plies are the event's thematic line, set
+    /// before the game began (see [`super::opening`]).
+    opening: usize,
 }
 
 /// What the store keeps of a game: enough to replay it.
@@ -313,6 +316,12 @@ struct ReplayForm {
     start: StartPosition,
     plies: Vec<Ply>,
     outcome: Option<Outcome>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    opening: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl From<Game> for ReplayForm {
@@ -321,6 +330,7 @@ impl From<Game> for ReplayForm {
             start: game.start,
             plies: game.plies,
             outcome: game.outcome,
+            opening: game.opening,
         }
     }
 }
@@ -346,6 +356,12 @@ impl TryFrom<ReplayForm> for Game {
         if game.outcome.is_none() {
             game.outcome = record.outcome;
         }
+        game.set_opening_plies(record.opening)
+            .map_err(|error| ReplayError::Move {
+                ply: record.opening,
+                uci: String::new(),
+                error,
+            })?;
         Ok(game)
     }
 }
@@ -395,6 +411,7 @@ impl Game {
             moves: Vec::new(),
             hashes,
             outcome,
+            opening: 0,
         })
     }
 
@@ -411,6 +428,28 @@ impl Game {
                 })?;
         }
         Ok(game)
+    }
+
+    /// How many of the first half-moves are the event's thematic line,
+    /// on the board before the players' first move (0: none).
+    pub fn opening_plies(&self) -> usize {
+        self.opening
+    }
+
+    /// Marks the first `plies` half-moves as the thematic line the game
+    /// was set up with; refused past the moves played.
+    pub fn set_opening_plies(&mut self, plies: usize) -> Result<(), GameError> {
+        if plies > self.plies.len() {
+            return Err(GameError::NoSuchPly(plies));
+        }
+        self.opening = plies;
+        Ok(())
+    }
+
+    /// Whether the game stands at its start: no move, or only the thematic
+    /// line (its first mails show this position).
+    pub fn at_start(&self) -> bool {
+        self.plies.len() == self.opening
     }
 
     /// The start position.

@@ -919,6 +919,7 @@ fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Res
         }
     )?;
     writeln!(out, "time control: {}", ev.event.time_control)?;
+    writeln!(out, "start:        {}", ev.event.start_words())?;
     writeln!(out, "leave:        {} days a year", ev.event.leave_days)?;
     writeln!(
         out,

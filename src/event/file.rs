@@ -25,10 +25,10 @@
 //!                                   # default: by link only) or "private" (its own
 //!                                   # players only); see super::Visibility
 //!
-//! start = { fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1" }
-//!                                   # optional: every game starts from this position
-//!                                   # (a thematic event, an endgame event); White must
-//!                                   # be to move
+//! start = { moves = "1.e4 c5 2.Nf3 d6" }
+//!                                   # optional, one of three forms (see "Where the
+//!                                   # games start" below): a thematic line every game
+//!                                   # starts with, a position (`fen`), or Chess960
 //! tablebase_rule = "iccf"           # optional: what decides a claim on the endgame
 //!                                   # tables: "iccf" (the default: the tables' result
 //!                                   # without the 50-move rule), "fifty-move" (a cursed
@@ -49,6 +49,34 @@
 //! draw = 1
 //! loss = 0
 //! ```
+//!
+//! Where the games start (`start`, default the usual position):
+//!
+//! - `start = { moves = "1.e4 c5 2.Nf3 d6" }`: a thematic event. Every game
+//!   starts with these moves, already played: they are the game's first
+//!   moves (its PGN shows them, as ICCF's thematic events do), the first
+//!   mails show the position after them and name the line, and the players'
+//!   moves are numbered on from there (here White's first move by mail is
+//!   move 3). The moves cost neither clock. The line is read as the
+//!   players' mails are (English letters): SAN with or without move
+//!   numbers, long algebraic (`Ng1-f3`), UCI, ICCF numeric; each move must
+//!   be legal and clear, and the line may not end the game. A line that ends
+//!   with White's move (`1.e4 e5 2.Nf3 Nc6 3.Bb5`) has Black move first.
+//!   With `fen` beside it, the line is played from that position.
+//! - `start = { fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1" }`: every game starts
+//!   from this position (an endgame event); White must be to move.
+//! - `start = { chess960 = "event" }`, `{ chess960 = "round" }` or
+//!   `{ chess960 = 518 }`: a Chess960 event. One start position is drawn
+//!   for the whole event, or one for each round (all the round's games play
+//!   it), when the event starts (`dopis event start`); a number fixes the
+//!   position (0 to 959, Scharnagl numbering; 518 is the usual array).
+//!   Each game keeps its position: nothing draws again. Castling is by
+//!   Chess960 rules (players write `O-O`/`O-O-O`); the first mails say it
+//!   is Chess960 and give the number; the PGN carries `Variant "Chess960"`,
+//!   `SetUp "1"` and `FEN`. `chess960` goes with neither `moves` nor `fen`.
+//!
+//! An illegal or unreadable move of the line is a problem naming the line,
+//! `start.moves`, the move's number and side, and how to write the line.
 //!
 //! Then, by kind:
 //!
@@ -172,6 +200,12 @@ pub struct Event {
     pub entries: Option<super::entries::EntryRules>,
     /// Preliminary groups and a final (`[stages]`), for a round robin.
     pub stages: Option<super::entries::Stages>,
+    /// The thematic line every game starts with, played from `start`
+    /// (`start = { moves = "1.e4 c5 2.Nf3 d6" }`).
+    pub opening: Option<crate::chess::opening::Opening>,
+    /// How a Chess960 event draws its start positions (`start = { chess960
+    /// = "event" | "round" | N }`); `None`: not a Chess960 event.
+    pub chess960: Option<super::Chess960Draw>,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -240,6 +274,30 @@ pub enum Pairings {
 }
 
 impl Event {
+    /// Where its games start, in words (`dopis event show`).
+    pub fn start_words(&self) -> String {
+        use super::Chess960Draw;
+        use crate::chess::game::StartPosition;
+        let from = match &self.start {
+            StartPosition::Standard => String::new(),
+            StartPosition::Chess960(n) => format!("Chess960 position {n}"),
+            StartPosition::Fen(fen) => format!("the position {fen}"),
+        };
+        match (&self.chess960, &self.opening) {
+            (Some(Chess960Draw::PerEvent), _) => {
+                "Chess960, one position for every game, drawn when the event starts".into()
+            }
+            (Some(Chess960Draw::PerRound), _) => {
+                "Chess960, one position for each round, drawn when the event starts".into()
+            }
+            (Some(Chess960Draw::Fixed(n)), _) => format!("Chess960 position {n}"),
+            (None, Some(line)) if from.is_empty() => format!("after the thematic line {line}"),
+            (None, Some(line)) => format!("after the thematic line {line} from {from}"),
+            (None, None) if from.is_empty() => "the usual position".into(),
+            (None, None) => from,
+        }
+    }
+
     /// Every game of the event.
     pub fn pairings(&self) -> Pairings {
         match &self.kind {
@@ -365,6 +423,8 @@ struct RawEvent {
 #[serde(deny_unknown_fields)]
 struct RawStart {
     fen: Option<Spanned<String>>,
+    moves: Option<Spanned<String>>,
+    chess960: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -901,20 +961,62 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         }
         policy
     };
-    let start = match raw.start.as_ref().map(|s| &s.fen) {
-        None => crate::chess::game::StartPosition::Standard,
-        Some(None) => {
-            c.nowhere(
-                "start",
-                "names no position; write start = { fen = \"…\" } with the FEN every game starts from",
-            );
-            crate::chess::game::StartPosition::Standard
+    let (start, opening) = {
+        use crate::chess::game::StartPosition;
+        use crate::chess::opening::Opening;
+        match &raw.start {
+            None => (StartPosition::Standard, None),
+            Some(RawStart {
+                fen: None,
+                moves: None,
+                chess960: None,
+            }) => {
+                c.nowhere(
+                    "start",
+                    "names no position; write start = { moves = \"1.e4 c5 2.Nf3 d6\" } with the line every game starts with, or start = { fen = \"…\" } with the position",
+                );
+                (StartPosition::Standard, None)
+            }
+            Some(RawStart {
+                fen,
+                moves,
+                chess960: Some(_),
+            }) if fen.is_some() || moves.is_some() => {
+                for (given, key) in [(fen, "start.fen"), (moves, "start.moves")] {
+                    if let Some(v) = given {
+                        c.at(
+                            v,
+                            key,
+                            "a Chess960 event starts every game from its drawn position; remove this key, or remove chess960 for a thematic event",
+                        );
+                    }
+                }
+                (StartPosition::Standard, None)
+            }
+            Some(RawStart {
+                chess960: Some(_), ..
+            }) => (StartPosition::Standard, None),
+            Some(RawStart { fen, moves, .. }) => {
+                // With a line the position after it must be playable, not
+                // the FEN itself: it may have Black to move.
+                let base = match fen {
+                    None => Some(StartPosition::Standard),
+                    Some(f) if moves.is_some() => StartPosition::fen(f.get_ref())
+                        .map_err(|e| c.at(f, "start.fen", e.to_string()))
+                        .ok(),
+                    Some(f) => StartPosition::playable_fen(f.get_ref())
+                        .map_err(|e| c.at(f, "start.fen", e.to_string()))
+                        .ok(),
+                };
+                let opening = match (&base, moves) {
+                    (Some(base), Some(m)) => Opening::read(base, m.get_ref())
+                        .map_err(|e| c.at(m, "start.moves", e.to_string()))
+                        .ok(),
+                    _ => None,
+                };
+                (base.unwrap_or(StartPosition::Standard), opening)
+            }
         }
-        Some(Some(fen)) => crate::chess::game::StartPosition::playable_fen(fen.get_ref())
-            .unwrap_or_else(|e| {
-                c.at(fen, "start.fen", e.to_string());
-                crate::chess::game::StartPosition::Standard
-            }),
     };
     let entries = raw.entries.as_ref().map(|e| c.entries(e));
     let stages = raw.stages.as_ref().map(|st| {
@@ -981,6 +1083,22 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             group_name,
             final_name,
         }
+    });
+    let chess960 = raw.start.as_ref().and_then(|s| s.chess960.as_ref()).and_then(|v| {
+        let key = match v.get_ref() {
+            toml::Value::String(s) => Some(s.clone()),
+            toml::Value::Integer(i) => Some(i.to_string()),
+            _ => None,
+        };
+        let draw = key.as_deref().and_then(super::Chess960Draw::from_key);
+        if draw.is_none() {
+            c.at(
+                v,
+                "start.chess960",
+                "must be \"event\" (one position drawn for the whole event), \"round\" (one drawn for each round) or a position number from 0 to 959 (518 is the usual array)",
+            );
+        }
+        draw
     });
     let visibility = raw
         .visibility
@@ -1294,6 +1412,8 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             start,
             entries,
             stages,
+            opening,
+            chess960,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));
@@ -1418,11 +1538,147 @@ mod tests {
                 "{bad}: {err}"
             );
         }
-        let text = ROUND_ROBIN.replacen("kind = ", "start = { moves = \"1.e4\" }\nkind = ", 1);
+    }
+
+    fn with_start(start: &str) -> String {
+        ROUND_ROBIN.replacen("kind = ", &format!("start = {start}\nkind = "), 1)
+    }
+
+    #[test]
+    fn a_thematic_event_reads_its_line_and_every_game_starts_after_it() {
+        let event = parse(&with_start("{ moves = \"1. e4 c5 Nf3 d6\" }")).unwrap();
+        let line = event.opening.expect("a thematic line");
+        assert_eq!(line.text(), "1.e4 c5 2.Nf3 d6");
+        assert_eq!(line.ucis(), ["e2e4", "c7c5", "g1f3", "d7d6"]);
+        assert_eq!(event.start, crate::chess::game::StartPosition::Standard);
+        // A line that ends with White's move: Black moves first.
+        let event = parse(&with_start("{ moves = \"1.e4 e5 2.Nf3 Nc6 3.Bb5\" }")).unwrap();
+        assert_eq!(event.opening.unwrap().plies(), 5);
+        // From a position, which may then have Black to move.
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let event = parse(&with_start(&format!(
+            "{{ fen = \"{fen}\", moves = \"1...c5\" }}"
+        )))
+        .unwrap();
+        assert_eq!(event.opening.unwrap().text(), "1...c5");
+    }
+
+    #[test]
+    fn an_illegal_thematic_line_is_a_problem_naming_the_line_the_move_and_the_fix() {
+        let text = with_start("{ moves = \"1.e4 c5 2.Nf3 Ke7\" }");
+        let line = text.lines().position(|l| l.starts_with("start")).unwrap() + 1;
+        let err = parse(&text).unwrap_err();
+        assert_eq!(err.problems.len(), 1, "{err}");
+        let p = &err.problems[0];
+        assert_eq!((p.line, p.key.as_str()), (Some(line), "start.moves"));
         assert!(
-            parse(&text).is_err(),
-            "moves are not read yet: refused, not ignored"
+            p.message.starts_with("move 2... (Black's, \"Ke7\")"),
+            "{}",
+            p.message
         );
+        assert!(
+            p.message.contains("e.g. \"1.e4 c5 2.Nf3 d6\""),
+            "{}",
+            p.message
+        );
+        for (bad, says) in [
+            (
+                "{ moves = \"1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7#\" }",
+                "would be over",
+            ),
+            ("{ moves = \"1.e4 zz\" }", "could not read \"zz\""),
+            ("{ moves = \"\" }", "names no moves"),
+            ("{ moves = \"2.e4\" }", "does not fit"),
+        ] {
+            let err = parse(&with_start(bad)).unwrap_err().to_string();
+            assert!(
+                err.contains("start.moves") && err.contains(says),
+                "{bad}: {err}"
+            );
+        }
+        let err = parse(&with_start("{ }")).unwrap_err().to_string();
+        assert!(err.contains("start: names no position"), "{err}");
+    }
+
+    #[test]
+    fn a_chess960_event_draws_per_event_or_per_round_or_fixes_a_number() {
+        use super::super::Chess960Draw;
+        for (value, want) in [
+            ("\"event\"", Chess960Draw::PerEvent),
+            ("\"round\"", Chess960Draw::PerRound),
+            ("518", Chess960Draw::Fixed(518)),
+            ("0", Chess960Draw::Fixed(0)),
+        ] {
+            let event = parse(&with_start(&format!("{{ chess960 = {value} }}"))).unwrap();
+            assert_eq!(event.chess960, Some(want), "{value}");
+            assert_eq!(Chess960Draw::from_key(&want.key()), Some(want));
+        }
+        assert_eq!(parse(ROUND_ROBIN).unwrap().chess960, None);
+        for bad in ["960", "-1", "\"game\"", "true"] {
+            let err = parse(&with_start(&format!("{{ chess960 = {bad} }}")))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("start.chess960: must be \"event\""),
+                "{bad}: {err}"
+            );
+        }
+        let err = parse(&with_start("{ chess960 = \"event\", moves = \"1.e4\" }"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("start.moves: a Chess960 event"), "{err}");
+    }
+
+    #[test]
+    fn an_event_says_where_its_games_start_in_words() {
+        for (start, words) in [
+            ("", "the usual position"),
+            ("{ moves = \"e4 c5\" }", "after the thematic line 1.e4 c5"),
+            (
+                "{ chess960 = \"round\" }",
+                "Chess960, one position for each round, drawn when the event starts",
+            ),
+            (
+                "{ chess960 = \"event\" }",
+                "Chess960, one position for every game, drawn when the event starts",
+            ),
+            ("{ chess960 = 17 }", "Chess960 position 17"),
+            (
+                "{ fen = \"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\" }",
+                "the position 8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            ),
+        ] {
+            let text = if start.is_empty() {
+                ROUND_ROBIN.to_owned()
+            } else {
+                with_start(start)
+            };
+            assert_eq!(parse(&text).unwrap().start_words(), words, "{start}");
+        }
+    }
+
+    #[test]
+    fn chess960_positions_are_one_per_event_or_one_per_round() {
+        use super::super::Chess960Draw;
+        let mut next = 100;
+        let mut draw = || {
+            next += 1;
+            next
+        };
+        let rounds = [1, 1, 2, 2, 3];
+        let per_round = Chess960Draw::PerRound.positions(rounds, &mut draw);
+        assert_eq!(
+            per_round.into_iter().collect::<Vec<_>>(),
+            [(1, 101), (2, 102), (3, 103)]
+        );
+        let per_event = Chess960Draw::PerEvent.positions(rounds, &mut draw);
+        assert_eq!(
+            per_event.values().copied().collect::<Vec<_>>(),
+            [104, 104, 104]
+        );
+        let fixed = Chess960Draw::Fixed(7).positions(rounds, &mut draw);
+        assert_eq!(fixed.values().copied().collect::<Vec<_>>(), [7, 7, 7]);
+        assert_eq!(next, 104, "a fixed number draws nothing");
     }
 
     #[test]

@@ -101,6 +101,68 @@ impl std::str::FromStr for Visibility {
     }
 }
 
+/// How a Chess960 event chooses its start positions (`start = { chess960
+/// = … }`): drawn when the event starts and stored with each game, so
+/// nothing ever draws again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chess960Draw {
+    /// One position drawn for every game of the event (`"event"`).
+    PerEvent,
+    /// One position drawn for each round, the same for all its games
+    /// (`"round"`).
+    PerRound,
+    /// This position for every game (a number, 0 to 959).
+    Fixed(u16),
+}
+
+impl Chess960Draw {
+    /// The word (or number) in the event file and the stored settings.
+    pub fn key(self) -> String {
+        match self {
+            Chess960Draw::PerEvent => "event".to_owned(),
+            Chess960Draw::PerRound => "round".to_owned(),
+            Chess960Draw::Fixed(n) => n.to_string(),
+        }
+    }
+
+    /// The choice a word or number names.
+    pub fn from_key(key: &str) -> Option<Chess960Draw> {
+        match key.trim() {
+            "event" => Some(Chess960Draw::PerEvent),
+            "round" => Some(Chess960Draw::PerRound),
+            n => n
+                .parse::<u16>()
+                .ok()
+                .filter(|n| *n < crate::chess::game::CHESS960_POSITIONS)
+                .map(Chess960Draw::Fixed),
+        }
+    }
+
+    /// The position of each round's games: `draw` gives a random number
+    /// from 0 to 959 (the caller owns the randomness, so tests can fix it)
+    /// and is called once for the event or once per round.
+    pub fn positions(
+        self,
+        rounds: impl IntoIterator<Item = u32>,
+        mut draw: impl FnMut() -> u16,
+    ) -> std::collections::BTreeMap<u32, u16> {
+        let mut out = std::collections::BTreeMap::new();
+        let mut whole = None;
+        for round in rounds {
+            if out.contains_key(&round) {
+                continue;
+            }
+            let n = match self {
+                Chess960Draw::Fixed(n) => n,
+                Chess960Draw::PerEvent => *whole.get_or_insert_with(&mut draw),
+                Chess960Draw::PerRound => draw(),
+            };
+            out.insert(round, n);
+        }
+        out
+    }
+}
+
 /// An event's rules for draw offers (none outside events).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DrawPolicy {

@@ -647,8 +647,9 @@ impl Post {
         let game = table.map(|t| game_view(t, side, to, now, &analysis));
         // The mails that introduce a game (to White, the first "your
         // move") or the commands give the player's calendar feed.
-        let first_move =
-            matches!(kind, LetterKind::YourMove) && table.is_some_and(|t| t.game.plies().len() < 2);
+        // (A thematic line's moves were played for both.)
+        let first_move = matches!(kind, LetterKind::YourMove)
+            && table.is_some_and(|t| t.game.plies().len() < t.game.opening_plies() + 2);
         let calendar =
             if first_move || matches!(kind, LetterKind::GameStarted | LetterKind::Help { .. }) {
                 self.own_pages(tx, to)
@@ -838,7 +839,9 @@ impl Post {
         .await
     }
 
-    /// Queues the mails for a new game: White gets "your move", Black "game started".
+    /// Queues the mails for a new game: the side to move (White, unless a
+    /// thematic line ends with White's move) gets "your move", the other
+    /// "game started".
     pub async fn game_started(
         &self,
         tx: &mut Tx,
@@ -846,9 +849,12 @@ impl Post {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let id = table.record.id.0;
+        // The side to move is White but after a thematic line that ends
+        // with White's move (1.e4 e5 2.Nf3 Nc6 3.Bb5): then Black.
+        let first = table.game.turn();
         for (side, kind) in [
-            (Color::White, LetterKind::YourMove),
-            (Color::Black, LetterKind::GameStarted),
+            (first, LetterKind::YourMove),
+            (!first, LetterKind::GameStarted),
         ] {
             let to = table.player(side);
             if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {

@@ -14,7 +14,8 @@
 //!   adjudication (FIDE rates adjudicated games as played); never a game
 //!   closed by a withdrawal (a forfeit without play), and only when both
 //!   players made at least one move (FIDE: "Any game where both players
-//!   have made at least one move will be rated").
+//!   have made at least one move will be rated"); a thematic line's moves,
+//!   set before the game began, are nobody's.
 //!
 //! A game is rated once, when it first ends: a TD who later sets another
 //! result for it does not re-rate it (the history shows the result it was
@@ -117,7 +118,9 @@ async fn counts(
     game: &Game,
     outcome: &Outcome,
 ) -> Result<bool, StoreError> {
-    if !played(&outcome.reason) || game.plies().len() < 2 {
+    // A thematic line's moves are no one's: each player must have made a
+    // move of their own.
+    if !played(&outcome.reason) || game.plies().len() < game.opening_plies() + 2 {
         return Ok(false);
     }
     let Some(event) = tx.event_of_game(record.id).await? else {

@@ -29,6 +29,7 @@ pub async fn start_game(
         black,
         start,
         time_control,
+        opening: Vec::new(),
     };
     let id = start_game_in(&mut tx, post, &game, now).await?;
     tx.commit().await?;

@@ -47,6 +47,9 @@ pub struct NewGame {
     pub start: StartPosition,
     /// The time control.
     pub time_control: TimeControl,
+    /// The thematic line the game starts with (UCI moves played from
+    /// `start`, stored as its first moves); empty for none.
+    pub opening: Vec<String>,
 }
 
 /// One stored half-move.
@@ -82,6 +85,8 @@ pub struct GameRecord {
     pub chess960_number: Option<u16>,
     /// The starting position, when not the standard one.
     pub start_fen: Option<String>,
+    /// How many of the first moves are the event's thematic line.
+    pub opening_plies: u32,
     /// The time control.
     pub time_control: TimeControl,
     /// Active or finished.
@@ -177,6 +182,9 @@ impl GameRecord {
                 game.set_sent_at(i, at).map_err(corrupt)?;
             }
         }
+        let opening = usize::try_from(self.opening_plies).unwrap_or(usize::MAX);
+        game.set_opening_plies(opening)
+            .map_err(|e| corrupt(format!("game {}: thematic line: {e}", self.id)))?;
         if let (Some(result), Some(reason)) = (&self.result, &self.end_reason) {
             let result = GameResult::from_pgn(result)
                 .ok_or_else(|| corrupt(format!("game {}: result '{result}'", self.id)))?;
@@ -190,7 +198,7 @@ impl GameRecord {
 
 pub(super) const COLUMNS: &str = "id, white_id, black_id, variant, chess960_number, start_fen, time_control, \
                        status, result, end_reason, created_at, finished_at, draw_offer_by, conditionals, \
-                       white_offer_ply, black_offer_ply, event_id";
+                       white_offer_ply, black_offer_ply, event_id, opening_plies";
 
 pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
     let variant = match row.try_get::<String, _>("variant")?.as_str() {
@@ -215,6 +223,7 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
             .map(|n| u16::try_from(n).map_err(corrupt))
             .transpose()?,
         start_fen: row.try_get("start_fen")?,
+        opening_plies: u32::try_from(row.try_get::<i64, _>("opening_plies")?).map_err(corrupt)?,
         time_control: control.parse().map_err(corrupt)?,
         status,
         result: row.try_get("result")?,
@@ -419,9 +428,13 @@ impl Tx {
                 (super::games::Variant::Standard, None, Some(fen.clone()))
             }
         };
+        // The thematic line is checked here too: a stored game always replays.
+        let opening = Game::replay(g.start.clone(), &g.opening)
+            .map_err(|e| StoreError::Corrupt(format!("thematic line: {e}")))?;
         let row = sqlx::query(
             "INSERT INTO games (white_id, black_id, variant, chess960_number, start_fen, \
-             time_control, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+             time_control, status, created_at, opening_plies) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
         )
         .bind(g.white.0)
         .bind(g.black.0)
@@ -431,9 +444,22 @@ impl Tx {
         .bind(g.time_control.to_string())
         .bind("active")
         .bind(to_millis(now))
+        .bind(i64::try_from(g.opening.len()).unwrap_or(i64::MAX))
         .fetch_one(&mut *self.tx)
         .await?;
-        Ok(GameId(row.try_get("id")?))
+        let id = GameId(row.try_get("id")?);
+        // The line's moves are the game's first moves, with no mail times:
+        // they cost no one's clock (see `service::post::timeline_of`).
+        for (i, ply) in opening.plies().iter().enumerate() {
+            sqlx::query("INSERT INTO moves (game_id, ply, uci, san) VALUES ($1, $2, $3, $4)")
+                .bind(id.0)
+                .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
+                .bind(&ply.uci)
+                .bind(&ply.san)
+                .execute(&mut *self.tx)
+                .await?;
+        }
+        Ok(id)
     }
     /// Reads a game for changing it; on PostgreSQL the row stays locked until
     /// the transaction ends, so two daemons cannot move in one game at once.

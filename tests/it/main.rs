@@ -51,6 +51,7 @@ mod tablebase;
 mod tablebase_mail;
 mod talk;
 mod td_reports;
+mod thematic;
 mod time_cli;
 mod time_mail;
 mod tls;

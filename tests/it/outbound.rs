@@ -262,6 +262,18 @@ fn english(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["You are number 3 in the queue: a section of 7"],
         "entry_refused_rating" => vec!["your rating (1650) is outside its"],
         "entry_qualified" => vec!["you are through: you play"],
+        "your_move_thematic" => vec![
+            "This is a thematic game: it starts after the line 1. e4 c5 2. Nf3 d6,",
+            "It is your move: 3. ?",
+        ],
+        "game_started_thematic" => vec![
+            "This is a thematic game: it starts after the line 1. e4 c5 2. Nf3 d6,",
+            "Alice Novak moves next: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => vec![
+            "This is a Chess960 game: start position number 3.",
+            "Castle by writing O-O or",
+        ],
         "your_move_tables_say" => vec![
             "The endgame tables (KRvK) now hold this position",
             "White may claim the win: write \"claim win\".",
@@ -2021,6 +2033,67 @@ pub(crate) fn entry_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) ->
 #[test]
 fn the_entry_mails_match_their_golden_files() {
     check_golden(entry_cases_in(Lang::En, english), None);
+}
+
+/// The first mails of a thematic game (after 1.e4 c5 2.Nf3 d6, already
+/// played: White's first move is move 3) and of a Chess960 game (position
+/// 3): they name the line, or say it is Chess960 with its number.
+pub(crate) fn start_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
+    let thematic = || {
+        let mut game = Game::replay(StartPosition::Standard, &["e2e4", "c7c5", "g1f3", "d7d6"])
+            .expect("a legal line");
+        game.set_opening_plies(4).expect("four plies");
+        game
+    };
+    let chess960 = || Game::new(StartPosition::Chess960(3)).expect("position 3");
+    let mut cases = Vec::new();
+    for (name, kind, to, game) in [
+        (
+            "your_move_thematic",
+            LetterKind::YourMove,
+            Color::White,
+            thematic(),
+        ),
+        (
+            "game_started_thematic",
+            LetterKind::GameStarted,
+            Color::Black,
+            thematic(),
+        ),
+        (
+            "your_move_chess960",
+            LetterKind::YourMove,
+            Color::White,
+            chess960(),
+        ),
+        (
+            "game_started_chess960",
+            LetterKind::GameStarted,
+            Color::Black,
+            chess960(),
+        ),
+    ] {
+        let mut view = view(game, Some(to));
+        view.time_control = describe_control(&TimeControl::default(), lang);
+        view.clocks = None;
+        view.deadline = None;
+        let mut first = letter(kind, lang, to, Some(view));
+        first.in_reply_to = None;
+        first.references = Vec::new();
+        cases.push(Case {
+            name,
+            letter: first,
+            text_has: says(name),
+            boards: 1,
+            pgn: false,
+        });
+    }
+    cases
+}
+
+#[test]
+fn the_first_mails_of_thematic_and_chess960_games_match_their_golden_files() {
+    check_golden(start_cases_in(Lang::En, english), None);
 }
 
 #[test]

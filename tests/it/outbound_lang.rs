@@ -8,7 +8,7 @@ use dopis::lang::Lang;
 
 use crate::outbound::{
     Case, cases_in, check_golden, digest_of, entry_cases_in, event_and_time_cases_in,
-    notify_cases_in, tables_cases_in, talk_cases_in,
+    notify_cases_in, start_cases_in, tables_cases_in, talk_cases_in,
 };
 
 /// Every case in `lang`: the first mail kinds, the later ones, the digest
@@ -20,6 +20,7 @@ fn every_case(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     cases.extend(talk_cases_in(lang, says));
     cases.extend(tables_cases_in(lang, says));
     cases.extend(entry_cases_in(lang, says));
+    cases.extend(start_cases_in(lang, says));
     cases
 }
 
@@ -241,6 +242,17 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["V čakalni vrsti ste 3.: skupina 7"],
         "entry_refused_rating" => vec!["vaš rating (1650)"],
         "entry_qualified" => vec!["(turnir #15)"],
+        "your_move_thematic" => {
+            vec!["To je tematska partija: začne se po otvoritvi 1. e4 c5 2. Sf3 d6, ki je"]
+        }
+        "game_started_thematic" => vec![
+            "To je tematska partija: začne se po otvoritvi 1. e4 c5 2. Sf3 d6, ki je",
+            "Naslednjo potezo naredi Alice Novak: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => vec![
+            "To je partija Chess960 (Fischerjev naključni šah): začetna postavitev št.",
+            "3. Rokirate z O-O ali O-O-O",
+        ],
         other => panic!("no Slovenian phrases for {other}"),
     }
 }
@@ -437,6 +449,16 @@ fn polish(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["Jesteś 3. w kolejce: grupa 7"],
         "entry_refused_rating" => vec!["Twój ranking (1650)"],
         "entry_qualified" => vec!["(turniej #15)"],
+        "your_move_thematic" => {
+            vec!["To partia tematyczna: zaczyna się po wariancie 1. e4 c5 2. Sf3 d6,"]
+        }
+        "game_started_thematic" => vec![
+            "To partia tematyczna: zaczyna się po wariancie 1. e4 c5 2. Sf3 d6,",
+            "Następny ruch wykonuje Alice Novak: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => {
+            vec!["To partia Chess960: pozycja początkowa nr 3."]
+        }
         other => panic!("no Polish phrases for {other}"),
     }
 }
@@ -637,6 +659,16 @@ fn latvian(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["Jūs esat 3. rindā: 7 spēlētāju grupa"],
         "entry_refused_rating" => vec!["jūsu reitings (1650)"],
         "entry_qualified" => vec!["(turnīrs #15)"],
+        "your_move_thematic" => {
+            vec!["Šī ir tematiska partija: tā sākas pēc varianta 1. e4 c5 2. Zf3 d6, kas"]
+        }
+        "game_started_thematic" => vec![
+            "Šī ir tematiska partija: tā sākas pēc varianta 1. e4 c5 2. Zf3 d6, kas",
+            "Nākamo gājienu izdara Alice Novak: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => {
+            vec!["Šī ir Chess960 partija: sākuma pozīcija nr. 3."]
+        }
         other => panic!("no Latvian phrases for {other}"),
     }
 }
@@ -841,6 +873,16 @@ fn german(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["Sie sind Nummer 3 in der Warteschlange: eine Gruppe von 7"],
         "entry_refused_rating" => vec!["Ihre Wertung (1650)"],
         "entry_qualified" => vec!["(Turnier #15)"],
+        "your_move_thematic" => {
+            vec!["Dies ist eine Themenpartie: Sie beginnt nach der Zugfolge 1. e4 c5 2. Sf3"]
+        }
+        "game_started_thematic" => vec![
+            "Dies ist eine Themenpartie: Sie beginnt nach der Zugfolge 1. e4 c5 2. Sf3",
+            "Als Nächstes zieht Alice Novak: 3.",
+        ],
+        "your_move_chess960" | "game_started_chess960" => {
+            vec!["Dies ist eine Chess960-Partie: Startstellung Nummer 3."]
+        }
         other => panic!("no German phrases for {other}"),
     }
 }

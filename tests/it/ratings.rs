@@ -321,6 +321,49 @@ async fn casual_games_and_unrated_events_are_not_rated(db: &TestDb) {
     app.close().await;
 }
 
+/// A thematic event's games: the line is nobody's move, so a player who
+/// resigns right after it leaves the list as it was; once both have
+/// moved, the game is rated.
+async fn a_thematic_game_is_rated_only_once_both_players_moved_after_the_line(db: &TestDb) {
+    let app = TestApp::builder()
+        .at(Utc.with_ymd_and_hms(2027, 1, 4, 9, 0, 0).unwrap())
+        .open(db)
+        .await;
+    let thematic = CUP.replacen(
+        "time_control",
+        "start = { moves = \"1.e4 c5 2.Nf3 d6\" }\ntime_control",
+        1,
+    );
+    let (event, games) = app.event(&thematic).await;
+    for (email, rating) in [
+        ("a@club.test", 2000),
+        ("b@club.test", 1900),
+        ("c@club.test", 1800),
+    ] {
+        set(&app, email, rating, Source::Fide).await;
+    }
+    let cup = Cup { app, games, event };
+    // Game 2, Bor-Cene: Bor resigns before any move of his own.
+    cup.says(2, "b@club.test", "resign").await;
+    assert_eq!(cup.result(2).await.as_deref(), Some("0-1"));
+    let list = rating_list(&cup.app).await;
+    assert_eq!(
+        (list["b@club.test"], list["c@club.test"]),
+        (Some(1900), Some(1800)),
+        "the line is no one's move"
+    );
+    // Game 4, Ana-Bor: 3. d4 cxd4, and Ana resigns: both moved after the
+    // line, so it is rated.
+    cup.says(4, "a@club.test", "d4").await;
+    cup.says(4, "b@club.test", "cxd4").await;
+    cup.says(4, "a@club.test", "resign").await;
+    assert_eq!(cup.result(4).await.as_deref(), Some("0-1"));
+    let list = rating_list(&cup.app).await;
+    assert!(list["b@club.test"] > Some(1900), "{list:?}");
+    assert!(list["a@club.test"] < Some(2000), "{list:?}");
+    cup.app.close().await;
+}
+
 /// `dopis rating set` answers bad input with what is wrong and changes
 /// nothing.
 async fn the_command_line_refuses_bad_ratings_clearly(db: &TestDb) {
@@ -390,5 +433,6 @@ crate::on_both_backends!(
     a_rated_event_moves_the_list_as_worked_out_by_hand,
     game_mails_show_the_players_ratings,
     casual_games_and_unrated_events_are_not_rated,
+    a_thematic_game_is_rated_only_once_both_players_moved_after_the_line,
     the_command_line_refuses_bad_ratings_clearly,
 );

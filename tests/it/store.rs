@@ -67,6 +67,7 @@ async fn games_keep_their_settings(db: &TestDb) {
                 black: b.id,
                 start: StartPosition::Chess960(959),
                 time_control: control,
+                opening: Vec::new(),
             },
             now,
         )

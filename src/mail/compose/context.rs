@@ -6,7 +6,7 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position, Role};
 
 use super::{ComposeError, GameView, Letter, LetterKind};
 use crate::chess::diagram::{Diagram, PNG_SIZE_PX};
-use crate::chess::game::{EndReason, Game, GameResult};
+use crate::chess::game::{EndReason, Game, GameResult, StartPosition};
 use crate::chess::notation::{Notation, render};
 use crate::chess::outcome::WithdrawalForfeit;
 use crate::chess::side;
@@ -344,6 +344,12 @@ pub(crate) struct GameContext {
     pub fen: String,
     /// Whether this is a Chess960 game.
     pub chess960: bool,
+    /// The start position's Chess960 number, while the game stands at its
+    /// start (the first mails say it).
+    pub chess960_number: Option<u16>,
+    /// The event's thematic line in the recipient's letters (`1. e4 c5
+    /// 2. Sf3 d6`), while the game stands right after it (the first mails).
+    pub thematic_line: Option<String>,
     /// A link that opens the position on an analysis board, if allowed.
     pub analysis_url: Option<String>,
     /// What the endgame tables say, in the mails of the move that brought
@@ -775,7 +781,21 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
     };
     let turn = game.turn();
     let (numbered, last) = moves_in(game, lang);
-    let last_move_by = game.last_move().map(|_| name(!turn));
+    // At the start a thematic line's last move is no one's news: the first
+    // mails name the line instead.
+    let at_start = game.at_start();
+    let last = last.filter(|_| !at_start);
+    let last_move_by = game.last_move().filter(|_| !at_start).map(|_| name(!turn));
+    let thematic_line = (at_start && game.opening_plies() > 0)
+        .then(|| numbered[..game.opening_plies().min(numbered.len())].join(" "));
+    let chess960_number = match game.start() {
+        _ if !at_start || !game.start().is_chess960() => None,
+        StartPosition::Chess960(n) => Some(*n),
+        start => start
+            .to_position()
+            .ok()
+            .and_then(|p| StartPosition::chess960_number_of(&p)),
+    };
     let draw_offer = view.draw_offer_from.map(|c| match view.recipient {
         Some(r) if r == c => "you",
         Some(_) => "opponent",
@@ -849,6 +869,8 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         board_lines: side_by_side(&diagram(view), lang),
         fen: fen(pos),
         chess960: game.start().is_chess960(),
+        chess960_number,
+        thematic_line,
         analysis_url: view.analysis_url.clone(),
         tables: view.tables.as_ref().map(super::tables::table_news),
     }

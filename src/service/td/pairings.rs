@@ -154,13 +154,37 @@ pub(super) async fn start_games(
     now: DateTime<Utc>,
 ) -> Result<Vec<GameId>, TdError> {
     let event = ev.record.id;
+    let paired = pairings(ev)?;
+    // Drawn once, here, in the transaction that stores every game with its
+    // position: a start that fails stores nothing and a started event is
+    // never started again, so no position is ever drawn twice.
+    let chess960 = ev.event.chess960.map(|draw| {
+        let mut rng = rand::rng();
+        draw.positions(paired.iter().map(|p| p.round), || {
+            rand::Rng::random_range(&mut rng, 0..crate::chess::game::CHESS960_POSITIONS)
+        })
+    });
     let mut ids = Vec::new();
-    for p in pairings(ev)? {
+    for p in paired {
+        let start = match chess960.as_ref().and_then(|c| c.get(&p.round)) {
+            Some(n) => crate::chess::game::StartPosition::Chess960(*n),
+            None => ev.event.start.clone(),
+        };
         let game = NewGame {
             white: p.white.id,
             black: p.black.id,
-            start: ev.event.start.clone(),
+            start,
             time_control: ev.event.time_control,
+            // The thematic line is stored as the game's first moves, as
+            // ICCF's thematic events show it: the PGN has them as moves
+            // (readers replay them from the usual start) and the move
+            // numbers and clocks go on after them.
+            opening: ev
+                .event
+                .opening
+                .as_ref()
+                .map(|o| o.ucis().to_vec())
+                .unwrap_or_default(),
         };
         // Linked to the event before its first mails, which follow the
         // event's settings.

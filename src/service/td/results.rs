@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{StoredEvent, TdError, event_of, reason_given, refused, table};
+use super::{StoredEvent, TdError, corrupt, event_of, reason_given, refused, table};
 use crate::address::EmailAddress;
 use crate::chess::game::{GameResult, Outcome};
 use crate::chess::outcome::{Cancellation, ResultKind};
@@ -122,6 +122,35 @@ pub(super) fn check(
     Ok(())
 }
 
+/// Whether a file's game may become a stored game's moves: the stored game
+/// has none of its players' moves yet (a thematic line's are not theirs),
+/// and the file's game starts where it does, with the same line; if not,
+/// why not (`has moves already`).
+fn file_moves_fit(
+    record: &crate::store::games::GameRecord,
+    file: &crate::chess::game::Game,
+) -> Result<(), &'static str> {
+    let line = record.moves.len();
+    if line > record.opening_plies as usize {
+        return Err("has moves already");
+    }
+    if *file.start() != record.start() {
+        return Err("starts from another position");
+    }
+    let same_line = file.plies().len() > line
+        && file
+            .plies()
+            .iter()
+            .zip(&record.moves)
+            .all(|(a, b)| a.uci == b.uci);
+    if !same_line {
+        return Err(
+            "starts with the event's thematic line and the file's game does not go on from it",
+        );
+    }
+    Ok(())
+}
+
 /// Applies a ruling to one game and logs it, without mail. Returns the TD
 /// action's id.
 pub(super) async fn apply(
@@ -139,12 +168,15 @@ pub(super) async fn apply(
     let detail = match ruling {
         Ruling::Result(result, kind) => {
             // The moves a PGN file gives become the game's when it has none
-            // yet (and starts where the file's game starts).
-            let played = played.filter(|p| {
-                record.moves.is_empty() && !p.plies().is_empty() && *p.start() == record.start()
-            });
+            // of its players' yet (and starts where the file's game starts).
+            let played = played.filter(|p| file_moves_fit(&record, p).is_ok());
             let mut chess = match played {
-                Some(p) => p.clone(),
+                Some(p) => {
+                    let mut p = p.clone();
+                    p.set_opening_plies(record.opening_plies as usize)
+                        .map_err(|e| corrupt(format!("game {game}: {e}")))?;
+                    p
+                }
                 None => record.to_game()?,
             };
             // A result played out over the board that a TD enters (an
@@ -458,19 +490,13 @@ pub async fn import_results(
             continue;
         }
         // The event's list of games carries no moves: read the game's own.
-        let stored_moves = match &l.played {
-            Some(p) if !p.plies().is_empty() => tx.game_for_update(g.game.id).await?.moves.len(),
-            _ => 0,
-        };
         let note = match &l.played {
-            Some(p) if !p.plies().is_empty() && stored_moves > 0 => Some(format!(
-                "game {} has moves already; the file's moves are ignored",
-                g.game.id
-            )),
-            Some(p) if !p.plies().is_empty() && *p.start() != g.game.start() => Some(format!(
-                "game {} starts from another position; the file's moves are ignored",
-                g.game.id
-            )),
+            Some(p) if !p.plies().is_empty() => {
+                let record = tx.game_for_update(g.game.id).await?;
+                file_moves_fit(&record, p)
+                    .err()
+                    .map(|why| format!("game {} {why}; the file's moves are ignored", g.game.id))
+            }
             _ => None,
         };
         plan.push((

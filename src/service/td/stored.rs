@@ -61,6 +61,13 @@ pub(super) struct Settings {
     /// Preliminary groups and a final (absent: one stage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     stages: Option<crate::event::entries::Stages>,
+    /// The thematic line every game starts with, in SAN (absent: none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    start_moves: Option<String>,
+    /// How a Chess960 event draws its positions: `event`, `round` or a
+    /// number (absent: not Chess960).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    chess960: Option<String>,
 }
 
 fn yes() -> bool {
@@ -149,6 +156,8 @@ impl Settings {
             },
             entries: event.entries.clone(),
             stages: event.stages.clone(),
+            start_moves: event.opening.as_ref().map(|o| o.text().to_owned()),
+            chess960: event.chess960.map(|d| d.key()),
         }
     }
 }
@@ -295,6 +304,17 @@ impl StoredEvent {
             },
             other => return Err(corrupt(format!("event {id}: unknown kind '{other}'"))),
         };
+        let start = match &s.start_fen {
+            Some(fen) => crate::chess::game::StartPosition::fen(fen)
+                .map_err(|e| corrupt(format!("event {id} start: {e}")))?,
+            None => crate::chess::game::StartPosition::Standard,
+        };
+        let opening = s
+            .start_moves
+            .as_deref()
+            .map(|line| crate::chess::opening::Opening::read(&start, line))
+            .transpose()
+            .map_err(|e| corrupt(format!("event {id} start moves: {e}")))?;
         let event = Event {
             name: record.name.clone(),
             kind,
@@ -321,11 +341,16 @@ impl StoredEvent {
             rated: s.rated,
             visibility: record.visibility,
             tablebase: s.tablebase,
-            start: match &s.start_fen {
-                Some(fen) => crate::chess::game::StartPosition::fen(fen)
-                    .map_err(|e| corrupt(format!("event {id} start: {e}")))?,
-                None => crate::chess::game::StartPosition::Standard,
-            },
+            start,
+            opening,
+            chess960: s
+                .chess960
+                .as_deref()
+                .map(|k| {
+                    crate::event::Chess960Draw::from_key(k)
+                        .ok_or_else(|| corrupt(format!("event {id} chess960 '{k}'")))
+                })
+                .transpose()?,
             entries: s.entries,
             stages: s.stages,
         };
