@@ -78,6 +78,21 @@
 //! An illegal or unreadable move of the line is a problem naming the line,
 //! `start.moves`, the move's number and side, and how to write the line.
 //!
+//! Events that run themselves (round robins only):
+//!
+//! - `[entries]`: players enter by mail (`enter 12`) instead of, or beside,
+//!   the `[[players]]` the file names; with `section_size` the event is an
+//!   open class whose sections start as they fill. The keys are in
+//!   [`entries`](super::entries).
+//! - `[stages]`: `groups = 3`, `qualify = 2` (from each group to the
+//!   final), optionally `tie_at_line = "rating"` (the default: where the
+//!   group's own tie-breaks leave a tie across the line, the higher rating
+//!   goes through) or `"starting-number"`, and the names in the TD's words
+//!   (`group_name = "Cup, group {n}"`, `final_name = "Cup final"`). `event
+//!   start` splits the players into the groups by the snake of their
+//!   ratings; when the last group game ends the final is built and started
+//!   by itself (see `service::td` stages).
+//!
 //! Then, by kind:
 //!
 //! - `round-robin`: `cycles = 1` (default) or `2`; 3 to 100 `[[players]]`,
