@@ -69,15 +69,23 @@ pub use crate::store::td_log::TdAction;
 /// Why a TD command was not carried out, by what the TD does next.
 #[derive(Debug, thiserror::Error)]
 pub enum TdError {
-    /// The event file has problems (each with its line and key).
+    /// The event file has problems (each with its line and key). Not a
+    /// `#[source]`: the message carries every problem already, and a
+    /// source would print them all a second time after it (`{:#}`).
     #[error("the event file has problems:\n{0}")]
-    BadFile(#[from] BadEventFile),
+    BadFile(BadEventFile),
     /// The request does not fit the event or game as it stands.
     #[error("{0}")]
     Refused(String),
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl From<BadEventFile> for TdError {
+    fn from(bad: BadEventFile) -> TdError {
+        TdError::BadFile(bad)
+    }
 }
 
 fn refused<T>(text: impl Into<String>) -> Result<T, TdError> {
