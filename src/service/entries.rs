@@ -683,7 +683,7 @@ pub async fn open(
             rules.closes.format("%Y-%m-%d %H:%M UTC")
         )));
     }
-    let id = super::td::create(tx, text, now).await?;
+    let id = super::td::store_event(tx, &event, now).await?;
     tx.set_event_takes_entries(id).await?;
     let ev = StoredEvent::load(tx, id).await?;
     let entered = taken(tx, &ev).await?;

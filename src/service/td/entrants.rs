@@ -29,9 +29,19 @@ async fn player_for(tx: &mut Tx, e: &Entrant, now: DateTime<Utc>) -> Result<Play
 }
 
 /// Reads an event file and stores the event, open for more entrants;
-/// players it names who are not registered yet are registered.
+/// players it names who are not registered yet are registered. A file
+/// with an `[entries]` table is refused: it is opened for entries with
+/// [`crate::service::entries::open`], and created here it would never take
+/// any.
 pub async fn create(tx: &mut Tx, text: &str, now: DateTime<Utc>) -> Result<EventId, TdError> {
     let event = file::parse(text)?;
+    if event.entries.is_some() {
+        return refused(
+            "the file has an [entries] table: open the event for entries by mail with \
+             `dopis event open FILE` (`dopis event create` takes files that name all their \
+             players)",
+        );
+    }
     store_event(tx, &event, now).await
 }
 
