@@ -19,6 +19,7 @@ mod doctor;
 mod e2e;
 mod english_left;
 mod entries;
+mod entries_cli;
 mod event_mail;
 mod event_pgn;
 mod events;
