@@ -904,6 +904,12 @@ pub fn draw_word(lang: Lang) -> &'static str {
     words::first(lang, |v| v.offer_draw)
 }
 
+/// The word that enters an event in `lang`, before its number (`enter`,
+/// `prijava`, `anmelden`).
+pub fn enter_word(lang: Lang) -> &'static str {
+    words::first(lang, |v| v.enter)
+}
+
 /// The word that starts a conditional line in `lang` (`if`, `če`, `wenn`).
 pub fn if_word(lang: Lang) -> &'static str {
     words::first(lang, |v| v.if_words)

@@ -72,6 +72,65 @@ pub struct EventSummary {
     pub status: EventStatus,
     /// When its games started.
     pub started_at: Option<DateTime<Utc>>,
+    /// Its entries by mail, while they are taken.
+    pub entries: Option<EntriesInfo>,
+}
+
+/// An event's entries by mail as the pages show them: the rules, how many
+/// have entered and the names of those who have (never an address, and
+/// never an entry still waiting for its confirmation, withdrawn or
+/// refused).
+#[derive(Debug, Clone, Serialize)]
+pub struct EntriesInfo {
+    /// Whether entries are taken now; `false` once they closed with too
+    /// few entrants (the event then never started).
+    pub open: bool,
+    /// From when entries are taken, if not at once.
+    pub opens: Option<String>,
+    /// Whether entries open later (`opens` is still ahead).
+    pub not_yet: bool,
+    /// When entries close, in the viewer's words and time zone.
+    pub closes: String,
+    /// How many have entered: confirmed entries and the players the
+    /// event file names.
+    pub entered: u32,
+    /// The fewest the event starts with.
+    pub min: u32,
+    /// The most it takes.
+    pub max: u32,
+    /// Whether it starts as soon as `max` have entered.
+    pub start_when_full: bool,
+    /// Whether anyone may enter (else registered players only).
+    pub anyone: bool,
+    /// The rating an entrant needs at least.
+    pub rating_min: Option<i32>,
+    /// The rating an entrant may have at most.
+    pub rating_max: Option<i32>,
+    /// Whether only invited addresses may enter (the list is not shown).
+    pub invited_only: bool,
+    /// An open class: a section of this many starts each time they wait.
+    pub section_size: Option<u32>,
+    /// An open class's rating bands in words (`below 1800`, `1800 to
+    /// 2199`, `2200 and up`); empty for one band.
+    pub section_bands: Vec<String>,
+    /// The names of those who have entered (in an open class: who wait
+    /// for a section), in the order they did.
+    pub entrants: Vec<String>,
+}
+
+/// An open class's bands from their lower edges, in words.
+fn bands(edges: &[i32]) -> Vec<String> {
+    if edges.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![format!("below {}", edges[0])];
+    for pair in edges.windows(2) {
+        out.push(format!("{} to {}", pair[0], pair[1] - 1));
+    }
+    if let Some(last) = edges.last() {
+        out.push(format!("{last} and up"));
+    }
+    out
 }
 
 /// One game of an event's pairings.
@@ -116,12 +175,15 @@ pub struct EventPage {
     pub time_control: String,
     /// Whether every game is over (the table is final).
     pub over: bool,
-    /// The crosstable (a team event's match table).
-    pub crosstable: Crosstable,
+    /// The crosstable (a team event's match table); none while entries
+    /// are taken.
+    pub crosstable: Option<Crosstable>,
     /// A team event's table per board (empty for a round robin).
     pub boards: Vec<BoardTable>,
     /// The games by round and board.
     pub pairings: Vec<Pairing>,
+    /// Its entries by mail, while it has not started.
+    pub entries: Option<EntriesInfo>,
 }
 
 /// One row of a game's move list: a move number and both half-moves.
@@ -250,24 +312,89 @@ fn open_to_anyone(
     }
 }
 
-/// The public events, newest first.
-pub async fn index(store: &Store) -> Result<Vec<EventSummary>, StoreError> {
+/// The public events, newest first; those open for entries say so.
+pub async fn index(store: &Store, now: DateTime<Utc>) -> Result<Vec<EventSummary>, StoreError> {
     let mut tx = store.begin().await?;
-    let mut list: Vec<EventSummary> = td::events(&mut tx)
-        .await?
-        .into_iter()
-        .filter(|e| e.visibility == Visibility::Public)
-        .map(|e| EventSummary {
+    let taking = tx.events_taking_entries().await?;
+    let mut list = Vec::new();
+    for e in td::events(&mut tx).await? {
+        if e.visibility != Visibility::Public {
+            continue;
+        }
+        let entries = if taking.contains(&e.id) {
+            match StoredEvent::load(&mut tx, e.id).await {
+                Ok(ev) => entries_info(&mut tx, &ev, true, None, Lang::En, now).await?,
+                Err(TdError::Store(err)) => return Err(err),
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        list.push(EventSummary {
             id: e.id,
             name: e.name,
             kind: e.kind,
             status: e.status,
             started_at: e.started_at,
-        })
-        .collect();
+            entries,
+        });
+    }
     tx.commit().await?;
     list.reverse();
     Ok(list)
+}
+
+/// An event's entries by mail, if it took them and has not started:
+/// `taking` says whether they are still open (else they closed with too
+/// few). Times are in `tz` (UTC without one) and `lang`'s words.
+async fn entries_info(
+    tx: &mut Tx,
+    ev: &StoredEvent,
+    taking: bool,
+    tz: Option<Tz>,
+    lang: Lang,
+    now: DateTime<Utc>,
+) -> Result<Option<EntriesInfo>, StoreError> {
+    let Some(rules) = &ev.event.entries else {
+        return Ok(None);
+    };
+    if ev.record.status != EventStatus::Open
+        || (!taking && !tx.entries_of_event_closed(ev.record.id).await?)
+    {
+        return Ok(None);
+    }
+    // The players the file names first (they are in from the start), then
+    // the confirmed entries in the order they came.
+    let mut entrants: Vec<String> = ev
+        .entrants
+        .iter()
+        .filter(|e| e.seat.is_some())
+        .map(|e| e.player.name.clone())
+        .collect();
+    entrants.extend(
+        tx.entries(ev.record.id)
+            .await?
+            .into_iter()
+            .filter(|e| e.status == crate::event::entries::EntryStatus::Confirmed)
+            .map(|e| e.name),
+    );
+    Ok(Some(EntriesInfo {
+        open: taking,
+        opens: rules.opens.map(|o| locale::describe_deadline(o, tz, lang)),
+        not_yet: rules.opens.is_some_and(|o| now < o),
+        closes: locale::describe_deadline(rules.closes, tz, lang),
+        entered: u32::try_from(entrants.len()).unwrap_or(u32::MAX),
+        min: rules.min,
+        max: rules.max,
+        start_when_full: rules.start_when_full,
+        anyone: rules.open_to == crate::event::entries::OpenTo::Anyone,
+        rating_min: rules.rating_min,
+        rating_max: rules.rating_max,
+        invited_only: !rules.invited.is_empty(),
+        section_size: rules.section_size,
+        section_bands: bands(&rules.section_bands),
+        entrants,
+    }))
 }
 
 /// An event the viewer may see, loaded; `None` otherwise.
@@ -300,12 +427,24 @@ pub async fn event(
     tokens: &Tokens,
     id: EventId,
     viewer: Viewer<'_>,
+    now: DateTime<Utc>,
 ) -> Result<Option<EventPage>, TdError> {
     let mut tx = store.begin().await?;
     let Some(ev) = event_for(&mut tx, tokens, id, viewer).await? else {
         return Ok(None);
     };
-    let table = td::standings(&mut tx, &ev).await?;
+    let (tz, lang) = match viewer {
+        Viewer::Player(p) => (p.tz, p.lang),
+        Viewer::Anyone { .. } => (None, Lang::En),
+    };
+    let taking = tx.events_taking_entries().await?.contains(&id);
+    let entries = entries_info(&mut tx, &ev, taking, tz, lang, now).await?;
+    // While entries come, who plays whom is not known yet (the entrants
+    // are seeded when entries close): no table and no pairings.
+    let crosstable = match entries {
+        Some(_) => None,
+        None => Some(td::standings(&mut tx, &ev).await?.crosstable),
+    };
     let boards = if ev.is_team_event() {
         let name = ev.event.name.clone();
         td::board_tables(&mut tx, &ev, |b| format!("{name}, board {b}")).await?
@@ -315,6 +454,8 @@ pub async fn event(
     let started = ev.record.status == EventStatus::Started;
     let paired = if started {
         td::started_pairings(&mut tx, &ev).await?
+    } else if entries.is_some() {
+        Vec::new()
     } else {
         td::pairings(&ev)?
     };
@@ -324,10 +465,6 @@ pub async fn event(
         && paired
             .iter()
             .all(|p| p.status.as_deref().is_some_and(|s| s != "active"));
-    let lang = match viewer {
-        Viewer::Player(p) => p.lang,
-        Viewer::Anyone { .. } => Lang::En,
-    };
     let pairings = paired
         .into_iter()
         .map(|p| Pairing {
@@ -351,9 +488,10 @@ pub async fn event(
         started_at: ev.record.started_at,
         time_control: locale::describe_control(&ev.event.time_control, lang),
         over,
-        crosstable: table.crosstable,
+        crosstable,
         boards,
         pairings,
+        entries,
     }))
 }
 

@@ -28,6 +28,7 @@ use chrono::Duration;
 use dopis::address::EmailAddress;
 use dopis::chess::game::GameResult;
 use dopis::ids::GameId;
+use dopis::lang::Lang;
 use dopis::service::Handled;
 
 use crate::support::app::TestApp;
@@ -706,4 +707,357 @@ async fn browse_everything(db: &TestDb, shots: bool) {
     }
     played.app.close().await;
     drop(server);
+}
+
+/// The club's address, the one `@` a public page of an event open for
+/// entries carries: where to write `enter N`.
+const CLUB: &str = "chess@chess.test";
+
+/// A round robin open for entries; `entries` is its `[entries]` table.
+fn open_file(name: &str, visibility: &str, entries: &str) -> String {
+    format!(
+        "name = \"{name}\"\nkind = \"round-robin\"\ntime_control = \"10/50d\"\n\
+         tds = [\"td@club.test\"]\nvisibility = \"{visibility}\"\n\n[entries]\n{entries}\n"
+    )
+}
+
+/// `from` writes `text` to the club; then replies `reply` to the mail it
+/// got back, if given.
+async fn enter(app: &TestApp, from: &str, text: &str, reply: Option<&str>) {
+    app.advance(Duration::minutes(5));
+    let done = app
+        .deliver(&Mail::new(from, CLUB).subject("entry").body(text).bytes())
+        .await;
+    assert!(matches!(done, Handled::Done(_)), "{from}: {done:?}");
+    let sent = app.sent().await;
+    let bare = from
+        .rsplit('<')
+        .next()
+        .unwrap_or(from)
+        .trim_end_matches('>');
+    let address = EmailAddress::parse(bare).unwrap().to_string();
+    let ask = sent
+        .iter()
+        .find(|m| m.to == address)
+        .unwrap_or_else(|| panic!("a mail to {address}: {sent:#?}"));
+    assert!(ask.subject.contains("confirm"), "{}", ask.subject);
+    if let Some(reply) = reply {
+        app.advance(Duration::minutes(5));
+        let id = format!("{:016x}@players.test", rand::random::<u64>());
+        let done = app.deliver(&ask.reply(from, reply, &id)).await;
+        assert!(
+            matches!(done, Handled::Done(_)),
+            "{from} confirms: {done:?}"
+        );
+        app.sent().await;
+    }
+}
+
+/// The names in a page's list of entrants.
+fn entrants(html: &str) -> Vec<String> {
+    let Some(start) = html.find("<ol class=\"entrants\">") else {
+        return Vec::new();
+    };
+    let list = &html[start..];
+    let list = &list[..list.find("</ol>").expect("the list ends")];
+    list.split("<li>")
+        .skip(1)
+        .map(|item| text(item.split("</li>").next().unwrap_or_default()))
+        .collect()
+}
+
+/// Events open for entries on the pages: how to enter and who has, the
+/// index listing the public ones; an entrant's address never shows, nor an
+/// entry waiting for its confirmation, refused or withdrawn.
+async fn entries_on_the_pages(db: &TestDb, shots: bool) {
+    use dopis::service::entries::{EntryChange, change};
+    let app = TestApp::builder().open(db).await;
+    for (email, name, lang, tz) in [
+        ("ana@club.test", "Ana Novak", Lang::En, None),
+        ("bor@club.test", "Bor Kralj", Lang::En, None),
+        ("cene@club.test", "Cene Zupan", Lang::En, None),
+        (
+            "dora@club.test",
+            "Dora Lah",
+            Lang::Sl,
+            Some("Europe/Ljubljana"),
+        ),
+        ("eva@club.test", "Eva Kos", Lang::En, None),
+    ] {
+        app.player(email, name, lang, tz).await;
+    }
+    let (spring, _) = app
+        .open_event(&open_file(
+            "Spring open <2027>",
+            "public",
+            "closes = \"2099-06-30\"\nmin = 4\nmax = 10\nopen_to = \"anyone\"",
+        ))
+        .await;
+    let (quiet, _) = app
+        .open_event(&open_file(
+            "Quiet open",
+            "unlisted",
+            "closes = \"2099-06-30\"",
+        ))
+        .await;
+    let (members, _) = app
+        .open_event(&open_file(
+            "Members open",
+            "public",
+            "opens = \"2099-01-01\"\ncloses = \"2099-06-30\"\nmax = 3\nstart_when_full = true\n\
+             rating_min = 1800\nrating_max = 2200\ninvited = [\"ana@club.test\", \"bor@club.test\"]",
+        ))
+        .await;
+    let (hidden, _) = app
+        .open_event(&open_file(
+            "Hidden open",
+            "private",
+            "closes = \"2099-06-30\"",
+        ))
+        .await;
+    let (small, _) = app
+        .open_event(&open_file(
+            "Small open",
+            "public",
+            "closes = \"2026-12-01\"",
+        ))
+        .await;
+
+    let (class, _) = app
+        .open_event(&open_file(
+            "Open class",
+            "public",
+            "closes = \"2099-06-30\"\nsection_size = 3\nsection_bands = [1800]",
+        ))
+        .await;
+    enter(
+        &app,
+        "ana@club.test",
+        &format!("enter {}", class.0),
+        Some("yes"),
+    )
+    .await;
+
+    // Spring: Ana and Zoe (a stranger) confirm; Cene never does; Bor
+    // confirms and is refused; Eva confirms and withdraws; Dora is added by
+    // the TD.
+    let n = spring.0;
+    let entry = format!("enter {n}");
+    let withdrawal = format!("withdraw entry {n}");
+    enter(&app, "ana@club.test", &entry, Some("yes")).await;
+    enter(&app, "cene@club.test", &entry, None).await;
+    enter(&app, "bor@club.test", &entry, Some("yes")).await;
+    enter(&app, "Zoe Zupan <zoe@outside.test>", &entry, Some("yes")).await;
+    enter(&app, "eva@club.test", &entry, Some("yes")).await;
+    enter(&app, "eva@club.test", &withdrawal, Some(&withdrawal)).await;
+    let td = EmailAddress::parse("td@club.test").unwrap();
+    let mut tx = app.store.begin().await.unwrap();
+    for c in [
+        EntryChange::Add {
+            email: EmailAddress::parse("dora@club.test").unwrap(),
+            register: None,
+        },
+        EntryChange::Refuse {
+            email: EmailAddress::parse("bor@club.test").unwrap(),
+            reason: "plays in the other section".into(),
+        },
+    ] {
+        change(&mut tx, app.post(), spring, Some(c), &td, app.now())
+            .await
+            .unwrap();
+    }
+    tx.commit().await.unwrap();
+    // Small: one entry, and entries close with too few.
+    enter(
+        &app,
+        "ana@club.test",
+        &format!("enter {}", small.0),
+        Some("yes"),
+    )
+    .await;
+    app.set(chrono::TimeZone::with_ymd_and_hms(&chrono::Utc, 2026, 12, 2, 0, 0, 0).unwrap());
+    assert_eq!(app.close_entries().await, 1);
+    app.sent().await;
+
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), db);
+    let server = WebServer::start(dir.path(), db, &cfg);
+    let base = server.base.clone();
+    let profile = tempfile::tempdir().unwrap();
+    let browse = |path: &str| dom(profile.path(), &format!("{base}{path}"));
+
+    // The index: the public events, those taking entries saying so.
+    let index = browse("/");
+    let rows = table(&index, "list events");
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r.iter().any(|c| c == name))
+            .unwrap_or_else(|| panic!("{name} on the index: {rows:?}"))
+            .clone()
+    };
+    assert_eq!(
+        row("Spring open <2027>")[3],
+        "open for entries until 2099-06-30 23:59 UTC: 3 of at most 10 entered"
+    );
+    assert_eq!(
+        row("Members open")[3],
+        "open for entries until 2099-06-30 23:59 UTC: 0 of at most 3 entered"
+    );
+    assert_eq!(row("Small open")[3], "not started yet");
+    assert!(!index.contains("Quiet open") && !index.contains("Hidden open"));
+    assert!(
+        text(&index).contains("3 events are open for entries: their pages say how to enter."),
+        "{index}"
+    );
+    assert!(links(&index).contains(&format!("/events/{n}#entries")));
+
+    // Spring's page: how to enter, the rules, and who has entered.
+    let page = browse(&format!("/events/{n}"));
+    let words = text(&page);
+    for want in [
+        "Open for entries",
+        &format!("To enter, write enter {n} to {CLUB}."),
+        "reply to it and your entry counts",
+        "If you are not registered yet, confirming registers you as a player.",
+        "Entries close 2099-06-30 23:59 UTC",
+        "Entered: 3 of at most 10 (the event starts with at least 4)",
+        "Who may enter: anyone with an e-mail address",
+        "Entered so far",
+    ] {
+        assert!(words.contains(want), "{want:?} in {words}");
+    }
+    assert!(!words.contains("(or "), "English only once: {words}");
+    assert!(page.contains(&format!("href=\"mailto:{CLUB}\"")), "{page}");
+    assert_eq!(entrants(&page), ["Ana Novak", "Zoe Zupan", "Dora Lah"]);
+    for never in [
+        "Cene Zupan",
+        "Bor Kralj",
+        "Eva Kos",
+        "plays in the other section",
+    ] {
+        assert!(!page.contains(never), "{never} on the page");
+    }
+    assert!(!page.contains("Standings") && !page.contains("Pairings"));
+    assert!(
+        !page.replace(CLUB, "").contains('@'),
+        "an @ beyond the club's address: {page}"
+    );
+    for href in links(&page).iter().filter(|h| !h.starts_with("mailto:")) {
+        assert_eq!(status(&base, href), 200, "{href}");
+    }
+
+    // Members: invitation, rating band, opening later, starting when full.
+    let page = browse(&format!("/events/{}", members.0));
+    let words = text(&page);
+    for want in [
+        &format!(
+            "From 2099-01-01 00:00 UTC, to enter, write enter {} to {CLUB}.",
+            members.0
+        ),
+        "Entries open 2099-01-01 00:00 UTC",
+        "Entries close 2099-06-30 23:59 UTC, or as soon as 3 have entered",
+        "Entered: 0 of at most 3 (the event starts with at least 3)",
+        "Who may enter: registered players, by invitation only, rated 1800 to 2200 (the unrated may not enter)",
+        "No one yet.",
+    ] {
+        assert!(words.contains(want), "{want:?} in {words}");
+    }
+    assert!(
+        !page.contains("ana@club.test"),
+        "the invited are not listed"
+    );
+
+    // An open class: sections start by themselves; who waits.
+    let page = browse(&format!("/events/{}", class.0));
+    let words = text(&page);
+    for want in [
+        "An open class: each time 3 players wait in one rating band (below 1800, 1800 and up; \
+         the unrated wait in the lowest), a section of them starts by itself as an event of its own",
+        "Waiting: 1",
+        "Waiting for a section",
+    ] {
+        assert!(words.contains(want), "{want:?} in {words}");
+    }
+    assert!(!words.contains("of at most"), "{words}");
+    assert_eq!(entrants(&page), ["Ana Novak"]);
+
+    // Small: closed with too few, so it never started.
+    let words = text(&browse(&format!("/events/{}", small.0)));
+    assert!(
+        words.contains("Entries closed")
+            && words.contains("Fewer than 3 entered by the closing time"),
+        "{words}"
+    );
+    assert!(!words.contains("To enter"), "{words}");
+
+    // Dora's own view: her words for the command, her time zone.
+    let dora = link_of(dir.path(), db, "dora@club.test", false);
+    let words = text(&browse(&format!("{dora}/events/{n}")));
+    assert!(
+        words.contains(&format!(
+            "To enter, write prijava {n} (or enter {n}) to {CLUB}."
+        )),
+        "{words}"
+    );
+    assert!(
+        words.contains("Entries close 1. 7. 2099 01:59 CEST (30. 6. 2099 23:59 UTC)"),
+        "{words}"
+    );
+    assert!(
+        !words.contains("If you are not registered yet"),
+        "Dora is registered: {words}"
+    );
+
+    // Unlisted: by its link only; private: not by number.
+    assert_eq!(status(&base, &format!("/events/{}", quiet.0)), 404);
+    let quiet_link = ok(&dopis(
+        dir.path(),
+        db,
+        &[
+            "--config",
+            "dopis.toml",
+            "event",
+            "visibility",
+            &quiet.0.to_string(),
+        ],
+    ));
+    let quiet_path = quiet_link[quiet_link.find("/events/").expect("a path")..]
+        .trim()
+        .to_string();
+    let words = text(&browse(&quiet_path));
+    assert!(
+        words.contains(&format!("To enter, write enter {} to {CLUB}", quiet.0)),
+        "{words}"
+    );
+    assert_eq!(status(&base, &format!("/events/{}", hidden.0)), 404);
+
+    if shots {
+        let (shots, _keep) = shots_dir();
+        for (name, path) in [
+            ("entries-index", "/".to_string()),
+            ("entries-event", format!("/events/{n}")),
+            ("entries-members", format!("/events/{}", members.0)),
+            ("entries-class", format!("/events/{}", class.0)),
+            ("entries-own", format!("{dora}/events/{n}")),
+        ] {
+            for (size, w, h) in [("desktop", 1280, 900), ("phone", 390, 1200)] {
+                let file = shots.join(format!("{name}-{size}.png"));
+                screenshot(profile.path(), &format!("{base}{path}"), &file, w, h);
+            }
+        }
+    }
+    app.close().await;
+    drop(server);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_event_open_for_entries_says_how_to_enter_and_who_has() {
+    entries_on_the_pages(&sqlite(), true).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn entries_read_the_same_from_postgres() {
+    if let Some(db) = postgres().await {
+        entries_on_the_pages(&db, false).await;
+    }
 }

@@ -121,9 +121,10 @@ pub fn index(
         id: i64,
         name: &'a str,
         kind: &'a str,
-        status: &'static str,
+        status: String,
         started: Option<String>,
         link: String,
+        entries: bool,
     }
     let events: Vec<Line<'_>> = events
         .iter()
@@ -131,19 +132,25 @@ pub fn index(
             id: e.id.0,
             name: &e.name,
             kind: kind_words(&e.kind),
-            status: match e.status {
-                crate::event::EventStatus::Open => "not started yet",
-                crate::event::EventStatus::Started => "being played",
+            status: match (&e.entries, e.status) {
+                (Some(n), _) if n.open => format!(
+                    "open for entries until {}: {} of at most {} entered",
+                    n.closes, n.entered, n.max
+                ),
+                (_, crate::event::EventStatus::Open) => "not started yet".to_string(),
+                (_, crate::event::EventStatus::Started) => "being played".to_string(),
             },
             started: date(e.started_at),
             link: link(e.id),
+            entries: e.entries.as_ref().is_some_and(|n| n.open),
         })
         .collect();
+    let taking = events.iter().filter(|e| e.entries).count();
     render(
         "index.html",
         context! {
             lang => "en", server => site.server, home => site.home, indexable => true,
-            events => Value::from(Serde(&events)),
+            events => Value::from(Serde(&events)), taking,
         },
     )
 }
@@ -158,9 +165,22 @@ pub struct EventLinks<'a> {
     pub back: Option<String>,
     /// The words of the viewer (a player's language; English for anyone).
     pub lang: Lang,
+    /// The club's address, where entries are written to.
+    pub address: &'a str,
 }
 
-/// An event's page: standings, board tables, pairings by round.
+/// A rating band in words, for an event's entries.
+fn band(min: Option<i32>, max: Option<i32>) -> Option<String> {
+    match (min, max) {
+        (None, None) => None,
+        (Some(lo), None) => Some(format!("{lo} or more")),
+        (None, Some(hi)) => Some(format!("{hi} or less")),
+        (Some(lo), Some(hi)) => Some(format!("{lo} to {hi}")),
+    }
+}
+
+/// An event's page: its entries by mail while they are taken; then
+/// standings, board tables, pairings by round.
 pub fn event(
     site: Site<'_>,
     page: &EventPage,
@@ -206,7 +226,14 @@ pub fn event(
         }
     }
     let words = |h: &str| locale::crosstable_word(h, links.lang);
-    let crosstable = page.crosstable.relabel(words).to_html();
+    let crosstable = page.crosstable.as_ref().map(|c| c.relabel(words).to_html());
+    // The command in the viewer's words, and in English (always read).
+    let enter = format!("{} {}", crate::command::enter_word(links.lang), page.id.0);
+    let enter_en = format!("{} {}", crate::command::enter_word(Lang::En), page.id.0);
+    let rating = page
+        .entries
+        .as_ref()
+        .and_then(|e| band(e.rating_min, e.rating_max));
     let boards: Vec<String> = page
         .boards
         .iter()
@@ -229,6 +256,8 @@ pub fn event(
             over => page.over,
             crosstable, boards, rounds => Value::from(Serde(&rounds)),
             pgn => &links.pgn, back => &links.back,
+            entries => Value::from(Serde(&page.entries)),
+            enter, enter_en, rating, address => links.address,
         },
     )
 }

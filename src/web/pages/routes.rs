@@ -136,7 +136,7 @@ async fn style() -> Response {
 }
 
 async fn index(State(web): State<Shared>) -> Response {
-    match pages::index(&web.store).await {
+    match pages::index(&web.store, web.clock.now()).await {
         Ok(events) => {
             let tokens = &web.post.tokens;
             match render::index(site(&web), &events, |id| {
@@ -194,7 +194,8 @@ async fn player_of(web: &Shared, segment: &str) -> Result<Option<Player>, Refusa
 
 /// Renders an event for a viewer, with links fit for them.
 async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) -> Response {
-    let page = match pages::event(&web.store, &web.post.tokens, EventId(id), viewer).await {
+    let now = web.clock.now();
+    let page = match pages::event(&web.store, &web.post.tokens, EventId(id), viewer, now).await {
         Ok(Some(page)) => page,
         Ok(None) => return not_found(web),
         Err(e) => return failed(web, "event", e),
@@ -217,6 +218,7 @@ async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>)
             Viewer::Player(p) => p.lang,
             Viewer::Anyone { .. } => Lang::En,
         },
+        address: web.post.ours.as_str(),
     };
     match render::event(site(web), &page, &links) {
         Ok(body) => html(StatusCode::OK, body),

@@ -85,6 +85,7 @@ fn the_index_links_each_event_and_escapes_its_name() {
         kind: "round-robin".into(),
         status: crate::event::EventStatus::Started,
         started_at: None,
+        entries: None,
     }];
     let html = render::index(SITE, &events, |id| format!("/events/{}", id.0)).expect("renders");
     assert!(html.contains("href=\"/events/7\""));
@@ -100,4 +101,66 @@ fn error_pages_say_little_and_render() {
         assert!(!html.contains('@'));
     }
     assert!(render::error(SITE, 404).contains("Not found"));
+}
+
+fn open_event(entrants: Vec<String>) -> crate::service::pages::EventPage {
+    crate::service::pages::EventPage {
+        id: EventId(12),
+        name: "Spring <open>".into(),
+        kind: "round-robin".into(),
+        visibility: crate::event::Visibility::Public,
+        status: crate::event::EventStatus::Open,
+        started_at: None,
+        time_control: "10 moves in 50 days".into(),
+        over: false,
+        crosstable: None,
+        boards: Vec::new(),
+        pairings: Vec::new(),
+        entries: Some(crate::service::pages::EntriesInfo {
+            open: true,
+            opens: None,
+            not_yet: false,
+            closes: "2027-02-01 23:59 UTC".into(),
+            entered: entrants.len() as u32,
+            min: 4,
+            max: 10,
+            start_when_full: false,
+            anyone: false,
+            rating_min: Some(1800),
+            rating_max: None,
+            invited_only: false,
+            section_size: None,
+            section_bands: Vec::new(),
+            entrants,
+        }),
+    }
+}
+
+#[test]
+fn an_event_open_for_entries_says_how_to_enter_in_the_readers_words() {
+    let game = |_: GameId| None;
+    let page = open_event(vec!["Ana <b>".into()]);
+    let links = |lang| super::render::EventLinks {
+        game: &game,
+        pgn: None,
+        back: None,
+        lang,
+        address: "chess@club.example",
+    };
+    let html = render::event(SITE, &page, &links(Lang::En)).expect("renders");
+    assert!(
+        html.contains("To enter, write <code>enter 12</code> to"),
+        "{html}"
+    );
+    assert!(html.contains("mailto:chess@club.example"));
+    assert!(html.contains("<li>Ana &lt;b&gt;</li>"), "names are escaped");
+    assert!(html.contains("registered players, rated 1800 or more"));
+    assert!(!html.contains("Standings") && !html.contains("Pairings"));
+    let html = render::event(SITE, &page, &links(Lang::De)).expect("renders");
+    assert!(
+        html.contains("<code>anmelden 12</code> (or <code>enter 12</code>)"),
+        "{html}"
+    );
+    let html = render::event(SITE, &open_event(Vec::new()), &links(Lang::En)).expect("renders");
+    assert!(html.contains("No one yet."));
 }
