@@ -16,10 +16,10 @@ use crate::event::file::{Entrant, Event, EventKind};
 use crate::ids::{EventId, GameId};
 use crate::mail::compose::{EntryNews, LetterKind, OpenEvent};
 use crate::player::Player;
-use crate::service::post::{Outgoing, Post};
+use crate::service::post::Post;
 use crate::store::events::EventStatus;
 use crate::store::games::GameStatus;
-use crate::store::{StoreError, Tx};
+use crate::store::Tx;
 
 /// One stage's event: the whole event's settings with these players.
 fn stage_event(whole: &Event, name: String, players: Vec<Entrant>) -> Event {
@@ -232,11 +232,11 @@ pub async fn build_final_if_done(
                 stage: None,
             }
         };
-        tell(
+        super::tell(
             tx,
             post,
             format!("event.{}.final.{}", event.0, p.0),
-            news,
+            LetterKind::Entry { news },
             &player,
             now,
         )
@@ -245,29 +245,4 @@ pub async fn build_final_if_done(
     let final_event = StoredEvent::load(tx, id).await?;
     super::pairings::start_games(tx, post, &final_event, now).await?;
     Ok(Some(FinalBuilt { event: id, players }))
-}
-
-async fn tell(
-    tx: &mut Tx,
-    post: &Post,
-    key: String,
-    news: EntryNews,
-    to: &Player,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    post.queue(
-        tx,
-        Outgoing {
-            key,
-            kind: LetterKind::Entry { news },
-            to,
-            game: None,
-            side: None,
-            answering: None,
-            reply_to: None,
-            ply: None,
-        },
-        now,
-    )
-    .await
 }
