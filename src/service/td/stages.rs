@@ -17,9 +17,9 @@ use crate::ids::{EventId, GameId};
 use crate::mail::compose::{EntryNews, LetterKind, OpenEvent};
 use crate::player::Player;
 use crate::service::post::Post;
+use crate::store::Tx;
 use crate::store::events::EventStatus;
 use crate::store::games::GameStatus;
-use crate::store::Tx;
 
 /// One stage's event: the whole event's settings with these players.
 fn stage_event(whole: &Event, name: String, players: Vec<Entrant>) -> Event {
