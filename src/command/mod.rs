@@ -619,6 +619,30 @@ fn entry(tokens: &[Token<'_>], vocab: &[&Words]) -> Option<Command> {
     }
 }
 
+/// Whether `line` (as [`Command::Unknown`] keeps it) reads as an entry
+/// command whose event number is missing or is no number we take: `enter`,
+/// `enter -1`, `withdraw entry #x`, `enter １２`. Such a line is no game's
+/// business, so a mail to no game is answered about entries, not games.
+pub fn is_entry_without_number(line: &str, lang: Lang) -> bool {
+    let vocab = words::for_lang(lang);
+    let tokens = tokenize(line);
+    if entry(&tokens, &vocab).is_some() {
+        return false;
+    }
+    let words = match tokens.split_last() {
+        // A last token with a digit (of any script) or a number's sign was
+        // meant as the number.
+        Some((last, words))
+            if last.raw.chars().any(char::is_numeric) || last.raw.starts_with(['#', '-', '+']) =>
+        {
+            words
+        }
+        _ => &tokens[..],
+    };
+    let phrase = normalize(words.iter().map(|t| t.word.as_str()), &vocab);
+    phrase_in(&phrase, |w| w.enter, &vocab) || phrase_in(&phrase, |w| w.withdraw_entry, &vocab)
+}
+
 /// A line of at most one move and a phrase: `Nf3`, `e4 draw`, `resign`, `claim draw Nf3`.
 fn moves_and_words(tokens: &[Token<'_>], vocab: &[&Words]) -> LineReading {
     let Some(pieces) = pieces(tokens) else {

@@ -776,3 +776,37 @@ fn a_confirmation_quotes_commands_in_words_that_read_back_as_the_same_commands()
         }
     }
 }
+
+#[test]
+fn an_entry_command_without_a_usable_number_is_known_as_one() {
+    for (line, lang) in [
+        ("enter", Lang::En),
+        ("enter -1", Lang::En),
+        ("ENTER #x", Lang::En),
+        ("enter １２", Lang::En),
+        ("withdraw entry", Lang::En),
+        ("prijava", Lang::Sl),
+        ("zgłaszam się +3", Lang::Pl),
+        ("anmelden", Lang::De),
+    ] {
+        assert!(is_entry_without_number(line, lang), "{line}");
+        // and the parser itself takes it for no command it knows
+        assert!(
+            matches!(
+                parse(line, lang).commands.as_slice(),
+                [Command::Unknown { .. }]
+            ),
+            "{line}: {:?}",
+            parse(line, lang).commands
+        );
+    }
+    for (line, lang) in [
+        ("enter 12", Lang::En),
+        ("e4", Lang::En),
+        ("resign", Lang::En),
+        ("entries", Lang::En),
+        ("i will enter the next one", Lang::En),
+    ] {
+        assert!(!is_entry_without_number(line, lang), "{line}");
+    }
+}

@@ -87,10 +87,31 @@ fn language_of(text: &str) -> Lang {
 fn stranger_name(mail: &InboundMail) -> String {
     mail.from_name
         .as_deref()
-        .map(|n| n.chars().filter(|c| !c.is_control()).collect::<String>())
+        .map(|n| {
+            n.chars()
+                .filter(|c| !c.is_control() && !is_invisible_format(*c))
+                .collect::<String>()
+        })
         .map(|n| n.trim().chars().take(80).collect::<String>())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| mail.from.local_part().to_string())
+}
+
+/// The invisible formatting characters a display name may carry: the
+/// bidirectional overrides and isolates (U+202E turns "Ann" around on the
+/// event page and in every opponent's mail), zero-width ones and the BOM.
+/// A name is shown to others, so only what it visibly says is kept.
+fn is_invisible_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
 }
 
 /// The event open for entries with that number, loaded, with its rules.
@@ -201,17 +222,30 @@ impl Inbox {
         tx: &mut Tx,
         mail: &InboundMail,
         sender: Option<&Player>,
+        in_game: bool,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<Option<Handled>, StoreError> {
         let lang = sender.map_or_else(|| language_of(&mail.text), |p| p.lang);
-        let commands: Vec<Command> = command::parse(&mail.text, lang)
+        let reading = command::parse(&mail.text, lang);
+        // `enter` without a usable number, in a mail to no game: answered
+        // about entries (a reply to a game mail goes on to the game, which
+        // answers a line it does not understand as it always has).
+        let without_number = match reading.commands.first() {
+            Some(Command::Unknown { text })
+                if !in_game && command::is_entry_without_number(text, lang) =>
+            {
+                Some(text.clone())
+            }
+            _ => None,
+        };
+        let commands: Vec<Command> = reading
             .commands
             .into_iter()
             .filter(is_entry_command)
             .take(MAX_ENTRY_COMMANDS)
             .collect();
-        if commands.is_empty() {
+        if commands.is_empty() && without_number.is_none() {
             return Ok(None);
         }
         let stranger = match sender {
@@ -236,6 +270,19 @@ impl Inbox {
             }
         }
         let stem = sha256_hex(answering.mail_key.as_bytes(), 32);
+        if let Some(wrote) = without_number {
+            let news = EntryNews::Refused {
+                number: 0,
+                event: None,
+                why: "no-number",
+                detail: Some(wrote),
+            };
+            let key = format!("in.{stem}.entry.0");
+            send(tx, &self.post, key, news, me, Some(answering), None, now).await?;
+            return Ok(Some(Handled::Done(
+                "refused an entry command without an event number".into(),
+            )));
+        }
         let mut said = Vec::new();
         for (i, c) in commands.iter().enumerate() {
             let key = format!("in.{stem}.entry.{i}");

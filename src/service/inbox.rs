@@ -402,8 +402,11 @@ impl Inbox {
             } => Some(None),
             _ => None,
         };
+        let in_game = !matches!(route, Route::NoGame { .. } | Route::Refuse { .. });
         if let Some(sender) = entering
-            && let Some(done) = self.hear_entries(tx, mail, sender, answering, now).await?
+            && let Some(done) = self
+                .hear_entries(tx, mail, sender, in_game, answering, now)
+                .await?
         {
             return Ok((None, done));
         }

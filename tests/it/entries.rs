@@ -371,6 +371,18 @@ async fn refusals_are_answered_in_the_senders_language_and_change_nothing(db: &T
             .text
             .contains("niste prijavljeni")
     );
+    // An entry command without a usable number is answered about entries,
+    // in Dana's language, and not as a mail to no game.
+    for wrote in ["prijava", "prijava -3", "odjava #x"] {
+        let (_, sent) = club.write("dana@players.test", wrote).await;
+        let no = one(&sent, "dana@players.test");
+        assert!(
+            no.text.contains("ne navaja turnirja"),
+            "{wrote}: {}",
+            no.text
+        );
+        assert!(no.subject.contains("številko turnirja"), "{}", no.subject);
+    }
     assert!(club.statuses(event).await.is_empty());
     // Strangers are limited per address and hour: the fourth is not answered.
     for n in 0..3 {
@@ -399,6 +411,16 @@ async fn refusals_are_answered_in_the_senders_language_and_change_nothing(db: &T
         .await;
     assert!(matches!(done, Handled::Ignored(_)), "{done:?}");
     assert!(sent.is_empty());
+    // A stranger's display name keeps only what it visibly says: no
+    // right-to-left override turning it around, no zero-width space.
+    let (_, sent) = club
+        .write(
+            "\"\u{202e}Ann\u{200b} Lee\" <ann@outside.test>",
+            &format!("enter {}", fourth.0),
+        )
+        .await;
+    let ask = one(&sent, "ann@outside.test");
+    assert!(ask.text.contains("as \"Ann Lee\""), "{}", ask.text);
     let _ = dana;
 }
 

@@ -476,10 +476,12 @@ pub enum EntryNews {
         event: Option<OpenEvent>,
         /// Why, by key (`not-open`, `not-yet`, `closed`, `full`,
         /// `players-only`, `not-invited`, `rating`, `already-entered`,
-        /// `already-asked`, `refused-before`, `not-entered`, `refused-by-td`).
+        /// `already-asked`, `refused-before`, `not-entered`, `refused-by-td`,
+        /// and `no-number`: an entry command without a usable event number,
+        /// where `number` is 0).
         why: &'static str,
         /// A detail for the reason: the opening time, the TD's reason, the
-        /// player's rating.
+        /// player's rating, the line written without a number.
         detail: Option<String>,
     },
     /// The entry was withdrawn.
