@@ -37,6 +37,16 @@ impl Club {
 
     /// The same, with more config lines added to the file.
     pub fn with_config(db: &TestDb, extra: &str) -> Club {
+        let club = Club::empty(db, extra);
+        club.add_player(db, "alice@players.test", "Alice");
+        club.add_player(db, "bob@players.test", "Bob");
+        club.new_game(db, "alice@players.test", "bob@players.test");
+        club
+    }
+
+    /// A club with no players yet: its config (with `extra` lines) and
+    /// database made by `dopis init`.
+    pub fn empty(db: &TestDb, extra: &str) -> Club {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("dopis.toml"),
@@ -47,9 +57,6 @@ impl Club {
         .unwrap();
         let club = Club { dir };
         ok(&dopis(club.path(), db, &["init"]));
-        club.add_player(db, "alice@players.test", "Alice");
-        club.add_player(db, "bob@players.test", "Bob");
-        club.new_game(db, "alice@players.test", "bob@players.test");
         club
     }
 

@@ -45,6 +45,7 @@ mod quarantine;
 mod ratings;
 mod reload;
 mod result_kinds;
+mod season;
 mod setup;
 mod stale;
 mod store;
