@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The fault suite: the real `dopis` binary under crashes (kill -9 under load),
+# The fault suite: the real `dopis` binary under crashes (kill -9 under load,
+# and while entries close, sections start and a final is built),
 # outages (Postfix, Dovecot, PostgreSQL stopped under load), hostile mail,
 # forgery and replay, mail loops and two daemons on one database; each test
 # prints its figures, shown as a table at the end. The tests are the

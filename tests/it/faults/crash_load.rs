@@ -17,19 +17,23 @@ const SCRIPT: [&str; 20] = [
     "c3", "O-O", "h3", "Nb8", "d4", "Nbd7",
 ];
 
-fn start_daemon(club: &Club, db: &TestDb) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_dopis"))
-        .current_dir(club.path())
+/// The real `dopis serve` on the club, in the background; with `crash_at`
+/// it dies (as with `kill -9`) when it first reaches that crash point.
+pub(super) fn start_daemon(club: &Club, db: &TestDb, crash_at: Option<&str>) -> Child {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_dopis"));
+    cmd.current_dir(club.path())
         .env_remove("DOPIS_CONFIG")
-        .env_remove("DOPIS_CRASH_AT")
         .env("DOPIS_DATABASE_URL", &db.url)
         .env("DOPIS_LOG", "error")
         .arg("serve")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start dopis serve")
+        .stderr(Stdio::null());
+    match crash_at {
+        Some(point) => cmd.env("DOPIS_CRASH_AT", point),
+        None => cmd.env_remove("DOPIS_CRASH_AT"),
+    };
+    cmd.spawn().expect("start dopis serve")
 }
 
 /// The number of moves stored per game, read from the database.
@@ -49,7 +53,7 @@ async fn plies(store: &dopis::store::Store) -> BTreeMap<i64, usize> {
 
 /// The game a mail of ours is about and the position (plies played) it
 /// shows, from its Message-ID `dopis.g<game>.p<plies>.<hash>@…`.
-fn position_of(message_id: &str) -> Option<(i64, usize)> {
+pub(super) fn position_of(message_id: &str) -> Option<(i64, usize)> {
     let rest = message_id.strip_prefix("dopis.g")?;
     let (game, rest) = rest.split_once(".p")?;
     let (plies, _) = rest.split_once('.')?;
@@ -99,7 +103,7 @@ async fn kill_9_at_random_moments_under_load_loses_no_move_and_doubles_none(db: 
     }
     let store = dopis::store::Store::open(&db.url).await.unwrap();
 
-    let mut daemon = start_daemon(&club, db);
+    let mut daemon = start_daemon(&club, db, None);
     let mut kills = 0;
     let mut next_kill = Instant::now() + Duration::from_millis(300);
     let mut last_restart = Instant::now();
@@ -145,7 +149,7 @@ async fn kill_9_at_random_moments_under_load_loses_no_move_and_doubles_none(db: 
             let _ = daemon.kill(); // SIGKILL: no clean-up of any kind
             let _ = daemon.wait();
             kills += 1;
-            daemon = start_daemon(&club, db);
+            daemon = start_daemon(&club, db, None);
             last_restart = Instant::now();
             next_kill = Instant::now() + Duration::from_millis(100 + rand::random::<u64>() % 1400);
         }
