@@ -28,7 +28,6 @@
 pub mod backup;
 pub mod bounces;
 pub mod clocks;
-pub mod consultation;
 pub(crate) mod credentials;
 pub mod delivery;
 pub mod dkim;

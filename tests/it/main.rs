@@ -11,7 +11,6 @@ mod cli;
 mod clocks;
 mod club;
 mod conditional_story;
-mod consultation;
 mod crash;
 mod daemon;
 mod digest;
