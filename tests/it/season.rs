@@ -161,6 +161,18 @@ fn one<'m>(sent: &'m [Sent], to: &str, subject: &str) -> &'m Sent {
     found[0]
 }
 
+/// The `[[players]]` of an event file: Player n for each n.
+fn players_table(numbers: std::ops::RangeInclusive<u32>) -> String {
+    numbers
+        .map(|n| {
+            format!(
+                "[[players]]\nemail = \"{}\"\nname = \"Player {n}\"\n",
+                player(n)
+            )
+        })
+        .collect()
+}
+
 fn player(n: u32) -> String {
     format!("p{n:02}@players.test")
 }
@@ -343,12 +355,7 @@ async fn a_cup_of_three_groups_builds_and_starts_its_final_by_itself(db: &TestDb
          time_control = \"10/50d\"\n\
          [stages]\ngroups = 3\nqualify = 2\ntie_at_line = \"starting-number\"\n",
     );
-    for n in 1..=15 {
-        file.push_str(&format!(
-            "[[players]]\nemail = \"{}\"\nname = \"Player {n}\"\n",
-            player(n)
-        ));
-    }
+    file.push_str(&players_table(1..=15));
     let cup = s.event("create", "cup.toml", &file);
     s.run(&["event", "start", &cup.to_string()]);
     s.serve();
@@ -419,12 +426,7 @@ async fn a_thematic_event_starts_every_game_from_its_position(db: &TestDb) {
         "name = \"Najdorf\"\nkind = \"round-robin\"\ntds = [\"td@chess.test\"]\n\
          time_control = \"10/50d\"\nstart = { moves = \"1.e4 c5 2.Nf3 d6\" }\n",
     );
-    for n in 1..=4 {
-        file.push_str(&format!(
-            "[[players]]\nemail = \"{}\"\nname = \"Player {n}\"\n",
-            player(n)
-        ));
-    }
+    file.push_str(&players_table(1..=4));
     let event = s.event("create", "najdorf.toml", &file);
     s.run(&["event", "start", &event.to_string()]);
     s.serve();
