@@ -216,6 +216,21 @@ pub enum Reason {
         /// The game.
         game: GameId,
     },
+    /// A vote in a consultation game while the other side is to move.
+    NotYourSidesMove {
+        /// The game.
+        game: GameId,
+        /// The voter's team.
+        team: String,
+    },
+    /// A consultation member's command that only the captain may give
+    /// (resign, draws) or that is no vote.
+    MembersVote {
+        /// The game.
+        game: GameId,
+        /// The captain's name.
+        captain: String,
+    },
     /// A mail from an address no player has.
     UnknownSender {
         /// The sender.

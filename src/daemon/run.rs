@@ -801,6 +801,37 @@ impl Daemon {
         }
     }
 
+    /// Makes the move of every consultation game whose votes closed (see
+    /// [`crate::service::consultation::close_one`]), each in a transaction
+    /// of its own; returns how many moves were made. Run before the
+    /// scheduler, so that a side's move made at its votes' close is in
+    /// before its clock is looked at. A game that fails is put off; the
+    /// others go on.
+    pub async fn votes(&self) -> anyhow::Result<usize> {
+        let now = self.clock.now();
+        let (stuck, waiting) = quarantine::stuck_subjects(&self.store, now).await?;
+        let mut made = 0;
+        for game in crate::service::consultation::closed_votes(&self.store, now).await? {
+            let store = &self.store;
+            let inbox = &self.inbox;
+            let work = async move {
+                let done = crate::service::consultation::close_one(store, inbox, game, now).await?;
+                if let Some(done) = &done {
+                    tracing::info!(game = game.0, done, "votes closed");
+                }
+                Ok(done.is_some())
+            };
+            if self
+                .contained(format!("votes:{}", game.0), &stuck, &waiting, work)
+                .await?
+                == Some(true)
+            {
+                made += 1;
+            }
+        }
+        Ok(made)
+    }
+
     /// Mails the daily deadline report of every event whose report is due;
     /// returns how many went out. An event whose report cannot be made is
     /// put off; the others go on.
@@ -925,6 +956,12 @@ impl Daemon {
                     pass.sent = sent;
                 }
                 Err(e) => failures.push(e.context("reading the mailbox")),
+            }
+        }
+        if !*shutdown.borrow() {
+            match self.votes().await {
+                Ok(n) => pass.scheduled += n,
+                Err(e) => failures.push(e.context("closing consultation votes")),
             }
         }
         match self.schedule(shutdown).await {

@@ -165,6 +165,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::berger::{self, Cycles, Pairing};
+pub use super::entrant::Entrant;
 use super::olympiad::{self, BoardGame, GamesPerPairing};
 use super::standings::{Rules, TeamRules};
 use super::tiebreak::{TeamCriterion, TieBreak};
@@ -221,6 +222,9 @@ pub struct Event {
     /// How a Chess960 event draws its start positions (`start = { chess960
     /// = "event" | "round" | N }`); `None`: not a Chess960 event.
     pub chess960: Option<super::Chess960Draw>,
+    /// A consultation game's two voting sides (`kind = "consultation"`):
+    /// then `kind` is a round robin of the two captains.
+    pub consultation: Option<super::consultation::Sides>,
 }
 
 /// The kind of event, with its entrants and ranking order.
@@ -255,17 +259,6 @@ pub enum EventKind {
         /// Team ranking order.
         order: Vec<TeamCriterion>,
     },
-}
-
-/// A player as the event file names them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entrant {
-    /// Their registered address.
-    pub email: EmailAddress,
-    /// Their name as shown in tables.
-    pub name: String,
-    /// Their language, if the file says.
-    pub lang: Option<Lang>,
 }
 
 /// A team: players by board, and reserves.
@@ -432,6 +425,7 @@ struct RawEvent {
     games_per_pairing: Option<Spanned<i64>>,
     players: Option<Spanned<Vec<RawEntrant>>>,
     teams: Option<Spanned<Vec<RawTeam>>>,
+    vote_hours: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -497,6 +491,10 @@ struct RawTeam {
     name: Spanned<String>,
     boards: Option<Spanned<Vec<RawEntrant>>>,
     reserves: Option<Vec<RawEntrant>>,
+    /// A consultation side's captain (one of `members`).
+    captain: Option<Spanned<String>>,
+    /// A consultation side's members.
+    members: Option<Spanned<Vec<RawEntrant>>>,
 }
 
 /// Most boards a team may have.
@@ -832,6 +830,136 @@ impl Checker<'_> {
             format!("{text:?} is no date; write a date (\"2027-02-01\") or a time with its zone (\"2027-02-01T12:00:00Z\")"),
         );
         None
+    }
+
+    /// The two voting sides of a consultation game: exactly two
+    /// `[[teams]]`, each with a `name`, its `[[teams.members]]` and a
+    /// `captain` who is one of them; `vote_hours`. Keys of other kinds are
+    /// refused.
+    fn consultation(
+        &mut self,
+        raw: &RawEvent,
+        seen: &mut HashSet<EmailAddress>,
+    ) -> Option<super::consultation::Sides> {
+        use super::consultation::{MAX_VOTE_HOURS, Sides, VotingTeam};
+        let kind = "consultation";
+        self.not_for_kind(&raw.cycles, "cycles", kind);
+        self.not_for_kind(&raw.players, "players", kind);
+        self.not_for_kind(&raw.boards, "boards", kind);
+        self.not_for_kind(&raw.games_per_pairing, "games_per_pairing", kind);
+        self.not_for_kind(&raw.tie_breaks, "tie_breaks", kind);
+        self.not_for_kind(&raw.entries, "entries", kind);
+        self.not_for_kind(&raw.stages, "stages", kind);
+        let vote_hours = match &raw.vote_hours {
+            None => {
+                self.nowhere(
+                    "vote_hours",
+                    "is missing; write how many hours a side's votes stay open after it is told it is its move, e.g. vote_hours = 48",
+                );
+                None
+            }
+            Some(v) if (1..=i64::from(MAX_VOTE_HOURS)).contains(v.get_ref()) => {
+                u32::try_from(*v.get_ref()).ok()
+            }
+            Some(v) => {
+                self.at(
+                    v,
+                    "vote_hours",
+                    format!("must be a number of hours from 1 to {MAX_VOTE_HOURS}, e.g. 48"),
+                );
+                None
+            }
+        };
+        let Some(list) = &raw.teams else {
+            self.nowhere(
+                "teams",
+                "is missing; add two [[teams]] tables, each with a name, a captain and its [[teams.members]]",
+            );
+            return None;
+        };
+        if list.get_ref().len() != 2 {
+            self.at(
+                list,
+                "teams",
+                format!(
+                    "a consultation game is between exactly 2 teams (a team of one member plays alone), this file has {}",
+                    list.get_ref().len()
+                ),
+            );
+        }
+        let mut teams = Vec::new();
+        for (i, t) in list.get_ref().iter().enumerate() {
+            let key = format!("teams[{}]", i + 1);
+            self.not_for_kind(&t.boards, &format!("{key}.boards"), kind);
+            if t.reserves.is_some() {
+                self.at(
+                    &t.name,
+                    &format!("{key}.reserves"),
+                    "consultation events do not use it; list every member in [[teams.members]]",
+                );
+            }
+            let name = self.text(&t.name, &format!("{key}.name"));
+            if teams
+                .iter()
+                .any(|other: &VotingTeam| other.name.eq_ignore_ascii_case(&name))
+            {
+                self.at(
+                    &t.name,
+                    &format!("{key}.name"),
+                    format!("'{name}' is already a team; give each team its own name"),
+                );
+            }
+            let mut members = Vec::new();
+            match &t.members {
+                Some(list) if !list.get_ref().is_empty() => {
+                    for (j, p) in list.get_ref().iter().enumerate() {
+                        members.extend(self.entrant(p, &format!("{key}.members[{}]", j + 1), seen));
+                    }
+                }
+                _ => self.at(
+                    &t.name,
+                    &format!("{key}.members"),
+                    "is missing; list the team's players in [[teams.members]] (email, name, lang), at least one",
+                ),
+            }
+            let captain = match &t.captain {
+                None => {
+                    self.at(
+                        &t.name,
+                        &format!("{key}.captain"),
+                        "is missing; write captain = the address of one of the team's members (their vote breaks a tie)",
+                    );
+                    None
+                }
+                Some(v) => match EmailAddress::parse(v.get_ref()) {
+                    Ok(email) if members.iter().any(|m: &Entrant| m.email == email) => Some(email),
+                    Ok(email) => {
+                        self.at(
+                            v,
+                            &format!("{key}.captain"),
+                            format!("{email} is not one of the team's members; name one of its [[teams.members]]"),
+                        );
+                        None
+                    }
+                    Err(e) => {
+                        self.at(v, &format!("{key}.captain"), e.to_string());
+                        None
+                    }
+                },
+            };
+            if let Some(captain) = captain {
+                teams.push(VotingTeam {
+                    name,
+                    captain,
+                    members,
+                });
+            }
+        }
+        let teams: [VotingTeam; 2] = teams.try_into().ok()?;
+        Some(Sides {
+            teams,
+            vote_hours: vote_hours?,
+        })
     }
 
     fn count(
@@ -1203,7 +1331,27 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
 
     let mut seen = HashSet::new();
     let kind_text = raw.kind.as_ref().map(|k| k.get_ref().trim().to_string());
+    if kind_text.as_deref() != Some("consultation") {
+        c.not_for_kind(
+            &raw.vote_hours,
+            "vote_hours",
+            kind_text.as_deref().unwrap_or("such"),
+        );
+    }
+    let mut consultation = None;
     let kind = match kind_text.as_deref() {
+        Some("consultation") => {
+            consultation = c.consultation(&raw, &mut seen);
+            consultation.as_ref().map(|sides| EventKind::RoundRobin {
+                cycles: Cycles::Single,
+                players: sides
+                    .teams
+                    .iter()
+                    .filter_map(|t| t.captain_entrant().cloned())
+                    .collect(),
+                tie_breaks: TieBreak::ICCF.to_vec(),
+            })
+        }
         Some("round-robin") => {
             c.not_for_kind(&raw.boards, "boards", "round-robin");
             c.not_for_kind(&raw.games_per_pairing, "games_per_pairing", "round-robin");
@@ -1319,6 +1467,15 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                     let mut names = HashSet::new();
                     for (i, t) in list.get_ref().iter().enumerate() {
                         let key = format!("teams[{}]", i + 1);
+                        for (value, what) in [
+                            (t.captain.as_ref().map(|v| v.span()), "captain"),
+                            (t.members.as_ref().map(|v| v.span()), "members"),
+                        ] {
+                            if let Some(span) = value {
+                                let line = c.line_of(span.start);
+                                c.problems.push(Problem { line: Some(line), key: format!("{key}.{what}"), message: format!("{kind} teams play by boards; remove it (a captain and members are for kind = \"consultation\")") });
+                            }
+                        }
                         let name = c.text(&t.name, &format!("{key}.name"));
                         if !names.insert(name.to_lowercase()) {
                             c.at(
@@ -1372,14 +1529,14 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         }
         Some(other) => {
             if let Some(k) = &raw.kind {
-                c.at(k, "kind", format!("unknown kind '{other}': write \"round-robin\", \"olympiad\" or \"team-match\""));
+                c.at(k, "kind", format!("unknown kind '{other}': write \"round-robin\", \"olympiad\", \"team-match\" or \"consultation\""));
             }
             None
         }
         None => {
             c.nowhere(
                 "kind",
-                "is missing; write kind = \"round-robin\", \"olympiad\" or \"team-match\"",
+                "is missing; write kind = \"round-robin\", \"olympiad\", \"team-match\" or \"consultation\"",
             );
             None
         }
@@ -1429,6 +1586,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             stages,
             opening,
             chess960,
+            consultation,
         }),
         _ => {
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));

@@ -10,6 +10,7 @@
 //! - [`crosstable`]: crosstables as text, CSV, JSON and HTML.
 //! - [`boards`]: a team event's table per board.
 //! - [`import`]: the results file a TD imports (format documented there).
+//! - [`consultation`]: consultation games (vote chess): the tally of a side's votes.
 //!
 //! Players and teams are numbered by their place in the event file (index 0
 //! is starting number 1); every function here works on those indices, and the
@@ -17,7 +18,9 @@
 
 pub mod berger;
 pub mod boards;
+pub mod consultation;
 pub mod crosstable;
+pub mod entrant;
 pub mod entries;
 pub mod file;
 pub mod import;

@@ -129,6 +129,12 @@ pub const TABLES: &[(&str, &str)] = &[
     ("bounces", "hard bounces, towards pausing a player"),
     ("digest_games", "the games and positions each digest showed"),
     ("game_messages", "messages between the players"),
+    (
+        "consultation_games",
+        "consultation games: how long votes stay open, when the open vote closes",
+    ),
+    ("consultation_members", "each consultation side's members"),
+    ("consultation_votes", "every vote of a consultation game"),
     ("ratings", "the rating list"),
     ("rating_history", "every rating change"),
 ];

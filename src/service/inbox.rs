@@ -783,9 +783,17 @@ impl Inbox {
                 }
                 Err(e) => return Err(e),
             };
-            // Whose token is it?
-            let owner = [record.white, record.black]
-                .into_iter()
+            // Whose token is it? A consultation game's members each have
+            // their own (a move of theirs is a vote).
+            let members = tx.consultation_members(game).await?;
+            let players = if members.is_empty() {
+                vec![record.white, record.black]
+            } else {
+                members.iter().map(|m| m.player).collect()
+            };
+            let owner = players
+                .iter()
+                .copied()
                 .find(|p| self.post.tokens.player(game.0, p.0).matches(token));
             return Ok(match (owner, sender) {
                 (Some(owner), Some(sender)) if owner == sender.id => Route::Act {
@@ -804,7 +812,7 @@ impl Inbox {
                         mail.from
                     ),
                 },
-                (None, Some(sender)) if record.side_of(sender.id).is_some() => Route::Refuse {
+                (None, Some(sender)) if players.contains(&sender.id) => Route::Refuse {
                     player: Some(sender),
                     game: Some(game),
                     why: Reason::WrongToken { game },
@@ -874,6 +882,12 @@ impl Inbox {
         times: (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
+        // A consultation member's move is a vote (the captain's too).
+        if let Some(done) =
+            Box::pin(self.hear_vote(tx, game, player, commands, answering, times, now)).await?
+        {
+            return Ok(done);
+        }
         let Some((ruling, current)) = self.hear_game(tx, game, player, commands, times).await?
         else {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
@@ -901,6 +915,24 @@ impl Inbox {
         let Some(side) = current.record.side_of(player.id) else {
             return Ok(None);
         };
+        self.hear_as(tx, current, player, side, commands, (asked_at, played_at))
+            .await
+            .map(Some)
+    }
+
+    /// Hears `player`'s commands as the player of `side` in the loaded
+    /// game: a consultation member's vote is judged as a move of their
+    /// side, in the member's own language (see `service::consultation`).
+    pub(crate) async fn hear_as(
+        &self,
+        tx: &mut Tx,
+        current: LoadedGame,
+        player: &Player,
+        side: shakmaty::Color,
+        commands: &[Command],
+        (asked_at, played_at): (DateTime<Utc>, DateTime<Utc>),
+    ) -> Result<(Ruling, LoadedGame), StoreError> {
+        let game = current.record.id;
         let leaves = if commands.iter().any(|c| matches!(c, Command::Leave { .. })) {
             tx.leaves_of(player.id)
                 .await?
@@ -930,7 +962,7 @@ impl Inbox {
             event,
         };
         let ruling = arbiter::hear(&writer, place, commands);
-        Ok(Some((ruling, current)))
+        Ok((ruling, current))
     }
 
     /// What the arbiter needs to know of a player.

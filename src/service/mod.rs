@@ -28,6 +28,7 @@
 pub mod backup;
 pub mod bounces;
 pub mod clocks;
+pub mod consultation;
 pub(crate) mod credentials;
 pub mod delivery;
 pub mod dkim;
@@ -48,6 +49,7 @@ pub mod report;
 pub mod retention;
 pub mod start;
 pub mod td;
+pub(crate) mod votes;
 pub mod xfcc;
 
 /// The database handle and its error, as the edges see them: the CLI and

@@ -122,6 +122,9 @@ pub struct LoadedGame {
     /// What the endgame tables say, in the mails of the move that brought
     /// the game into them (only there: players are told once).
     pub tables_news: Option<crate::chess::tablebase::TableNews>,
+    /// A consultation game's votes on each move made, as PGN comments
+    /// (see [`crate::service::votes::vote_remarks`]); none in other games.
+    pub vote_remarks: Vec<pgn::Remark>,
 }
 
 impl LoadedGame {
@@ -152,14 +155,11 @@ impl LoadedGame {
                 .filter_map(|(tag, r)| r.map(|r| (tag.to_string(), r.to_string())))
                 .collect(),
         };
-        let mut remarks: Vec<pgn::Remark> = self
-            .messages
-            .iter()
-            .map(|m| pgn::Remark {
-                after: m.ply,
-                text: format!("{}: {}", self.player(m.side).name, m.body),
-            })
-            .collect();
+        let mut remarks: Vec<pgn::Remark> = self.vote_remarks.clone();
+        remarks.extend(self.messages.iter().map(|m| pgn::Remark {
+            after: m.ply,
+            text: format!("{}: {}", self.player(m.side).name, m.body),
+        }));
         // A cancelled game has no outcome to write: its cancellation is the
         // last comment (its Result is `*`, its Termination `unterminated`).
         if let Some(c) = self.record.cancellation() {
@@ -264,7 +264,10 @@ pub async fn load_around(
         Vec::new()
     };
     let ratings = crate::service::ratings::game_ratings(tx, &record).await?;
+    let vote_remarks =
+        crate::service::votes::vote_remarks(tx, record.id, game.plies().len()).await?;
     Ok(LoadedGame {
+        vote_remarks,
         messages,
         ratings,
         draw_offer_by: record.draw_offer_by,
@@ -299,6 +302,7 @@ pub async fn reload_after_move(tx: &mut Tx, before: LoadedGame) -> Result<Loaded
         None => game_clock(tx, &record, &game, &white, &black).await?,
     };
     Ok(LoadedGame {
+        vote_remarks: before.vote_remarks,
         messages: before.messages,
         ratings: before.ratings,
         draw_offer_by: record.draw_offer_by,
@@ -794,6 +798,9 @@ impl Post {
     ) -> Result<(), StoreError> {
         let to = table.player(side);
         let reply_to = self.reply_to(table.record.id, to);
+        let fellows = self.fellows(tx, table, side).await?;
+        self.to_fellows(tx, &mail_key, &kind, table, side, &fellows, now)
+            .await?;
         self.queue(
             tx,
             Outgoing {
@@ -809,6 +816,58 @@ impl Post {
             now,
         )
         .await
+    }
+
+    /// The members of a consultation game's side but its captain (who is
+    /// the game's player): they get the side's mails too. None in any
+    /// other game.
+    async fn fellows(
+        &self,
+        tx: &mut Tx,
+        table: &LoadedGame,
+        side: Color,
+    ) -> Result<Vec<Player>, StoreError> {
+        let captain = table.player(side).id;
+        let mut out = Vec::new();
+        for member in tx.consultation_members(table.record.id).await? {
+            if member.side == side && member.player != captain {
+                out.push(tx.player(member.player).await?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Queues to each of `fellows` (see [`Post::fellows`]) the mail the
+    /// captain gets under `mail_key`, keyed by it and the member.
+    #[allow(clippy::too_many_arguments)]
+    async fn to_fellows(
+        &self,
+        tx: &mut Tx,
+        mail_key: &str,
+        kind: &LetterKind,
+        table: &LoadedGame,
+        side: Color,
+        fellows: &[Player],
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        for member in fellows {
+            self.queue(
+                tx,
+                Outgoing {
+                    key: format!("{mail_key}.m{}", member.id.0),
+                    kind: kind.clone(),
+                    to: member,
+                    game: Some(table),
+                    side: Some(side),
+                    answering: None,
+                    reply_to: Some(self.reply_to(table.record.id, member)),
+                    ply: None,
+                },
+                now,
+            )
+            .await?;
+        }
+        Ok(())
     }
 
     /// Queues an answer to a player's mail that is about no one game
@@ -1016,6 +1075,13 @@ impl Post {
                 }
             };
             let to = table.player(side);
+            // A consultation side's members hear what its captain hears,
+            // but for the answers to the captain's own mail.
+            if !answer {
+                let fellows = self.fellows(tx, table, side).await?;
+                self.to_fellows(tx, &key, &kind, table, side, &fellows, now)
+                    .await?;
+            }
             // A player on the daily digest hears of their move there.
             if matches!(kind, LetterKind::YourMove) && tx.wants_digest(to.id).await? {
                 continue;

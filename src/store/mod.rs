@@ -37,6 +37,7 @@
 pub mod bench;
 pub mod bounces;
 pub mod clocks;
+pub mod consultation;
 pub mod digest_games;
 pub mod dump;
 pub mod entries;

@@ -11,6 +11,7 @@ mod cli;
 mod clocks;
 mod club;
 mod conditional_story;
+mod consultation;
 mod crash;
 mod daemon;
 mod digest;

@@ -403,6 +403,12 @@ pub enum LetterKind {
         /// What it says.
         news: EntryNews,
     },
+    /// To a member of a consultation game's side: it is the side's move
+    /// (vote), their vote was counted, or the side's move was decided.
+    Vote {
+        /// What it says.
+        news: VoteNews,
+    },
     /// To a TD: a player's address keeps bouncing, so their mail is held
     /// until they are resumed; what to do.
     AddressBounces {
@@ -570,6 +576,42 @@ pub struct DigestGame {
     pub view: GameView,
     /// The recipient's reply address for this game.
     pub reply_to: EmailAddress,
+}
+
+/// What a [`LetterKind::Vote`] mail tells a member of a consultation side.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct VoteNews {
+    /// `open` (the side's move: vote), `counted` (the member's vote was
+    /// counted) or `decided` (the side's move was made).
+    pub what: &'static str,
+    /// The member's team.
+    pub team: String,
+    /// `counted`: the member's vote; `decided`: the move played, numbered
+    /// (`12... Nf6`); in the member's piece letters.
+    pub played: Option<String>,
+    /// `counted`: it replaced an earlier vote of theirs.
+    pub changed: bool,
+    /// `decided`: how many votes the move played had.
+    pub votes_for: u32,
+    /// The side's votes so far (`decided`: all of them), the leader first.
+    pub votes: Vec<VoteLine>,
+    /// How many members voted, of how many.
+    pub voted: u32,
+    /// The side's members.
+    pub members: u32,
+    /// `open`, `counted`: when the votes close, for the member.
+    pub closes: Option<String>,
+}
+
+/// One move and its votes, in a [`VoteNews`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct VoteLine {
+    /// The move, in the member's piece letters.
+    pub san: String,
+    /// Its votes.
+    pub votes: u32,
+    /// Who voted for it.
+    pub voters: Vec<String>,
 }
 
 /// Whom a [`LetterKind::Replaced`] mail is for.
@@ -760,6 +802,7 @@ impl LetterKind {
             LetterKind::ReportInstructions { .. } => "report_instructions",
             LetterKind::AddressBounces { .. } => "address_bounces",
             LetterKind::Entry { .. } => "entry",
+            LetterKind::Vote { .. } => "vote",
             LetterKind::Message { .. } => "message",
         }
     }
@@ -784,6 +827,7 @@ impl LetterKind {
                 | LetterKind::DeadlineExtended { .. }
                 | LetterKind::GameCancelled { .. }
                 | LetterKind::Reminder { .. }
+                | LetterKind::Vote { .. }
         )
     }
 
@@ -807,6 +851,7 @@ impl LetterKind {
                 | LetterKind::Silence { .. }
                 | LetterKind::LeaveNotice { .. }
                 | LetterKind::Message { .. }
+                | LetterKind::Vote { .. }
         )
     }
 

@@ -1011,6 +1011,14 @@ fn every_reason_typed() -> (Vec<Reason>, Vec<ConditionalNote>) {
         },
         Reason::WrongToken { game: GameId(9) },
         Reason::NotYourGame { game: GameId(9) },
+        Reason::NotYourSidesMove {
+            game: GameId(9),
+            team: "Koper".into(),
+        },
+        Reason::MembersVote {
+            game: GameId(9),
+            captain: "Ana Novak".into(),
+        },
         Reason::UnknownSender {
             from: "eve@x.test".into(),
         },

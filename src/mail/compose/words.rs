@@ -94,6 +94,12 @@ pub(crate) fn reason(r: &Reason) -> Value {
         }
         Reason::WrongToken { game } => json!({"key": "wrong_token", "game": game.to_string()}),
         Reason::NotYourGame { game } => json!({"key": "not_your_game", "game": game.to_string()}),
+        Reason::NotYourSidesMove { game, team } => {
+            json!({"key": "not_your_sides_move", "game": game.to_string(), "team": team})
+        }
+        Reason::MembersVote { game, captain } => {
+            json!({"key": "members_vote", "game": game.to_string(), "captain": captain})
+        }
         Reason::UnknownSender { from } => json!({"key": "unknown_sender", "from": from}),
         Reason::Unsigned { from } => json!({"key": "unsigned", "from": from}),
         Reason::DigestNotYourAddress { from } => {

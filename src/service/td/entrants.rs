@@ -60,6 +60,13 @@ pub async fn store_event(
         .add_event(&event.name, kind_key(&event.kind), &settings, &tds, now)
         .await?;
     tx.set_event_visibility(id, event.visibility).await?;
+    // A consultation game's members vote without a seat: registered here,
+    // seated in its game when it starts.
+    for team in event.consultation.iter().flat_map(|s| &s.teams) {
+        for e in &team.members {
+            player_for(tx, e, now).await?;
+        }
+    }
     match &event.kind {
         EventKind::RoundRobin { players, .. } => {
             for (i, e) in players.iter().enumerate() {

@@ -23,6 +23,7 @@
 //! `visibility` (who sees its web pages).
 
 mod boards;
+pub(crate) mod consultation;
 mod deadlines;
 mod entrants;
 pub mod finals;

@@ -54,6 +54,9 @@ pub async fn start(
     if ev.record.status != EventStatus::Open {
         return refused(format!("event {event} has started already"));
     }
+    if let Some(sides) = ev.event.consultation.clone() {
+        return super::consultation::start(tx, post, &ev, &sides, now).await;
+    }
     let count = match &ev.event.kind {
         EventKind::RoundRobin { players, .. } => players.len(),
         EventKind::Olympiad { teams, .. } => teams.len(),

@@ -68,6 +68,78 @@ pub(super) struct Settings {
     /// number (absent: not Chess960).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     chess960: Option<String>,
+    /// A consultation game's sides (absent: not one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    consultation: Option<StoredSides>,
+}
+
+/// A consultation game's sides as stored: the members by address (they
+/// are registered players; their names and languages are theirs).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct StoredSides {
+    vote_hours: u32,
+    teams: Vec<StoredTeam>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct StoredTeam {
+    name: String,
+    captain: String,
+    members: Vec<String>,
+}
+
+impl StoredSides {
+    fn of(sides: &crate::event::consultation::Sides) -> StoredSides {
+        StoredSides {
+            vote_hours: sides.vote_hours,
+            teams: sides
+                .teams
+                .iter()
+                .map(|t| StoredTeam {
+                    name: t.name.clone(),
+                    captain: t.captain.to_string(),
+                    members: t.members.iter().map(|m| m.email.to_string()).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The sides again, with each member as registered now.
+    async fn load(
+        &self,
+        tx: &mut Tx,
+        id: EventId,
+    ) -> Result<crate::event::consultation::Sides, TdError> {
+        use crate::event::consultation::{Sides, VotingTeam};
+        let mut teams = Vec::new();
+        for t in &self.teams {
+            let mut members = Vec::new();
+            for address in &t.members {
+                let player = tx
+                    .player_by_email(address)
+                    .await?
+                    .ok_or_else(|| corrupt(format!("event {id}: member {address} is no player")))?;
+                members.push(Entrant {
+                    email: player.email.clone(),
+                    name: player.name.clone(),
+                    lang: Some(player.lang),
+                });
+            }
+            teams.push(VotingTeam {
+                name: t.name.clone(),
+                captain: EmailAddress::parse(&t.captain)
+                    .map_err(|e| corrupt(format!("event {id} captain: {e}")))?,
+                members,
+            });
+        }
+        let teams: [VotingTeam; 2] = teams
+            .try_into()
+            .map_err(|_| corrupt(format!("event {id}: a consultation game needs two sides")))?;
+        Ok(Sides {
+            teams,
+            vote_hours: self.vote_hours,
+        })
+    }
 }
 
 fn yes() -> bool {
@@ -158,6 +230,7 @@ impl Settings {
             stages: event.stages.clone(),
             start_moves: event.opening.as_ref().map(|o| o.text().to_owned()),
             chess960: event.chess960.map(|d| d.key()),
+            consultation: event.consultation.as_ref().map(StoredSides::of),
         }
     }
 }
@@ -353,6 +426,10 @@ impl StoredEvent {
                 .transpose()?,
             entries: s.entries,
             stages: s.stages,
+            consultation: match &s.consultation {
+                Some(sides) => Some(sides.load(tx, id).await?),
+                None => None,
+            },
         };
         Ok(StoredEvent {
             record,

@@ -192,6 +192,12 @@ impl TestApp {
         self.daemon.entries().await.unwrap()
     }
 
+    /// Makes the move of the consultation games whose votes closed, as
+    /// the daemon's pass does; how many moves were made.
+    pub async fn close_votes(&self) -> usize {
+        self.daemon.votes().await.unwrap()
+    }
+
     /// Opens an event for entries from the text of its file (`dopis event
     /// open`); how many players were told.
     pub async fn open_event(&self, file: &str) -> (EventId, usize) {
