@@ -11,7 +11,10 @@
 //! - a cup in two stages (3 groups of 5, then a final of 6) played to the
 //!   end by mail: the final is built and started by itself with the right
 //!   qualifiers, the ties at the line decided by the file's rule;
-//! - a thematic event whose games all start from its position.
+//! - a thematic event whose games all start from its position;
+//! - a consultation game (three members against two) played to mate by
+//!   votes, with a changed vote and a tie the captain's vote breaks at the
+//!   votes' close; the votes are in the event's PGN.
 
 use std::collections::BTreeSet;
 
@@ -462,8 +465,84 @@ async fn a_thematic_event_starts_every_game_from_its_position(db: &TestDb) {
     }
 }
 
+async fn a_consultation_game_is_played_to_mate_by_votes(db: &TestDb) {
+    let mut s = Season::new(db);
+    let file = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/events/consultation.toml"),
+    )
+    .unwrap();
+    let event = s.event("create", "consultation.toml", &file);
+    s.run(&["event", "start", &event.to_string()]);
+    s.serve();
+    let games = s.games(event);
+    let [(game, white, black)] = games.as_slice() else {
+        panic!("one game: {games:?}")
+    };
+    let game = *game;
+    assert_eq!((white.as_str(), black.as_str()), (ANN, DAN), "the captains");
+    let moves = |s: &Season| s.club.moves_of(s.db, game);
+    // Each member answers the newest mail of the game to them, the daemon
+    // hears it at once.
+    let vote = |s: &mut Season, who: &str, text: &str| {
+        s.reply(&s.newest_in_game(who, game), who, text);
+        s.serve()
+    };
+    // 1. f3 by 2 votes to 1, Cy changing from e4; Ann's is the last vote.
+    vote(&mut s, BOB, "e4");
+    vote(&mut s, CY, "e4");
+    let sent = vote(&mut s, CY, "f3");
+    assert!(
+        sent.iter()
+            .any(|m| m.to == CY && m.text.contains("changed vote for f3")),
+        "{sent:#?}"
+    );
+    assert!(moves(&s).is_empty(), "two of three voted: nothing played");
+    let sent = vote(&mut s, ANN, "f3");
+    assert_eq!(moves(&s), ["f3"]);
+    assert!(
+        sent.iter()
+            .any(|m| m.to == BOB && m.text.contains("f3: 2 (Cy Cole, Ann Archer)")),
+        "{sent:#?}"
+    );
+    // 1... e5 in their own letters: both of Bled.
+    vote(&mut s, DAN, "e5");
+    vote(&mut s, EVE, "e5");
+    assert_eq!(moves(&s), ["f3", "e5"]);
+    // 2. A tie, Nc3 (Bob, in Slovenian) against g4 (Ann, the captain); Cy
+    // does not vote: at the votes' close, 48 hours on, g4 is played.
+    vote(&mut s, BOB, "Sc3");
+    vote(&mut s, ANN, "g4");
+    assert_eq!(moves(&s), ["f3", "e5"], "the votes stay open 48 hours");
+    s.days = 3;
+    s.serve();
+    assert_eq!(
+        moves(&s),
+        ["f3", "e5", "g4"],
+        "the captain's vote breaks the tie"
+    );
+    vote(&mut s, DAN, "Dh4");
+    vote(&mut s, EVE, "Hh4#");
+    assert_eq!(moves(&s), ["f3", "e5", "g4", "Qh4#"]);
+    let shown = s.json(&["game", "show", &game.to_string()]);
+    assert_eq!(shown["result"], "0-1", "{shown}");
+    let pgn = s.run(&["event", "pgn", &event.to_string()]);
+    let pgn = pgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        pgn.contains("{votes: g4 1 (Ann Archer), Nc3 1 (Bob Bizjak)}"),
+        "the votes are PGN comments: {pgn}"
+    );
+}
+
+const ANN: &str = "ann@koper.example";
+const BOB: &str = "bob@koper.example";
+const CY: &str = "cy@koper.example";
+const DAN: &str = "dan@bled.example";
+const EVE: &str = "eve@bled.example";
+
 on_both_backends!(
     an_open_class_of_35_runs_itself_by_mail,
     a_cup_of_three_groups_builds_and_starts_its_final_by_itself,
     a_thematic_event_starts_every_game_from_its_position,
+    a_consultation_game_is_played_to_mate_by_votes,
 );

@@ -95,7 +95,9 @@ pub async fn event_pgn(tx: &mut Tx, ev: &StoredEvent, site: &str) -> Result<Stri
         if !out.is_empty() {
             out.push('\n');
         }
-        out.push_str(&pgn::export(&game, &tags));
+        // A consultation game's moves carry the votes that chose them.
+        let votes = crate::service::votes::vote_remarks(tx, record.id, game.plies().len()).await?;
+        out.push_str(&pgn::export_with_remarks(&game, &tags, &votes));
     }
     Ok(out)
 }
