@@ -184,6 +184,51 @@ pub struct EventPage {
     pub pairings: Vec<Pairing>,
     /// Its entries by mail, while it has not started.
     pub entries: Option<EntriesInfo>,
+    /// An open class's sections, or a staged event's groups then its
+    /// final, in order; each is an event with its own page.
+    pub parts: Vec<EventPart>,
+    /// Whether `parts` are a staged event's stages (else an open class's
+    /// sections).
+    pub staged: bool,
+    /// The open class or staged event this one is a part of.
+    pub part_of: Option<EventPart>,
+}
+
+/// A part of an event as its page links it: an open class's section, a
+/// staged event's group or final, or the event a part belongs to.
+#[derive(Debug, Clone, Serialize)]
+pub struct EventPart {
+    /// Its number.
+    pub id: EventId,
+    /// Its name (`Open 12/3`, `Cup, group 2`, `Cup final`).
+    pub name: String,
+    /// Who may see it: its link follows it.
+    pub visibility: Visibility,
+    /// `waiting` (not started), `playing` or `finished`.
+    pub state: &'static str,
+}
+
+/// An event part's line.
+async fn event_part(tx: &mut Tx, id: EventId) -> Result<EventPart, StoreError> {
+    let record = tx.event(id).await?;
+    let games = tx.event_games(id).await?;
+    let state = if record.status == EventStatus::Open {
+        "waiting"
+    } else if !games.is_empty()
+        && games
+            .iter()
+            .all(|g| g.game.status == crate::store::games::GameStatus::Finished)
+    {
+        "finished"
+    } else {
+        "playing"
+    };
+    Ok(EventPart {
+        id,
+        name: record.name,
+        visibility: record.visibility,
+        state,
+    })
 }
 
 /// One row of a game's move list: a move number and both half-moves.
@@ -204,6 +249,10 @@ pub struct PlayedMove {
     pub san: String,
     /// When it reached the server, in the viewer's time zone.
     pub arrived: Option<String>,
+    /// In a consultation game, the votes that chose it (`votes: f3 2 (Cy
+    /// Cole, Ann Archer), e4 1 (Bob Bizjak)`): shown once the move is made,
+    /// never while a side still votes.
+    pub votes: Option<String>,
 }
 
 /// A game's page.
@@ -439,10 +488,29 @@ pub async fn event(
     };
     let taking = tx.events_taking_entries().await?.contains(&id);
     let entries = entries_info(&mut tx, &ev, taking, tz, lang, now).await?;
+    let mut parts = Vec::new();
+    for part in tx.sections_of(id).await? {
+        parts.push(event_part(&mut tx, part).await?);
+    }
+    let part_of = match tx.parent_of(id).await? {
+        Some(parent) => Some(event_part(&mut tx, parent).await?),
+        None => None,
+    };
+    // A staged event's games are its groups' and its final's, an open
+    // class's its sections': their own table would list every player with
+    // no game, and their pairings would be no one's.
+    let staged = ev.event.stages.is_some();
+    let in_parts = staged
+        || ev
+            .event
+            .entries
+            .as_ref()
+            .is_some_and(|e| e.section_size.is_some());
     // While entries come, who plays whom is not known yet (the entrants
     // are seeded when entries close): no table and no pairings.
     let crosstable = match entries {
         Some(_) => None,
+        None if in_parts => None,
         None => Some(td::standings(&mut tx, &ev).await?.crosstable),
     };
     let boards = if ev.is_team_event() {
@@ -454,7 +522,7 @@ pub async fn event(
     let started = ev.record.status == EventStatus::Started;
     let paired = if started {
         td::started_pairings(&mut tx, &ev).await?
-    } else if entries.is_some() {
+    } else if entries.is_some() || in_parts {
         Vec::new()
     } else {
         td::pairings(&ev)?
@@ -492,6 +560,9 @@ pub async fn event(
         boards,
         pairings,
         entries,
+        parts,
+        staged,
+        part_of,
     }))
 }
 
@@ -572,7 +643,7 @@ pub fn fen(pos: &shakmaty::Chess) -> String {
 }
 
 /// The moves of a game by move number, each with when it arrived.
-fn move_rows(game: &Game, tz: Option<Tz>) -> Vec<MoveRow> {
+fn move_rows(game: &Game, tz: Option<Tz>, votes: &[crate::chess::pgn::Remark]) -> Vec<MoveRow> {
     let first = game
         .start()
         .to_position()
@@ -580,10 +651,14 @@ fn move_rows(game: &Game, tz: Option<Tz>) -> Vec<MoveRow> {
         .unwrap_or((Color::White, 1));
     let mut rows: Vec<MoveRow> = Vec::new();
     let (mut turn, mut number) = first;
-    for ply in game.plies() {
+    for (at, ply) in game.plies().iter().enumerate() {
         let played = PlayedMove {
             san: ply.san.clone(),
             arrived: ply.received_at.map(|t| when(t, tz)),
+            votes: votes
+                .iter()
+                .find(|r| r.after == at + 1)
+                .map(|r| r.text.clone()),
         };
         match turn {
             Color::White => rows.push(MoveRow {
@@ -681,7 +756,7 @@ pub async fn game(
         event,
         fen: fen(position),
         svg: diagram.to_svg(),
-        moves: move_rows(&table.game, tz),
+        moves: move_rows(&table.game, tz, &table.vote_remarks),
         to_move: running.then(|| table.game.turn()),
         result: table.record.result.clone(),
         end_reason: table.record.end_reason.clone(),
@@ -865,7 +940,7 @@ mod tests {
             &["e2e4", "e7e5", "g1f3"],
         )
         .expect("legal");
-        let rows = move_rows(&game, None);
+        let rows = move_rows(&game, None, &[]);
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].number, 1);
         assert_eq!(rows[0].white.as_ref().map(|m| m.san.as_str()), Some("e4"));
@@ -881,7 +956,7 @@ mod tests {
         )
         .expect("fen");
         let game = Game::replay(start, &["e7e5", "g1f3"]).expect("legal");
-        let rows = move_rows(&game, None);
+        let rows = move_rows(&game, None, &[]);
         assert_eq!(rows[0].number, 1);
         assert!(rows[0].white.is_none());
         assert_eq!(rows[1].number, 2);

@@ -304,6 +304,18 @@ impl Tx {
             .collect()
     }
 
+    /// The open class or staged event a section, group or final is part of.
+    pub async fn parent_of(&mut self, event: EventId) -> Result<Option<EventId>, StoreError> {
+        let row = sqlx::query("SELECT parent_event FROM events WHERE id = $1")
+            .bind(event.0)
+            .fetch_optional(&mut *self.tx)
+            .await?;
+        Ok(match row {
+            Some(r) => r.try_get::<Option<i64>, _>("parent_event")?.map(EventId),
+            None => None,
+        })
+    }
+
     /// Marks an entry seated in a section of its class.
     pub async fn seat_entry_in(
         &mut self,

@@ -167,6 +167,9 @@ pub struct EventLinks<'a> {
     pub lang: Lang,
     /// The club's address, where entries are written to.
     pub address: &'a str,
+    /// Another event's page (a section, a stage, the event they are
+    /// part of), for the viewer at hand.
+    pub event: &'a dyn Fn(EventId, Visibility) -> String,
 }
 
 /// A rating band in words, for an event's entries.
@@ -234,6 +237,19 @@ pub fn event(
         .entries
         .as_ref()
         .and_then(|e| band(e.rating_min, e.rating_max));
+    #[derive(Serialize)]
+    struct Part {
+        name: String,
+        state: &'static str,
+        link: String,
+    }
+    let part = |p: &crate::service::pages::EventPart| Part {
+        name: p.name.clone(),
+        state: p.state,
+        link: (links.event)(p.id, p.visibility),
+    };
+    let parts: Vec<Part> = page.parts.iter().map(part).collect();
+    let part_of = page.part_of.as_ref().map(part);
     let boards: Vec<String> = page
         .boards
         .iter()
@@ -258,6 +274,8 @@ pub fn event(
             pgn => &links.pgn, back => &links.back,
             entries => Value::from(Serde(&page.entries)),
             enter, enter_en, rating, address => links.address,
+            parts => Value::from(Serde(&parts)), staged => page.staged,
+            part_of => Value::from(Serde(&part_of)),
         },
     )
 }

@@ -219,6 +219,10 @@ async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>)
             Viewer::Anyone { .. } => Lang::En,
         },
         address: web.post.ours.as_str(),
+        event: &|e: EventId, v: crate::event::Visibility| match me {
+            Some(seg) => format!("/me/{seg}/events/{}", e.0),
+            None => event_path(tokens, e, v),
+        },
     };
     match render::event(site(web), &page, &links) {
         Ok(body) => html(StatusCode::OK, body),

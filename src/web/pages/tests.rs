@@ -133,7 +133,54 @@ fn open_event(entrants: Vec<String>) -> crate::service::pages::EventPage {
             section_bands: Vec::new(),
             entrants,
         }),
+        parts: Vec::new(),
+        staged: false,
+        part_of: None,
     }
+}
+
+#[test]
+fn a_staged_event_links_its_groups_and_final_and_each_part_its_event() {
+    use crate::service::pages::EventPart;
+    let game = |_: GameId| None;
+    let event = |e: EventId, _| format!("/events/{}", e.0);
+    let links = super::render::EventLinks {
+        game: &game,
+        pgn: None,
+        back: None,
+        lang: Lang::En,
+        address: "chess@club.example",
+        event: &event,
+    };
+    let part = |id, name: &str, state| EventPart {
+        id: EventId(id),
+        name: name.into(),
+        visibility: crate::event::Visibility::Public,
+        state,
+    };
+    let mut page = open_event(Vec::new());
+    page.entries = None;
+    page.status = crate::event::EventStatus::Started;
+    page.staged = true;
+    page.parts = vec![
+        part(13, "Cup, group 1", "finished"),
+        part(14, "Cup, group 2", "playing"),
+        part(15, "Cup final", "waiting"),
+    ];
+    let html = render::event(SITE, &page, &links).expect("renders");
+    assert!(html.contains("<h2>Stages</h2>"), "{html}");
+    assert!(html.contains(r#"<a href="/events/13">Cup, group 1</a> — finished"#));
+    assert!(html.contains(r#"<a href="/events/14">Cup, group 2</a> — being played"#));
+    assert!(html.contains(r#"<a href="/events/15">Cup final</a> — not started yet"#));
+    let mut group = open_event(Vec::new());
+    group.entries = None;
+    group.part_of = Some(part(12, "Cup", "playing"));
+    let html = render::event(SITE, &group, &links).expect("renders");
+    assert!(
+        html.contains(r#"Part of <a href="/events/12">Cup</a>"#),
+        "{html}"
+    );
+    assert!(!html.contains("Stages"));
 }
 
 #[test]
@@ -146,6 +193,7 @@ fn an_event_open_for_entries_says_how_to_enter_in_the_readers_words() {
         back: None,
         lang,
         address: "chess@club.example",
+        event: &|e: EventId, _| format!("/events/{}", e.0),
     };
     let html = render::event(SITE, &page, &links(Lang::En)).expect("renders");
     assert!(
