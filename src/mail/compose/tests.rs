@@ -231,6 +231,31 @@ fn help_names_every_command_in_the_readers_words_in_text_and_html() {
 }
 
 #[test]
+fn help_tells_a_consultation_member_their_move_is_their_vote() {
+    let vote_words = [
+        (Lang::En, "your move is your vote"),
+        (Lang::Sl, "je vaša poteza vaš glas"),
+        (Lang::Pl, "twój ruch jest twoim głosem"),
+        (Lang::Lv, "jūsu gājiens ir jūsu balss"),
+        (Lang::De, "ist ihr zug ihre stimme"),
+    ];
+    for (lang, words) in vote_words {
+        let kind = LetterKind::Help {
+            examples: vec!["Nf3".into()],
+        };
+        let bytes = compose(&letter(kind, lang, None)).expect("composes");
+        for body in [text_part(&bytes), html_part(&bytes)] {
+            let body = body
+                .to_lowercase()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(body.contains(words), "{lang:?}: {body}");
+        }
+    }
+}
+
+#[test]
 fn every_kind_has_a_text_and_html_template_in_every_translated_language() {
     let all: Vec<&str> = names().collect();
     for lang in ["en", "sl", "pl", "lv", "de"] {
