@@ -342,6 +342,7 @@ pub async fn result(
         app.clock.now(),
     )
     .await?;
+    let late = td::late_for_final(&mut tx, GameId(id)).await?;
     tx.commit().await?;
     match ruling {
         td::Ruling::Cancel => writeln!(out, "game #{id} cancelled; both players are told")?,
@@ -350,6 +351,9 @@ pub async fn result(
             "game #{id} set to {}; both players are told",
             ruling.describe()
         )?,
+    }
+    if let Some(late) = late {
+        writeln!(out, "{}", late.describe())?;
     }
     Ok(ExitCode::SUCCESS)
 }

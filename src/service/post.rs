@@ -123,7 +123,7 @@ pub struct LoadedGame {
     /// the game into them (only there: players are told once).
     pub tables_news: Option<crate::chess::tablebase::TableNews>,
     /// A consultation game's votes on each move made, as PGN comments
-    /// (see [`crate::service::votes::vote_remarks`]); none in other games.
+    /// (see `service::votes::vote_remarks`); none in other games.
     pub vote_remarks: Vec<pgn::Remark>,
 }
 

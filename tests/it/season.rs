@@ -421,6 +421,45 @@ async fn a_cup_of_three_groups_builds_and_starts_its_final_by_itself(db: &TestDb
             "{game}"
         );
     }
+    // A late result: the TD makes Player 5 the winner of the drawn game
+    // with Player 2 in group 2. By the table now 5 goes through, not 2; the
+    // final is under way, so it stays as it is and the TD is told to rule.
+    let (p2, p5) = (player(2), player(5));
+    let (game, white, _) = games
+        .iter()
+        .find(|(_, w, b)| (*w == p2 && *b == p5) || (*w == p5 && *b == p2))
+        .expect("2 and 5 meet in group 2");
+    let result = if *white == p5 { "1-0" } else { "0-1" };
+    let said = s.run(&[
+        "game",
+        "result",
+        &game.to_string(),
+        result,
+        "--reason",
+        "the draw was agreed after the deadline",
+        "--by",
+        "td@chess.test",
+    ]);
+    let said = said.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        said.contains(&format!(
+            "final, event {} (Cup final), was built from its table before this result: the final is not changed, and by the table now Player 5 would go through instead of Player 2",
+            finals[0].0
+        )),
+        "{said}"
+    );
+    let after: BTreeSet<String> = s
+        .games(finals[0].0)
+        .iter()
+        .flat_map(|(_, w, b)| [w.clone(), b.clone()])
+        .collect();
+    assert_eq!(after, expected, "the final stays as it was built");
+    s.serve();
+    assert_eq!(
+        s.events_named(cup, "Cup final").len(),
+        1,
+        "and is not built again"
+    );
 }
 
 async fn a_thematic_event_starts_every_game_from_its_position(db: &TestDb) {

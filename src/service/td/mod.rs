@@ -57,7 +57,7 @@ pub use players::{replace, withdraw};
 pub use results::{
     ImportedResult, Ruling, adjudicate_by_tables, describe_stored, import_results, set_result,
 };
-pub use stages::{FinalBuilt, build_final_if_done, start};
+pub use stages::{FinalBuilt, LateResult, build_final_if_done, late_for_final, start};
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{GameRules, StoredEvent, events, game_rules, log};
 pub use visibility::set_visibility;

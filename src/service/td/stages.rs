@@ -15,7 +15,7 @@ use crate::event::entries::{GroupLine, Seedable, Stages, qualifiers, seed, snake
 use crate::event::file::{Entrant, Event, EventKind};
 use crate::ids::{EventId, GameId};
 use crate::mail::compose::{EntryNews, LetterKind, OpenEvent};
-use crate::player::Player;
+use crate::player::{Player, PlayerId};
 use crate::service::post::Post;
 use crate::store::Tx;
 use crate::store::events::EventStatus;
@@ -135,6 +135,111 @@ pub(super) async fn start_groups(
     Ok(games)
 }
 
+/// Who of a group goes through by its table as it stands (best first),
+/// and every player of the group.
+async fn group_qualifiers(
+    tx: &mut Tx,
+    group: EventId,
+    stages: &Stages,
+) -> Result<(Vec<PlayerId>, Vec<PlayerId>), TdError> {
+    let ev = StoredEvent::load(tx, group).await?;
+    let ranked = super::standings::ranked_players(tx, &ev).await?;
+    let ids: Vec<_> = ranked.iter().map(|(p, ..)| *p).collect();
+    let ratings = tx.ratings_of(&ids).await?;
+    let lines = ranked
+        .iter()
+        .map(|(p, rank, number)| GroupLine {
+            who: *p,
+            rank: *rank,
+            rating: ratings.get(p).copied(),
+            number: *number,
+        })
+        .collect();
+    Ok((qualifiers(lines, stages.qualify, stages.tie_at_line), ids))
+}
+
+/// A TD's result in a group whose event's final was built already: the
+/// final stays as it was built (its games are under way), so the TD must
+/// rule; what the group's table now says of who goes through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LateResult {
+    /// The group the game is in.
+    pub group: String,
+    /// The final's event and name.
+    pub final_event: EventId,
+    /// The final's name.
+    pub final_name: String,
+    /// Who would go through by the table now but is not in the final.
+    pub now_through: Vec<String>,
+    /// Who is in the final but would not go through by the table now.
+    pub no_longer: Vec<String>,
+}
+
+impl LateResult {
+    /// What the TD is told, in the CLI's words.
+    pub fn describe(&self) -> String {
+        let changes = if self.now_through.is_empty() && self.no_longer.is_empty() {
+            "it does not change who goes through".to_string()
+        } else {
+            format!(
+                "by the table now {} would go through instead of {}",
+                self.now_through.join(", "),
+                self.no_longer.join(", ")
+            )
+        };
+        format!(
+            "note: {} has finished and its final, event {} ({}), was built from its table before this result: the final is not changed, and {changes}. Rule on it: a result in the final (`dopis game result`) or a withdrawal from the final (`dopis event withdraw {} --email … --by … --reason …`)",
+            self.group, self.final_event.0, self.final_name, self.final_event.0
+        )
+    }
+}
+
+/// Whether a result in `game` came after its group's final was built
+/// (see [`LateResult`]); `None` for a game of no group, or before.
+pub async fn late_for_final(tx: &mut Tx, game: GameId) -> Result<Option<LateResult>, TdError> {
+    let Some(group) = tx.event_of_game(game).await? else {
+        return Ok(None);
+    };
+    let Some(whole) = tx.parent_of(group).await? else {
+        return Ok(None);
+    };
+    let whole = StoredEvent::load(tx, whole).await?;
+    let Some(stages) = whole.event.stages.clone() else {
+        return Ok(None);
+    };
+    let parts = tx.sections_of(whole.record.id).await?;
+    let groups = stages.groups as usize;
+    let (Some(&final_event), true) = (
+        parts.get(groups),
+        parts[..groups.min(parts.len())].contains(&group),
+    ) else {
+        return Ok(None);
+    };
+    let (through, _) = group_qualifiers(tx, group, &stages).await?;
+    let finalists = StoredEvent::load(tx, final_event).await?;
+    let in_final: Vec<PlayerId> = finalists.entrants.iter().map(|e| e.player.id).collect();
+    let group_ev = StoredEvent::load(tx, group).await?;
+    let of_group: Vec<PlayerId> = group_ev.entrants.iter().map(|e| e.player.id).collect();
+    let mut now_through = Vec::new();
+    for p in through.iter().filter(|p| !in_final.contains(p)) {
+        now_through.push(tx.player(*p).await?.name);
+    }
+    let mut no_longer = Vec::new();
+    for p in in_final
+        .iter()
+        .filter(|p| of_group.contains(p) && !through.contains(p))
+    {
+        no_longer.push(tx.player(*p).await?.name);
+    }
+    Ok(Some(LateResult {
+        group: group_ev.record.name.clone(),
+        final_event,
+        final_name: finalists.record.name.clone(),
+        now_through,
+        no_longer,
+    }))
+}
+
 /// What building a final did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FinalBuilt {
@@ -168,20 +273,8 @@ pub async fn build_final_if_done(
         if games.iter().any(|g| g.game.status != GameStatus::Finished) {
             return Ok(None);
         }
-        let ev = StoredEvent::load(tx, *group).await?;
-        let ranked = super::standings::ranked_players(tx, &ev).await?;
-        let ids: Vec<_> = ranked.iter().map(|(p, ..)| *p).collect();
-        let ratings = tx.ratings_of(&ids).await?;
-        let lines = ranked
-            .iter()
-            .map(|(p, rank, number)| GroupLine {
-                who: *p,
-                rank: *rank,
-                rating: ratings.get(p).copied(),
-                number: *number,
-            })
-            .collect();
-        by_group.push(qualifiers(lines, stages.qualify, stages.tie_at_line));
+        let (through, ids) = group_qualifiers(tx, *group, &stages).await?;
+        by_group.push(through);
         everyone.extend(ids);
     }
     // Starting order: every group's winner, then every group's second, ….
