@@ -854,8 +854,9 @@ impl Daemon {
 
     /// Closes the entries of every event whose time has come (see
     /// [`crate::service::entries::close_if_due`]) and builds the final of
-    /// every event whose groups have ended, each in its own transaction;
-    /// returns how many closed or were built. An event that cannot be closed
+    /// every event whose groups have ended, and records the promotions of
+    /// every section of a class that promotes once it has ended, each in
+    /// its own transaction; returns how many closed, were built or recorded. An event that cannot be closed
     /// is put off; the others go on.
     pub async fn entries(&self) -> anyhow::Result<usize> {
         let now = self.clock.now();
@@ -893,6 +894,31 @@ impl Daemon {
             };
             if self
                 .contained(format!("stages:{}", event.0), &stuck, &waiting, work)
+                .await?
+                == Some(true)
+            {
+                closed += 1;
+            }
+        }
+        // Sections of classes that promote: their promotions, once ended.
+        for section in crate::service::entries::awaiting_promotions(&self.store).await? {
+            let post = &self.scheduler.post;
+            let store = &self.store;
+            let work = async move {
+                let done =
+                    crate::service::entries::record_promotions_due(store, post, section, now)
+                        .await?;
+                if let Some(promoted) = &done {
+                    tracing::info!(
+                        event = section.0,
+                        promoted = promoted.len(),
+                        "promotions recorded"
+                    );
+                }
+                Ok(done.is_some())
+            };
+            if self
+                .contained(format!("promotions:{}", section.0), &stuck, &waiting, work)
                 .await?
                 == Some(true)
             {

@@ -19,6 +19,8 @@
 //! invited = ["a@example.org"]    # optional: only these addresses may enter
 //! section_size = 7               # optional: an open class (see below)
 //! section_bands = [1800, 2200]   # optional, with section_size: rating bands
+//! promotes = { place = 1, percent = 65, to = "Higher" } # optional, with section_size
+//! requires = "Higher"            # optional: entering needs that qualification
 //! ```
 //!
 //! With `section_size`, the event is an open class, as ICCF's class groups
@@ -30,10 +32,22 @@
 //! third section), the first to confirm first. The others wait and are told
 //! their place in the queue; `closes` is when the queue stops taking
 //! entries, and whoever still waits then is told.
+//!
+//! Classes build on each other as ICCF's do (a Higher class group is
+//! entered with a promotion from an Open class group): `promotes` says
+//! what a section's result earns (a place at or above `place` after the
+//! section's tie-breaks, or at least `percent` of the points the player's
+//! games could give; either is enough), and `to` names the qualification.
+//! It is recorded when the section's last game ends, and the player is
+//! told. An event with `requires` takes an entry only from a player who
+//! holds such a qualification not already held by another of their
+//! entries: each qualification is good for one entry, and a withdrawn or
+//! left-out entry gives it back.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::Points;
 use crate::address::EmailAddress;
 
 /// Fewest entrants an event starts with unless its file says more: a round
@@ -96,6 +110,59 @@ pub struct EntryRules {
     /// ascending.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub section_bands: Vec<i32>,
+    /// What a section's result earns (an open class only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promotes: Option<Promotion>,
+    /// The qualification an entrant needs, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires: Option<String>,
+}
+
+/// What a section of an open class earns (`promotes` in `[entries]`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Promotion {
+    /// The qualification it gives, by name (`Higher`).
+    pub to: String,
+    /// The places that earn it: 1 is the winner alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<u32>,
+    /// The share of the points that earns it, in per cent of what the
+    /// player's games could give.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub percent: Option<u32>,
+}
+
+impl Promotion {
+    /// Whether a player's result in a finished section earns the
+    /// qualification: `rank` is their place after the section's
+    /// tie-breaks (a place still shared counts as the best of it, so
+    /// players sharing first place after every tie-break are all first),
+    /// `points` what they scored and `possible` what their games could
+    /// give. Either rule is enough.
+    pub fn earns(&self, rank: u32, points: Points, possible: Points) -> bool {
+        let by_place = self.place.is_some_and(|p| rank >= 1 && rank <= p);
+        let by_share = self.percent.is_some_and(|pc| {
+            possible.quarters() > 0 && points.quarters() * 100 >= i64::from(pc) * possible.quarters()
+        });
+        by_place || by_share
+    }
+
+    /// The rule in a few words, for the CLI and the web page
+    /// (`first 1 place or 65% of the points → Higher`).
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(p) = self.place {
+            parts.push(if p == 1 {
+                "first place".to_string()
+            } else {
+                format!("the first {p} places")
+            });
+        }
+        if let Some(pc) = self.percent {
+            parts.push(format!("{pc}% of the points"));
+        }
+        format!("{} → {}", parts.join(" or "), self.to)
+    }
 }
 
 /// Where an entry stands.
@@ -160,6 +227,10 @@ pub struct Applicant<'a> {
     pub rating: Option<i32>,
     /// The address's entry in this event so far, if it has one.
     pub entry: Option<EntryStatus>,
+    /// How many qualifications of the name the event requires the player
+    /// holds that no other entry of theirs holds (0 where none is
+    /// required, or for a stranger).
+    pub spare_qualifications: u32,
 }
 
 /// Why an entry is not taken.
@@ -205,6 +276,12 @@ pub enum EntryRefusal {
     RefusedBefore,
     /// Withdrawing an entry the address does not have.
     NotEntered,
+    /// The event takes only players qualified for it (a class above an
+    /// open one), and the player holds no such qualification to spare.
+    NeedsQualification {
+        /// The qualification's name.
+        name: String,
+    },
 }
 
 impl<'a> EntryRules {
@@ -251,6 +328,11 @@ impl<'a> EntryRules {
                     max: self.rating_max,
                 });
             }
+        }
+        if let Some(name) = &self.requires
+            && who.spare_qualifications == 0
+        {
+            return Err(EntryRefusal::NeedsQualification { name: name.clone() });
         }
         Ok(())
     }
@@ -405,6 +487,8 @@ mod tests {
             invited: Vec::new(),
             section_size: None,
             section_bands: Vec::new(),
+            promotes: None,
+            requires: None,
         }
     }
 
@@ -418,7 +502,59 @@ mod tests {
             registered: true,
             rating: None,
             entry: None,
+            spare_qualifications: 0,
         }
+    }
+
+    #[test]
+    fn a_class_that_requires_a_qualification_takes_only_who_holds_one_to_spare() {
+        let a = ana();
+        let r = EntryRules {
+            requires: Some("Higher".into()),
+            ..rules()
+        };
+        assert_eq!(
+            r.may_enter(&player(&a), 0, at(5)),
+            Err(EntryRefusal::NeedsQualification {
+                name: "Higher".into()
+            })
+        );
+        let qualified = Applicant {
+            spare_qualifications: 1,
+            ..player(&a)
+        };
+        assert_eq!(r.may_enter(&qualified, 0, at(5)), Ok(()));
+        // Without `requires`, nobody needs one.
+        assert_eq!(rules().may_enter(&player(&a), 0, at(5)), Ok(()));
+    }
+
+    #[test]
+    fn a_section_promotes_by_place_or_by_share_of_the_points() {
+        let first = Promotion {
+            to: "Higher".into(),
+            place: Some(1),
+            percent: None,
+        };
+        let six = Points::whole(6);
+        assert!(first.earns(1, Points::halves(7), six));
+        assert!(!first.earns(2, Points::whole(5), six));
+        assert!(!first.earns(0, six, six), "no place is no promotion");
+        let share = Promotion {
+            to: "Higher".into(),
+            place: None,
+            percent: Some(65),
+        };
+        // 65% of 6 is 3.9: 4 is enough, 3½ is not.
+        assert!(share.earns(3, Points::whole(4), six));
+        assert!(!share.earns(2, Points::halves(7), six));
+        assert!(!share.earns(1, Points::ZERO, Points::ZERO));
+        let either = Promotion {
+            place: Some(1),
+            ..share
+        };
+        assert!(either.earns(1, Points::halves(7), six));
+        assert!(either.earns(4, Points::whole(4), six));
+        assert_eq!(either.describe(), "first place or 65% of the points → Higher");
     }
 
     #[test]

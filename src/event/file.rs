@@ -82,8 +82,9 @@
 //!
 //! - `[entries]`: players enter by mail (`enter 12`) instead of, or beside,
 //!   the `[[players]]` the file names; with `section_size` the event is an
-//!   open class whose sections start as they fill. The keys are in
-//!   [`entries`](super::entries).
+//!   open class whose sections start as they fill; `promotes` and
+//!   `requires` chain classes (Open → Higher) by the qualifications a
+//!   section earns. The keys are in [`entries`](super::entries).
 //! - `[stages]`: `groups = 3`, `qualify = 2` (from each group to the
 //!   final), optionally `tie_at_line = "rating"` (the default: where the
 //!   group's own tie-breaks leave a tie across the line, the higher rating
@@ -460,6 +461,16 @@ struct RawEntries {
     invited: Option<Vec<Spanned<String>>>,
     section_size: Option<Spanned<i64>>,
     section_bands: Option<Spanned<Vec<i64>>>,
+    promotes: Option<Spanned<RawPromotes>>,
+    requires: Option<Spanned<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPromotes {
+    to: Option<Spanned<String>>,
+    place: Option<Spanned<i64>>,
+    percent: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -652,6 +663,87 @@ impl Checker<'_> {
         out
     }
 
+    /// `entries.promotes`: what a section of an open class earns.
+    fn promotes(
+        &mut self,
+        raw: &Spanned<RawPromotes>,
+        section_size: Option<u32>,
+    ) -> Option<super::entries::Promotion> {
+        let p = raw.get_ref();
+        let Some(size) = section_size else {
+            self.at(
+                raw,
+                "entries.promotes",
+                "promotions need sections: add section_size (an open class's sections promote), or remove promotes",
+            );
+            return None;
+        };
+        let to = match &p.to {
+            Some(t) => {
+                let name = t.get_ref().trim();
+                if name.is_empty()
+                    || name.chars().count() > 40
+                    || name.chars().any(char::is_control)
+                {
+                    self.at(
+                        t,
+                        "entries.promotes.to",
+                        "must name the qualification, in 1 to 40 characters, e.g. to = \"Higher\"",
+                    );
+                    None
+                } else {
+                    Some(name.to_string())
+                }
+            }
+            None => {
+                self.at(
+                    raw,
+                    "entries.promotes.to",
+                    "is missing; name the qualification a section earns, e.g. promotes = { place = 1, to = \"Higher\" }",
+                );
+                None
+            }
+        };
+        let place = p.place.as_ref().and_then(|v| {
+            if (1..i64::from(size)).contains(v.get_ref()) {
+                Some(*v.get_ref() as u32)
+            } else {
+                self.at(
+                    v,
+                    "entries.promotes.place",
+                    format!(
+                        "must be a place from 1 to {} (below the section's size, {size}): the places that earn the qualification",
+                        size - 1
+                    ),
+                );
+                None
+            }
+        });
+        let percent = p.percent.as_ref().and_then(|v| {
+            if (1..=100).contains(v.get_ref()) {
+                Some(*v.get_ref() as u32)
+            } else {
+                self.at(
+                    v,
+                    "entries.promotes.percent",
+                    "must be a share of the points from 1 to 100 (per cent of what the player's games could give), e.g. percent = 65",
+                );
+                None
+            }
+        });
+        if p.place.is_none() && p.percent.is_none() {
+            self.at(
+                raw,
+                "entries.promotes",
+                "says nothing earns the qualification; add place (e.g. place = 1) or percent (e.g. percent = 65), or both",
+            );
+        }
+        match (to, place.is_some() || percent.is_some()) {
+            (Some(to), true) => Some(super::entries::Promotion { to, place, percent }),
+            _ => None,
+        }
+    }
+
     /// The `[entries]` table.
     fn entries(&mut self, raw: &Spanned<RawEntries>) -> super::entries::EntryRules {
         use super::entries::{DEFAULT_MIN, EntryRules, MAX_ENTRANTS, OpenTo};
@@ -784,7 +876,26 @@ impl Checker<'_> {
                 section_bands = edges.iter().map(|r| *r as i32).collect();
             }
         }
+        let promotes = e
+            .promotes
+            .as_ref()
+            .and_then(|p| self.promotes(p, section_size));
+        let requires = e.requires.as_ref().and_then(|r| {
+            let name = r.get_ref().trim();
+            if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+                self.at(
+                    r,
+                    "entries.requires",
+                    "must name the qualification an entrant needs, in 1 to 40 characters, as another class's promotes.to names it, e.g. requires = \"Higher\"",
+                );
+                None
+            } else {
+                Some(name.to_string())
+            }
+        });
         EntryRules {
+            promotes,
+            requires,
             section_size,
             section_bands,
             opens,

@@ -180,6 +180,7 @@ fn refusal_words(why: &EntryRefusal, to: &Player) -> (&'static str, Option<Strin
         EntryRefusal::AlreadyAsked => ("already-asked", None),
         EntryRefusal::RefusedBefore => ("refused-before", None),
         EntryRefusal::NotEntered => ("not-entered", None),
+        EntryRefusal::NeedsQualification { name } => ("needs-qualification", Some(name.clone())),
     }
 }
 
@@ -378,11 +379,19 @@ impl Inbox {
         } else {
             tx.ratings_of(&[me.id]).await?.get(&me.id).copied()
         };
+        let spare_qualifications = match &rules.requires {
+            Some(name) if !stranger => {
+                tx.spare_qualifications(me.id, name, ev.record.id)
+                    .await?
+            }
+            _ => 0,
+        };
         let who = Applicant {
             email: &me.email,
             registered: !stranger,
             rating,
             entry: entry.as_ref().map(|e| e.status),
+            spare_qualifications,
         };
         // A player the file seated has entered already.
         let seated = !stranger && ev.seat_of(me.id).is_some();
@@ -419,6 +428,7 @@ impl Inbox {
                             name: &name,
                             lang: me.lang,
                             status: EntryStatus::Pending,
+                            qualification: rules.requires.as_deref(),
                         },
                         now,
                     )
@@ -651,11 +661,21 @@ impl Inbox {
             Some(p) => tx.ratings_of(&[p.id]).await?.get(&p.id).copied(),
             None => None,
         };
+        // The pending entry holds its qualification already: counted
+        // against the other events only, as when it was asked for.
+        let spare_qualifications = match (&rules.requires, &player) {
+            (Some(name), Some(p)) => {
+                tx.spare_qualifications(p.id, name, ev.record.id)
+                    .await?
+            }
+            _ => 0,
+        };
         let who = Applicant {
             email: &me.email,
             registered: player.is_some() || rules.open_to == crate::event::entries::OpenTo::Anyone,
             rating,
             entry: Some(entry.status),
+            spare_qualifications,
         };
         if let Err(why) = rules.may_confirm(&who, entered, now) {
             let shown = shown(&ev, &rules, entered, &me);
@@ -833,6 +853,10 @@ pub async fn change(
                     name: &player.name,
                     lang: player.lang,
                     status: EntryStatus::Confirmed,
+                    // A TD's addition is their ruling: it holds a
+                    // qualification where the event requires one (if
+                    // the player has one; it is not checked).
+                    qualification: rules.requires.as_deref(),
                 },
                 now,
             )
@@ -1023,6 +1047,9 @@ async fn start_sections(
         }
         let id = super::td::store_event(tx, &section, now).await?;
         tx.set_section_of(id, event, number).await?;
+        if rules.promotes.is_some() {
+            tx.set_promotions_due(id).await?;
+        }
         for e in &seeded {
             tx.seat_entry_in(e.id, id, now).await?;
             if let Some(p) = tx.player_by_email(&e.email).await? {
@@ -1102,6 +1129,39 @@ pub async fn build_final_due(
         Err(TdError::Store(e)) => Err(e),
         Err(e) => Err(StoreError::Corrupt(format!(
             "building the final of event {event}: {e}"
+        ))),
+    }
+}
+
+/// The sections of open classes whose promotions are still to be
+/// recorded (for the daemon's pass).
+pub async fn awaiting_promotions(store: &Store) -> Result<Vec<EventId>, StoreError> {
+    let mut tx = store.begin().await?;
+    let sections = tx.sections_awaiting_promotions().await?;
+    tx.commit().await?;
+    Ok(sections)
+}
+
+/// [`super::td::record_promotions_if_done`] in a transaction of its own
+/// (the daemon's pass), as [`close_due`].
+pub async fn record_promotions_due(
+    store: &Store,
+    post: &Post,
+    section: EventId,
+    now: DateTime<Utc>,
+) -> Result<Option<Vec<PlayerId>>, StoreError> {
+    let mut tx = store.begin().await?;
+    match super::td::record_promotions_if_done(&mut tx, post, section, now).await {
+        Ok(done) => {
+            if done.is_some() {
+                super::crash_point("before-promotions-commit");
+            }
+            tx.commit().await?;
+            Ok(done)
+        }
+        Err(TdError::Store(e)) => Err(e),
+        Err(e) => Err(StoreError::Corrupt(format!(
+            "recording the promotions of event {section}: {e}"
         ))),
     }
 }

@@ -135,6 +135,10 @@ pub const TABLES: &[(&str, &str)] = &[
     ),
     ("consultation_members", "each consultation side's members"),
     ("consultation_votes", "every vote of a consultation game"),
+    (
+        "qualifications",
+        "what sections of open classes earned their players (promotions)",
+    ),
     ("ratings", "the rating list"),
     ("rating_history", "every rating change"),
 ];

@@ -81,12 +81,14 @@ pub struct NewEntry<'a> {
     pub lang: Lang,
     /// Where it starts: pending (by mail) or confirmed (a TD's addition).
     pub status: EntryStatus,
+    /// The qualification the entry holds, where its event requires one.
+    pub qualification: Option<&'a str>,
 }
 
 impl Tx {
     /// `FOR UPDATE` on PostgreSQL (SQLite's write transaction holds the
     /// whole database already).
-    fn row_lock(&self) -> &'static str {
+    pub(super) fn row_lock(&self) -> &'static str {
         match self.backend {
             Backend::Postgres => " FOR UPDATE",
             Backend::Sqlite => "",
@@ -103,11 +105,13 @@ impl Tx {
         let confirmed = (e.status == EntryStatus::Confirmed).then(|| to_millis(now));
         let row = sqlx::query(
             "INSERT INTO event_entries \
-               (event_id, email, player_id, name, lang, stranger, status, created_at, confirmed_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+               (event_id, email, player_id, name, lang, stranger, status, created_at, confirmed_at, \
+                qualification) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
              ON CONFLICT (event_id, email) DO UPDATE SET \
                player_id = $3, name = $4, lang = $5, stranger = $6, status = $7, \
-               created_at = $8, confirmed_at = $9, reason = NULL, ended_at = NULL \
+               created_at = $8, confirmed_at = $9, reason = NULL, ended_at = NULL, \
+               qualification = $10 \
              RETURNING id",
         )
         .bind(e.event.0)
@@ -119,6 +123,7 @@ impl Tx {
         .bind(e.status.key())
         .bind(to_millis(now))
         .bind(confirmed)
+        .bind(e.qualification)
         .fetch_one(&mut *self.tx)
         .await?;
         Ok(row.try_get("id")?)

@@ -51,6 +51,7 @@ pub mod locks;
 pub mod outbox;
 pub mod players;
 pub mod privacy;
+pub mod qualifications;
 pub mod ratings;
 pub mod schedule;
 pub mod td_log;

@@ -118,6 +118,7 @@ on_both_backends!(
     refusals_are_answered_in_the_senders_language_and_change_nothing,
     an_open_class_starts_a_section_each_time_enough_wait,
     three_groups_of_five_advance_to_a_final_of_six_by_themselves,
+    a_section_promotes_and_the_class_above_takes_only_the_promoted,
 );
 
 async fn a_season_of_entries_by_mail_starts_the_event_with_exactly_the_confirmed(db: &TestDb) {
@@ -585,4 +586,157 @@ async fn three_groups_of_five_advance_to_a_final_of_six_by_themselves(db: &TestD
         sent.iter()
             .any(|m| m.to == "p14@players.test" && m.subject.starts_with("[dopis] You are through"))
     );
+}
+
+/// Classes that build on each other, as ICCF's Open and Higher classes
+/// do: a section of the open class promotes by place or by share of the
+/// points when its last game ends; the class above takes an entry only
+/// with a qualification to spare, each good for one entry; a TD's result
+/// after the promotions were recorded is told, not applied.
+async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &TestDb) {
+    use dopis::chess::outcome::{GameResult, ResultKind};
+    use dopis::service::td::{self, Ruling};
+    let mut club = Club::new(db).await;
+    let open = "name = \"Open 12\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
+                [entries]\ncloses = \"2027-03-01\"\nopen_to = \"anyone\"\nsection_size = 3\n\
+                promotes = { place = 1, percent = 50, to = \"Higher\" }\n";
+    let (class, _) = club.app.open_event(open).await;
+    let higher = |name: &str| {
+        format!(
+            "name = \"{name}\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
+             [entries]\ncloses = \"2027-06-01\"\nrequires = \"Higher\"\n"
+        )
+    };
+    let (above, _) = club.app.open_event(&higher("Higher 1")).await;
+    let (other, _) = club.app.open_event(&higher("Higher 2")).await;
+    for n in 1..=3 {
+        let addr = format!("p{n}@players.test");
+        club.write(
+            &format!("Player {n} <{addr}>"),
+            &format!("enter {}", class.0),
+        )
+        .await;
+        club.reply_to_last(&addr, &addr, "").await;
+    }
+    club.app.close_entries().await;
+    club.read().await;
+    let mut tx = club.app.store.begin().await.unwrap();
+    let section = tx.sections_of(class).await.unwrap()[0];
+    let games = tx.event_games(section).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(games.len(), 3);
+
+    // Not promoted yet: the class above refuses, saying why and how.
+    let (_, sent) = club.write("p1@players.test", &format!("enter {}", above.0)).await;
+    let no = one(&sent, "p1@players.test");
+    assert!(
+        no.text.contains("only players holding the \"Higher\"")
+            && no.text.contains("you hold none to spare"),
+        "{}",
+        no.text
+    );
+    assert!(club.statuses(above).await.is_empty(), "nothing entered");
+
+    // Player 1 wins both; Player 2 beats Player 3: 1 of 2 is 50%.
+    let ids = [
+        club.app.player_by_email("p1@players.test").await.id,
+        club.app.player_by_email("p2@players.test").await.id,
+        club.app.player_by_email("p3@players.test").await.id,
+    ];
+    let td_addr = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let rank = |id| ids.iter().position(|p| *p == id).unwrap();
+    for (i, g) in games.iter().enumerate() {
+        let (w, b) = (rank(g.game.white), rank(g.game.black));
+        let result = if w < b {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        };
+        let mut tx = club.app.store.begin().await.unwrap();
+        td::set_result(
+            &mut tx,
+            club.app.post(),
+            g.game.id,
+            Ruling::Result(result, ResultKind::Adjudication),
+            "adjudicated for the test",
+            &td_addr,
+            club.app.now(),
+        )
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+        if i < 2 {
+            club.app.close_entries().await;
+            let mut tx = club.app.store.begin().await.unwrap();
+            assert!(
+                tx.qualifications_of(ids[0]).await.unwrap().is_empty(),
+                "nothing recorded while a game is played"
+            );
+            tx.commit().await.unwrap();
+        }
+    }
+    club.read().await;
+    assert!(club.app.close_entries().await >= 1, "the promotions are recorded");
+    let sent = club.read().await;
+    let promoted: Vec<&str> = sent
+        .iter()
+        .filter(|m| m.subject.contains("Promoted: Higher (Open 12/1)"))
+        .map(|m| m.to.as_str())
+        .collect();
+    assert_eq!(promoted, ["p1@players.test", "p2@players.test"], "{sent:#?}");
+    let p1 = one(&sent, "p1@players.test");
+    assert!(
+        p1.text.contains("you finished in place 1 with 2 of 2"),
+        "{}",
+        p1.text
+    );
+    club.app.close_entries().await;
+    assert!(club.read().await.is_empty(), "recorded once, told once");
+
+    // Player 1 enters the class above; Player 3 is refused; Player 1's
+    // one qualification is held by that entry, so a second class above
+    // refuses them.
+    club.write("p1@players.test", &format!("enter {}", above.0)).await;
+    let (_, sent) = club.reply_to_last("p1@players.test", "p1@players.test", "").await;
+    assert!(
+        one(&sent, "p1@players.test").subject.contains("You have entered"),
+        "{sent:#?}"
+    );
+    let (_, sent) = club.write("p3@players.test", &format!("enter {}", above.0)).await;
+    assert!(one(&sent, "p3@players.test").text.contains("you hold none to spare"));
+    let (_, sent) = club.write("p1@players.test", &format!("enter {}", other.0)).await;
+    assert!(one(&sent, "p1@players.test").text.contains("you hold none to spare"));
+    assert_eq!(
+        club.statuses(above).await,
+        [("p1@players.test".to_string(), EntryStatus::Confirmed)]
+    );
+    assert!(club.statuses(other).await.is_empty());
+
+    // A TD's late result: Player 2 beat Player 3 is made a draw. The
+    // promotions stay as recorded; the TD is told who would not earn it.
+    let late_game = games
+        .iter()
+        .find(|g| ![g.game.white, g.game.black].contains(&ids[0]))
+        .unwrap();
+    let mut tx = club.app.store.begin().await.unwrap();
+    td::set_result(
+        &mut tx,
+        club.app.post(),
+        late_game.game.id,
+        Ruling::Result(GameResult::Draw, ResultKind::Adjudication),
+        "a late ruling",
+        &td_addr,
+        club.app.now(),
+    )
+    .await
+    .unwrap();
+    let late = td::late_for_promotions(&mut tx, late_game.game.id)
+        .await
+        .unwrap()
+        .expect("a late result");
+    assert_eq!(late.no_longer, ["Player 2"]);
+    assert!(late.now_earns.is_empty());
+    assert!(late.describe().contains("stay as recorded"), "{}", late.describe());
+    assert_eq!(tx.qualifications_of(ids[1]).await.unwrap().len(), 1);
+    tx.commit().await.unwrap();
 }

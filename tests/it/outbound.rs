@@ -262,6 +262,13 @@ fn english(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["You are number 3 in the queue: a section of 7"],
         "entry_refused_rating" => vec!["your rating (1650) is outside its"],
         "entry_qualified" => vec!["you are through: you play"],
+        "entry_refused_qualification" => {
+            vec!["only players holding the \"Higher\"", "you hold none to spare"]
+        }
+        "entry_promoted" => vec![
+            "\"Open 12/3\" (event #16) has ended: you finished in place 1 with 3.5 of 4",
+            "earns you the \"Higher\" qualification",
+        ],
         "your_move_thematic" => vec![
             "This is a thematic game: it starts after the line 1. e4 c5 2. Nf3 d6,",
             "It is your move: 3. ?",
@@ -2016,6 +2023,28 @@ pub(crate) fn entry_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) ->
                 event: Some(event.clone()),
                 why: "rating",
                 detail: Some("1650".into()),
+            },
+            false,
+        ),
+        entry(
+            "entry_refused_qualification",
+            EntryNews::Refused {
+                number: 12,
+                event: Some(event.clone()),
+                why: "needs-qualification",
+                detail: Some("Higher".into()),
+            },
+            false,
+        ),
+        entry(
+            "entry_promoted",
+            EntryNews::Promoted {
+                event: event.clone(),
+                section: ("Open 12/3".into(), 16),
+                to: "Higher".into(),
+                place: 1,
+                points: "3.5".into(),
+                possible: "4".into(),
             },
             false,
         ),

@@ -242,6 +242,8 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["V čakalni vrsti ste 3.: skupina 7"],
         "entry_refused_rating" => vec!["vaš rating (1650)"],
         "entry_qualified" => vec!["(turnir #15)"],
+        "entry_refused_qualification" => vec!["kvalifikacijo \"Higher\", vi pa proste nimate"],
+        "entry_promoted" => vec!["(turnir #16) je končan"],
         "your_move_thematic" => {
             vec!["To je tematska partija: začne se po otvoritvi 1. e4 c5 2. Sf3 d6, ki je"]
         }
@@ -449,6 +451,8 @@ fn polish(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["Jesteś 3. w kolejce: grupa 7"],
         "entry_refused_rating" => vec!["Twój ranking (1650)"],
         "entry_qualified" => vec!["(turniej #15)"],
+        "entry_refused_qualification" => vec!["z kwalifikacją \"Higher\""],
+        "entry_promoted" => vec!["(turniej #16) się zakończył"],
         "your_move_thematic" => {
             vec!["To partia tematyczna: zaczyna się po wariancie 1. e4 c5 2. Sf3 d6,"]
         }
@@ -659,6 +663,8 @@ fn latvian(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["Jūs esat 3. rindā: 7 spēlētāju grupa"],
         "entry_refused_rating" => vec!["jūsu reitings (1650)"],
         "entry_qualified" => vec!["(turnīrs #15)"],
+        "entry_refused_qualification" => vec!["ar kvalifikāciju \"Higher\""],
+        "entry_promoted" => vec!["(turnīrs #16) ir beidzies"],
         "your_move_thematic" => {
             vec!["Šī ir tematiska partija: tā sākas pēc varianta 1. e4 c5 2. Zf3 d6, kas"]
         }
@@ -873,6 +879,8 @@ fn german(name: &str) -> Vec<&'static str> {
         "entry_entered_queue" => vec!["Sie sind Nummer 3 in der Warteschlange: eine Gruppe von 7"],
         "entry_refused_rating" => vec!["Ihre Wertung (1650)"],
         "entry_qualified" => vec!["(Turnier #15)"],
+        "entry_refused_qualification" => vec!["Qualifikation \"Higher\""],
+        "entry_promoted" => vec!["(Turnier #16) ist beendet"],
         "your_move_thematic" => {
             vec!["Dies ist eine Themenpartie: Sie beginnt nach der Zugfolge 1. e4 c5 2. Sf3"]
         }

@@ -527,6 +527,22 @@ pub enum EntryNews {
         /// The final's name and event number, when the player is in it.
         stage: Option<(String, i64)>,
     },
+    /// A section of an open class has ended and the player's result earns
+    /// them a qualification (a promotion).
+    Promoted {
+        /// The class.
+        event: OpenEvent,
+        /// The section's name and event number.
+        section: (String, i64),
+        /// The qualification's name.
+        to: String,
+        /// Their place after the section's tie-breaks.
+        place: u32,
+        /// Their points, and what their games could give.
+        points: String,
+        /// What their games could give.
+        possible: String,
+    },
     /// To the TDs: entries closed with too few; nothing started.
     TooFew {
         /// The event.

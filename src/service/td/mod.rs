@@ -30,6 +30,7 @@ pub mod finals;
 mod pairings;
 mod pgn;
 mod players;
+mod promotions;
 mod results;
 mod stages;
 mod standings;
@@ -54,6 +55,7 @@ pub use entrants::{add_player, add_team, create, store_event};
 pub use pairings::{PairedGame, pairings, started_pairings};
 pub use pgn::event_pgn;
 pub use players::{replace, withdraw};
+pub use promotions::{LatePromotion, late_for_promotions, record_promotions_if_done};
 pub use results::{
     ImportedResult, Ruling, adjudicate_by_tables, describe_stored, import_results, set_result,
 };

@@ -96,6 +96,45 @@ pub async fn ranked_players(
         .collect())
 }
 
+/// One player's result in a finished round robin, as promotions look at
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerResult {
+    /// The player.
+    pub player: PlayerId,
+    /// Their place after the tie-breaks (a shared place: its best).
+    pub rank: u32,
+    /// What they scored.
+    pub points: crate::event::Points,
+    /// What their games that count could give (a win each).
+    pub possible: crate::event::Points,
+}
+
+/// Every player's result in a round robin, best first (empty for other
+/// kinds).
+pub async fn player_results(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<PlayerResult>, TdError> {
+    let EventKind::RoundRobin { players, .. } = &ev.event.kind else {
+        return Ok(Vec::new());
+    };
+    let games = tx.event_games(ev.record.id).await?;
+    let (table, _, _) = round_robin_table(ev, players.len(), &games);
+    let win = ev.event.scoring.win.quarters();
+    Ok(table
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let number = u32::try_from(row.player + 1).ok()?;
+            let holder = ev.holder(None, number)?;
+            Some(PlayerResult {
+                player: holder.player.id,
+                rank: row.rank,
+                points: row.points,
+                possible: crate::event::Points::from_quarters(win * i64::from(row.finished)),
+            })
+        })
+        .collect())
+}
+
 /// The standings of a stored event as a crosstable, and how each of its
 /// games counts (by game id).
 pub struct EventStandings {

@@ -97,6 +97,13 @@ async fn two_daemons_on_postgres_read_the_mailbox_one_at_a_time_and_a_standby_ta
     wait_for("daemon b is up", Duration::from_secs(30), || {
         b.log().contains("dopis serve started")
     });
+    // The leader sends the game's first mails after it leads, not with it:
+    // on a busy machine they may come after b is up.
+    wait_for("alice's first 'your move'", Duration::from_secs(30), || {
+        club.sent_mails()
+            .iter()
+            .any(|m| m.to == "alice@players.test" && m.subject.contains("Your move"))
+    });
 
     // A few moves: read by a alone, each once.
     let plies = ["e4", "e5", "Nf3", "Nc6"];
