@@ -344,14 +344,6 @@ pub async fn result(
     .await?;
     let late = td::late_for_final(&mut tx, GameId(id)).await?;
     let late_promotions = td::late_for_promotions(&mut tx, GameId(id)).await?;
-    // The last game of a section of a class that promotes: its promotions
-    // now, rather than at the daemon's next pass.
-    let promoted = match tx.event_of_game(GameId(id)).await? {
-        Some(section) => {
-            td::record_promotions_if_done(&mut tx, &post, section, app.clock.now()).await?
-        }
-        None => None,
-    };
     tx.commit().await?;
     match ruling {
         td::Ruling::Cancel => writeln!(out, "game #{id} cancelled; both players are told")?,
@@ -366,13 +358,6 @@ pub async fn result(
     }
     if let Some(late) = late_promotions {
         writeln!(out, "{}", late.describe())?;
-    }
-    if let Some(promoted) = promoted {
-        writeln!(
-            out,
-            "the section has ended: {} promoted, each told",
-            promoted.len()
-        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -142,7 +142,8 @@ impl Promotion {
     pub fn earns(&self, rank: u32, points: Points, possible: Points) -> bool {
         let by_place = self.place.is_some_and(|p| rank >= 1 && rank <= p);
         let by_share = self.percent.is_some_and(|pc| {
-            possible.quarters() > 0 && points.quarters() * 100 >= i64::from(pc) * possible.quarters()
+            possible.quarters() > 0
+                && points.quarters() * 100 >= i64::from(pc) * possible.quarters()
         });
         by_place || by_share
     }
@@ -554,7 +555,10 @@ mod tests {
         };
         assert!(either.earns(1, Points::halves(7), six));
         assert!(either.earns(4, Points::whole(4), six));
-        assert_eq!(either.describe(), "first place or 65% of the points → Higher");
+        assert_eq!(
+            either.describe(),
+            "first place or 65% of the points → Higher"
+        );
     }
 
     #[test]

@@ -380,10 +380,7 @@ impl Inbox {
             tx.ratings_of(&[me.id]).await?.get(&me.id).copied()
         };
         let spare_qualifications = match &rules.requires {
-            Some(name) if !stranger => {
-                tx.spare_qualifications(me.id, name, ev.record.id)
-                    .await?
-            }
+            Some(name) if !stranger => tx.spare_qualifications(me.id, name, ev.record.id).await?,
             _ => 0,
         };
         let who = Applicant {
@@ -664,10 +661,7 @@ impl Inbox {
         // The pending entry holds its qualification already: counted
         // against the other events only, as when it was asked for.
         let spare_qualifications = match (&rules.requires, &player) {
-            (Some(name), Some(p)) => {
-                tx.spare_qualifications(p.id, name, ev.record.id)
-                    .await?
-            }
+            (Some(name), Some(p)) => tx.spare_qualifications(p.id, name, ev.record.id).await?,
             _ => 0,
         };
         let who = Applicant {

@@ -113,6 +113,11 @@ pub struct EntriesInfo {
     /// An open class's rating bands in words (`below 1800`, `1800 to
     /// 2199`, `2200 and up`); empty for one band.
     pub section_bands: Vec<String>,
+    /// What a section earns, in words (`first place or 65% of the points
+    /// → Higher`), when the class promotes.
+    pub promotes: Option<String>,
+    /// The qualification an entrant needs, when the event requires one.
+    pub requires: Option<String>,
     /// The names of those who have entered (in an open class: who wait
     /// for a section), in the order they did.
     pub entrants: Vec<String>,
@@ -442,6 +447,8 @@ async fn entries_info(
         invited_only: !rules.invited.is_empty(),
         section_size: rules.section_size,
         section_bands: bands(&rules.section_bands),
+        promotes: rules.promotes.as_ref().map(|p| p.describe()),
+        requires: rules.requires.clone(),
         entrants,
     }))
 }

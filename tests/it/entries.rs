@@ -627,7 +627,9 @@ async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &Tes
     assert_eq!(games.len(), 3);
 
     // Not promoted yet: the class above refuses, saying why and how.
-    let (_, sent) = club.write("p1@players.test", &format!("enter {}", above.0)).await;
+    let (_, sent) = club
+        .write("p1@players.test", &format!("enter {}", above.0))
+        .await;
     let no = one(&sent, "p1@players.test");
     assert!(
         no.text.contains("only players holding the \"Higher\"")
@@ -676,14 +678,21 @@ async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &Tes
         }
     }
     club.read().await;
-    assert!(club.app.close_entries().await >= 1, "the promotions are recorded");
+    assert!(
+        club.app.close_entries().await >= 1,
+        "the promotions are recorded"
+    );
     let sent = club.read().await;
     let promoted: Vec<&str> = sent
         .iter()
         .filter(|m| m.subject.contains("Promoted: Higher (Open 12/1)"))
         .map(|m| m.to.as_str())
         .collect();
-    assert_eq!(promoted, ["p1@players.test", "p2@players.test"], "{sent:#?}");
+    assert_eq!(
+        promoted,
+        ["p1@players.test", "p2@players.test"],
+        "{sent:#?}"
+    );
     let p1 = one(&sent, "p1@players.test");
     assert!(
         p1.text.contains("you finished in place 1 with 2 of 2"),
@@ -696,16 +705,33 @@ async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &Tes
     // Player 1 enters the class above; Player 3 is refused; Player 1's
     // one qualification is held by that entry, so a second class above
     // refuses them.
-    club.write("p1@players.test", &format!("enter {}", above.0)).await;
-    let (_, sent) = club.reply_to_last("p1@players.test", "p1@players.test", "").await;
+    club.write("p1@players.test", &format!("enter {}", above.0))
+        .await;
+    let (_, sent) = club
+        .reply_to_last("p1@players.test", "p1@players.test", "")
+        .await;
     assert!(
-        one(&sent, "p1@players.test").subject.contains("You have entered"),
+        one(&sent, "p1@players.test")
+            .subject
+            .contains("You have entered"),
         "{sent:#?}"
     );
-    let (_, sent) = club.write("p3@players.test", &format!("enter {}", above.0)).await;
-    assert!(one(&sent, "p3@players.test").text.contains("you hold none to spare"));
-    let (_, sent) = club.write("p1@players.test", &format!("enter {}", other.0)).await;
-    assert!(one(&sent, "p1@players.test").text.contains("you hold none to spare"));
+    let (_, sent) = club
+        .write("p3@players.test", &format!("enter {}", above.0))
+        .await;
+    assert!(
+        one(&sent, "p3@players.test")
+            .text
+            .contains("you hold none to spare")
+    );
+    let (_, sent) = club
+        .write("p1@players.test", &format!("enter {}", other.0))
+        .await;
+    assert!(
+        one(&sent, "p1@players.test")
+            .text
+            .contains("you hold none to spare")
+    );
     assert_eq!(
         club.statuses(above).await,
         [("p1@players.test".to_string(), EntryStatus::Confirmed)]
@@ -736,7 +762,11 @@ async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &Tes
         .expect("a late result");
     assert_eq!(late.no_longer, ["Player 2"]);
     assert!(late.now_earns.is_empty());
-    assert!(late.describe().contains("stay as recorded"), "{}", late.describe());
+    assert!(
+        late.describe().contains("stay as recorded"),
+        "{}",
+        late.describe()
+    );
     assert_eq!(tx.qualifications_of(ids[1]).await.unwrap().len(), 1);
     tx.commit().await.unwrap();
 }

@@ -152,22 +152,33 @@ async fn a_bad_entries_table_is_refused_naming_the_key_and_creates_nothing(db: &
         ),
         (
             "promotes a place no section has",
-            file("closes = \"2099-01-01\"\nsection_size = 5\npromotes = { place = 5, to = \"Higher\" }"),
-            &["line 9, entries.promotes.place: must be a place from 1 to 4 (below the section's size, 5)"],
+            file(
+                "closes = \"2099-01-01\"\nsection_size = 5\npromotes = { place = 5, to = \"Higher\" }",
+            ),
+            &[
+                "line 9, entries.promotes.place: must be a place from 1 to 4 (below the section's size, 5)",
+            ],
         ),
         (
             "promotes 120%",
-            file("closes = \"2099-01-01\"\nsection_size = 5\npromotes = { percent = 120, to = \"Higher\" }"),
+            file(
+                "closes = \"2099-01-01\"\nsection_size = 5\npromotes = { percent = 120, to = \"Higher\" }",
+            ),
             &["line 9, entries.promotes.percent: must be a share of the points from 1 to 100"],
         ),
         (
             "promotes nothing",
             file("closes = \"2099-01-01\"\nsection_size = 5\npromotes = { to = \"Higher\" }"),
-            &["line 9, entries.promotes: says nothing earns the qualification", "percent = 65"],
+            &[
+                "line 9, entries.promotes: says nothing earns the qualification",
+                "percent = 65",
+            ],
         ),
         (
             "promotes an unknown key",
-            file("closes = \"2099-01-01\"\nsection_size = 5\npromotes = { rank = 1, to = \"Higher\" }"),
+            file(
+                "closes = \"2099-01-01\"\nsection_size = 5\npromotes = { rank = 1, to = \"Higher\" }",
+            ),
             &["rank"],
         ),
         (

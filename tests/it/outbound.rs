@@ -263,7 +263,10 @@ fn english(name: &str) -> Vec<&'static str> {
         "entry_refused_rating" => vec!["your rating (1650) is outside its"],
         "entry_qualified" => vec!["you are through: you play"],
         "entry_refused_qualification" => {
-            vec!["only players holding the \"Higher\"", "you hold none to spare"]
+            vec![
+                "only players holding the \"Higher\"",
+                "you hold none to spare",
+            ]
         }
         "entry_promoted" => vec![
             "\"Open 12/3\" (event #16) has ended: you finished in place 1 with 3.5 of 4",

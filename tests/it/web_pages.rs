@@ -827,7 +827,8 @@ async fn entries_on_the_pages(db: &TestDb, shots: bool) {
         .open_event(&open_file(
             "Open class",
             "public",
-            "closes = \"2099-06-30\"\nsection_size = 3\nsection_bands = [1800]",
+            "closes = \"2099-06-30\"\nsection_size = 3\nsection_bands = [1800]\n\
+             promotes = { place = 1, percent = 75, to = \"Higher\" }",
         ))
         .await;
     enter(
@@ -975,6 +976,7 @@ async fn entries_on_the_pages(db: &TestDb, shots: bool) {
          the unrated wait in the lowest), a section of them starts by itself as an event of its own",
         "Waiting: 1",
         "Waiting for a section",
+        "Promotion: first place or 75% of the points → Higher (recorded when a section's last game ends",
     ] {
         assert!(words.contains(want), "{want:?} in {words}");
     }

@@ -232,12 +232,18 @@ fn help_names_every_command_in_the_readers_words_in_text_and_html() {
 
 #[test]
 fn help_tells_a_consultation_member_their_move_is_their_vote() {
+    // And of open classes, promotions and the events that require one.
     let vote_words = [
         (Lang::En, "your move is your vote"),
         (Lang::Sl, "je vaša poteza vaš glas"),
         (Lang::Pl, "twój ruch jest twoim głosem"),
         (Lang::Lv, "jūsu gājiens ir jūsu balss"),
         (Lang::De, "ist ihr zug ihre stimme"),
+        (Lang::En, "each is good for one entry"),
+        (Lang::Sl, "vsaka velja za eno prijavo"),
+        (Lang::Pl, "każda wystarcza na jedno zgłoszenie"),
+        (Lang::Lv, "katra der vienam pieteikumam"),
+        (Lang::De, "jede gilt für eine anmeldung"),
     ];
     for (lang, words) in vote_words {
         let kind = LetterKind::Help {

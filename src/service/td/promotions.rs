@@ -1,5 +1,6 @@
 //! Promotions of open classes (`promotes` in a class's `[entries]`): when
-//! the last game of one of its sections ends, the daemon records the
+//! the last game of one of its sections ends, the daemon's next pass
+//! records the
 //! qualification of every player whose result earns it (a place, or a
 //! share of the points, as the class's file says) and tells them. A
 //! section is recorded once; a TD's late result afterwards is reported to
@@ -28,7 +29,11 @@ async fn class_promotion(
         return Ok(None);
     };
     let class = StoredEvent::load(tx, class).await?;
-    let promotes = class.event.entries.as_ref().and_then(|r| r.promotes.clone());
+    let promotes = class
+        .event
+        .entries
+        .as_ref()
+        .and_then(|r| r.promotes.clone());
     Ok(promotes.map(|p| (class, p)))
 }
 
@@ -207,7 +212,15 @@ pub async fn late_for_promotions(
     Ok(Some(LatePromotion {
         section: ev.record.name.clone(),
         to: promotion.to,
-        now_earns: now.iter().filter(|p| !recorded.contains(p)).map(name).collect(),
-        no_longer: recorded.iter().filter(|p| !now.contains(p)).map(name).collect(),
+        now_earns: now
+            .iter()
+            .filter(|p| !recorded.contains(p))
+            .map(name)
+            .collect(),
+        no_longer: recorded
+            .iter()
+            .filter(|p| !now.contains(p))
+            .map(name)
+            .collect(),
     }))
 }

@@ -131,6 +131,8 @@ fn open_event(entrants: Vec<String>) -> crate::service::pages::EventPage {
             invited_only: false,
             section_size: None,
             section_bands: Vec::new(),
+            promotes: None,
+            requires: None,
             entrants,
         }),
         parts: Vec::new(),

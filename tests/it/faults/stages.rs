@@ -1,7 +1,9 @@
 //! Crash while an event runs itself (issue 24): the real `dopis serve` dies
 //! inside the transaction that closes entries and starts an open class's
-//! sections, and inside the one that builds and starts a final (the crash
-//! points `before-entries-commit`, `before-final-commit`), just after
+//! sections, inside the one that records their promotions when they end,
+//! and inside the one that builds and starts a final (the crash points
+//! `before-entries-commit`, `before-promotions-commit`,
+//! `before-final-commit`), just after
 //! sending a mail (`after-send`), and with `kill -9` at random moments
 //! besides, started again at once each time. No section or final may be
 //! made twice or not at all, and every mail those changes cause must go out
@@ -199,6 +201,27 @@ async fn games_of(store: &dopis::store::Store, events: &[EventId]) -> BTreeSet<S
     games
 }
 
+/// The players who hold a qualification from these sections, by address.
+async fn qualified(store: &dopis::store::Store, sections: &[EventId]) -> BTreeSet<String> {
+    let mut tx = store.begin().await.unwrap();
+    let mut who = BTreeSet::new();
+    for s in sections {
+        for e in tx.entrants(*s).await.unwrap() {
+            if tx
+                .qualifications_of(e.player.id)
+                .await
+                .unwrap()
+                .iter()
+                .any(|q| q.event == *s)
+            {
+                who.insert(e.player.email.to_string());
+            }
+        }
+    }
+    tx.commit().await.unwrap();
+    who
+}
+
 fn backend(db: &TestDb, what: &str) -> String {
     if db.url.starts_with("sqlite") {
         format!("{what} (SQLite)")
@@ -225,7 +248,8 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
     std::fs::write(
         club.path().join("class.toml"),
         "name = \"Open\"\nkind = \"round-robin\"\ntds = [\"td@chess.test\"]\n\
-         [entries]\ncloses = \"2099-01-01\"\nsection_size = 3\n",
+         [entries]\ncloses = \"2099-01-01\"\nsection_size = 3\n\
+         promotes = { place = 1, to = \"Higher\" }\n",
     )
     .unwrap();
     let out = ok(&dopis(club.path(), db, &["event", "open", "class.toml"]));
@@ -282,6 +306,77 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
         fire.step(kills_wanted);
         std::thread::sleep(Duration::from_millis(100));
     }
+    // Then the sections end by the TD's results (every game won by
+    // White): the last result arms the promotions' crash points, and
+    // random kills go on until every promoted player was told.
+    let made = sections(&store, class).await;
+    // The first registered of each game wins it: one winner a section.
+    let mut results: Vec<(String, &str)> = {
+        let mut tx = store.begin().await.unwrap();
+        let mut r = Vec::new();
+        for e in &made {
+            for g in tx.event_games(*e).await.unwrap() {
+                let score = if g.game.white.0 < g.game.black.0 {
+                    "1-0"
+                } else {
+                    "0-1"
+                };
+                r.push((g.game.id.0.to_string(), score));
+            }
+        }
+        tx.commit().await.unwrap();
+        r
+    };
+    let kills_before = fire.kills;
+    let more_kills = kills_before + scale.pick(3, 20);
+    let mut promoted: BTreeSet<String>;
+    loop {
+        assert!(
+            started.elapsed() < limit,
+            "the promotions were not all recorded and told within {limit:?}"
+        );
+        round += 1;
+        if round.is_multiple_of(3)
+            && fire.armed.is_none()
+            && let Some((game, score)) = results.pop()
+        {
+            let enter = || {
+                ok(&dopis(
+                    club.path(),
+                    db,
+                    &[
+                        "game",
+                        "result",
+                        &game,
+                        score,
+                        "--reason",
+                        "agreed with the TD",
+                        "--by",
+                        "td@chess.test",
+                    ],
+                ));
+            };
+            if results.is_empty() {
+                fire.arm(&["before-promotions-commit", "after-send"], enter);
+            } else {
+                enter();
+            }
+        }
+        if results.is_empty() {
+            promoted = qualified(&store, &made).await;
+            let told = Tally::of(
+                &by_recipient(&club.sent_mails(), "Promoted: Higher"),
+                &promoted,
+            )
+            .lost
+                == 0;
+            if !promoted.is_empty() && told && fire.kills >= more_kills && fire.unarmed() {
+                break;
+            }
+        }
+        fire.step(more_kills);
+        std::thread::sleep(Duration::from_millis(100));
+    }
     // A last moment for the running daemon to send what it queued.
     std::thread::sleep(Duration::from_millis(500));
     let (crashes, kills) = fire.stop();
@@ -297,6 +392,10 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
         &seated,
     ));
     tally.add(Tally::of(&first_moves(&sent, &games), &games));
+    tally.add(Tally::of(
+        &by_recipient(&sent, "Promoted: Higher"),
+        &promoted,
+    ));
     let mut tx = store.begin().await.unwrap();
     let entries = tx.entries(class).await.unwrap();
     tx.commit().await.unwrap();
@@ -308,6 +407,7 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
     figure(&test, "entrants", entrants.len());
     figure(&test, "sections", made.len());
     figure(&test, "games", games.len());
+    figure(&test, "promoted", promoted.len());
     figure(&test, "died at a crash point", crashes);
     figure(&test, "kill -9", kills);
     figure(&test, "lost", tally.lost);
@@ -317,8 +417,13 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
     figure(&test, "total", format!("{:?}", started.elapsed()));
     assert_eq!(made.len(), wanted_sections, "each section made once");
     assert_eq!(games.len(), wanted_sections * 3, "three games a section");
-    assert_eq!(crashes, 2, "both crash points were reached");
-    assert!(resent >= 1, "the mail sent as it died went out again");
+    assert_eq!(crashes, 4, "every crash point was reached");
+    assert!(resent >= 2, "each mail sent as it died went out again");
+    // Each section's winner: the first registered of its three.
+    let winners: BTreeSet<String> = (0..wanted_sections)
+        .map(|i| format!("e{}@players.test", 3 * i + 1))
+        .collect();
+    assert_eq!(promoted, winners);
     assert_eq!(
         waiting,
         [entrants.last().unwrap().as_str()],
