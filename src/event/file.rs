@@ -78,7 +78,7 @@
 //! An illegal or unreadable move of the line is a problem naming the line,
 //! `start.moves`, the move's number and side, and how to write the line.
 //!
-//! Events that run themselves (round robins only):
+//! Events that run themselves (round robins; `[stages]` olympiads too):
 //!
 //! - `[entries]`: players enter by mail (`enter 12`) instead of, or beside,
 //!   the `[[players]]` the file names; with `section_size` the event is an
@@ -91,8 +91,9 @@
 //!   goes through) or `"starting-number"`, and the names in the TD's words
 //!   (`group_name = "Cup, group {n}"`, `final_name = "Cup final"`). `event
 //!   start` splits the players into the groups by the snake of their
-//!   ratings; when the last group game ends the final is built and started
-//!   by itself (see `service::td` stages).
+//!   ratings (an olympiad's teams by their boards' average rating, each
+//!   group an olympiad); when the last group game ends the final is built
+//!   and started by itself (see `service::td` stages).
 //!
 //! Then, by kind:
 //!
@@ -215,7 +216,7 @@ pub struct Event {
     /// The rules for entries by mail (`[entries]`), when the event takes
     /// them (see [`entries`](super::entries)).
     pub entries: Option<super::entries::EntryRules>,
-    /// Preliminary groups and a final (`[stages]`), for a round robin.
+    /// Preliminary groups and a final (`[stages]`), for a round robin or an olympiad.
     pub stages: Option<super::entries::Stages>,
     /// The thematic line every game starts with, played from `start`
     /// (`start = { moves = "1.e4 c5 2.Nf3 d6" }`).
@@ -1655,14 +1656,16 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
 
     match kind {
         Some(ref k)
-            if !matches!(k, EventKind::RoundRobin { .. })
-                && (raw.entries.is_some() || raw.stages.is_some()) =>
+            if (!matches!(k, EventKind::RoundRobin { .. }) && raw.entries.is_some())
+                || (matches!(k, EventKind::TeamMatch { .. }) && raw.stages.is_some()) =>
         {
-            if let Some(e) = &raw.stages {
+            if let Some(e) = &raw.stages
+                && matches!(k, EventKind::TeamMatch { .. })
+            {
                 c.at(
                     e,
                     "stages",
-                    "stages are played by round robins only here; name the teams' sections as events of their own",
+                    "a team match is one match and has no stages; play preliminary groups as an olympiad with [stages]",
                 );
             }
             if let Some(e) = &raw.entries {

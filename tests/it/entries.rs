@@ -119,6 +119,7 @@ on_both_backends!(
     an_open_class_starts_a_section_each_time_enough_wait,
     three_groups_of_five_advance_to_a_final_of_six_by_themselves,
     a_section_promotes_and_the_class_above_takes_only_the_promoted,
+    an_olympiad_plays_preliminary_groups_of_teams_then_a_final_by_itself,
 );
 
 async fn a_season_of_entries_by_mail_starts_the_event_with_exactly_the_confirmed(db: &TestDb) {
@@ -769,4 +770,167 @@ async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &Tes
     );
     assert_eq!(tx.qualifications_of(ids[1]).await.unwrap().len(), 1);
     tx.commit().await.unwrap();
+}
+
+/// Team stages, as ICCF's olympiad preliminaries: six teams of two boards
+/// in two groups of three (by the snake), the best two teams of each to a
+/// final olympiad of four, built and started by itself; every player, board
+/// or reserve, is told whether their team went through; a TD's result that
+/// changes the group's order after that is told, not applied.
+async fn an_olympiad_plays_preliminary_groups_of_teams_then_a_final_by_itself(db: &TestDb) {
+    use dopis::chess::outcome::{GameResult, ResultKind};
+    use dopis::service::td::{self, Ruling, StoredEvent};
+    let mut club = Club::new(db).await;
+    let mut file = String::from(
+        "name = \"Olympiad\"\nkind = \"olympiad\"\nboards = 2\ntds = [\"td@dopis.test\"]\n\
+         [stages]\ngroups = 2\nqualify = 2\ntie_at_line = \"starting-number\"\n",
+    );
+    for t in 1..=6 {
+        file.push_str(&format!("[[teams]]\nname = \"Team {t}\"\n"));
+        for b in 1..=2 {
+            file.push_str(&format!(
+                "[[teams.boards]]\nemail = \"t{t}b{b}@players.test\"\nname = \"T{t} B{b}\"\n"
+            ));
+        }
+        if t == 1 {
+            file.push_str("[[teams.reserves]]\nemail = \"t1r@players.test\"\nname = \"T1 R\"\n");
+        }
+    }
+    let (olympiad, _) = club.app.event(&file).await;
+    club.read().await;
+    let mut tx = club.app.store.begin().await.unwrap();
+    let groups = tx.sections_of(olympiad).await.unwrap();
+    assert_eq!(groups.len(), 2);
+    let mut names = Vec::new();
+    for g in &groups {
+        let ev = StoredEvent::load(&mut tx, *g).await.unwrap();
+        names.push(ev.teams.iter().map(|t| t.name.clone()).collect::<Vec<_>>());
+    }
+    tx.commit().await.unwrap();
+    // All unrated: the file's order, snaked.
+    assert_eq!(
+        names,
+        [
+            ["Team 1", "Team 4", "Team 5"],
+            ["Team 2", "Team 3", "Team 6"]
+        ]
+    );
+    // The team listed first wins every board.
+    let team_of = |email: &str| -> u32 { email[1..2].parse().unwrap() };
+    let td_addr = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let mut games = Vec::new();
+    for g in &groups {
+        let mut tx = club.app.store.begin().await.unwrap();
+        games.extend(tx.event_games(*g).await.unwrap());
+        tx.commit().await.unwrap();
+    }
+    assert_eq!(
+        games.len(),
+        2 * 3 * 2,
+        "three matches of two boards a group"
+    );
+    let mut white_of = std::collections::HashMap::new();
+    for (i, g) in games.iter().enumerate() {
+        let white = club.app.player_row(g.game.white).await.email.to_string();
+        let black = club.app.player_row(g.game.black).await.email.to_string();
+        white_of.insert(g.game.id, (team_of(&white), team_of(&black)));
+        let result = if team_of(&white) < team_of(&black) {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        };
+        if i > 0 {
+            assert_eq!(club.app.close_entries().await, 0, "the final waits");
+        }
+        let mut tx = club.app.store.begin().await.unwrap();
+        td::set_result(
+            &mut tx,
+            club.app.post(),
+            g.game.id,
+            Ruling::Result(result, ResultKind::Adjudication),
+            "adjudicated for the test",
+            &td_addr,
+            club.app.now(),
+        )
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+    club.read().await;
+    assert_eq!(club.app.close_entries().await, 1, "the final is built");
+    assert_eq!(club.app.close_entries().await, 0, "once");
+    let sent = club.read().await;
+    let mut tx = club.app.store.begin().await.unwrap();
+    let stages = tx.sections_of(olympiad).await.unwrap();
+    assert_eq!(stages.len(), 3);
+    let fin = StoredEvent::load(&mut tx, stages[2]).await.unwrap();
+    let final_games = tx.event_games(stages[2]).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(fin.record.name, "Olympiad final");
+    let teams: Vec<&str> = fin.teams.iter().map(|t| t.name.as_str()).collect();
+    // Winners first, then the seconds.
+    assert_eq!(teams, ["Team 1", "Team 2", "Team 4", "Team 3"]);
+    assert_eq!(final_games.len(), 6 * 2, "six matches of two boards");
+    assert!(
+        fin.entrants
+            .iter()
+            .any(|e| e.player.email.as_str() == "t1r@players.test" && e.seat.is_none()),
+        "the reserve goes with the team"
+    );
+    let told: Vec<(&str, bool)> = sent
+        .iter()
+        .filter(|m| m.subject.contains("through to the final"))
+        .map(|m| (m.to.as_str(), m.subject.contains("You are through")))
+        .collect();
+    assert_eq!(told.len(), 13, "every board and the reserve: {told:?}");
+    assert_eq!(told.iter().filter(|(_, t)| *t).count(), 9);
+    assert!(told.contains(&("t1r@players.test", true)));
+    assert!(told.contains(&("t5b1@players.test", false)));
+    assert!(
+        sent.iter().any(|m| m.to == "t3b2@players.test"
+            && (m.subject.contains("Your move") || m.subject.contains("has started"))),
+        "the final's first mails follow"
+    );
+
+    // Team 5 is given both boards against Team 4 after the final was
+    // built: the group's order changes, the final does not.
+    let late: Vec<_> = games
+        .iter()
+        .filter(|g| {
+            let (w, b) = white_of[&g.game.id];
+            [w, b].contains(&4) && [w, b].contains(&5)
+        })
+        .collect();
+    assert_eq!(late.len(), 2);
+    let mut note = None;
+    for g in late {
+        let (w, _) = white_of[&g.game.id];
+        let result = if w == 5 {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        };
+        let mut tx = club.app.store.begin().await.unwrap();
+        td::set_result(
+            &mut tx,
+            club.app.post(),
+            g.game.id,
+            Ruling::Result(result, ResultKind::Adjudication),
+            "a late ruling",
+            &td_addr,
+            club.app.now(),
+        )
+        .await
+        .unwrap();
+        note = td::late_for_final(&mut tx, g.game.id).await.unwrap();
+        tx.commit().await.unwrap();
+    }
+    let note = note.expect("told it is late");
+    assert_eq!(note.now_through, ["Team 5"]);
+    assert_eq!(note.no_longer, ["Team 4"]);
+    assert_eq!(
+        club.app.close_entries().await,
+        0,
+        "the final is not built again"
+    );
 }

@@ -67,6 +67,13 @@ async fn a_bad_entries_table_is_refused_naming_the_key_and_creates_nothing(db: &
     .unwrap();
     let (head, teams) = olympiad.split_once("[[teams]]").unwrap();
     let olympiad = format!("{head}[entries]\ncloses = \"2099-01-01\"\n\n[[teams]]{teams}");
+    let team_match = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/events/team-match.toml"),
+    )
+    .unwrap();
+    let (head, teams) = team_match.split_once("[[teams]]").unwrap();
+    let team_match = format!("{head}[stages]\ngroups = 2\nqualify = 2\n\n[[teams]]{teams}");
     let no_entries = format!(
         "name = \"X\"\nkind = \"round-robin\"\ntds = [\"{TD}\"]\n\
          [[players]]\nemail = \"a@club.test\"\nname = \"A\"\n\
@@ -190,6 +197,14 @@ async fn a_bad_entries_table_is_refused_naming_the_key_and_creates_nothing(db: &
             "an unknown key",
             file("closes = \"2099-01-01\"\nmaximum = 8"),
             &["maximum"],
+        ),
+        (
+            "a team match in stages",
+            team_match,
+            &[
+                "stages: a team match is one match and has no stages",
+                "as an olympiad with [stages]",
+            ],
         ),
         (
             "an olympiad",

@@ -1,6 +1,8 @@
 //! Events played in stages (`[stages]` in the file): `event start` (or the
 //! close of its entries) splits the players into preliminary groups by the
 //! snake of their ratings, each a round robin of its own (`Name group 2`);
+//! an olympiad's teams likewise (by the average rating of their boards),
+//! each group an olympiad of its own, as ICCF's olympiad preliminaries;
 //! when the last game of the last group ends, the daemon builds the final
 //! of the best of each group as the file says (the groups' own tie-breaks,
 //! then its `tie_at_line` rule), starts it and tells every player whether
@@ -12,7 +14,7 @@ use chrono::{DateTime, Utc};
 
 use super::{StoredEvent, TdError, refused};
 use crate::event::entries::{GroupLine, Seedable, Stages, qualifiers, seed, snake};
-use crate::event::file::{Entrant, Event, EventKind};
+use crate::event::file::{Entrant, Event, EventKind, Team};
 use crate::ids::{EventId, GameId};
 use crate::mail::compose::{EntryNews, LetterKind, OpenEvent};
 use crate::player::{Player, PlayerId};
@@ -21,16 +23,82 @@ use crate::store::Tx;
 use crate::store::events::EventStatus;
 use crate::store::games::GameStatus;
 
-/// One stage's event: the whole event's settings with these players.
-fn stage_event(whole: &Event, name: String, players: Vec<Entrant>) -> Event {
+/// Who a stage's groups are made of: players, or an olympiad's teams.
+#[derive(Debug, Clone)]
+enum Unit {
+    Player(Player),
+    Team(Team),
+}
+
+/// One stage's event: the whole event's settings with these players (a
+/// round robin) or teams (an olympiad).
+fn stage_event(whole: &Event, name: String, units: Vec<Unit>) -> Event {
     let mut stage = whole.clone();
     stage.name = name;
     stage.entries = None;
     stage.stages = None;
-    if let EventKind::RoundRobin { players: p, .. } = &mut stage.kind {
-        *p = players;
+    match &mut stage.kind {
+        EventKind::RoundRobin { players, .. } => {
+            *players = units
+                .iter()
+                .filter_map(|u| match u {
+                    Unit::Player(p) => Some(entrant(p)),
+                    Unit::Team(_) => None,
+                })
+                .collect();
+        }
+        EventKind::Olympiad { teams, .. } => {
+            *teams = units
+                .into_iter()
+                .filter_map(|u| match u {
+                    Unit::Team(t) => Some(t),
+                    Unit::Player(_) => None,
+                })
+                .collect();
+        }
+        EventKind::TeamMatch { .. } => {}
     }
     stage
+}
+
+/// A team event's teams as they stand: each board's holder now (a
+/// substitute where one replaced the player) and the reserves, by
+/// starting number, with the average rating of the boards (the rated
+/// ones; `None` when none is rated).
+async fn teams_now(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<(Team, Option<i32>)>, TdError> {
+    let ids: Vec<PlayerId> = ev.entrants.iter().map(|e| e.player.id).collect();
+    let ratings = tx.ratings_of(&ids).await?;
+    let mut out = Vec::new();
+    for t in &ev.teams {
+        let mut boards: Vec<(u32, &Player)> = ev
+            .entrants
+            .iter()
+            .filter(|e| e.team == Some(t.number))
+            .filter_map(|e| e.seat.map(|s| (s, &e.player)))
+            .collect();
+        boards.sort_by_key(|(s, _)| *s);
+        let rated: Vec<i64> = boards
+            .iter()
+            .filter_map(|(_, p)| ratings.get(&p.id).map(|r| i64::from(*r)))
+            .collect();
+        let average =
+            (!rated.is_empty()).then(|| (rated.iter().sum::<i64>() / rated.len() as i64) as i32);
+        let reserves = ev
+            .entrants
+            .iter()
+            .filter(|e| e.team == Some(t.number) && e.seat.is_none())
+            .map(|e| entrant(&e.player))
+            .collect();
+        out.push((
+            Team {
+                name: t.name.clone(),
+                boards: boards.iter().map(|(_, p)| entrant(p)).collect(),
+                reserves,
+            },
+            average,
+        ));
+    }
+    Ok(out)
 }
 
 fn entrant(p: &Player) -> Entrant {
@@ -90,32 +158,54 @@ pub(super) async fn start_groups(
     stages: Stages,
     now: DateTime<Utc>,
 ) -> Result<Vec<GameId>, TdError> {
-    let players: Vec<Player> = ev
-        .entrants
-        .iter()
-        .filter(|e| e.seat.is_some() && e.withdrawn_at.is_none())
-        .map(|e| e.player.clone())
-        .collect();
+    let (units, what): (Vec<(Unit, Option<i32>)>, &str) = match &ev.event.kind {
+        EventKind::Olympiad { .. } => (
+            teams_now(tx, ev)
+                .await?
+                .into_iter()
+                .map(|(t, r)| (Unit::Team(t), r))
+                .collect(),
+            "teams",
+        ),
+        _ => {
+            let players: Vec<Player> = ev
+                .entrants
+                .iter()
+                .filter(|e| e.seat.is_some() && e.withdrawn_at.is_none())
+                .map(|e| e.player.clone())
+                .collect();
+            let ids: Vec<_> = players.iter().map(|p| p.id).collect();
+            let ratings = tx.ratings_of(&ids).await?;
+            (
+                players
+                    .into_iter()
+                    .map(|p| {
+                        let r = ratings.get(&p.id).copied();
+                        (Unit::Player(p), r)
+                    })
+                    .collect(),
+                "players",
+            )
+        }
+    };
     let least = stages.groups as usize * crate::event::berger::MIN_ENTRANTS;
-    if players.len() < least {
+    if units.len() < least {
         return refused(format!(
-            "event {} has {} players; {} groups need at least {least}",
+            "event {} has {} {what}; {} groups need at least {least}",
             ev.record.id,
-            players.len(),
+            units.len(),
             stages.groups
         ));
     }
-    let ids: Vec<_> = players.iter().map(|p| p.id).collect();
-    let ratings = tx.ratings_of(&ids).await?;
     let (seeded, _) = seed(
-        players
+        units
             .into_iter()
             .enumerate()
-            .map(|(i, p)| Seedable {
-                rating: ratings.get(&p.id).copied(),
+            .map(|(i, (who, rating))| Seedable {
+                rating,
                 // Equal ratings keep the file's order.
                 confirmed_at: DateTime::<Utc>::from_timestamp(i as i64, 0).unwrap_or(now),
-                who: p,
+                who,
             })
             .collect(),
         u32::MAX,
@@ -124,7 +214,7 @@ pub(super) async fn start_groups(
     for (k, group) in snake(seeded, stages.groups).into_iter().enumerate() {
         let number = k as u32 + 1;
         let name = stages.group(&ev.record.name, number);
-        let stage = stage_event(&ev.event, name, group.iter().map(entrant).collect());
+        let stage = stage_event(&ev.event, name, group);
         let id = super::store_event(tx, &stage, now).await?;
         tx.set_section_of(id, ev.record.id, number).await?;
         let group = StoredEvent::load(tx, id).await?;
@@ -135,27 +225,89 @@ pub(super) async fn start_groups(
     Ok(games)
 }
 
+impl Unit {
+    /// Tells units apart across an event (a player by their id, a team by
+    /// its name, which the file keeps unique).
+    fn key(&self) -> String {
+        match self {
+            Unit::Player(p) => format!("player {}", p.id.0),
+            Unit::Team(t) => format!("team {}", t.name),
+        }
+    }
+
+    /// The name a TD reads.
+    fn name(&self) -> &str {
+        match self {
+            Unit::Player(p) => &p.name,
+            Unit::Team(t) => &t.name,
+        }
+    }
+}
+
+/// Everyone of a group (or final), as units: its players, or its teams as
+/// they stand.
+async fn units_of(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<Unit>, TdError> {
+    Ok(match &ev.event.kind {
+        EventKind::Olympiad { .. } => teams_now(tx, ev)
+            .await?
+            .into_iter()
+            .map(|(t, _)| Unit::Team(t))
+            .collect(),
+        _ => ev
+            .entrants
+            .iter()
+            .filter(|e| e.seat.is_some())
+            .map(|e| Unit::Player(e.player.clone()))
+            .collect(),
+    })
+}
+
 /// Who of a group goes through by its table as it stands (best first),
 /// and every player of the group.
 async fn group_qualifiers(
     tx: &mut Tx,
     group: EventId,
     stages: &Stages,
-) -> Result<(Vec<PlayerId>, Vec<PlayerId>), TdError> {
+) -> Result<(Vec<Unit>, Vec<PlayerId>), TdError> {
     let ev = StoredEvent::load(tx, group).await?;
-    let ranked = super::standings::ranked_players(tx, &ev).await?;
-    let ids: Vec<_> = ranked.iter().map(|(p, ..)| *p).collect();
-    let ratings = tx.ratings_of(&ids).await?;
-    let lines = ranked
-        .iter()
-        .map(|(p, rank, number)| GroupLine {
-            who: *p,
-            rank: *rank,
-            rating: ratings.get(p).copied(),
-            number: *number,
-        })
-        .collect();
-    Ok((qualifiers(lines, stages.qualify, stages.tie_at_line), ids))
+    let everyone: Vec<PlayerId> = ev.entrants.iter().map(|e| e.player.id).collect();
+    let lines = match &ev.event.kind {
+        EventKind::Olympiad { .. } => {
+            let teams = teams_now(tx, &ev).await?;
+            super::standings::ranked_teams(tx, &ev)
+                .await?
+                .into_iter()
+                .filter_map(|(number, rank)| {
+                    let (team, rating) = teams.get(number as usize - 1)?.clone();
+                    Some(GroupLine {
+                        who: Unit::Team(team),
+                        rank,
+                        rating,
+                        number,
+                    })
+                })
+                .collect()
+        }
+        _ => {
+            let ranked = super::standings::ranked_players(tx, &ev).await?;
+            let ids: Vec<_> = ranked.iter().map(|(p, ..)| *p).collect();
+            let ratings = tx.ratings_of(&ids).await?;
+            let mut lines = Vec::new();
+            for (p, rank, number) in ranked {
+                lines.push(GroupLine {
+                    who: Unit::Player(tx.player(p).await?),
+                    rank,
+                    rating: ratings.get(&p).copied(),
+                    number,
+                });
+            }
+            lines
+        }
+    };
+    Ok((
+        qualifiers(lines, stages.qualify, stages.tie_at_line),
+        everyone,
+    ))
 }
 
 /// A TD's result in a group whose event's final was built already: the
@@ -217,20 +369,24 @@ pub async fn late_for_final(tx: &mut Tx, game: GameId) -> Result<Option<LateResu
     };
     let (through, _) = group_qualifiers(tx, group, &stages).await?;
     let finalists = StoredEvent::load(tx, final_event).await?;
-    let in_final: Vec<PlayerId> = finalists.entrants.iter().map(|e| e.player.id).collect();
-    let group_ev = StoredEvent::load(tx, group).await?;
-    let of_group: Vec<PlayerId> = group_ev.entrants.iter().map(|e| e.player.id).collect();
-    let mut now_through = Vec::new();
-    for p in through.iter().filter(|p| !in_final.contains(p)) {
-        now_through.push(tx.player(*p).await?.name);
-    }
-    let mut no_longer = Vec::new();
-    for p in in_final
+    let in_final: Vec<String> = units_of(tx, &finalists)
+        .await?
         .iter()
-        .filter(|p| of_group.contains(p) && !through.contains(p))
-    {
-        no_longer.push(tx.player(*p).await?.name);
-    }
+        .map(Unit::key)
+        .collect();
+    let group_ev = StoredEvent::load(tx, group).await?;
+    let of_group = units_of(tx, &group_ev).await?;
+    let through_keys: Vec<String> = through.iter().map(Unit::key).collect();
+    let now_through = through
+        .iter()
+        .filter(|u| !in_final.contains(&u.key()))
+        .map(|u| u.name().to_string())
+        .collect();
+    let no_longer = of_group
+        .iter()
+        .filter(|u| in_final.contains(&u.key()) && !through_keys.contains(&u.key()))
+        .map(|u| u.name().to_string())
+        .collect();
     Ok(Some(LateResult {
         group: group_ev.record.name.clone(),
         final_event,
@@ -281,36 +437,31 @@ pub async fn build_final_if_done(
     let mut order = Vec::new();
     for place in 0..stages.qualify as usize {
         for q in &by_group {
-            if let Some(p) = q.get(place) {
-                order.push(*p);
+            if let Some(u) = q.get(place) {
+                order.push(u.clone());
             }
         }
     }
-    let mut players = Vec::new();
-    for id in &order {
-        players.push(tx.player(*id).await?);
-    }
     let name = stages.final_of(&whole.record.name);
-    let stage = stage_event(
-        &whole.event,
-        name.clone(),
-        players.iter().map(entrant).collect(),
-    );
+    let going = u32::try_from(order.len()).unwrap_or(u32::MAX);
+    let stage = stage_event(&whole.event, name.clone(), order);
     let id = super::store_event(tx, &stage, now).await?;
     tx.set_section_of(id, event, groups.len() as u32 + 1)
         .await?;
     tx.set_final_built(event, now).await?;
-    // Everyone of the groups hears whether they went through, before the
-    // final's first mails.
+    let final_event = StoredEvent::load(tx, id).await?;
+    let finalists: Vec<PlayerId> = final_event.entrants.iter().map(|e| e.player.id).collect();
+    // Everyone of the groups hears whether they (their team) went
+    // through, before the final's first mails.
     for p in everyone {
         let player = tx.player(p).await?;
-        let through = order.contains(&p);
+        let through = finalists.contains(&p);
         let shown = OpenEvent {
             id: event.0,
             name: whole.record.name.clone(),
             time_control: crate::locale::describe_control(&whole.event.time_control, player.lang),
             closes: String::new(),
-            entered: u32::try_from(order.len()).unwrap_or(u32::MAX),
+            entered: going,
             min: 0,
             max: 0,
             start_when_full: false,
@@ -338,7 +489,12 @@ pub async fn build_final_if_done(
         )
         .await?;
     }
-    let final_event = StoredEvent::load(tx, id).await?;
     super::pairings::start_games(tx, post, &final_event, now).await?;
+    let players = final_event
+        .entrants
+        .iter()
+        .filter(|e| e.seat.is_some())
+        .map(|e| e.player.clone())
+        .collect();
     Ok(Some(FinalBuilt { event: id, players }))
 }

@@ -135,6 +135,59 @@ pub async fn player_results(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<PlayerR
         .collect())
 }
 
+/// A team event's table from its stored games, and the games it counts
+/// (in the order of the table's `counted`).
+fn team_table(ev: &StoredEvent, games: &[EventGame]) -> (standings::TeamStandings, Vec<GameId>) {
+    let index: HashMap<PlayerId, (usize, u32)> = ev
+        .entrants
+        .iter()
+        .filter_map(|e| match (e.team, e.seat) {
+            (Some(t), Some(s)) => Some((e.player.id, (t as usize - 1, s))),
+            _ => None,
+        })
+        .collect();
+    let mut list = Vec::new();
+    let mut kept = Vec::new();
+    for g in games {
+        if let (Some(&(wt, _)), Some(&(bt, _))) =
+            (index.get(&g.game.white), index.get(&g.game.black))
+            && wt != bt
+        {
+            kept.push(g.game.id);
+            list.push(standings::ScoredTeamGame {
+                round: g.round,
+                board: g.board,
+                white_team: wt,
+                black_team: bt,
+                state: state_of(g),
+            });
+        }
+    }
+    let withdrawn: Vec<(usize, u32)> = ev
+        .entrants
+        .iter()
+        .filter(|e| e.withdrawn_at.is_some())
+        .filter_map(|e| index.get(&e.player.id).copied())
+        .collect();
+    let table = standings::team(ev.teams.len(), &list, &withdrawn, &ev.event.team_rules());
+    (table, kept)
+}
+
+/// Every team's place in a team event after its ranking order, best
+/// first: (team's starting number, (rank, last rank of its tie)).
+pub async fn ranked_teams(
+    tx: &mut Tx,
+    ev: &StoredEvent,
+) -> Result<Vec<(u32, (u32, u32))>, TdError> {
+    let games = tx.event_games(ev.record.id).await?;
+    let (table, _) = team_table(ev, &games);
+    Ok(table
+        .rows
+        .iter()
+        .map(|r| (r.team as u32 + 1, (r.rank, r.rank_to)))
+        .collect())
+}
+
 /// The standings of a stored event as a crosstable, and how each of its
 /// games counts (by game id).
 pub struct EventStandings {
@@ -178,38 +231,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
             counted,
         });
     }
-    let index: HashMap<PlayerId, (usize, u32)> = ev
-        .entrants
-        .iter()
-        .filter_map(|e| match (e.team, e.seat) {
-            (Some(t), Some(s)) => Some((e.player.id, (t as usize - 1, s))),
-            _ => None,
-        })
-        .collect();
-    let mut list = Vec::new();
-    let mut kept = Vec::new();
-    for g in &games {
-        if let (Some(&(wt, _)), Some(&(bt, _))) =
-            (index.get(&g.game.white), index.get(&g.game.black))
-            && wt != bt
-        {
-            kept.push(g.game.id);
-            list.push(standings::ScoredTeamGame {
-                round: g.round,
-                board: g.board,
-                white_team: wt,
-                black_team: bt,
-                state: state_of(g),
-            });
-        }
-    }
-    let withdrawn: Vec<(usize, u32)> = ev
-        .entrants
-        .iter()
-        .filter(|e| e.withdrawn_at.is_some())
-        .filter_map(|e| index.get(&e.player.id).copied())
-        .collect();
-    let table = standings::team(ev.teams.len(), &list, &withdrawn, &ev.event.team_rules());
+    let (table, kept) = team_table(ev, &games);
     counted.extend(kept.into_iter().zip(table.counted.iter().copied()));
     let names: Vec<String> = ev.teams.iter().map(|t| t.name.clone()).collect();
     Ok(EventStandings {
