@@ -225,7 +225,7 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
             }
         }
         PlayerCommand::Show { email, format } => {
-            let (p, paused) = players::show(&app.store, &email).await?;
+            let (p, paused, qualifications) = players::show(&app.store, &email).await?;
             match format {
                 Format::Json => {
                     #[derive(serde::Serialize)]
@@ -233,8 +233,13 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                         #[serde(flatten)]
                         player: &'a Player,
                         paused: Option<crate::player::Pause>,
+                        qualifications: Vec<players::Held>,
                     }
-                    let shown = Shown { player: &p, paused };
+                    let shown = Shown {
+                        player: &p,
+                        paused,
+                        qualifications,
+                    };
                     writeln!(out, "{}", serde_json::to_string_pretty(&shown)?)?;
                 }
                 Format::Text => {
@@ -255,6 +260,22 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                             p.email
                         )?,
                         None => writeln!(out, "mail:      sent as usual")?,
+                    }
+                    // Each is good for one entry to an event that requires
+                    // it (entries holding one are in `dopis event entries`).
+                    for h in &qualifications {
+                        let q = &h.qualification;
+                        writeln!(
+                            out,
+                            "qualified: {} (place {} with {} of {} in {}, event #{}, {})",
+                            q.name,
+                            q.place,
+                            q.points.decimal(),
+                            q.possible.decimal(),
+                            h.section,
+                            q.event.0,
+                            q.earned_at.format("%Y-%m-%d")
+                        )?;
                     }
                 }
             }

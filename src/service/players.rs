@@ -26,10 +26,31 @@ pub async fn all(store: &Store) -> Result<Vec<Player>, StoreError> {
 pub async fn show(
     store: &Store,
     email: &EmailAddress,
-) -> Result<(Player, Option<Pause>), StoreError> {
+) -> Result<(Player, Option<Pause>, Vec<Held>), StoreError> {
     let player = store.player_by_email(email).await?;
     let pause = store.pause_of(email).await?;
-    Ok((player, pause))
+    let mut tx = store.begin().await?;
+    let mut held = Vec::new();
+    for q in tx.qualifications_of(player.id).await? {
+        let section = tx.event(q.event).await?.name;
+        held.push(Held {
+            qualification: q,
+            section,
+        });
+    }
+    tx.commit().await?;
+    Ok((player, pause, held))
+}
+
+/// A qualification a player holds, with the name of the section that
+/// earned it (`dopis player show`).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Held {
+    /// The qualification.
+    #[serde(flatten)]
+    pub qualification: crate::store::qualifications::Qualification,
+    /// The section's name.
+    pub section: String,
 }
 
 /// The player registered with an address.

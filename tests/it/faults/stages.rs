@@ -424,6 +424,21 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
         .map(|i| format!("e{}@players.test", 3 * i + 1))
         .collect();
     assert_eq!(promoted, winners);
+    let shown = ok(&dopis(
+        club.path(),
+        db,
+        &["player", "show", "e1@players.test"],
+    ));
+    assert!(
+        shown.contains("qualified: Higher (place 1 with 2 of 2 in Open/1, event #"),
+        "{shown}"
+    );
+    let shown = ok(&dopis(
+        club.path(),
+        db,
+        &["player", "show", "e2@players.test"],
+    ));
+    assert!(!shown.contains("qualified:"), "{shown}");
     assert_eq!(
         waiting,
         [entrants.last().unwrap().as_str()],
