@@ -492,8 +492,7 @@ async fn an_open_class_starts_a_section_each_time_enough_wait(db: &TestDb) {
 }
 
 async fn three_groups_of_five_advance_to_a_final_of_six_by_themselves(db: &TestDb) {
-    use dopis::chess::outcome::{GameResult, ResultKind};
-    use dopis::service::td::{self, Ruling};
+    use dopis::chess::outcome::GameResult;
     let mut club = Club::new(db).await;
     let mut file = String::from(
         "name = \"Cup\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
@@ -514,7 +513,6 @@ async fn three_groups_of_five_advance_to_a_final_of_six_by_themselves(db: &TestD
         g
     };
     assert_eq!(groups.len(), 3);
-    let td_addr = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
     let p14 = club.app.player_by_email("p14@players.test").await;
     // Every game drawn but Player 14's, who wins all four in group 2. Group
     // 1 and 3 tie whole: the file's rule (starting number) decides at the
@@ -537,19 +535,7 @@ async fn three_groups_of_five_advance_to_a_final_of_six_by_themselves(db: &TestD
             if let Some(()) = last.take() {
                 assert_eq!(club.app.close_entries().await, 0);
             }
-            let mut tx = club.app.store.begin().await.unwrap();
-            td::set_result(
-                &mut tx,
-                club.app.post(),
-                g.game.id,
-                Ruling::Result(result, ResultKind::Adjudication),
-                "adjudicated for the test",
-                &td_addr,
-                club.app.now(),
-            )
-            .await
-            .unwrap();
-            tx.commit().await.unwrap();
+            adjudicate(&club, g.game.id, result, "adjudicated for the test").await;
             last = Some(());
         }
     }
@@ -655,19 +641,7 @@ async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &Tes
         } else {
             GameResult::BlackWins
         };
-        let mut tx = club.app.store.begin().await.unwrap();
-        td::set_result(
-            &mut tx,
-            club.app.post(),
-            g.game.id,
-            Ruling::Result(result, ResultKind::Adjudication),
-            "adjudicated for the test",
-            &td_addr,
-            club.app.now(),
-        )
-        .await
-        .unwrap();
-        tx.commit().await.unwrap();
+        adjudicate(&club, g.game.id, result, "adjudicated for the test").await;
         if i < 2 {
             club.app.close_entries().await;
             let mut tx = club.app.store.begin().await.unwrap();
@@ -842,19 +816,7 @@ async fn an_olympiad_plays_preliminary_groups_of_teams_then_a_final_by_itself(db
         if i > 0 {
             assert_eq!(club.app.close_entries().await, 0, "the final waits");
         }
-        let mut tx = club.app.store.begin().await.unwrap();
-        td::set_result(
-            &mut tx,
-            club.app.post(),
-            g.game.id,
-            Ruling::Result(result, ResultKind::Adjudication),
-            "adjudicated for the test",
-            &td_addr,
-            club.app.now(),
-        )
-        .await
-        .unwrap();
-        tx.commit().await.unwrap();
+        adjudicate(&club, g.game.id, result, "adjudicated for the test").await;
     }
     club.read().await;
     assert_eq!(club.app.close_entries().await, 1, "the final is built");
@@ -933,4 +895,29 @@ async fn an_olympiad_plays_preliminary_groups_of_teams_then_a_final_by_itself(db
         0,
         "the final is not built again"
     );
+}
+
+/// A TD's result on a game (`dopis game result`), committed.
+async fn adjudicate(
+    club: &Club,
+    game: dopis::ids::GameId,
+    result: dopis::chess::outcome::GameResult,
+    reason: &str,
+) {
+    use dopis::chess::outcome::ResultKind;
+    use dopis::service::td::{self, Ruling};
+    let td = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let mut tx = club.app.store.begin().await.unwrap();
+    td::set_result(
+        &mut tx,
+        club.app.post(),
+        game,
+        Ruling::Result(result, ResultKind::Adjudication),
+        reason,
+        &td,
+        club.app.now(),
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
 }

@@ -289,16 +289,16 @@ async fn group_qualifiers(
                 .collect()
         }
         _ => {
-            let ranked = super::standings::ranked_players(tx, &ev).await?;
-            let ids: Vec<_> = ranked.iter().map(|(p, ..)| *p).collect();
+            let ranked = super::standings::player_results(tx, &ev).await?;
+            let ids: Vec<_> = ranked.iter().map(|r| r.player).collect();
             let ratings = tx.ratings_of(&ids).await?;
             let mut lines = Vec::new();
-            for (p, rank, number) in ranked {
+            for r in ranked {
                 lines.push(GroupLine {
-                    who: Unit::Player(tx.player(p).await?),
-                    rank,
-                    rating: ratings.get(&p).copied(),
-                    number,
+                    who: Unit::Player(tx.player(r.player).await?),
+                    rank: (r.rank, r.rank_to),
+                    rating: ratings.get(&r.player).copied(),
+                    number: r.number,
                 });
             }
             lines

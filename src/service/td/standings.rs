@@ -74,36 +74,18 @@ fn round_robin_table(
     (table, kept, withdrawn)
 }
 
-/// A finished round robin's lines for qualifying: each seated player
-/// with their rank (and the end of the tie it shares) and starting number.
-pub async fn ranked_players(
-    tx: &mut Tx,
-    ev: &StoredEvent,
-) -> Result<Vec<(PlayerId, (u32, u32), u32)>, TdError> {
-    let EventKind::RoundRobin { players, .. } = &ev.event.kind else {
-        return Ok(Vec::new());
-    };
-    let games = tx.event_games(ev.record.id).await?;
-    let (table, _, _) = round_robin_table(ev, players.len(), &games);
-    Ok(table
-        .rows
-        .iter()
-        .filter_map(|row| {
-            let number = u32::try_from(row.player + 1).ok()?;
-            let holder = ev.holder(None, number)?;
-            Some((holder.player.id, (row.rank, row.rank_to), number))
-        })
-        .collect())
-}
-
-/// One player's result in a finished round robin, as promotions look at
-/// it.
+/// One player's line in a round robin's table, as qualifying for a final
+/// and promotions look at it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerResult {
-    /// The player.
+    /// The player (the seat's holder now).
     pub player: PlayerId,
     /// Their place after the tie-breaks (a shared place: its best).
     pub rank: u32,
+    /// The last place of the tie they share (= `rank` when alone).
+    pub rank_to: u32,
+    /// Their starting number.
+    pub number: u32,
     /// What they scored.
     pub points: crate::event::Points,
     /// What their games that count could give (a win each).
@@ -128,6 +110,8 @@ pub async fn player_results(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<PlayerR
             Some(PlayerResult {
                 player: holder.player.id,
                 rank: row.rank,
+                rank_to: row.rank_to,
+                number,
                 points: row.points,
                 possible: crate::event::Points::from_quarters(win * i64::from(row.finished)),
             })
