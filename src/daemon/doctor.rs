@@ -2,11 +2,10 @@
 //! needs them, and says of each what is wrong and how to fix it.
 //!
 //! It lives with the daemon, not the services, because it speaks to the
-//! mail servers, which only the daemon's edges do. The probe mail goes to
-//! one of the server's own reply addresses (formed by the same code as every
-//! Reply-To, so the configured delimiter or catch-all domain is what is
-//! tested) and is removed when found; a running `serve` that reads it first
-//! drops it unanswered (see [`crate::mail::probe`]).
+//! mail servers, which only the daemon's edges do; it logs in to them by
+//! the daemon's own connect. The probe mail, made by [`crate::service::probe`],
+//! goes to one of the server's own reply addresses and is removed when
+//! found.
 
 use std::fmt;
 use std::path::Path;
@@ -14,12 +13,12 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use super::mailbox::{ImapProbe, MaildirMailbox, diagnose_imap};
+use super::mailbox::{ImapProbe, ImapStep, MaildirMailbox, StepNote, diagnose_imap};
 use super::mailer::{DkimSigning, SmtpFault, SmtpMailer};
 use crate::app::{Clock, Settings};
 use crate::config::{Config, MailConfig, SmtpConfig};
-use crate::mail::route::ReplyTag;
 use crate::service::post::Post;
+use crate::service::probe;
 use crate::service::{StoreError, open_store, redact_url};
 
 /// How far the clocks may differ before the doctor warns.
@@ -131,7 +130,16 @@ pub async fn run(
     let mut probe = None;
     match &mail.imap {
         Some(imap) => {
-            probe = diagnose_imap(imap, &mut |c| collected.push(c)).await;
+            let watch = &mut |step: ImapStep, note| {
+                collected.push(match note {
+                    StepNote::Passed(text) => Check::ok(step.name(), text),
+                    StepNote::Warned { what, fix } => Check::warn(step.name(), what, fix),
+                })
+            };
+            match diagnose_imap(imap, watch).await {
+                Ok(found) => probe = Some(found),
+                Err(f) => collected.push(Check::fail(f.step.name(), f.error.message(), f.fix)),
+            }
         }
         None => maildir_inbox(&mail.maildir.path.join("inbox"), &mut collected).await,
     }
@@ -461,11 +469,7 @@ async fn reply_and_clock(
         ));
         return;
     };
-    let tag = ReplyTag::Game {
-        game: 0,
-        token: post.tokens.player(0, 0).as_str().to_string(),
-    };
-    let address = post.replies.address(&tag);
+    let address = probe::reply_address(post);
     let (Some(mut probe), Some(smtp)) = (probe, smtp) else {
         let how = if mail.imap.is_none() && mail.smtp.is_none() {
             "with the local Maildir nothing is delivered, so"
@@ -492,11 +496,10 @@ async fn reply_and_clock(
         return;
     };
     let nonce = format!("{:016x}", rand::random::<u64>());
-    let mark = post.tokens.probe_mark(&nonce);
     let sent_at = clock.now();
-    let raw = crate::mail::probe::compose(&post.ours, &address, &mark, sent_at);
+    let probe_mail = probe::probe_mail(post, &nonce, sent_at);
     if let Err(e) = smtp
-        .send(&post.ours, std::slice::from_ref(&address), &raw)
+        .send(&post.ours, std::slice::from_ref(&address), &probe_mail.raw)
         .await
     {
         out.push(Check::fail(
@@ -509,7 +512,7 @@ async fn reply_and_clock(
     }
     let started = tokio::time::Instant::now();
     let arrived = probe
-        .await_and_remove(crate::mail::probe::HEADER, &mark, options.wait)
+        .await_and_remove(probe::HEADER, &probe_mail.mark, options.wait)
         .await;
     let took = started.elapsed();
     let mailbox = probe.mailbox().to_string();

@@ -20,13 +20,14 @@
 //! before the scheduler runs in each pass, so a move that reached the
 //! mailbox in time is played rather than timed out.
 
-use chrono::{DateTime, NaiveDate, TimeDelta, Timelike, Utc};
+use chrono::{DateTime, NaiveDate, Timelike, Utc};
 use shakmaty::Color;
 
 /// The hour of the player's day from which their digest goes out.
 pub const DIGEST_HOUR: u32 = 7;
 
 use super::post::{LoadedGame, Outgoing, Post, load_table};
+use super::schedule::{reschedule, reschedule_game};
 use crate::clock::leave::{self, regular_days_in_year};
 use crate::clock::{Allowance, Due, Leave, LeaveError, ReminderPlan};
 use crate::ids::GameId;
@@ -37,46 +38,6 @@ use crate::store::Tx;
 use crate::store::clocks::NewLeave;
 use crate::store::games::GameStatus;
 use crate::store::{Store, StoreError};
-
-/// Stores when the game next needs the scheduler (never, once it is over),
-/// its deadline and whose move it is. Without the scheduler's `plan` (mail
-/// handling, the CLI), the game is marked to be looked at now: the
-/// scheduler then plans its reminders by its own settings.
-pub async fn reschedule(
-    tx: &mut Tx,
-    table: &LoadedGame,
-    plan: Option<&ReminderPlan>,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let schedule = match &table.clock {
-        Some(clock) if !table.game.is_over() => {
-            let mut schedule = clock.schedule(plan.unwrap_or(&ReminderPlan::default()), now);
-            let flagged = clock.clocks(now).timeout().is_some();
-            if plan.is_none() {
-                schedule.next_due_at = Some(now);
-            } else if schedule.next_due_at.is_some_and(|at| at <= now) && !flagged {
-                // Defence against a game the step cannot settle (bad data):
-                // look again in an hour rather than spin on it.
-                tracing::warn!(game = %table.record.id, "schedule did not advance");
-                schedule.next_due_at = Some(now + TimeDelta::hours(1));
-            }
-            Some(schedule)
-        }
-        _ => None,
-    };
-    tx.set_schedule(table.record.id, schedule.as_ref()).await
-}
-
-/// Reloads a game's clock (after leave changed) and stores its schedule.
-pub async fn reschedule_game(
-    tx: &mut Tx,
-    id: GameId,
-    plan: Option<&ReminderPlan>,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let table = load_table(tx, id).await?;
-    reschedule(tx, &table, plan, now).await
-}
 
 /// The tournament directors to tell about a game (timeouts, long silence):
 /// the TDs of the game's event; games outside events have none.

@@ -13,6 +13,7 @@ use chrono::{DateTime, Duration, Utc};
 use self::stale::Written;
 use super::clocks;
 use super::post::{self, Answering, LoadedGame, Outgoing, Post};
+use super::schedule;
 use crate::arbiter::{
     self, Answer, Notice, Place, Reason, RejectionKind, Ruling, StandingsAsked, Step, Writer,
 };
@@ -1100,7 +1101,7 @@ impl Inbox {
                         continue;
                     };
                     clocks::end_on_time(tx, &self.post, &mut table, side, at, now).await?;
-                    clocks::reschedule(tx, &table, None, now).await?;
+                    schedule::reschedule(tx, &table, None, now).await?;
                 }
                 Step::Play(verdict) => {
                     let Some(table) = current.take() else {
@@ -1204,7 +1205,7 @@ impl Inbox {
             table.record.finished_at = Some(now);
         }
         if verdict.changed {
-            clocks::reschedule(tx, &table, None, now).await?;
+            schedule::reschedule(tx, &table, None, now).await?;
         }
         for notice in &verdict.notices {
             if let Notice::Message { to, message, ply } = notice {

@@ -7,12 +7,14 @@
 //! - [`dkim`]: the optional DKIM check of an inbound mail.
 //! - [`post`]: the mails a change causes, queued in its transaction.
 //! - [`clocks`]: deadlines, reminders, leave and the scheduler.
+//! - [`schedule`]: a game's schedule stored in its row after every change.
 //! - [`start`]: starting a game; [`games`]: stored games as shown.
 //! - [`players`]: players registered, listed, shown and resumed.
 //! - [`td`]: events and what their directors do.
 //! - [`report`]: the deadline report, on the command line and by mail.
 //! - [`ratings`]: the rating list, moved by every rated game's end.
 //! - [`bounces`]: bounced mail, and holding a player's mail.
+//! - [`probe`]: the probe mail `dopis doctor` sends to a reply address.
 //! - [`quarantine`]: mails and scheduler work whose handling failed.
 //! - [`lease`]: who reads the mailbox and whose outbox leases are alive,
 //!   when several daemons share a database.
@@ -43,10 +45,12 @@ pub mod links;
 pub mod pages;
 pub mod players;
 pub mod post;
+pub mod probe;
 pub mod quarantine;
 pub mod ratings;
 pub mod report;
 pub mod retention;
+pub mod schedule;
 pub mod start;
 pub mod td;
 pub(crate) mod votes;

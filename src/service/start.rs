@@ -60,7 +60,7 @@ pub async fn first_mails(
 ) -> Result<(), StoreError> {
     let table = super::post::load_table(tx, id).await?;
     post.game_started(tx, &table, now).await?;
-    super::clocks::reschedule(tx, &table, None, now).await
+    super::schedule::reschedule(tx, &table, None, now).await
 }
 
 /// A game with its players.

@@ -54,9 +54,7 @@ fn placement(unit: &str) -> Option<(Layer, u8)> {
 /// `dopis failed retry`, which puts a mail back into the daemon's mailbox
 /// (a mailbox is the daemon's edge, so the operation is the daemon's, as
 /// `serve` is); `dopis web`, an edge of its own; `dopis doctor`, which logs in to the mail servers as the
-/// daemon does (so it is the daemon's too), and whose probe mail is made by
-/// `mail::probe` with a reply address from `mail::route` (pure; to move
-/// behind a service with the next change there); the daemon applying a
+/// daemon does (so it is the daemon's too); the daemon applying a
 /// reloaded `[log] level` (`telemetry::set_level`, on SIGHUP); and the demo
 /// drives the daemon's loop as a user of it would.
 fn may_import(from: &str, to: &str, to_path: &[String]) -> bool {
@@ -79,8 +77,6 @@ fn may_import(from: &str, to: &str, to_path: &[String]) -> bool {
                         | ("cli", ["daemon", "retry_failed", ..])
                         | ("cli", ["daemon", "doctor", ..])
                         | ("cli", ["web", "serve", ..])
-                        | ("daemon", ["mail", "probe", ..])
-                        | ("daemon", ["mail", "route", "ReplyTag", ..])
                         | ("daemon", ["telemetry", "set_level", ..])
                         | ("cli", ["demo", "run", ..])
                         | ("demo", ["daemon", ..])
@@ -581,45 +577,8 @@ fn scan(src: &Path) -> (Vec<Edge>, Vec<String>) {
     (edges, sql)
 }
 
-fn unit(path: &[String]) -> String {
-    path.first().cloned().unwrap_or_else(|| "lib".to_string())
-}
-
-/// Every violation, as `KNOWN` writes them, with where they are.
-fn violations(src: &Path) -> BTreeMap<String, Vec<String>> {
-    let (edges, sql) = scan(src);
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for e in &edges {
-        let (a, b) = (unit(&e.from), unit(&e.to));
-        if a == b
-            || e.to
-                .first()
-                .is_some_and(|x| x.chars().next().is_some_and(char::is_uppercase))
-        {
-            continue;
-        }
-        graph.entry(a.clone()).or_default().insert(b.clone());
-        let at = format!("{}:{}", e.file, e.line);
-        let bad = if placement(&a).is_none() || placement(&b).is_none() {
-            Some(format!("unplaced: {a} -> {b}"))
-        } else if !may_import(&a, &b, &e.to) {
-            Some(format!("{a} -> {b}"))
-        } else {
-            None
-        };
-        if let Some(v) = bad {
-            out.entry(v).or_default().push(at);
-        }
-    }
-    // Cycles between top-level modules (strongly connected components).
-    let nodes: Vec<String> = graph
-        .keys()
-        .chain(graph.values().flatten())
-        .cloned()
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+/// The strongly connected components of more than one node.
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
     let reach = |from: &str| -> BTreeSet<String> {
         let mut seen = BTreeSet::new();
         let mut todo = vec![from.to_string()];
@@ -633,71 +592,126 @@ fn violations(src: &Path) -> BTreeMap<String, Vec<String>> {
         seen
     };
     let mut done = BTreeSet::new();
-    for n in &nodes {
+    let mut out = Vec::new();
+    for n in graph.keys() {
         if done.contains(n) {
             continue;
         }
         let from_n = reach(n);
-        let comp: BTreeSet<String> = nodes
-            .iter()
-            .filter(|m| *m == n || (from_n.contains(*m) && reach(m).contains(n)))
-            .cloned()
-            .collect();
-        done.extend(comp.iter().cloned());
-        if comp.len() > 1 {
-            let names: Vec<String> = comp.into_iter().collect();
-            out.entry(format!("cycle: {}", names.join(", ")))
-                .or_default();
-        }
-    }
-    // Cycles between the files of one top-level module (a file and the
-    // module folder it declares are one node: `mod.rs` re-exports and
-    // `super::` uses between parent and child are how Rust nests modules).
-    let modules: BTreeSet<Vec<String>> = edges.iter().map(|e| e.from.clone()).collect();
-    let node = |path: &[String]| -> Option<Vec<String>> {
-        (1..=path.len())
-            .rev()
-            .map(|k| path[..k].to_vec())
-            .find(|p| modules.contains(p))
-    };
-    let mut files: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
-    for e in &edges {
-        let Some(to) = node(&e.to) else { continue };
-        let nested = to.starts_with(&e.from) || e.from.starts_with(&to);
-        if unit(&e.from) == unit(&to) && !nested {
-            files.entry(e.from.clone()).or_default().insert(to);
-        }
-    }
-    let reach_file = |from: &Vec<String>| -> BTreeSet<Vec<String>> {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![from.clone()];
-        while let Some(n) = todo.pop() {
-            for m in files.get(&n).into_iter().flatten() {
-                if seen.insert(m.clone()) {
-                    todo.push(m.clone());
-                }
-            }
-        }
-        seen
-    };
-    let mut done_files = BTreeSet::new();
-    for n in files.keys() {
-        if done_files.contains(n) {
-            continue;
-        }
-        let from_n = reach_file(n);
         if !from_n.contains(n) {
             continue;
         }
-        let comp: BTreeSet<Vec<String>> = from_n
+        let comp: BTreeSet<String> = from_n
             .iter()
-            .filter(|m| reach_file(m).contains(n))
+            .filter(|m| reach(m).contains(n))
             .cloned()
             .collect();
-        done_files.extend(comp.iter().cloned());
-        let names: Vec<String> = comp.iter().map(|p| p.join("::")).collect();
-        out.entry(format!("cycle: {}", names.join(", ")))
-            .or_default();
+        done.extend(comp.iter().cloned());
+        out.push(comp);
+    }
+    out
+}
+
+/// Every module that has a file under `src`, and the inline `mod x { … }`
+/// blocks in them.
+fn scan_modules(src: &Path) -> BTreeSet<Vec<String>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut out = BTreeSet::new();
+    for f in files {
+        let rel = f.strip_prefix(src).unwrap_or(&f).to_path_buf();
+        let here = module_of(&rel);
+        let text = strip(&std::fs::read_to_string(&f).unwrap_or_default());
+        for (_, _, name) in inline_mods(&text) {
+            out.insert(here.iter().cloned().chain([name]).collect());
+        }
+        out.insert(here);
+    }
+    out
+}
+
+fn unit(path: &[String]) -> String {
+    path.first().cloned().unwrap_or_else(|| "lib".to_string())
+}
+
+/// Every violation, as `KNOWN` writes them, with where they are.
+fn violations(src: &Path) -> BTreeMap<String, Vec<String>> {
+    let (edges, sql) = scan(src);
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for e in &edges {
+        let (a, b) = (unit(&e.from), unit(&e.to));
+        if a == b
+            || e.to
+                .first()
+                .is_some_and(|x| x.chars().next().is_some_and(char::is_uppercase))
+        {
+            continue;
+        }
+        let at = format!("{}:{}", e.file, e.line);
+        let bad = if placement(&a).is_none() || placement(&b).is_none() {
+            Some(format!("unplaced: {a} -> {b}"))
+        } else if !may_import(&a, &b, &e.to) {
+            Some(format!("{a} -> {b}"))
+        } else {
+            None
+        };
+        if let Some(v) = bad {
+            out.entry(v).or_default().push(at);
+        }
+    }
+    // Cycles between siblings, at every level: the top-level modules, and
+    // the children of each folder, where a child folder counts as one
+    // sibling with everything under it. An edge from a module to its own
+    // parent or child is how Rust nests modules (`mod.rs` re-exports,
+    // `super::` uses), so it is no arrow between siblings.
+    let known_modules: BTreeSet<Vec<String>> = scan_modules(src);
+    let node = |path: &[String]| -> Vec<String> {
+        (0..=path.len())
+            .rev()
+            .map(|k| path[..k].to_vec())
+            .find(|p| known_modules.contains(p))
+            .unwrap_or_default()
+    };
+    let mut siblings: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    let mut arrows: BTreeMap<(Vec<String>, String, String), Vec<String>> = BTreeMap::new();
+    for e in &edges {
+        let to = node(&e.to);
+        if to.starts_with(&e.from) || e.from.starts_with(&to) {
+            continue;
+        }
+        let k = e.from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+        siblings
+            .entry(e.from[..k].to_vec())
+            .or_default()
+            .entry(e.from[k].clone())
+            .or_default()
+            .insert(to[k].clone());
+        arrows
+            .entry((e.from[..k].to_vec(), e.from[k].clone(), to[k].clone()))
+            .or_default()
+            .push(format!("{}:{}", e.file, e.line));
+    }
+    for (parent, graph) in &siblings {
+        for comp in cycles(graph) {
+            let names: Vec<String> = comp
+                .iter()
+                .map(|c| {
+                    parent
+                        .iter()
+                        .chain([c])
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join("::")
+                })
+                .collect();
+            let at = arrows
+                .iter()
+                .filter(|((p, a, b), _)| p == parent && comp.contains(a) && comp.contains(b))
+                .flat_map(|(_, at)| at.iter().cloned());
+            out.entry(format!("cycle: {}", names.join(", ")))
+                .or_default()
+                .extend(at);
+        }
     }
     for at in sql {
         let file = at
@@ -729,4 +743,45 @@ fn imports_go_down_the_layers_without_cycles_and_sql_stays_in_the_store() {
         new.join("\n    "),
         gone.join("\n    ")
     );
+}
+
+/// The checker itself finds a circle between two siblings of a folder, a
+/// subfolder counting as one sibling, when one arrow is a `use` and the
+/// other a path written inline in a call; and passes the same tree with
+/// the arrow turned into one to the parent.
+#[test]
+fn a_circle_between_siblings_fails_and_one_through_the_parent_does_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    let write = |rel: &str, text: &str| {
+        let path = src.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write("lib.rs", "pub mod service;\n");
+    write(
+        "service/mod.rs",
+        "pub mod clocks;\npub mod td;\npub fn shared() {}\n",
+    );
+    write(
+        "service/clocks.rs",
+        "pub fn reschedule() {}\npub fn end() { crate::service::td::finals::mail(); }\n",
+    );
+    write("service/td/mod.rs", "pub mod finals;\npub mod deadlines;\n");
+    write("service/td/finals.rs", "pub fn mail() {}\n");
+    write(
+        "service/td/deadlines.rs",
+        "use super::super::clocks::reschedule;\npub fn extend() { reschedule(); }\n",
+    );
+    let found = violations(src);
+    assert!(
+        found.contains_key("cycle: service::clocks, service::td"),
+        "{found:?}"
+    );
+    write(
+        "service/td/deadlines.rs",
+        "use crate::service::shared;\npub fn extend() { shared(); }\n",
+    );
+    let found = violations(src);
+    assert!(found.is_empty(), "{found:?}");
 }

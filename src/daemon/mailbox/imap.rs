@@ -24,8 +24,8 @@ use crate::config::{ImapConfig, Login, Secret, Tls};
 use crate::daemon::net;
 use crate::daemon::oauth::{self, TokenCommand};
 
-mod doctor;
-pub use doctor::{ImapProbe, diagnose};
+mod probe;
+pub use probe::{ImapProbe, diagnose};
 
 /// Servers may drop an IDLE after 30 minutes (RFC 2177): re-issue before.
 const IDLE_RENEW: Duration = Duration::from_secs(28 * 60);
@@ -120,12 +120,7 @@ impl ImapMailbox {
     /// Connects, logs in and selects the folder; creates the done folder if
     /// one is configured and missing.
     pub async fn connect(cfg: ImapConfig) -> Result<ImapMailbox, MailboxError> {
-        let extra_roots = match &cfg.ca_file {
-            Some(path) => {
-                net::read_ca_file(path, "[mail.imap] ca_file").map_err(MailboxError::Permanent)?
-            }
-            None => Vec::new(),
-        };
+        let extra_roots = extra_roots(&cfg).map_err(|f| f.error)?;
         let mut mailbox = ImapMailbox {
             extra_roots,
             cfg,
@@ -332,7 +327,8 @@ impl ImapMailbox {
     /// The open connection, opening one first if there is none.
     async fn connected(&mut self) -> Result<&mut Connected, MailboxError> {
         if self.conn.is_none() {
-            self.conn = Some(open(&self.cfg, &self.extra_roots).await?);
+            let opened = open(&self.cfg, &self.extra_roots, &mut |_, _| {}).await;
+            self.conn = Some(opened.map_err(|f| f.error)?);
             self.connects += 1;
             if self.connects > 1
                 && let Some(counter) = &self.reconnects
@@ -386,80 +382,255 @@ async fn timed<T>(
     }
 }
 
-/// Connects, secures, logs in and selects the folder.
+/// The steps of connecting, in order; `dopis doctor` names its lines by them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// The TCP connection and the server's greeting.
+    Connect,
+    /// TLS from the start or by STARTTLS (or none, on this machine only).
+    Tls,
+    /// LOGIN or AUTHENTICATE XOAUTH2.
+    Login,
+    /// The server's capabilities: IDLE, else polling.
+    Idle,
+    /// The folder read (and the done folder, created if missing).
+    Mailbox,
+}
+
+impl Step {
+    /// The doctor's name of the step.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Connect => "imap connect",
+            Step::Tls => "imap tls",
+            Step::Login => "imap login",
+            Step::Idle => "imap idle",
+            Step::Mailbox => "imap mailbox",
+        }
+    }
+}
+
+/// How a step that did not fail went, told to whoever watches the connect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepNote {
+    /// Fine: what was found.
+    Passed(String),
+    /// Works, but worth knowing: what and what one may do.
+    Warned { what: String, fix: String },
+}
+
+/// The step a connect failed at, the error the daemon acts on (retry or
+/// not), and what to change, for the doctor's fix line.
+#[derive(Debug)]
+pub struct StepFailed {
+    pub step: Step,
+    pub error: MailboxError,
+    pub fix: String,
+}
+
+/// Fails `step` with `error`, to be fixed by `fix`.
+fn failed(step: Step, fix: &str) -> impl FnOnce(MailboxError) -> StepFailed {
+    move |error| StepFailed {
+        step,
+        error,
+        fix: fix.to_string(),
+    }
+}
+
+/// Reads `[mail.imap] ca_file`: the CA certificates trusted besides the
+/// Mozilla roots.
+fn extra_roots(cfg: &ImapConfig) -> Result<Vec<CertificateDer<'static>>, StepFailed> {
+    match &cfg.ca_file {
+        Some(path) => net::read_ca_file(path, "[mail.imap] ca_file")
+            .map_err(MailboxError::Permanent)
+            .map_err(failed(Step::Tls, "fix [mail.imap] ca_file")),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// Connects, secures, logs in and selects the folder, creating the done
+/// folder if one is configured and missing. The one way in for the daemon
+/// and the doctor alike: each step that passes is told to `watch` (the
+/// daemon ignores it), the one that fails comes back with its fix.
 async fn open(
     cfg: &ImapConfig,
     extra_roots: &[CertificateDer<'static>],
-) -> Result<Connected, MailboxError> {
+    watch: &mut (dyn FnMut(Step, StepNote) + Send),
+) -> Result<Connected, StepFailed> {
     let server = format!("{}:{}", cfg.host, port(cfg));
     if cfg.tls == Tls::None && !net::is_loopback_host(&cfg.host) {
-        return Err(MailboxError::Permanent(format!(
-            "IMAP server {server}: tls = \"none\" is allowed only to this machine \
-             (localhost, 127.0.0.1, ::1), as the password would cross the network \
-             unencrypted; set [mail.imap] tls = \"tls\" or \"starttls\""
-        )));
+        return Err(StepFailed {
+            step: Step::Tls,
+            error: MailboxError::Permanent(format!(
+                "IMAP server {server}: tls = \"none\" is allowed only to this machine \
+                 (localhost, 127.0.0.1, ::1), as the password would cross the network \
+                 unencrypted; set [mail.imap] tls = \"tls\" or \"starttls\""
+            )),
+            fix: "set [mail.imap] tls = \"tls\" (port 993) or \"starttls\" (port 143)".into(),
+        });
     }
+    let to_connect = "check that the server runs and that [mail.imap] host and port name it \
+                      (993 for tls = \"tls\", 143 for starttls), and that no firewall drops \
+                      the connection";
     let tcp = tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect((cfg.host.as_str(), port(cfg))))
         .await
-        .map_err(|_| MailboxError::Transient(format!("IMAP server {server} did not answer in time")))?
-        .map_err(|e| {
+        .map_err(|_| {
             MailboxError::Transient(format!(
-                "cannot connect to IMAP server {server}: {e} (is it running? check [mail.imap] host and port)"
+                "IMAP server {server} did not answer in {} s",
+                CONNECT_TIMEOUT.as_secs()
             ))
-        })?;
+        })
+        .and_then(|r| {
+            r.map_err(|e| {
+                MailboxError::Transient(format!(
+                    "cannot connect to IMAP server {server}: {e} (is it running? check [mail.imap] host and port)"
+                ))
+            })
+        })
+        .map_err(failed(Step::Connect, to_connect))?;
+    watch(Step::Connect, StepNote::Passed(format!("{server} answers")));
+    let to_secure =
+        "check [mail.imap] tls (\"tls\" for port 993, \"starttls\" for 143), port and ca_file";
     let stream = match cfg.tls {
-        Tls::Tls => ImapStream::Tls(Box::new(handshake(cfg, extra_roots, &server, tcp).await?)),
+        Tls::Tls => ImapStream::Tls(Box::new(
+            handshake(cfg, extra_roots, &server, tcp)
+                .await
+                .map_err(failed(Step::Tls, to_secure))?,
+        )),
         Tls::None | Tls::Starttls => ImapStream::Plain(tcp),
     };
     let mut client = async_imap::Client::new(stream);
-    greeting(&mut client, &server).await?;
-    if cfg.tls == Tls::Starttls {
-        timed(
-            &server,
-            "STARTTLS",
-            client.run_command_and_check_ok("STARTTLS", None),
-        )
-        .await
-        .map_err(|_| {
-            MailboxError::Permanent(format!(
-                "IMAP server {server} refused STARTTLS; use tls = \"tls\" (port 993) \
-                     in [mail.imap], or \"none\" if the server is on this machine"
-            ))
-        })?;
-        let ImapStream::Plain(tcp) = client.into_inner() else {
-            return Err(MailboxError::Permanent(format!(
-                "IMAP server {server}: STARTTLS on a connection that is already encrypted"
+    greeting(&mut client, &server).await.map_err(failed(
+        Step::Connect,
+        "check that [mail.imap] port is the IMAP port (and tls matches it)",
+    ))?;
+    match cfg.tls {
+        Tls::None => watch(
+            Step::Tls,
+            StepNote::Passed(
+                "none (tls = \"none\"; allowed as the server is on this machine)".into(),
+            ),
+        ),
+        Tls::Tls => watch(
+            Step::Tls,
+            StepNote::Passed("TLS from the start, certificate valid".into()),
+        ),
+        Tls::Starttls => {
+            timed(
+                &server,
+                "STARTTLS",
+                client.run_command_and_check_ok("STARTTLS", None),
+            )
+            .await
+            .map_err(|_| {
+                MailboxError::Permanent(format!(
+                    "IMAP server {server} refused STARTTLS; use tls = \"tls\" (port 993) \
+                         in [mail.imap], or \"none\" if the server is on this machine"
+                ))
+            })
+            .map_err(failed(Step::Tls, to_secure))?;
+            let ImapStream::Plain(tcp) = client.into_inner() else {
+                return Err(StepFailed {
+                    step: Step::Tls,
+                    error: MailboxError::Permanent(format!(
+                        "IMAP server {server}: STARTTLS on a connection that is already encrypted"
+                    )),
+                    fix: to_secure.into(),
+                });
+            };
+            client = async_imap::Client::new(ImapStream::Tls(Box::new(
+                handshake(cfg, extra_roots, &server, tcp)
+                    .await
+                    .map_err(failed(Step::Tls, to_secure))?,
             )));
-        };
-        client = async_imap::Client::new(ImapStream::Tls(Box::new(
-            handshake(cfg, extra_roots, &server, tcp).await?,
-        )));
+            watch(
+                Step::Tls,
+                StepNote::Passed("STARTTLS, certificate valid".into()),
+            );
+        }
     }
 
-    let mut session = match cfg.login().map_err(MailboxError::Permanent)? {
-        Login::Password { user, password } => {
-            password_login(client, &server, user, password).await?
-        }
+    let login = cfg
+        .login()
+        .map_err(MailboxError::Permanent)
+        .map_err(failed(
+            Step::Login,
+            "write [mail.imap] password or token_command, as the line above says",
+        ))?;
+    let mut session = match login {
+        Login::Password { user, password } => password_login(client, &server, user, password)
+            .await
+            .map_err(failed(
+                Step::Login,
+                "check [mail.imap] user and password (with two-factor login, an app password)",
+            ))?,
         Login::Token { user, command } => {
             let tokens = TokenCommand::new("[mail.imap]", command);
-            xoauth2_login(client, &server, user, &tokens).await?
+            xoauth2_login(client, &server, user, &tokens)
+                .await
+                .map_err(failed(
+                    Step::Login,
+                    "check [mail.imap] user and token_command: the command must print a \
+                     fresh OAuth2 access token for that user, allowed to use IMAP",
+                ))?
         }
         Login::None => {
-            return Err(MailboxError::Permanent(
-                "[mail.imap] gives no way to log in".into(),
-            ));
+            return Err(StepFailed {
+                step: Step::Login,
+                error: MailboxError::Permanent("[mail.imap] gives no way to log in".into()),
+                fix: "write [mail.imap] password or token_command".into(),
+            });
         }
     };
+    watch(
+        Step::Login,
+        StepNote::Passed(format!("logged in as '{}'", cfg.user)),
+    );
 
-    let caps = timed(&server, "CAPABILITY", session.capabilities()).await?;
+    let caps = timed(&server, "CAPABILITY", session.capabilities())
+        .await
+        .map_err(failed(
+            Step::Idle,
+            "try again; if it persists, the server misbehaves",
+        ))?;
     let has_idle = caps.has_str("IDLE");
     let has_move = caps.has_str("MOVE");
     let has_uidplus = caps.has_str("UIDPLUS");
+    watch(
+        Step::Idle,
+        if has_idle {
+            StepNote::Passed("the server has IDLE: new mail is seen at once".into())
+        } else {
+            StepNote::Warned {
+                what: format!(
+                    "the server has no IDLE: dopis polls every {} s instead",
+                    cfg.poll_seconds.max(1)
+                ),
+                fix: "nothing is needed; lower [mail.imap] poll_seconds for quicker answers".into(),
+            }
+        },
+    );
 
+    let to_open = format!(
+        "create the folder '{}' in the mailbox, or set [mail.imap] mailbox to one that exists \
+         (usually INBOX)",
+        cfg.mailbox
+    );
     if let Some(done) = &cfg.done_folder {
-        ensure_folder(&mut session, &server, done, "done_folder").await?;
+        ensure_folder(&mut session, &server, done, "done_folder")
+            .await
+            .map_err(failed(
+                Step::Mailbox,
+                "create it, or fix [mail.imap] done_folder",
+            ))?;
     }
-    let uid_validity = select(&mut session, &server, cfg).await?;
+    let uid_validity = select(&mut session, &server, cfg)
+        .await
+        .map_err(failed(Step::Mailbox, &to_open))?;
+    watch(
+        Step::Mailbox,
+        StepNote::Passed(format!("the folder '{}' exists and opens", cfg.mailbox)),
+    );
     Ok(Connected {
         session,
         uid_validity,
@@ -613,7 +784,7 @@ async fn select(
         // constant validity, which is what it claims by leaving it out.
         Ok(Ok(selected)) => Ok(selected.uid_validity.unwrap_or(0)),
         Ok(Err(ImapError::No(why) | ImapError::Bad(why))) => Err(MailboxError::Permanent(format!(
-            "IMAP folder '{}' cannot be opened for user '{}' on {server}: {} \
+            "the folder '{}' cannot be opened for user '{}' on IMAP server {server}: {} \
              (create it, or fix [mail.imap] mailbox)",
             cfg.mailbox,
             cfg.user,

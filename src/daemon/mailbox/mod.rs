@@ -24,7 +24,7 @@ use chrono::{DateTime, Utc};
 
 use crate::config::MailConfig;
 
-pub use imap::{ImapMailbox, ImapProbe, diagnose as diagnose_imap};
+pub use imap::{ImapMailbox, ImapProbe, Step as ImapStep, StepNote, diagnose as diagnose_imap};
 pub use maildir::MaildirMailbox;
 
 /// Mails bigger than this are not read by default (their body is skipped).
@@ -148,6 +148,13 @@ pub enum MailboxError {
 }
 
 impl MailboxError {
+    /// What went wrong, without the "(will retry)" of the log line.
+    pub fn message(&self) -> &str {
+        match self {
+            MailboxError::Transient(m) | MailboxError::Permanent(m) | MailboxError::Gone(m) => m,
+        }
+    }
+
     /// Whether calling again later may succeed.
     pub fn is_transient(&self) -> bool {
         matches!(self, MailboxError::Transient(_))

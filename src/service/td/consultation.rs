@@ -83,7 +83,7 @@ pub(crate) async fn start(
     )
     .await?;
     open_votes(tx, post, &table, &members, closes, now).await?;
-    crate::service::clocks::reschedule(tx, &table, None, now).await?;
+    crate::service::schedule::reschedule(tx, &table, None, now).await?;
     tx.set_event_started(ev.record.id, now).await?;
     Ok(vec![id])
 }

@@ -51,7 +51,7 @@ pub async fn extend(
     // The clock now has the extra days: mails show the new deadline, and the
     // scheduler looks at the game afresh.
     let t = table(tx, game).await?;
-    crate::service::clocks::reschedule(tx, &t, None, now).await?;
+    crate::service::schedule::reschedule(tx, &t, None, now).await?;
     let action = tx
         .record_td_action(
             &NewTdAction {
