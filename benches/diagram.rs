@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use dopis::chess::diagram::Diagram;
+use dopis::domain::chess::diagram::Diagram;
 use resvg::{tiny_skia, usvg};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;

@@ -12,16 +12,16 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use tokio::sync::watch;
 
-use crate::address::EmailAddress;
-use crate::app::{App, Clock, SystemClock};
-use crate::chess::game::StartPosition;
-use crate::clock::TimeControl;
-use crate::config::{Config, MailConfig, MaildirConfig, Secret};
+use crate::adapter::config::{Config, MailConfig, MaildirConfig, Secret};
 use crate::daemon::mailbox::Mailbox;
 use crate::daemon::mailer::Mailer;
 use crate::daemon::run::Daemon;
-use crate::lang::Lang;
-use crate::player::NewPlayer;
+use crate::domain::address::EmailAddress;
+use crate::domain::chess::game::StartPosition;
+use crate::domain::clock::TimeControl;
+use crate::domain::lang::Lang;
+use crate::domain::player::NewPlayer;
+use crate::service::app::{App, Clock, SystemClock};
 use crate::service::post::Post;
 
 /// Légal's mate (Légal – Saint Brie, Paris 1750), as the two players write
@@ -57,7 +57,7 @@ pub async fn run(dir: &Path, out: &mut dyn Write) -> Result<()> {
     }
     let mail_dir = dir.join("mail");
     let config = Config {
-        database: crate::config::DatabaseConfig {
+        database: crate::adapter::config::DatabaseConfig {
             url: Secret::new(format!("sqlite://{}", db.display())),
         },
         mail: MailConfig {
@@ -145,11 +145,11 @@ async fn play(
         store.clone(),
         clock.clone(),
         post,
-        &crate::app::Settings {
+        &crate::service::app::Settings {
             answers_per_hour: 100,
-            allowance: crate::clock::Allowance::default(),
-            plan: crate::clock::ReminderPlan::default(),
-            tables: std::sync::Arc::new(crate::chess::tablebase::NoTables),
+            allowance: crate::domain::clock::Allowance::default(),
+            plan: crate::domain::clock::ReminderPlan::default(),
+            tables: std::sync::Arc::new(crate::domain::chess::tablebase::NoTables),
         },
         "demo".into(),
     );

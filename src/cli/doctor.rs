@@ -8,8 +8,8 @@ use std::time::Duration;
 use anyhow::Result;
 
 use super::Cli;
-use crate::app::SystemClock;
 use crate::daemon::doctor::{self, Check, Options, Verdict};
+use crate::service::app::SystemClock;
 
 /// The arguments of `dopis doctor`.
 #[derive(Debug, clap::Args)]

@@ -10,13 +10,13 @@ use serde::Serialize;
 use shakmaty::Color;
 
 use super::Format;
-use crate::address::EmailAddress;
-use crate::app::App;
-use crate::chess::game::GameResult;
-use crate::event::EventStatus;
-use crate::ids::EventId;
-use crate::ids::GameId;
-use crate::lang::Lang;
+use crate::domain::address::EmailAddress;
+use crate::domain::chess::game::GameResult;
+use crate::domain::event::EventStatus;
+use crate::domain::ids::EventId;
+use crate::domain::ids::GameId;
+use crate::domain::lang::Lang;
+use crate::service::app::App;
 use crate::service::post::Post;
 use crate::service::td::{
     self, EntrantRecord, EventRecord, PairedGame, StoredEvent, TdAction, TeamRecord,
@@ -196,7 +196,7 @@ pub enum EventCommand {
         /// The event's number.
         id: i64,
         /// public, unlisted or private (absent: print the current one).
-        value: Option<crate::event::Visibility>,
+        value: Option<crate::domain::event::Visibility>,
         /// The TD changing it (one of the event's TDs); needed with a value.
         #[arg(long)]
         by: Option<EmailAddress>,
@@ -266,8 +266,8 @@ pub enum KindArg {
 
 impl KindArg {
     /// The result kind it names.
-    pub fn kind(self) -> crate::chess::outcome::ResultKind {
-        use crate::chess::outcome::ResultKind;
+    pub fn kind(self) -> crate::domain::chess::outcome::ResultKind {
+        use crate::domain::chess::outcome::ResultKind;
         match self {
             KindArg::Time => ResultKind::Time,
             KindArg::Adjudication => ResultKind::Adjudication,
@@ -297,7 +297,7 @@ fn read_results_file(file: &std::path::Path) -> Result<String> {
     let size = std::fs::metadata(file)
         .with_context(|| format!("cannot read {shown}"))?
         .len();
-    let max = crate::event::import::MAX_BYTES;
+    let max = crate::domain::event::import::MAX_BYTES;
     if size > max {
         anyhow::bail!(
             "{shown} is {size} bytes; a results file may have at most {max}: split it and import \
@@ -421,10 +421,10 @@ struct EventView<'a> {
 fn print_pairings(
     out: &mut dyn Write,
     games: &[PairedGame],
-    ratings: &std::collections::HashMap<crate::player::PlayerId, i32>,
+    ratings: &std::collections::HashMap<crate::domain::player::PlayerId, i32>,
     format: Format,
 ) -> Result<()> {
-    let named = |p: &crate::player::Player| match ratings.get(&p.id) {
+    let named = |p: &crate::domain::player::Player| match ratings.get(&p.id) {
         Some(r) => format!("{} ({r})", p.name),
         None => p.name.clone(),
     };
@@ -466,8 +466,8 @@ fn print_pairings(
 /// before each; JSON as `{"teams": table, "boards": [{"board": 1,
 /// "table": table}, …]}`.
 fn with_boards(
-    teams: &crate::event::crosstable::Crosstable,
-    boards: &[crate::event::boards::BoardTable],
+    teams: &crate::domain::event::crosstable::Crosstable,
+    boards: &[crate::domain::event::boards::BoardTable],
     format: TableFormat,
 ) -> String {
     match format {
@@ -676,8 +676,10 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                         time_control: ev.event.time_control.to_string(),
                         leave_days: ev.event.leave_days,
                         withdrawal: match ev.event.withdrawal {
-                            crate::event::WithdrawalRule::ForfeitAll => "forfeit-all",
-                            crate::event::WithdrawalRule::AnnulIfUnderHalf => "annul-if-under-half",
+                            crate::domain::event::WithdrawalRule::ForfeitAll => "forfeit-all",
+                            crate::domain::event::WithdrawalRule::AnnulIfUnderHalf => {
+                                "annul-if-under-half"
+                            }
                         },
                         analysis_link: ev.event.analysis_link.as_ref().map(|a| a.to_string()),
                         messages: ev.event.messages,
@@ -788,9 +790,9 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
             let read = if is_pgn {
-                crate::event::import::parse_pgn(&text)
+                crate::domain::event::import::parse_pgn(&text)
             } else {
-                crate::event::import::parse(&text)
+                crate::domain::event::import::parse(&text)
             };
             let lines = match read {
                 Ok(l) => l,
@@ -878,7 +880,7 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 crate::service::links::event_path(&post.tokens, EventId(id), visibility)
             );
             match visibility {
-                crate::event::Visibility::Private => writeln!(
+                crate::domain::event::Visibility::Private => writeln!(
                     out,
                     "event #{id} is private: only its players see it, through their own links"
                 )?,

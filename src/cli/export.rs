@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use crate::app::App;
+use crate::service::app::App;
 use crate::service::export;
 
 /// `dopis export FILE`: writes the export to a new file (never over one).

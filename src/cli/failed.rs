@@ -9,7 +9,7 @@ use anyhow::{Result, bail};
 use clap::Subcommand;
 
 use super::Format;
-use crate::app::App;
+use crate::service::app::App;
 use crate::service::quarantine;
 
 /// Subcommands of `dopis failed`.

@@ -8,13 +8,13 @@ use clap::Subcommand;
 use serde::Serialize;
 
 use super::Format;
-use crate::address::EmailAddress;
-use crate::app::App;
-use crate::chess::game::StartPosition;
-use crate::chess::game::Variant;
-use crate::clock::TimeControl;
-use crate::ids::GameId;
-use crate::player::Player;
+use crate::domain::address::EmailAddress;
+use crate::domain::chess::game::StartPosition;
+use crate::domain::chess::game::Variant;
+use crate::domain::clock::TimeControl;
+use crate::domain::ids::GameId;
+use crate::domain::player::Player;
+use crate::service::app::App;
 use crate::service::games::{self, GameRecord, StoredMove};
 use crate::service::players;
 use crate::service::post::Post;
@@ -158,13 +158,13 @@ struct ClocksView {
     to_move: &'static str,
     /// The deadline of the side to move, while the game goes on.
     next_deadline: Option<chrono::DateTime<chrono::Utc>>,
-    white: crate::clock::ClockState,
-    black: crate::clock::ClockState,
+    white: crate::domain::clock::ClockState,
+    black: crate::domain::clock::ClockState,
 }
 
-fn clocks_view(clocks: &crate::clock::Clocks, over: bool) -> ClocksView {
+fn clocks_view(clocks: &crate::domain::clock::Clocks, over: bool) -> ClocksView {
     ClocksView {
-        to_move: crate::chess::side::key(clocks.to_move),
+        to_move: crate::domain::chess::side::key(clocks.to_move),
         next_deadline: clocks
             .players
             .get(clocks.to_move)
@@ -239,7 +239,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             by,
         } => return super::event::extend(app, id, days, side, &reason, &by, out).await,
         GameCommand::Adjudicate { id, by, .. } => {
-            let (tables, _) = crate::app::open_tables(&app.config)?;
+            let (tables, _) = crate::service::app::open_tables(&app.config)?;
             if tables.most_pieces() == 0 {
                 bail!(
                     "no endgame tables are set up: set [tablebase] syzygy_path in the config (README: Endgame tables)"
@@ -359,7 +359,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
                             writeln!(
                                 out,
                                 "deadline:     {} ({} to move)",
-                                crate::clock::describe_deadline(deadline, player.tz),
+                                crate::domain::clock::describe_deadline(deadline, player.tz),
                                 player.name
                             )?;
                         }

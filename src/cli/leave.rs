@@ -9,9 +9,9 @@ use chrono::NaiveDate;
 use clap::Subcommand;
 
 use super::Format;
-use crate::address::EmailAddress;
-use crate::app::App;
-use crate::clock::{Allowance, Leave, LeaveKind};
+use crate::domain::address::EmailAddress;
+use crate::domain::clock::{Allowance, Leave, LeaveKind};
+use crate::service::app::App;
 use crate::service::clocks::{self, left_text};
 use crate::service::players;
 

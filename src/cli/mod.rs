@@ -22,8 +22,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::app::App;
-use crate::config::{Config, Secret};
+use crate::adapter::config::{Config, Secret};
+use crate::service::app::App;
 
 /// Correspondence chess by plain e-mail.
 #[derive(Debug, Parser)]
@@ -160,7 +160,7 @@ fn init(cli: &Cli, out: &mut dyn Write) -> Result<ExitCode> {
         // A secret from DOPIS_MAIL_SECRET counts: the file is then left
         // alone (it may be read-only, as in a container or a service).
         let has_secret = !config.mail.secret.expose().is_empty();
-        match crate::config::with_secret_added(&text) {
+        match crate::adapter::config::with_secret_added(&text) {
             Ok(Some(_)) if has_secret => {
                 writeln!(out, "config {} exists, left as it is", path.display())?
             }
@@ -183,7 +183,7 @@ fn init(cli: &Cli, out: &mut dyn Write) -> Result<ExitCode> {
             Err(message) => anyhow::bail!("config file {}: {message}", path.display()),
         }
     } else {
-        std::fs::write(&path, crate::config::example_with_secret())
+        std::fs::write(&path, crate::adapter::config::example_with_secret())
             .with_context(|| format!("cannot write config file {}", path.display()))?;
         writeln!(out, "wrote example config {}", path.display())?;
     }
@@ -291,8 +291,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS) // answered above
         }
         DopisCommand::Serve { once } => {
-            let json = config.log.format == crate::config::LogFormat::Json;
-            crate::telemetry::init(json, &config.log.level)?;
+            let json = config.log.format == crate::adapter::config::LogFormat::Json;
+            crate::adapter::telemetry::init(json, &config.log.level)?;
             let reload: Box<dyn Fn() -> Result<Config> + Send + Sync> = Box::new(move || {
                 let mut config = Config::load(file.as_deref(), std::env::vars())?;
                 if let Some(url) = &database {
@@ -304,8 +304,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         DopisCommand::Web => {
-            let json = config.log.format == crate::config::LogFormat::Json;
-            crate::telemetry::init(json, &config.log.level)?;
+            let json = config.log.format == crate::adapter::config::LogFormat::Json;
+            crate::adapter::telemetry::init(json, &config.log.level)?;
             runtime()?.block_on(crate::web::serve(config))?;
             Ok(ExitCode::SUCCESS)
         }

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
-use crate::chess::notation::{self, MoveTextError, Notation};
-use crate::lang::Lang;
+use crate::domain::chess::notation::{self, MoveTextError, Notation};
+use crate::domain::lang::Lang;
 
 /// How to write a FEN, shown when one cannot be read.
 const FEN_EXAMPLE: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";

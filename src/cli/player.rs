@@ -8,10 +8,10 @@ use anyhow::{Context, Result};
 use clap::Subcommand;
 
 use super::Format;
-use crate::address::EmailAddress;
-use crate::app::App;
-use crate::lang::Lang;
-use crate::player::{NewPlayer, Player};
+use crate::domain::address::EmailAddress;
+use crate::domain::lang::Lang;
+use crate::domain::player::{NewPlayer, Player};
+use crate::service::app::App;
 use crate::service::{links, players};
 
 /// Player subcommands.
@@ -36,7 +36,7 @@ pub enum PlayerCommand {
     /// lang and tz optional) in one go: all or none. Registered addresses
     /// are kept as they are and reported.
     Import {
-        /// The CSV file (format: `src/roster.rs`, README "Players").
+        /// The CSV file (format: `src/domain/roster.rs`, README "Players").
         file: PathBuf,
         /// Show what would change, and change nothing.
         #[arg(long)]
@@ -232,7 +232,7 @@ pub async fn run(app: &App, cmd: PlayerCommand, out: &mut dyn Write) -> Result<E
                     struct Shown<'a> {
                         #[serde(flatten)]
                         player: &'a Player,
-                        paused: Option<crate::player::Pause>,
+                        paused: Option<crate::domain::player::Pause>,
                         qualifications: Vec<players::Held>,
                     }
                     let shown = Shown {
@@ -290,11 +290,11 @@ async fn import(app: &App, file: &Path, dry_run: bool, out: &mut dyn Write) -> R
     let mut bytes = Vec::new();
     std::fs::File::open(file)
         .and_then(|f| {
-            f.take(crate::roster::MAX_BYTES as u64 + 1)
+            f.take(crate::domain::roster::MAX_BYTES as u64 + 1)
                 .read_to_end(&mut bytes)
         })
         .with_context(|| format!("cannot read {}", file.display()))?;
-    let rows = crate::roster::parse(&bytes)
+    let rows = crate::domain::roster::parse(&bytes)
         .map_err(|e| anyhow::anyhow!("{}: nothing was registered:\n{e}", file.display()))?;
     let mut tx = app.store.begin().await?;
     let done = players::import(&mut tx, &rows, app.clock.now()).await?;

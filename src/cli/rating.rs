@@ -1,5 +1,5 @@
 //! `dopis rating set|list`: the rating list (FIDE's Elo, kept from rated
-//! games; how: `src/rating.rs`).
+//! games; how: `src/domain/rating.rs`).
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Subcommand, ValueEnum};
 
-use crate::address::EmailAddress;
-use crate::app::App;
-use crate::rating::Source;
+use crate::domain::address::EmailAddress;
+use crate::domain::rating::Source;
+use crate::service::app::App;
 use crate::service::ratings;
 
 /// Where a start rating comes from.
@@ -101,13 +101,13 @@ pub async fn run(app: &App, cmd: RatingCommand, out: &mut dyn Write) -> Result<E
 
 /// A line's rating as shown: the number, or `unrated (n/5)` while a first
 /// rating is being made.
-fn shown(s: &crate::rating::Standing) -> String {
+fn shown(s: &crate::domain::rating::Standing) -> String {
     match s.rating {
         Some(r) => r.to_string(),
         None => format!(
             "unrated ({}/{})",
             s.first_games.len(),
-            crate::rating::FIRST_RATING_GAMES
+            crate::domain::rating::FIRST_RATING_GAMES
         ),
     }
 }

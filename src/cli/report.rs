@@ -7,8 +7,8 @@ use anyhow::{Context, Result, bail};
 use chrono::{DateTime, NaiveDate, NaiveDateTime, TimeDelta, Utc};
 use clap::{Subcommand, ValueEnum};
 
-use crate::app::App;
-use crate::ids::EventId;
+use crate::domain::ids::EventId;
+use crate::service::app::App;
 use crate::service::report::{Format, event_exists, on_request};
 
 /// Report subcommands.
@@ -69,7 +69,7 @@ pub fn parse_time(text: &str) -> Result<DateTime<Utc>, String> {
 
 /// Reads one span such as `3d`, `72h` or `90m`.
 pub fn parse_span(text: &str) -> Result<TimeDelta, String> {
-    match crate::clock::due::parse_reminders(text) {
+    match crate::domain::clock::due::parse_reminders(text) {
         Ok(spans) if spans.len() == 1 => Ok(spans[0]),
         _ => Err(format!(
             "'{text}' is not a span of time: write e.g. 3d, 72h or 90m"
@@ -98,7 +98,7 @@ pub async fn run(app: &App, cmd: ReportCommand, out: &mut dyn Write) -> Result<E
         ReportFormat::Json => Format::Json,
     };
     // With tables set up, the games in them are listed too.
-    let (tables, _) = crate::app::open_tables(&app.config)?;
+    let (tables, _) = crate::service::app::open_tables(&app.config)?;
     // Written as it is read: a report of many games is never whole in memory.
     on_request(
         &app.store,

@@ -12,8 +12,8 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color};
 
 use super::Format;
-use crate::chess::tablebase::{MoveReading, Reading, TablebaseRule, Tables, Unread, Wdl};
-use crate::config::Config;
+use crate::adapter::config::Config;
+use crate::domain::chess::tablebase::{MoveReading, Reading, TablebaseRule, Tables, Unread, Wdl};
 
 /// `dopis tablebase …`.
 #[derive(Debug, Subcommand)]
@@ -56,7 +56,7 @@ pub fn run(command: &TablebaseCommand, config: &Config, out: &mut dyn Write) -> 
             "no endgame tables: set [tablebase] syzygy_path in the config, or give --syzygy-path DIR",
         );
     }
-    let (tables, _) = crate::app::open_tables(&config)?;
+    let (tables, _) = crate::service::app::open_tables(&config)?;
     if *batch {
         let stdin = std::io::stdin();
         return probe_batch(tables.as_ref(), &mut stdin.lock(), out);
@@ -185,7 +185,7 @@ fn text(reading: &Reading, moves: &[MoveReading], out: &mut dyn Write) -> std::i
         let dtz = m
             .dtz
             .map(|d| {
-                let own = crate::chess::tablebase::Dtz {
+                let own = crate::domain::chess::tablebase::Dtz {
                     plies: -d.plies,
                     ..d
                 };

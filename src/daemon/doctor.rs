@@ -15,8 +15,8 @@ use chrono::{DateTime, Utc};
 
 use super::mailbox::{ImapProbe, ImapStep, MaildirMailbox, StepNote, diagnose_imap};
 use super::mailer::{DkimSigning, SmtpFault, SmtpMailer};
-use crate::app::{Clock, Settings};
-use crate::config::{Config, MailConfig, SmtpConfig};
+use crate::adapter::config::{Config, MailConfig, SmtpConfig};
+use crate::service::app::{Clock, Settings};
 use crate::service::post::Post;
 use crate::service::probe;
 use crate::service::{StoreError, open_store, redact_url};
@@ -188,7 +188,7 @@ fn settings(config: &Config, out: &mut Vec<Check>) -> Option<Post> {
     };
     match Settings::from_config(config) {
         // Told by the tablebase check below, with each file's fault.
-        Err(crate::config::ConfigError::BadTablebase { .. }) | Ok(_) => {}
+        Err(crate::adapter::config::ConfigError::BadTablebase { .. }) | Ok(_) => {}
         Err(e) => out.push(Check::fail(
             "config",
             e.to_string(),
@@ -228,7 +228,7 @@ fn tablebase(config: &Config, out: &mut Vec<Check>) {
     if config.tablebase.syzygy_path.is_empty() {
         return;
     }
-    match crate::app::open_tables(config) {
+    match crate::service::app::open_tables(config) {
         Err(e) => out.push(Check::fail(
             "tablebase",
             e.to_string(),
@@ -399,11 +399,11 @@ async fn smtp_checks(cfg: &SmtpConfig, out: &mut Vec<Check>) -> Option<SmtpMaile
         }
     }
     let tls = match cfg.tls {
-        crate::config::Tls::None => {
+        crate::adapter::config::Tls::None => {
             "none (tls = \"none\"; allowed as the server is on this machine)"
         }
-        crate::config::Tls::Tls => "TLS from the start, certificate valid",
-        crate::config::Tls::Starttls => "STARTTLS, certificate valid",
+        crate::adapter::config::Tls::Tls => "TLS from the start, certificate valid",
+        crate::adapter::config::Tls::Starttls => "STARTTLS, certificate valid",
     };
     match mailer.check().await {
         Ok(()) => {
@@ -555,7 +555,7 @@ async fn reply_and_clock(
     out.push(clock_check(sent_at, received));
 }
 
-fn reply_fix(mail: &MailConfig, address: &crate::address::EmailAddress) -> String {
+fn reply_fix(mail: &MailConfig, address: &crate::domain::address::EmailAddress) -> String {
     if mail.reply_domain.trim().is_empty() {
         format!(
             "the mail system must deliver {address} to this mailbox: set [mail] reply_delimiter \

@@ -25,8 +25,8 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use tokio::sync::watch;
 
-use crate::app::Clock;
 use crate::service::Store;
+use crate::service::app::Clock;
 use crate::service::inbox::Handled;
 
 /// `/healthz` answers 503 when no pass finished for this long: the daemon

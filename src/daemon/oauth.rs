@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-use crate::config::Secret;
+use crate::adapter::config::Secret;
 
 /// How long the command may take: long enough for a token endpoint on a
 /// slow network, short enough that a command waiting for a person (a

@@ -6,7 +6,7 @@
 use anyhow::Context;
 
 use super::mailbox::Mailbox;
-use crate::app::App;
+use crate::service::app::App;
 use crate::service::quarantine;
 
 /// Puts failed mail `id` back into the inbox, with its original arrival

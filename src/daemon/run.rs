@@ -11,8 +11,8 @@ use tokio::sync::watch;
 
 use super::mailbox::{Incoming, MailRef, Mailbox, MailboxError};
 use super::mailer::{Mailer, SendError};
-use crate::address::EmailAddress;
-use crate::app::{Clock, Settings};
+use crate::domain::address::EmailAddress;
+use crate::service::app::{Clock, Settings};
 use crate::service::clocks::Scheduler;
 use crate::service::delivery::{self, OutboxMail};
 use crate::service::inbox::{self, Handled, Inbox};
@@ -168,7 +168,7 @@ impl Daemon {
             mailbox_name,
             scheduler: Scheduler::new(post, settings),
             read_budget: std::time::Duration::from_millis(
-                crate::config::MailConfig::default().read_budget_ms,
+                crate::adapter::config::MailConfig::default().read_budget_ms,
             ),
             retrying: Mutex::new(HashSet::new()),
             lease: None,
@@ -1078,7 +1078,8 @@ impl Daemon {
 
 /// Reads the config again (the file and the `DOPIS_…` variables, as at
 /// start): `serve` calls it on SIGHUP.
-pub type ReloadConfig = Box<dyn Fn() -> anyhow::Result<crate::config::Config> + Send + Sync>;
+pub type ReloadConfig =
+    Box<dyn Fn() -> anyhow::Result<crate::adapter::config::Config> + Send + Sync>;
 
 /// What the daemon is asked to do by a signal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1101,7 +1102,7 @@ struct Parts {
 /// daemon is made of besides: first at start, before the database (a wrong
 /// mail setting is said before a database one), and on each reload.
 async fn open_mail(
-    config: &crate::config::Config,
+    config: &crate::adapter::config::Config,
 ) -> anyhow::Result<(Post, Settings, Mailbox, Mailer)> {
     let post = Post::new(&config.mail)?.with_pages(config.web.base()?);
     let settings = Settings::from_config(config)?;
@@ -1114,13 +1115,13 @@ async fn open_mail(
 
 /// The daemon of `config` on `store`, with its mailbox and mailer.
 fn parts_of(
-    config: &crate::config::Config,
+    config: &crate::adapter::config::Config,
     store: &Store,
     (post, settings, mailbox, mailer): (Post, Settings, Mailbox, Mailer),
 ) -> Parts {
     let daemon = Daemon::new(
         store.clone(),
-        Arc::new(crate::app::SystemClock),
+        Arc::new(crate::service::app::SystemClock),
         post,
         &settings,
         match &config.mail.imap {
@@ -1141,16 +1142,16 @@ fn parts_of(
 
 /// Makes the daemon, its mailbox and its mailer from `config` anew (the
 /// database stays open): on SIGHUP.
-async fn assemble(config: &crate::config::Config, store: &Store) -> anyhow::Result<Parts> {
+async fn assemble(config: &crate::adapter::config::Config, store: &Store) -> anyhow::Result<Parts> {
     Ok(parts_of(config, store, open_mail(config).await?))
 }
 
 /// The config `serve` goes on with after SIGHUP: the new one, but with
 /// what only a new start can change kept as it was (each said in the log).
 fn reloaded(
-    current: &crate::config::Config,
-    mut new: crate::config::Config,
-) -> crate::config::Config {
+    current: &crate::adapter::config::Config,
+    mut new: crate::adapter::config::Config,
+) -> crate::adapter::config::Config {
     let kept = |what: &str| {
         tracing::warn!(
             "config reloaded, but {what} changed: that takes effect when dopis serve starts \
@@ -1197,7 +1198,7 @@ fn reloaded(
 /// config that does not read, or whose mail servers cannot be reached, is
 /// logged and the daemon goes on as it was.
 pub async fn serve(
-    config: crate::config::Config,
+    config: crate::adapter::config::Config,
     once: bool,
     reload: Option<ReloadConfig>,
 ) -> anyhow::Result<()> {
@@ -1336,7 +1337,7 @@ pub async fn serve(
         if let Some(new) = fresh {
             match assemble(&new, &store).await {
                 Ok(p) => {
-                    if let Err(e) = crate::telemetry::set_level(&new.log.level) {
+                    if let Err(e) = crate::adapter::telemetry::set_level(&new.log.level) {
                         tracing::error!(error = %e, "the new [log] level is not used");
                     }
                     current = new;

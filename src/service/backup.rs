@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::store::{Backend, Store, StoreError};
+use crate::adapter::store::{Backend, Store, StoreError};
 
 /// Why no backup was written.
 #[derive(Debug, thiserror::Error)]

@@ -33,13 +33,13 @@ use chrono::{DateTime, Duration, Utc};
 use super::Handled;
 use super::clocks::directors_of_event;
 use super::post::{Outgoing, Post};
-use crate::mail::compose::LetterKind;
-use crate::mail::inbound::InboundMail;
-use crate::player::Player;
-use crate::store::StoreError;
-use crate::store::Tx;
-use crate::store::bounces::NewBounce;
-use crate::store::games::GameLine;
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::mail::inbound::InboundMail;
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::adapter::store::bounces::NewBounce;
+use crate::adapter::store::games::GameLine;
+use crate::domain::player::Player;
 
 /// Records what a bounce says about our players and pauses those whose
 /// address keeps bouncing; never answers it.

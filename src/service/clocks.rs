@@ -1,4 +1,4 @@
-//! Clocks in the daemon: a stored game's [`GameClock`](crate::clock::GameClock) (its move times and
+//! Clocks in the daemon: a stored game's [`GameClock`](crate::domain::clock::GameClock) (its move times and
 //! both players' leave), keeping each game's schedule in its row, the
 //! scheduler step that sends reminders, silence and leave notices and ends
 //! games on time, and booking leave.
@@ -12,7 +12,7 @@
 //!
 //! **Scheduler.** [`Scheduler::step`] takes one game whose `next_due_at`
 //! has come (locking its row; on PostgreSQL rows other daemons hold are
-//! skipped), asks [`GameClock::due`](crate::clock::GameClock::due) what is due given the keys already
+//! skipped), asks [`GameClock::due`](crate::domain::clock::GameClock::due) what is due given the keys already
 //! recorded, queues the mails, records the keys, stores the new schedule,
 //! and commits: mails and keys together or not at all. A daemon that was
 //! down finds every game whose instant passed and catches up with one mail
@@ -28,16 +28,16 @@ pub const DIGEST_HOUR: u32 = 7;
 
 use super::post::{LoadedGame, Outgoing, Post, load_table};
 use super::schedule::{reschedule, reschedule_game};
-use crate::clock::leave::{self, regular_days_in_year};
-use crate::clock::{Allowance, Due, Leave, LeaveError, ReminderPlan};
-use crate::ids::GameId;
-use crate::locale::describe_deadline;
-use crate::mail::compose::LetterKind;
-use crate::player::{Player, PlayerId};
-use crate::store::Tx;
-use crate::store::clocks::NewLeave;
-use crate::store::games::GameStatus;
-use crate::store::{Store, StoreError};
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::store::Tx;
+use crate::adapter::store::clocks::NewLeave;
+use crate::adapter::store::games::GameStatus;
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::clock::leave::{self, regular_days_in_year};
+use crate::domain::clock::{Allowance, Due, Leave, LeaveError, ReminderPlan};
+use crate::domain::ids::GameId;
+use crate::domain::locale::describe_deadline;
+use crate::domain::player::{Player, PlayerId};
 
 /// The tournament directors to tell about a game (timeouts, long silence):
 /// the TDs of the game's event; games outside events have none.
@@ -51,7 +51,7 @@ pub async fn directors_of(tx: &mut Tx, game: GameId) -> Result<Vec<Player>, Stor
 /// The tournament directors of an event, as mail recipients.
 pub async fn directors_of_event(
     tx: &mut Tx,
-    event: crate::ids::EventId,
+    event: crate::domain::ids::EventId,
 ) -> Result<Vec<Player>, StoreError> {
     let mut directors = Vec::new();
     for address in tx.event_tds(event).await? {
@@ -69,13 +69,13 @@ pub async fn director(tx: &mut Tx, address: &str) -> Result<Option<Player>, Stor
     if let Some(player) = tx.player_by_email(address).await? {
         return Ok(Some(player));
     }
-    Ok(crate::address::EmailAddress::parse(address)
+    Ok(crate::domain::address::EmailAddress::parse(address)
         .ok()
         .map(|email| Player {
-            id: crate::player::PlayerId(0),
+            id: crate::domain::player::PlayerId(0),
             name: email.to_string(),
             email,
-            lang: crate::lang::Lang::En,
+            lang: crate::domain::lang::Lang::En,
             tz: None,
         }))
 }
@@ -142,7 +142,7 @@ pub async fn next_due_game(
 
 impl Scheduler {
     /// The scheduler with the daemon's settings.
-    pub fn new(post: Post, settings: &crate::app::Settings) -> Scheduler {
+    pub fn new(post: Post, settings: &crate::service::app::Settings) -> Scheduler {
         Scheduler {
             post,
             plan: settings.plan.clone(),
@@ -351,7 +351,7 @@ pub struct Booked {
 }
 
 /// Books leave for a player in all their games outside events, checked by
-/// the rules of [`crate::clock::leave`]; reschedules their active games.
+/// the rules of [`crate::domain::clock::leave`]; reschedules their active games.
 ///
 /// `asked_at` is when the player asked: its day is the "today" the leave
 /// must start after. For a mail that is when it reached the mailbox, so a
@@ -480,8 +480,8 @@ pub fn left_text(left: &[(i32, u32)]) -> String {
 /// with its player (`dopis leave list`).
 pub async fn leaves(
     store: &Store,
-    email: Option<&crate::address::EmailAddress>,
-) -> Result<Vec<(crate::store::clocks::StoredLeave, Player)>, StoreError> {
+    email: Option<&crate::domain::address::EmailAddress>,
+) -> Result<Vec<(crate::adapter::store::clocks::StoredLeave, Player)>, StoreError> {
     let player = match email {
         Some(e) => Some(store.player_by_email(e).await?),
         None => None,

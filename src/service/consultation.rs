@@ -8,7 +8,7 @@
 //! move through the arbiter, so clocks, the other side's mails, the end of
 //! the game and the PGN work as in any game. What is added here: every
 //! member gets the side's mails, a move mail is a vote, and the tally
-//! ([`crate::event::consultation`]) picks the move.
+//! ([`crate::domain::event::consultation`]) picks the move.
 
 use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
@@ -17,25 +17,25 @@ use super::inbox::Inbox;
 use super::post::{self, Answering, LoadedGame, Outgoing};
 use super::td::consultation::{closes_at, open_votes};
 use super::votes::{Members, remark, votes_at};
-use crate::arbiter::{Notice, Reason, RejectionKind, Step};
-use crate::chess::notation::{Notation, render};
-use crate::command::{self, Command, MoveText};
-use crate::event::consultation as tally;
-use crate::ids::GameId;
-use crate::lang::Lang;
-use crate::mail::compose::{LetterKind, VoteLine, VoteNews};
-use crate::mail::key::sha256_hex;
-use crate::player::Player;
-use crate::store::StoreError;
-use crate::store::Tx;
-use crate::store::games::GameStatus;
+use crate::adapter::mail::compose::{LetterKind, VoteLine, VoteNews};
+use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::GameStatus;
+use crate::domain::arbiter::{Notice, Reason, RejectionKind, Step};
+use crate::domain::chess::notation::{Notation, render};
+use crate::domain::command::{self, Command, MoveText};
+use crate::domain::event::consultation as tally;
+use crate::domain::ids::GameId;
+use crate::domain::lang::Lang;
+use crate::domain::player::Player;
 
 pub use super::Handled;
 
 /// A move of the position as `lang` writes it; the UCI when it is none.
 fn san_in(
     position: &shakmaty::Chess,
-    game: &crate::chess::game::Game,
+    game: &crate::domain::chess::game::Game,
     uci: &str,
     lang: Lang,
 ) -> String {
@@ -219,7 +219,7 @@ async fn hear(
         votes: lines(&counts, table.game.position(), &table, voter.lang),
         voted: u32::try_from(votes.len()).unwrap_or(u32::MAX),
         members: u32::try_from(side_ids.len()).unwrap_or(u32::MAX),
-        closes: closes.map(|c| crate::locale::describe_deadline(c, voter.tz, voter.lang)),
+        closes: closes.map(|c| crate::domain::locale::describe_deadline(c, voter.tz, voter.lang)),
     };
     inbox
         .post
@@ -406,7 +406,7 @@ fn numbered(before: &shakmaty::Chess, table: &LoadedGame, uci: &str, lang: Lang)
 /// The consultation games whose votes closed by `now` (for the daemon,
 /// which makes each one's move with [`close_one`]).
 pub async fn closed_votes(
-    store: &crate::store::Store,
+    store: &crate::adapter::store::Store,
     now: DateTime<Utc>,
 ) -> Result<Vec<GameId>, StoreError> {
     let mut tx = store.begin().await?;
@@ -418,7 +418,7 @@ pub async fn closed_votes(
 /// Makes the move of a consultation game whose votes closed, by its
 /// votes, in a transaction of its own; what was played, if anything.
 pub async fn close_one(
-    store: &crate::store::Store,
+    store: &crate::adapter::store::Store,
     inbox: &Inbox,
     game: GameId,
     now: DateTime<Utc>,

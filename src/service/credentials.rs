@@ -5,8 +5,8 @@
 
 use argon2::password_hash::{PasswordHasher, SaltString};
 
-use crate::player::Player;
-use crate::store::{StoreError, Tx};
+use crate::adapter::store::{StoreError, Tx};
+use crate::domain::player::Player;
 
 /// Letters of a generated password: no look-alikes (0/O, 1/l/I), so it can
 /// be typed from a mail.

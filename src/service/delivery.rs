@@ -6,11 +6,11 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::post::Post;
-use crate::store::{Store, StoreError};
+use crate::adapter::store::{Store, StoreError};
 
 /// The service's vocabulary for a mail to send: plain data read from the
 /// outbox (envelope, recipient, the bytes, how often it was tried).
-pub use crate::store::outbox::OutboxMail;
+pub use crate::adapter::store::outbox::OutboxMail;
 
 /// How long a claimed outbox mail is left alone by other senders.
 const LEASE_SECONDS: i64 = 300;

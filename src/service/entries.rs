@@ -4,7 +4,7 @@
 //! reply, may withdraw; a TD adds or refuses entries; and when entries
 //! close the daemon starts the event with the confirmed entries, seeded by
 //! rating, or tells the TDs there were too few. The rules are the pure
-//! [`crate::event::entries`]'s.
+//! [`crate::domain::event::entries`]'s.
 //!
 //! A `From:` can be forged, so nothing an unsigned mail asks is done on its
 //! word: an entry, and a withdrawal, count only when the address answers
@@ -21,20 +21,20 @@ use super::Handled;
 use super::inbox::Inbox;
 use super::post::{Answering, Outgoing, Post};
 use super::td::{StoredEvent, TdError};
-use crate::address::EmailAddress;
-use crate::command::{self, Command};
-use crate::event::entries::{
+use crate::adapter::mail::compose::{EntryNews, LetterKind, OpenEvent};
+use crate::adapter::mail::inbound::InboundMail;
+use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::store::entries::{EntryRecord, NewEntry, hour_before};
+use crate::adapter::store::td_log::NewTdAction;
+use crate::adapter::store::{Store, StoreError, Tx};
+use crate::domain::address::EmailAddress;
+use crate::domain::command::{self, Command};
+use crate::domain::event::entries::{
     Applicant, Closing, EntryRefusal, EntryRules, EntryStatus, Queued, Seedable, sections, seed,
 };
-use crate::ids::EventId;
-use crate::lang::Lang;
-use crate::mail::compose::{EntryNews, LetterKind, OpenEvent};
-use crate::mail::inbound::InboundMail;
-use crate::mail::key::sha256_hex;
-use crate::player::{NewPlayer, Player, PlayerId};
-use crate::store::entries::{EntryRecord, NewEntry, hour_before};
-use crate::store::td_log::NewTdAction;
-use crate::store::{Store, StoreError, Tx};
+use crate::domain::ids::EventId;
+use crate::domain::lang::Lang;
+use crate::domain::player::{NewPlayer, Player, PlayerId};
 
 /// Entries asked for by one address that is no player, per hour.
 pub const STRANGER_ENTRIES_PER_ADDRESS_HOUR: u64 = 3;
@@ -147,13 +147,13 @@ fn shown(ev: &StoredEvent, rules: &EntryRules, entered: u32, to: &Player) -> Ope
     OpenEvent {
         id: ev.record.id.0,
         name: ev.record.name.clone(),
-        time_control: crate::locale::describe_control(&ev.event.time_control, to.lang),
-        closes: crate::locale::describe_deadline(rules.closes, to.tz, to.lang),
+        time_control: crate::domain::locale::describe_control(&ev.event.time_control, to.lang),
+        closes: crate::domain::locale::describe_deadline(rules.closes, to.tz, to.lang),
         entered,
         min: rules.min,
         max: rules.max,
         start_when_full: rules.start_when_full,
-        anyone: rules.open_to == crate::event::entries::OpenTo::Anyone,
+        anyone: rules.open_to == crate::domain::event::entries::OpenTo::Anyone,
         rating: match (rules.rating_min, rules.rating_max) {
             (None, None) => None,
             (Some(lo), None) => Some(format!("≥ {lo}")),
@@ -169,7 +169,9 @@ fn refusal_words(why: &EntryRefusal, to: &Player) -> (&'static str, Option<Strin
         EntryRefusal::NotOpen { .. } => ("not-open", None),
         EntryRefusal::NotYet { opens } => (
             "not-yet",
-            Some(crate::locale::describe_deadline(*opens, to.tz, to.lang)),
+            Some(crate::domain::locale::describe_deadline(
+                *opens, to.tz, to.lang,
+            )),
         ),
         EntryRefusal::Closed => ("closed", None),
         EntryRefusal::Full { max } => ("full", Some(max.to_string())),
@@ -666,7 +668,8 @@ impl Inbox {
         };
         let who = Applicant {
             email: &me.email,
-            registered: player.is_some() || rules.open_to == crate::event::entries::OpenTo::Anyone,
+            registered: player.is_some()
+                || rules.open_to == crate::domain::event::entries::OpenTo::Anyone,
             rating,
             entry: Some(entry.status),
             spare_qualifications,
@@ -732,7 +735,7 @@ pub async fn open(
     text: &str,
     now: DateTime<Utc>,
 ) -> Result<(EventId, usize), TdError> {
-    let event = crate::event::file::parse(text)?;
+    let event = crate::domain::event::file::parse(text)?;
     let Some(rules) = event.entries.clone() else {
         return Err(TdError::Refused(
             "the file has no [entries] table: add one (closes = \"2027-02-01\", and optionally opens, min, max, open_to) to take entries by mail, or use `dopis event create` for an event with its players named".into(),
@@ -1030,13 +1033,15 @@ async fn start_sections(
         for e in &seeded {
             let email = EmailAddress::parse(&e.email)
                 .map_err(|err| StoreError::Corrupt(format!("entry {}: {err}", e.id)))?;
-            players.push(crate::event::file::Entrant {
+            players.push(crate::domain::event::file::Entrant {
                 email,
                 name: e.name.clone(),
                 lang: Some(e.lang),
             });
         }
-        if let crate::event::file::EventKind::RoundRobin { players: p, .. } = &mut section.kind {
+        if let crate::domain::event::file::EventKind::RoundRobin { players: p, .. } =
+            &mut section.kind
+        {
             *p = players;
         }
         let id = super::td::store_event(tx, &section, now).await?;

@@ -72,8 +72,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use crate::store::dump::{Column, Kind, Value};
-use crate::store::{Backend, Store, StoreError, Tx};
+use crate::adapter::store::dump::{Column, Kind, Value};
+use crate::adapter::store::{Backend, Store, StoreError, Tx};
 
 /// The name in every export's `format`.
 pub const FORMAT: &str = "dopis-export";

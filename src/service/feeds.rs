@@ -5,8 +5,8 @@
 use chrono::{DateTime, Utc};
 
 use super::post::{self, Post};
-use crate::player::Player;
-use crate::store::{Store, StoreError};
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::player::Player;
 
 /// The `.ics` text of `player`'s deadlines at `now`. `game_link` makes the
 /// link to a game's page from its id, when the pages have an address.
@@ -28,5 +28,7 @@ pub async fn deadlines(
     tx.commit().await?;
     let name = format!("dopis: {}", player.name);
     let zone = player.tz.map(|tz| tz.name());
-    Ok(crate::mail::compose::deadline_feed(&name, zone, &entries))
+    Ok(crate::adapter::mail::compose::deadline_feed(
+        &name, zone, &entries,
+    ))
 }

@@ -8,16 +8,16 @@
 //! the server secret and the ids, and act only with the registered address,
 //! which is gone, so nothing they hold acts any more. Then every trace of
 //! their name and address in the database is replaced or removed (see
-//! [`crate::store::Tx::forget_player`]): mail bodies to them or about their
+//! [`crate::adapter::store::Tx::forget_player`]): mail bodies to them or about their
 //! games, their messages, inbound records and failed mails, the TD log.
 //! The address is free to register again, as a new player.
 
 use chrono::{DateTime, Utc};
 
-use crate::address::EmailAddress;
-use crate::player::Player;
-use crate::store::privacy::ForgetCounts;
-use crate::store::{Store, StoreError};
+use crate::adapter::store::privacy::ForgetCounts;
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::address::EmailAddress;
+use crate::domain::player::Player;
 
 /// Why a player was not forgotten.
 #[derive(Debug, thiserror::Error)]

@@ -3,11 +3,11 @@
 /// The service's vocabulary for a stored game: plain data read from the
 /// store (its players, start, moves with their times, status), which
 /// `dopis game list|show` prints.
-pub use crate::store::games::{GameRecord, GameStatus, StoredMove};
+pub use crate::adapter::store::games::{GameRecord, GameStatus, StoredMove};
 
-use crate::ids::GameId;
-use crate::player::Player;
-use crate::store::{Store, StoreError};
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::ids::GameId;
+use crate::domain::player::Player;
 
 /// The games by number with both players (`dopis game list`); only active
 /// ones if asked, and with their moves if asked (a listing that prints moves

@@ -14,23 +14,23 @@ use self::stale::Written;
 use super::clocks;
 use super::post::{self, Answering, LoadedGame, Outgoing, Post};
 use super::schedule;
-use crate::arbiter::{
+use crate::adapter::mail::compose::{LetterKind, NotHandledCause};
+use crate::adapter::mail::inbound::{self, InboundMail};
+use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::mail::route::{self, ReplyTag};
+use crate::adapter::store::Tx;
+use crate::adapter::store::game_messages::GameMessage;
+use crate::adapter::store::games::GameStatus;
+use crate::adapter::store::inbound::InboundRecord;
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::arbiter::{
     self, Answer, Notice, Place, Reason, RejectionKind, Ruling, StandingsAsked, Step, Writer,
 };
-use crate::clock::{Allowance, Leave};
-use crate::command::{self, Command};
-use crate::ids::GameId;
-use crate::lang::Lang;
-use crate::mail::compose::{LetterKind, NotHandledCause};
-use crate::mail::inbound::{self, InboundMail};
-use crate::mail::key::sha256_hex;
-use crate::mail::route::{self, ReplyTag};
-use crate::player::Player;
-use crate::store::Tx;
-use crate::store::game_messages::GameMessage;
-use crate::store::games::GameStatus;
-use crate::store::inbound::InboundRecord;
-use crate::store::{Store, StoreError};
+use crate::domain::clock::{Allowance, Leave};
+use crate::domain::command::{self, Command};
+use crate::domain::ids::GameId;
+use crate::domain::lang::Lang;
+use crate::domain::player::Player;
 
 pub use super::Handled;
 
@@ -44,12 +44,12 @@ pub struct Inbox {
     /// Regular leave days per player and calendar year.
     pub allowance: Allowance,
     /// The endgame tables claims are judged on.
-    pub tables: std::sync::Arc<dyn crate::chess::tablebase::Tables>,
+    pub tables: std::sync::Arc<dyn crate::domain::chess::tablebase::Tables>,
 }
 
 impl Inbox {
     /// Inbound handling with the daemon's settings.
-    pub fn new(post: Post, settings: &crate::app::Settings) -> Inbox {
+    pub fn new(post: Post, settings: &crate::service::app::Settings) -> Inbox {
         Inbox {
             post,
             answers_per_hour: settings.answers_per_hour,
@@ -255,7 +255,7 @@ impl Inbox {
         // without a record or an answer: the doctor removes it itself. A
         // mark that does not verify changes nothing, so nobody can make a
         // mail vanish by adding the header.
-        if let Some(mark) = crate::mail::probe::mark_in(raw)
+        if let Some(mark) = crate::adapter::mail::probe::mark_in(raw)
             && self.post.tokens.is_probe_mark(&mark)
         {
             return Checked::Probe;
@@ -431,7 +431,7 @@ impl Inbox {
                 }
                 let written = Written {
                     text: &mail.text,
-                    answered: crate::mail::stale::answered_ply(
+                    answered: crate::adapter::mail::stale::answered_ply(
                         game.0,
                         &mail.in_reply_to,
                         &mail.references,
@@ -752,7 +752,7 @@ impl Inbox {
             return Ok(match sender {
                 Some(sender) if valid && sender.id.0 == owner => Route::Digest { player: sender },
                 _ if valid => Route::Refuse {
-                    player: Some(tx.player(crate::player::PlayerId(owner)).await?),
+                    player: Some(tx.player(crate::domain::player::PlayerId(owner)).await?),
                     game: None,
                     why: Reason::DigestNotYourAddress {
                         from: mail.from.to_string(),
@@ -1299,7 +1299,10 @@ pub async fn set_mailbox_cursor(
 
 /// The standings letter of an event, with event errors as store errors (a
 /// stored event that cannot be read back is corrupt).
-async fn standings_kind(tx: &mut Tx, event: crate::ids::EventId) -> Result<LetterKind, StoreError> {
+async fn standings_kind(
+    tx: &mut Tx,
+    event: crate::domain::ids::EventId,
+) -> Result<LetterKind, StoreError> {
     crate::service::td::standings_letter(tx, event)
         .await
         .map_err(|e| match e {

@@ -21,8 +21,8 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use tokio::sync::Mutex;
 
-use crate::store::locks::LockSession;
-use crate::store::{Backend, Store, StoreError};
+use crate::adapter::store::locks::LockSession;
+use crate::adapter::store::{Backend, Store, StoreError};
 
 /// Advisory lock keys are 64 bits: the high half names what is locked.
 const INSTANCE_SPACE: i64 = 0x646f_7069; // "dopi"

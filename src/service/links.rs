@@ -4,15 +4,15 @@
 //!
 //! A segment is `{player id}.{token}`, the token an HMAC of the mail secret
 //! over the id and the player's link generation
-//! ([`crate::mail::route::Tokens::web_link`]): nothing is stored per link,
+//! ([`crate::adapter::mail::route::Tokens::web_link`]): nothing is stored per link,
 //! a new secret ends every link, and `dopis player link EMAIL --revoke`
 //! bumps the generation so the links given out so far stop working.
 
-use crate::event::Visibility;
-use crate::ids::{EventId, GameId};
-use crate::mail::route::Tokens;
-use crate::player::{Player, PlayerId};
-use crate::store::{Store, StoreError};
+use crate::adapter::mail::route::Tokens;
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::event::Visibility;
+use crate::domain::ids::{EventId, GameId};
+use crate::domain::player::{Player, PlayerId};
 
 /// The link segment of a player at their current generation.
 pub async fn segment_of(

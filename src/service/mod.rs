@@ -3,6 +3,7 @@
 //! core (rules, clocks, events, the arbiter) and the adapters (the store,
 //! mail in and out), never the daemon or the CLI.
 //!
+//! - [`app`]: the config, store and clock every command shares.
 //! - [`inbox`]: an inbound mail routed, authenticated and applied.
 //! - [`dkim`]: the optional DKIM check of an inbound mail.
 //! - [`post`]: the mails a change causes, queued in its transaction.
@@ -27,6 +28,7 @@
 //! - [`xfcc`]: what a chess program's XFCC requests do (logins, games, moves).
 //! - [`pages`]: what the web pages show, and who may see them.
 
+pub mod app;
 pub mod backup;
 pub mod bounces;
 pub mod clocks;
@@ -57,11 +59,11 @@ pub(crate) mod votes;
 pub mod xfcc;
 
 /// The database handle and its error, as the edges see them: the CLI and
-/// the daemon open a store (through [`crate::app::App`] or
+/// the daemon open a store (through [`crate::service::app::App`] or
 /// [`open_store`]), hold it, hand it to the services and close it; what is
 /// read or written in it is the services' business, so the edges name
 /// these two types and no other of the store's.
-pub use crate::store::{Store, StoreError, redact_url};
+pub use crate::adapter::store::{Store, StoreError, redact_url};
 
 /// Creates (or brings up to date) the database at `url` and opens it, as
 /// `dopis init` does.

@@ -28,20 +28,20 @@ use chrono_tz::Tz;
 use serde::Serialize;
 use shakmaty::{Color, Position};
 
-use crate::chess::diagram::Diagram;
-use crate::chess::game::Game;
-use crate::event::boards::BoardTable;
-use crate::event::crosstable::Crosstable;
-use crate::event::{EventStatus, Visibility};
-use crate::ids::{EventId, GameId};
-use crate::lang::Lang;
-use crate::locale;
-use crate::mail::route::Tokens;
-use crate::player::Player;
+use crate::adapter::mail::route::Tokens;
+use crate::adapter::store::games::{GameRecord, GameStatus};
+use crate::adapter::store::{Store, StoreError, Tx};
+use crate::domain::chess::diagram::Diagram;
+use crate::domain::chess::game::Game;
+use crate::domain::event::boards::BoardTable;
+use crate::domain::event::crosstable::Crosstable;
+use crate::domain::event::{EventStatus, Visibility};
+use crate::domain::ids::{EventId, GameId};
+use crate::domain::lang::Lang;
+use crate::domain::locale;
+use crate::domain::player::Player;
 use crate::service::post::{self, Post};
 use crate::service::td::{self, StoredEvent, TdError};
-use crate::store::games::{GameRecord, GameStatus};
-use crate::store::{Store, StoreError, Tx};
 
 /// The public paths of pages (kept with the private links, which the
 /// mails use too).
@@ -222,7 +222,7 @@ async fn event_part(tx: &mut Tx, id: EventId) -> Result<EventPart, StoreError> {
     } else if !games.is_empty()
         && games
             .iter()
-            .all(|g| g.game.status == crate::store::games::GameStatus::Finished)
+            .all(|g| g.game.status == crate::adapter::store::games::GameStatus::Finished)
     {
         "finished"
     } else {
@@ -429,7 +429,7 @@ async fn entries_info(
         tx.entries(ev.record.id)
             .await?
             .into_iter()
-            .filter(|e| e.status == crate::event::entries::EntryStatus::Confirmed)
+            .filter(|e| e.status == crate::domain::event::entries::EntryStatus::Confirmed)
             .map(|e| e.name),
     );
     Ok(Some(EntriesInfo {
@@ -441,7 +441,7 @@ async fn entries_info(
         min: rules.min,
         max: rules.max,
         start_when_full: rules.start_when_full,
-        anyone: rules.open_to == crate::event::entries::OpenTo::Anyone,
+        anyone: rules.open_to == crate::domain::event::entries::OpenTo::Anyone,
         rating_min: rules.rating_min,
         rating_max: rules.rating_max,
         invited_only: !rules.invited.is_empty(),
@@ -650,7 +650,11 @@ pub fn fen(pos: &shakmaty::Chess) -> String {
 }
 
 /// The moves of a game by move number, each with when it arrived.
-fn move_rows(game: &Game, tz: Option<Tz>, votes: &[crate::chess::pgn::Remark]) -> Vec<MoveRow> {
+fn move_rows(
+    game: &Game,
+    tz: Option<Tz>,
+    votes: &[crate::domain::chess::pgn::Remark],
+) -> Vec<MoveRow> {
     let first = game
         .start()
         .to_position()
@@ -696,7 +700,7 @@ fn move_rows(game: &Game, tz: Option<Tz>, votes: &[crate::chess::pgn::Remark]) -
 pub async fn game(
     store: &Store,
     post: &Post,
-    tables: &dyn crate::chess::tablebase::Tables,
+    tables: &dyn crate::domain::chess::tablebase::Tables,
     id: GameId,
     viewer: Viewer<'_>,
     now: DateTime<Utc>,
@@ -716,7 +720,7 @@ pub async fn game(
                 .tablebase
                 .rule
         }
-        None => crate::chess::tablebase::TablebaseRule::default(),
+        None => crate::domain::chess::tablebase::TablebaseRule::default(),
     };
     let table = post::load_around(&mut tx, record, false).await?;
     tx.commit().await?;
@@ -749,7 +753,7 @@ pub async fn game(
                 .conditionals
                 .of(side)
                 .iter()
-                .map(|line| crate::arbiter::show_line(&table.game, line, p.lang))
+                .map(|line| crate::domain::arbiter::show_line(&table.game, line, p.lang))
                 .collect(),
         ),
         None => (None, Vec::new()),
@@ -785,12 +789,12 @@ pub async fn game(
 /// What the tables say of a running game's position, in words: the
 /// verdict by the event's rule and who may claim it.
 fn tables_say(
-    tables: &dyn crate::chess::tablebase::Tables,
-    game: &crate::chess::game::Game,
-    rule: crate::chess::tablebase::TablebaseRule,
+    tables: &dyn crate::domain::chess::tablebase::Tables,
+    game: &crate::domain::chess::game::Game,
+    rule: crate::domain::chess::tablebase::TablebaseRule,
 ) -> Option<String> {
-    use crate::chess::outcome::GameResult;
-    use crate::chess::tablebase::TablebaseRule;
+    use crate::domain::chess::outcome::GameResult;
+    use crate::domain::chess::tablebase::TablebaseRule;
     if rule == TablebaseRule::None {
         return None;
     }
@@ -877,7 +881,7 @@ pub async fn player(
         let clocks = table.clock.as_ref().map(|c| c.clocks(now));
         games.push(PlayerGame {
             id,
-            colour: crate::chess::side::key(side),
+            colour: crate::domain::chess::side::key(side),
             opponent: table.player(side.other()).name.clone(),
             event,
             move_number: table.game.position().fullmoves().get(),
@@ -943,7 +947,7 @@ mod tests {
     #[test]
     fn moves_are_listed_by_move_number_with_their_arrival() {
         let game = Game::replay(
-            crate::chess::game::StartPosition::Standard,
+            crate::domain::chess::game::StartPosition::Standard,
             &["e2e4", "e7e5", "g1f3"],
         )
         .expect("legal");
@@ -958,7 +962,7 @@ mod tests {
 
     #[test]
     fn a_game_from_a_position_with_black_to_move_starts_with_an_empty_white_half() {
-        let start = crate::chess::game::StartPosition::fen(
+        let start = crate::domain::chess::game::StartPosition::fen(
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
         )
         .expect("fen");

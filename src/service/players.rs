@@ -2,10 +2,10 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::address::EmailAddress;
-use crate::player::{NewPlayer, Pause, Player};
-use crate::roster::{self, RosterRow};
-use crate::store::{Store, StoreError, Tx};
+use crate::adapter::store::{Store, StoreError, Tx};
+use crate::domain::address::EmailAddress;
+use crate::domain::player::{NewPlayer, Pause, Player};
+use crate::domain::roster::{self, RosterRow};
 
 /// Registers a player (`dopis player add`); an address is registered once.
 pub async fn register(
@@ -48,7 +48,7 @@ pub async fn show(
 pub struct Held {
     /// The qualification.
     #[serde(flatten)]
-    pub qualification: crate::store::qualifications::Qualification,
+    pub qualification: crate::adapter::store::qualifications::Qualification,
     /// The section's name.
     pub section: String,
 }

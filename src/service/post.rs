@@ -5,27 +5,27 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use shakmaty::{ByColor, Color};
 
-use crate::address::EmailAddress;
-use crate::arbiter::Notice;
-use crate::chess::analysis::AnalysisLink;
-use crate::chess::game::Game;
-use crate::chess::pgn::{self, PgnTags};
-use crate::chess::side;
-use crate::clock::{Clocks, GameClock, Leave, Pauses, TimeControl, Timeline};
-use crate::config::MailConfig;
-use crate::ids::GameId;
-use crate::locale;
-use crate::mail::compose::{
+use crate::adapter::config::MailConfig;
+use crate::adapter::mail::compose::{
     self, DigestGame, GameListEntry, GameView, Letter, LetterKind, Party, Talk,
 };
-use crate::mail::inbound::MessageId;
-use crate::mail::key::sha256_hex;
-use crate::mail::route::{self, ReplyAddresses, ReplyTag, Tokens, message_id_local};
-use crate::player::Player;
-use crate::store::StoreError;
-use crate::store::Tx;
-use crate::store::games::GameRecord;
-use crate::store::outbox::{NewOutboxMail, OutboxKind};
+use crate::adapter::mail::inbound::MessageId;
+use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::mail::route::{self, ReplyAddresses, ReplyTag, Tokens, message_id_local};
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::GameRecord;
+use crate::adapter::store::outbox::{NewOutboxMail, OutboxKind};
+use crate::domain::address::EmailAddress;
+use crate::domain::arbiter::Notice;
+use crate::domain::chess::analysis::AnalysisLink;
+use crate::domain::chess::game::Game;
+use crate::domain::chess::pgn::{self, PgnTags};
+use crate::domain::chess::side;
+use crate::domain::clock::{Clocks, GameClock, Leave, Pauses, TimeControl, Timeline};
+use crate::domain::ids::GameId;
+use crate::domain::locale;
+use crate::domain::player::Player;
 
 /// Everything needed to address and compose our mails.
 #[derive(Debug, Clone)]
@@ -69,7 +69,7 @@ pub struct BouncePolicy {
 pub enum PostError {
     /// `[mail] address` is not an address.
     #[error("[mail] address: {0}")]
-    Address(crate::address::BadAddress),
+    Address(crate::domain::address::BadAddress),
     /// No secret for reply tokens.
     #[error(
         "[mail] secret is empty: reply addresses need a secret. Run `dopis init` to write one into \
@@ -81,7 +81,7 @@ pub enum PostError {
     DnsServers(String),
     /// `[mail] analysis_link` is not `off`, `lichess` or an address template.
     #[error("[mail] analysis_link: {0}")]
-    AnalysisLink(crate::chess::analysis::BadAnalysisLink),
+    AnalysisLink(crate::domain::chess::analysis::BadAnalysisLink),
     /// `[mail] reply_delimiter` is not one character providers use.
     #[error(
         "[mail] reply_delimiter is '{0}': write the one character your mail provider puts \
@@ -115,13 +115,13 @@ pub struct LoadedGame {
     /// The game's clocks with both players' leave; `None` shows no clocks.
     pub clock: Option<GameClock>,
     /// The messages between the players, in the order of the game.
-    pub messages: Vec<crate::store::game_messages::GameMessage>,
+    pub messages: Vec<crate::adapter::store::game_messages::GameMessage>,
     /// White's and Black's ratings for the game (see
     /// [`crate::service::ratings::game_ratings`]); `None`: unrated.
     pub ratings: [Option<i32>; 2],
     /// What the endgame tables say, in the mails of the move that brought
     /// the game into them (only there: players are told once).
-    pub tables_news: Option<crate::chess::tablebase::TableNews>,
+    pub tables_news: Option<crate::domain::chess::tablebase::TableNews>,
     /// A consultation game's votes on each move made, as PGN comments
     /// (see `service::votes::vote_remarks`); none in other games.
     pub vote_remarks: Vec<pgn::Remark>,
@@ -436,14 +436,14 @@ impl Post {
     pub async fn event_page(
         &self,
         tx: &mut Tx,
-        event: crate::ids::EventId,
+        event: crate::domain::ids::EventId,
         to: &Player,
     ) -> Result<Option<String>, StoreError> {
         let Some(base) = &self.pages else {
             return Ok(None);
         };
         let visibility = tx.event(event).await?.visibility;
-        if visibility == crate::event::Visibility::Private {
+        if visibility == crate::domain::event::Visibility::Private {
             return Ok(self
                 .own_pages(tx, to)
                 .await?
@@ -609,7 +609,7 @@ impl Post {
         &self,
         tx: &mut Tx,
         mail: Outgoing<'_>,
-        event: crate::ids::EventId,
+        event: crate::domain::ids::EventId,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let page = self.event_page(tx, event, mail.to).await?;
@@ -1263,7 +1263,7 @@ struct EventMailSettings {
 /// when it leaves it to the server's `[mail] analysis_link`.
 async fn event_analysis_link(
     tx: &mut Tx,
-    event: crate::ids::EventId,
+    event: crate::domain::ids::EventId,
 ) -> Result<Option<AnalysisLink>, StoreError> {
     let record = tx.event(event).await?;
     let settings: EventMailSettings = serde_json::from_str(&record.settings)
@@ -1287,7 +1287,7 @@ fn bad_message_id(text: &str) -> StoreError {
 /// Example move texts for a help mail: legal moves of the position in the
 /// player's own letters, and the other notations.
 fn help_examples(table: &LoadedGame, side: Color) -> Vec<String> {
-    use crate::chess::notation::{Notation, render};
+    use crate::domain::chess::notation::{Notation, render};
     use shakmaty::Position;
     let lang = table.player(side).lang;
     let pos = table.game.position();
@@ -1318,7 +1318,7 @@ fn help_examples(table: &LoadedGame, side: Color) -> Vec<String> {
 /// show` prints them. English; see [`locale::describe_clocks`] for the
 /// player's language and the days left under each control.
 pub fn clocks_text(clocks: &Clocks, control: TimeControl) -> String {
-    locale::describe_clocks(clocks, control, crate::lang::Lang::En).replace('\n', " ")
+    locale::describe_clocks(clocks, control, crate::domain::lang::Lang::En).replace('\n', " ")
 }
 
 /// The deadline of the side to move; none once the game is over.
@@ -1414,7 +1414,7 @@ mod tests {
     #[test]
     fn the_analysis_link_is_off_by_default_and_a_bad_one_is_refused_plainly() {
         let mut cfg = MailConfig {
-            secret: crate::config::Secret::new("s"),
+            secret: crate::adapter::config::Secret::new("s"),
             ..MailConfig::default()
         };
         assert_eq!(
@@ -1424,7 +1424,7 @@ mod tests {
         cfg.analysis_link = "lichess".into();
         assert_eq!(
             Post::new(&cfg).expect("lichess").analysis,
-            AnalysisLink::Template(crate::chess::analysis::LICHESS.into())
+            AnalysisLink::Template(crate::domain::chess::analysis::LICHESS.into())
         );
         cfg.analysis_link = "https://example.org/board".into();
         let message = Post::new(&cfg).expect_err("no {fen}").to_string();
@@ -1440,15 +1440,15 @@ mod tests {
     fn the_reply_delimiter_and_catch_all_domain_shape_reply_addresses_and_bad_ones_say_what_to_write()
      {
         let player = Player {
-            id: crate::player::PlayerId(7),
+            id: crate::domain::player::PlayerId(7),
             email: EmailAddress::parse("ana@players.test").expect("address"),
             name: "Ana".into(),
-            lang: crate::lang::Lang::En,
+            lang: crate::domain::lang::Lang::En,
             tz: None,
         };
         let mut cfg = MailConfig {
             address: "chess@club.example".into(),
-            secret: crate::config::Secret::new("s"),
+            secret: crate::adapter::config::Secret::new("s"),
             ..MailConfig::default()
         };
         let reply = |cfg: &MailConfig| {

@@ -3,16 +3,16 @@
 //! clocks differ. The address is formed by the same code as every Reply-To
 //! (so the configured delimiter or catch-all domain is what is tested); the
 //! mark is signed, so a running `serve` that reads the probe first knows it
-//! for ours and drops it unanswered (see [`crate::mail::probe`]).
+//! for ours and drops it unanswered (see [`crate::adapter::mail::probe`]).
 
 use chrono::{DateTime, Utc};
 
 use super::post::Post;
-use crate::address::EmailAddress;
-use crate::mail::route::ReplyTag;
+use crate::adapter::mail::route::ReplyTag;
+use crate::domain::address::EmailAddress;
 
 /// The header the probe's mark is in, to find it in the mailbox by.
-pub const HEADER: &str = crate::mail::probe::HEADER;
+pub const HEADER: &str = crate::adapter::mail::probe::HEADER;
 
 /// A probe mail ready to send.
 #[derive(Debug, Clone)]
@@ -37,6 +37,6 @@ pub fn reply_address(post: &Post) -> EmailAddress {
 pub fn probe_mail(post: &Post, nonce: &str, sent_at: DateTime<Utc>) -> ProbeMail {
     let to = reply_address(post);
     let mark = post.tokens.probe_mark(nonce);
-    let raw = crate::mail::probe::compose(&post.ours, &to, &mark, sent_at);
+    let raw = crate::adapter::mail::probe::compose(&post.ours, &to, &mark, sent_at);
     ProbeMail { to, mark, raw }
 }

@@ -17,10 +17,10 @@ use std::time::Duration;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::mail::compose::NotHandledCause;
-use crate::mail::inbound::{self, Excess, InboundError, InboundMail};
-use crate::store::failures::MailFailure;
-use crate::store::{Blame, Store, StoreError};
+use crate::adapter::mail::compose::NotHandledCause;
+use crate::adapter::mail::inbound::{self, Excess, InboundError, InboundMail};
+use crate::adapter::store::failures::MailFailure;
+use crate::adapter::store::{Blame, Store, StoreError};
 
 /// How often a mail is tried before it is quarantined, when it is not clear
 /// whether the mail or the moment is at fault.
@@ -261,7 +261,7 @@ pub async fn handled_at_last(
 
 /// The service's vocabulary for `dopis failed`: plain records of a mail set
 /// aside and of scheduler work that keeps failing.
-pub use crate::store::failures::{FailedMail as FailedMailRecord, StuckWork};
+pub use crate::adapter::store::failures::{FailedMail as FailedMailRecord, StuckWork};
 
 /// Every mail that failed (tried again or quarantined), oldest first.
 pub async fn failed_mails(store: &Store) -> Result<Vec<FailedMailRecord>, StoreError> {

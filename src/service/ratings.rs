@@ -1,7 +1,7 @@
 //! The rating list in the database: every rated game moves it in the
 //! transaction that ends the game, a TD sets start ratings, and the list is
 //! read for `dopis rating list`, crosstables, mails and PGN. The maths is
-//! the core's ([`crate::rating`], which says which FIDE rules it follows).
+//! the core's ([`crate::domain::rating`], which says which FIDE rules it follows).
 //!
 //! Which games are rated:
 //! - games of an event whose file does not say `rated = false`;
@@ -24,16 +24,16 @@
 use chrono::{DateTime, Datelike, Utc};
 use shakmaty::Color;
 
-use crate::address::EmailAddress;
-use crate::chess::game::Game;
-use crate::chess::game::{EndReason, GameResult, Outcome};
-use crate::player::PlayerId;
-use crate::rating::{Effect, Period, Score, Source, Standing};
-use crate::store::games::GameRecord;
-use crate::store::ratings::RatingChange;
+use crate::adapter::store::games::GameRecord;
+use crate::adapter::store::ratings::RatingChange;
+use crate::domain::address::EmailAddress;
+use crate::domain::chess::game::Game;
+use crate::domain::chess::game::{EndReason, GameResult, Outcome};
+use crate::domain::player::PlayerId;
+use crate::domain::rating::{Effect, Period, Score, Source, Standing};
 
-pub use crate::store::ratings::ListedRating;
-use crate::store::{StoreError, Tx};
+pub use crate::adapter::store::ratings::ListedRating;
+use crate::adapter::store::{StoreError, Tx};
 
 /// Whether a game that ended for `reason` was played, as rating counts
 /// games: a default (won without play) is not; a TD's time forfeit is, as
@@ -197,8 +197,8 @@ pub enum SetError {
     /// The rating is outside what a TD may set.
     #[error(
         "rating {0} is out of range: a start rating is a whole number from {min} to {max}",
-        min = crate::rating::RANGE.start(),
-        max = crate::rating::RANGE.end()
+        min = crate::domain::rating::RANGE.start(),
+        max = crate::domain::rating::RANGE.end()
     )]
     OutOfRange(i64),
     /// The database failed.
@@ -223,7 +223,7 @@ pub async fn set_start(
         .ok_or_else(|| SetError::UnknownPlayer(email.to_string()))?;
     let value = i32::try_from(rating)
         .ok()
-        .filter(|r| crate::rating::RANGE.contains(r))
+        .filter(|r| crate::domain::rating::RANGE.contains(r))
         .ok_or(SetError::OutOfRange(rating))?;
     let before = tx.rating_standing(player.id).await?;
     let mut next = Standing::with_start(value, source);

@@ -17,8 +17,8 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::config::RetentionConfig;
-use crate::store::{Store, StoreError};
+use crate::adapter::config::RetentionConfig;
+use crate::adapter::store::{Store, StoreError};
 
 /// How long things are kept; `None`: for ever.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

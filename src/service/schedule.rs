@@ -8,9 +8,9 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::post::{LoadedGame, load_table};
-use crate::clock::ReminderPlan;
-use crate::ids::GameId;
-use crate::store::{StoreError, Tx};
+use crate::adapter::store::{StoreError, Tx};
+use crate::domain::clock::ReminderPlan;
+use crate::domain::ids::GameId;
 
 /// Stores when the game next needs the scheduler (never, once it is over),
 /// its deadline and whose move it is. Without the scheduler's `plan` (mail

@@ -5,13 +5,13 @@
 use chrono::{DateTime, Utc};
 
 use super::post::{LoadedGame, Post};
-use crate::chess::game::StartPosition;
-use crate::clock::TimeControl;
-use crate::ids::GameId;
-use crate::player::PlayerId;
-use crate::store::Tx;
-use crate::store::games::NewGame;
-use crate::store::{Store, StoreError};
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::NewGame;
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::chess::game::StartPosition;
+use crate::domain::clock::TimeControl;
+use crate::domain::ids::GameId;
+use crate::domain::player::PlayerId;
 
 /// Creates a game and queues its first mails; returns its number.
 pub async fn start_game(

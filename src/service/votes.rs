@@ -7,12 +7,12 @@
 
 use shakmaty::Color;
 
-use crate::event::consultation::{self as tally, Vote};
-use crate::ids::GameId;
-use crate::player::Player;
-use crate::store::StoreError;
-use crate::store::Tx;
-use crate::store::consultation::{Member, StoredVote};
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::adapter::store::consultation::{Member, StoredVote};
+use crate::domain::event::consultation::{self as tally, Vote};
+use crate::domain::ids::GameId;
+use crate::domain::player::Player;
 
 /// A game's sides as stored: each member with their player row.
 pub(crate) struct Members(pub(crate) Vec<(Member, Player)>);
@@ -65,7 +65,7 @@ pub async fn vote_remarks(
     tx: &mut Tx,
     game: GameId,
     played: usize,
-) -> Result<Vec<crate::chess::pgn::Remark>, StoreError> {
+) -> Result<Vec<crate::domain::chess::pgn::Remark>, StoreError> {
     let members = Members::load(tx, game).await?;
     if members.0.is_empty() {
         return Ok(Vec::new());
@@ -83,8 +83,8 @@ pub async fn vote_remarks(
         .collect())
 }
 
-pub(crate) fn remark(ply: usize, counts: &[tally::Count]) -> crate::chess::pgn::Remark {
-    crate::chess::pgn::Remark {
+pub(crate) fn remark(ply: usize, counts: &[tally::Count]) -> crate::domain::chess::pgn::Remark {
+    crate::domain::chess::pgn::Remark {
         after: ply + 1,
         text: tally::pgn_comment(counts),
     }

@@ -26,16 +26,16 @@ use super::Handled;
 use super::credentials::{blocking, hash_password, set_new_password};
 use super::inbox::Inbox;
 use super::post::{self, Answering, LoadedGame};
-use crate::arbiter::{Notice, Reason, Step};
-use crate::chess::game::{Game, StartPosition};
-use crate::chess::notation::{self, MoveTextError};
-use crate::chess::outcome::{EndReason, ResultKind, XfccResult};
-use crate::clock::TimeControl;
-use crate::command::{Command, Message, MoveText};
-use crate::ids::GameId;
-use crate::player::Player;
-use crate::store::games::GameStatus;
-use crate::store::{Store, StoreError};
+use crate::adapter::store::games::GameStatus;
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::arbiter::{Notice, Reason, Step};
+use crate::domain::chess::game::{Game, StartPosition};
+use crate::domain::chess::notation::{self, MoveTextError};
+use crate::domain::chess::outcome::{EndReason, ResultKind, XfccResult};
+use crate::domain::clock::TimeControl;
+use crate::domain::command::{Command, Message, MoveText};
+use crate::domain::ids::GameId;
+use crate::domain::player::Player;
 
 /// Failed logins allowed per user and per client address within
 /// [`FAILURE_WINDOW_MINUTES`]; past it, logins fail without a check.
@@ -632,7 +632,7 @@ pub async fn make_a_move(
         "xfcc.g{}.p{}.{}.{}",
         game.0,
         current.game.plies().len(),
-        crate::chess::side::key(me),
+        crate::domain::chess::side::key(me),
         now.timestamp_millis()
     );
     let answering = Answering {
@@ -799,10 +799,10 @@ mod tests {
     #[test]
     fn a_resent_move_is_recognised_and_another_is_not() {
         let player = Player {
-            id: crate::player::PlayerId(1),
-            email: crate::address::EmailAddress::parse("a@example.org").unwrap(),
+            id: crate::domain::player::PlayerId(1),
+            email: crate::domain::address::EmailAddress::parse("a@example.org").unwrap(),
             name: "A".into(),
-            lang: crate::lang::Lang::En,
+            lang: crate::domain::lang::Lang::En,
             tz: None,
         };
         let game = Game::replay(StartPosition::Standard, &["e2e4", "e7e5", "g1f3"]).unwrap();

@@ -8,7 +8,7 @@
 //! An edge like the daemon: it reads requests and calls the services,
 //! which do the work in the same transactions as for mail. It speaks plain
 //! HTTP, on the loopback unless `[web] behind_proxy` says a TLS proxy sits
-//! in front ([`crate::config::WebConfig::address`]).
+//! in front ([`crate::adapter::config::WebConfig::address`]).
 
 mod feeds;
 mod pages;
@@ -18,9 +18,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
-use crate::app::{Clock, Settings, SystemClock};
-use crate::config::{Config, WebConfig};
+use crate::adapter::config::{Config, WebConfig};
 use crate::service::Store;
+use crate::service::app::{Clock, Settings, SystemClock};
 use crate::service::inbox::Inbox;
 use crate::service::post::Post;
 

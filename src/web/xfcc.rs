@@ -34,7 +34,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 
 use super::Shared;
-use crate::chess::outcome::XfccResult;
+use crate::domain::chess::outcome::XfccResult;
 use crate::service::xfcc::{self, LoginLimiter, MoveRequest, MoveResult, XfccGame};
 
 /// XFCC's namespace.
@@ -265,7 +265,10 @@ pub fn render_games(games: &[XfccGame]) -> String {
         leaf("moves", &g.moves);
         leaf("drawOffered", bool_text(g.draw_offered));
         leaf("result", g.result.as_str());
-        leaf("eventDate", &crate::chess::pgn::pgn_date(g.event_date));
+        leaf(
+            "eventDate",
+            &crate::domain::chess::pgn::pgn_date(g.event_date),
+        );
         if let Some(fen) = &g.fen {
             leaf("setup", "true");
             leaf("fen", fen);

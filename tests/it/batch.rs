@@ -351,28 +351,30 @@ name = "Cene"
 
 /// The TD (td@club.test) adjudicates `game` in `tx`, as `game result` does.
 async fn adjudicate(
-    tx: &mut dopis::store::Tx,
+    tx: &mut dopis::adapter::store::Tx,
     app: &crate::support::app::TestApp,
-    game: dopis::ids::GameId,
-    result: dopis::chess::game::GameResult,
+    game: dopis::domain::ids::GameId,
+    result: dopis::domain::chess::game::GameResult,
     reason: &str,
 ) {
-    let td = dopis::address::EmailAddress::parse("td@club.test").unwrap();
-    let ruling =
-        dopis::service::td::Ruling::Result(result, dopis::chess::outcome::ResultKind::Adjudication);
+    let td = dopis::domain::address::EmailAddress::parse("td@club.test").unwrap();
+    let ruling = dopis::service::td::Ruling::Result(
+        result,
+        dopis::domain::chess::outcome::ResultKind::Adjudication,
+    );
     dopis::service::td::set_result(tx, app.post(), game, ruling, reason, &td, app.now())
         .await
         .unwrap();
 }
 
 async fn the_last_game_of_an_event_mails_every_player_the_final_table_once(db: &TestDb) {
-    use dopis::chess::game::GameResult;
+    use dopis::domain::chess::game::GameResult;
 
     let app = crate::support::app::TestApp::builder().open(db).await;
     let (_, games) = app.event(THREE).await;
     let ana = app.player_by_email("a@club.test").await;
     let bor = app.player_by_email("b@club.test").await;
-    let ask = |who: &dopis::player::Player, game| {
+    let ask = |who: &dopis::domain::player::Player, game| {
         format!(
             "From: {}\r\nTo: {}\r\nSubject: standings\r\nMessage-ID: <{:016x}@club.test>\r\n\r\nstandings\r\n",
             who.email,
@@ -450,7 +452,7 @@ async fn the_last_game_of_an_event_mails_every_player_the_final_table_once(db: &
 }
 
 async fn a_resignation_by_mail_that_ends_the_event_mails_the_final_table(db: &TestDb) {
-    use dopis::chess::game::GameResult;
+    use dopis::domain::chess::game::GameResult;
 
     let app = crate::support::app::TestApp::builder().open(db).await;
     let (_, games) = app.event(THREE).await;

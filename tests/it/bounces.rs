@@ -7,9 +7,9 @@
 
 use chrono::Duration;
 
-use dopis::address::EmailAddress;
-use dopis::app::{Clock, SystemClock};
-use dopis::ids::GameId;
+use dopis::domain::address::EmailAddress;
+use dopis::domain::ids::GameId;
+use dopis::service::app::{Clock, SystemClock};
 use dopis::service::inbox::Handled;
 
 use crate::support::app::{TestApp, outbox_rows_of};

@@ -12,11 +12,11 @@ use icalendar::{
 use mail_parser::{MessageParser, MimeHeaders};
 use shakmaty::Color;
 
-use dopis::address::EmailAddress;
-use dopis::chess::game::{Game, StartPosition};
-use dopis::lang::Lang;
-use dopis::mail::compose::{GameView, Letter, LetterKind, Party, compose};
-use dopis::mail::inbound::MessageId;
+use dopis::adapter::mail::compose::{GameView, Letter, LetterKind, Party, compose};
+use dopis::adapter::mail::inbound::MessageId;
+use dopis::domain::address::EmailAddress;
+use dopis::domain::chess::game::{Game, StartPosition};
+use dopis::domain::lang::Lang;
 
 use crate::support::python_reads;
 

@@ -7,13 +7,13 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
-use dopis::address::EmailAddress;
-use dopis::clock::TimeControl;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::adapter::store::games::GameStatus;
+use dopis::domain::address::EmailAddress;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 use dopis::service::inbox::Handled;
-use dopis::store::games::GameStatus;
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;

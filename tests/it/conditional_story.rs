@@ -14,10 +14,10 @@
 
 use chrono::{Duration, TimeZone, Utc};
 
-use dopis::clock::TimeControl;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 
 use crate::on_both_backends;
 use crate::support::TestDb;

@@ -11,8 +11,8 @@ use std::path::Path;
 use chrono::{Duration, TimeZone, Utc};
 use mail_parser::MimeHeaders;
 
-use dopis::ids::GameId;
-use dopis::lang::Lang;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
 
 use crate::on_both_backends;
 use crate::support::TestDb;

@@ -3,10 +3,10 @@
 //! what gets answered.
 
 use chrono::Duration;
-use dopis::clock::TimeControl;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;

@@ -3,10 +3,10 @@
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 
-use dopis::clock::TimeControl;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;
@@ -133,7 +133,7 @@ async fn mail_at(app: &TestApp, from: &Player, to: &str, text: &str, at: DateTim
 /// Every mail in the outbox not yet sent, parsed: (recipient, subject,
 /// Message-ID, Reply-To, text); marks them sent at `at`.
 async fn deliver(
-    store: &dopis::store::Store,
+    store: &dopis::adapter::store::Store,
     at: DateTime<Utc>,
 ) -> Vec<(String, String, String, String, String)> {
     let all = store

@@ -16,10 +16,10 @@ use mail_auth::hickory_resolver::proto::rr::rdata::TXT;
 use mail_auth::hickory_resolver::proto::rr::{RData, Record, RecordType};
 use tokio::net::UdpSocket;
 
-use dopis::clock::TimeControl;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 use dopis::service::inbox::Handled;
 
 use crate::support::TestDb;

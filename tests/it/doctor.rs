@@ -7,12 +7,12 @@ use std::process::Command;
 
 use chrono::{TimeZone, Utc};
 
-use dopis::clock::TimeControl;
-use dopis::config::{ImapConfig, Secret, Tls};
+use dopis::adapter::config::{ImapConfig, Secret, Tls};
 use dopis::daemon::mailbox::ImapMailbox;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 use dopis::service::inbox::Handled;
 
 use crate::on_both_backends;
@@ -68,7 +68,7 @@ async fn a_probe_marked_with_our_secret_is_dropped_unanswered_and_a_forged_mark_
 
     // A stranger's header (a mark made with another secret, or none that
     // verifies) cannot make a mail vanish: the move is played as usual.
-    let other = dopis::mail::route::Tokens::new("not our secret").probe_mark("0123abcd");
+    let other = dopis::adapter::mail::route::Tokens::new("not our secret").probe_mark("0123abcd");
     let forged = move_mail(&app, game, &ana, &format!("X-Dopis-Doctor: {other}\r\n"));
     let handled = app.deliver(&forged).await;
     assert!(matches!(handled, Handled::Done(_)), "{handled:?}");
@@ -87,13 +87,9 @@ fn config(stack: &TlsStack, user: &str, change: &dyn Fn(String) -> String) -> St
     let text = format!(
         "[database]\nurl = \"sqlite://dopis.db\"\n\n\
          [mail]\naddress = \"{user}\"\nsecret = \"a doctor test secret, long enough\"\nreply_delimiter = \"+\"\n\n\
-         [mail.imap]\nhost = \"localhost\"\nport = {imaps}\ntls = \"tls\"\nuser = \"{user}\"\n\
-         password = \"{MAIL_PASSWORD}\"\nmailbox = \"INBOX\"\nca_file = \"{ca}\"\n\n\
-         [mail.smtp]\nhost = \"localhost\"\nport = {submission}\ntls = \"starttls\"\nuser = \"{user}\"\n\
-         password = \"{MAIL_PASSWORD}\"\nca_file = \"{ca}\"\n",
-        imaps = stack.imaps_port,
-        submission = stack.submission_port,
-        ca = stack.ca_file.display(),
+         {servers}",
+        servers =
+            crate::support::tls_mail_servers(stack, user, crate::support::MailLogin::Password),
     );
     change(text)
 }
@@ -211,7 +207,7 @@ fn the_doctor_passes_a_healthy_setup_and_finds_each_injected_fault() {
         token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
-        failed_folder: dopis::config::default_failed_folder(),
+        failed_folder: dopis::adapter::config::default_failed_folder(),
         poll_seconds: 1,
         ca_file: None,
     };

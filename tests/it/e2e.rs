@@ -8,10 +8,10 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use dopis::address::EmailAddress;
-use dopis::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
 use dopis::daemon::mailbox::{ImapMailbox, MailRef};
 use dopis::daemon::mailer::Mailer;
+use dopis::domain::address::EmailAddress;
 use mail_parser::MimeHeaders;
 
 use crate::support::{
@@ -45,7 +45,7 @@ impl Wire {
             token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
-            failed_folder: dopis::config::default_failed_folder(),
+            failed_folder: dopis::adapter::config::default_failed_folder(),
             poll_seconds: 1,
             ca_file,
         }
@@ -78,21 +78,10 @@ impl Wire {
     /// The daemon's `[mail.imap]` and `[mail.smtp]`, logged in as `server`.
     pub(crate) fn daemon_config(&self, server: &str) -> String {
         match self {
-            Wire::Plain(stack) => format!(
-                "[mail.imap]\nhost = \"127.0.0.1\"\nport = {imap}\ntls = \"none\"\nuser = \"{server}\"\npassword = \"{MAIL_PASSWORD}\"\n\n\
-                 [mail.smtp]\nhost = \"127.0.0.1\"\nport = {smtp}\ntls = \"none\"\n",
-                imap = stack.imap_port,
-                smtp = stack.smtp_port,
-            ),
-            Wire::Tls(stack) => format!(
-                "[mail.imap]\nhost = \"localhost\"\nport = {imaps}\ntls = \"tls\"\nuser = \"{server}\"\npassword = \"{MAIL_PASSWORD}\"\n\
-                 ca_file = \"{ca}\"\n\n\
-                 [mail.smtp]\nhost = \"localhost\"\nport = {submission}\ntls = \"starttls\"\nuser = \"{server}\"\n\
-                 password = \"{MAIL_PASSWORD}\"\nca_file = \"{ca}\"\n",
-                imaps = stack.imaps_port,
-                submission = stack.submission_port,
-                ca = stack.ca_file.display(),
-            ),
+            Wire::Plain(stack) => crate::support::plain_mail_servers(stack, server),
+            Wire::Tls(stack) => {
+                crate::support::tls_mail_servers(stack, server, crate::support::MailLogin::Password)
+            }
         }
     }
 }
@@ -705,7 +694,7 @@ async fn players_send_messages_with_their_moves_over_real_mail(db: &TestDb) {
             && flat.contains("{Bob Smith: Sorry, a typo.} *"),
         "{pgn}"
     );
-    let read = dopis::chess::pgn::import(&pgn).expect("the PGN reads back");
+    let read = dopis::domain::chess::pgn::import(&pgn).expect("the PGN reads back");
     assert_eq!(read.game.plies().len(), 2);
 }
 

@@ -8,10 +8,10 @@
 
 use chrono::{Duration, TimeZone, Utc};
 
-use dopis::event::entries::EntryStatus;
-use dopis::ids::EventId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::domain::event::entries::EntryStatus;
+use dopis::domain::ids::EventId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 use dopis::service::Handled;
 
 use crate::on_both_backends;
@@ -339,7 +339,7 @@ async fn too_few_entries_start_nothing_and_the_td_is_told(db: &TestDb) {
     assert!(tx.event_games(event).await.unwrap().is_empty());
     assert_eq!(
         tx.event(event).await.unwrap().status,
-        dopis::event::EventStatus::Open
+        dopis::domain::event::EventStatus::Open
     );
     tx.commit().await.unwrap();
 }
@@ -457,7 +457,7 @@ async fn an_open_class_starts_a_section_each_time_enough_wait(db: &TestDb) {
     for (i, s) in sections.iter().enumerate() {
         let ev = tx.event(*s).await.unwrap();
         assert_eq!(ev.name, format!("Open 12/{}", i + 1));
-        assert_eq!(ev.status, dopis::event::EventStatus::Started);
+        assert_eq!(ev.status, dopis::domain::event::EventStatus::Started);
         assert_eq!(tx.event_games(*s).await.unwrap().len(), 3);
     }
     tx.commit().await.unwrap();
@@ -492,7 +492,7 @@ async fn an_open_class_starts_a_section_each_time_enough_wait(db: &TestDb) {
 }
 
 async fn three_groups_of_five_advance_to_a_final_of_six_by_themselves(db: &TestDb) {
-    use dopis::chess::outcome::GameResult;
+    use dopis::domain::chess::outcome::GameResult;
     let mut club = Club::new(db).await;
     let mut file = String::from(
         "name = \"Cup\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
@@ -581,7 +581,7 @@ async fn three_groups_of_five_advance_to_a_final_of_six_by_themselves(db: &TestD
 /// with a qualification to spare, each good for one entry; a TD's result
 /// after the promotions were recorded is told, not applied.
 async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &TestDb) {
-    use dopis::chess::outcome::{GameResult, ResultKind};
+    use dopis::domain::chess::outcome::{GameResult, ResultKind};
     use dopis::service::td::{self, Ruling};
     let mut club = Club::new(db).await;
     let open = "name = \"Open 12\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
@@ -632,7 +632,7 @@ async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &Tes
         club.app.player_by_email("p2@players.test").await.id,
         club.app.player_by_email("p3@players.test").await.id,
     ];
-    let td_addr = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let td_addr = dopis::domain::address::EmailAddress::parse("td@dopis.test").unwrap();
     let rank = |id| ids.iter().position(|p| *p == id).unwrap();
     for (i, g) in games.iter().enumerate() {
         let (w, b) = (rank(g.game.white), rank(g.game.black));
@@ -752,7 +752,7 @@ async fn a_section_promotes_and_the_class_above_takes_only_the_promoted(db: &Tes
 /// or reserve, is told whether their team went through; a TD's result that
 /// changes the group's order after that is told, not applied.
 async fn an_olympiad_plays_preliminary_groups_of_teams_then_a_final_by_itself(db: &TestDb) {
-    use dopis::chess::outcome::{GameResult, ResultKind};
+    use dopis::domain::chess::outcome::{GameResult, ResultKind};
     use dopis::service::td::{self, Ruling, StoredEvent};
     let mut club = Club::new(db).await;
     let mut file = String::from(
@@ -791,7 +791,7 @@ async fn an_olympiad_plays_preliminary_groups_of_teams_then_a_final_by_itself(db
     );
     // The team listed first wins every board.
     let team_of = |email: &str| -> u32 { email[1..2].parse().unwrap() };
-    let td_addr = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let td_addr = dopis::domain::address::EmailAddress::parse("td@dopis.test").unwrap();
     let mut games = Vec::new();
     for g in &groups {
         let mut tx = club.app.store.begin().await.unwrap();
@@ -900,13 +900,13 @@ async fn an_olympiad_plays_preliminary_groups_of_teams_then_a_final_by_itself(db
 /// A TD's result on a game (`dopis game result`), committed.
 async fn adjudicate(
     club: &Club,
-    game: dopis::ids::GameId,
-    result: dopis::chess::outcome::GameResult,
+    game: dopis::domain::ids::GameId,
+    result: dopis::domain::chess::outcome::GameResult,
     reason: &str,
 ) {
-    use dopis::chess::outcome::ResultKind;
+    use dopis::domain::chess::outcome::ResultKind;
     use dopis::service::td::{self, Ruling};
-    let td = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let td = dopis::domain::address::EmailAddress::parse("td@dopis.test").unwrap();
     let mut tx = club.app.store.begin().await.unwrap();
     td::set_result(
         &mut tx,

@@ -12,11 +12,11 @@ use futures::TryStreamExt;
 use mail_parser::MessageParser;
 use tokio::sync::watch;
 
-use dopis::address::EmailAddress;
-use dopis::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
 use dopis::daemon::mailbox::Mailbox;
 use dopis::daemon::mailer::{Mailer, SmtpMailer};
 use dopis::daemon::run::Daemon;
+use dopis::domain::address::EmailAddress;
 
 use crate::support::app::TestApp;
 use crate::support::{self, MAIL_PASSWORD, MailStack, dopis, ok};
@@ -41,7 +41,7 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
             token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
-            failed_folder: dopis::config::default_failed_folder(),
+            failed_folder: dopis::adapter::config::default_failed_folder(),
             poll_seconds: 1,
             ca_file: None,
         }),

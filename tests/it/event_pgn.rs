@@ -3,8 +3,8 @@
 
 use chrono::{Duration, TimeZone, Utc};
 
-use dopis::ids::GameId;
-use dopis::player::Player;
+use dopis::domain::ids::GameId;
+use dopis::domain::player::Player;
 
 use crate::support::app::TestApp;
 use crate::support::{TestDb, dopis, fails, ok};

@@ -349,9 +349,12 @@ async fn td_tools_change_games_are_logged_and_tell_the_players(db: &TestDb) {
         "{pairings}"
     );
 
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
     let mut tx = store.begin().await.unwrap();
-    let ext = tx.deadline_extensions(dopis::ids::GameId(6)).await.unwrap();
+    let ext = tx
+        .deadline_extensions(dopis::domain::ids::GameId(6))
+        .await
+        .unwrap();
     tx.commit().await.unwrap();
     store.close().await;
     assert_eq!(ext.len(), 1);
@@ -461,7 +464,7 @@ async fn an_event_may_turn_off_the_analysis_link_the_server_turns_on(db: &TestDb
     .unwrap();
     assert_eq!(json["analysis_link"], "off");
     assert_eq!(json["messages"], false);
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
     let rows = sqlx::query("SELECT recipient, mail_key, raw FROM outbox ORDER BY id")
         .fetch_all(store.pool())
         .await

@@ -4,7 +4,7 @@
 //!
 //! sqlx-core 0.9.0's pool maintenance task could spin a core for ever at
 //! exit (sqlx issue 3645; 3 hangs in about 4,000 runs of `dopis game new`);
-//! the store no longer starts it (`src/store/mod.rs`). The short run is part
+//! the store no longer starts it (`src/adapter/store/mod.rs`). The short run is part
 //! of the test command; the long one, by hand:
 //!
 //! ```text

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use dopis::command::{self, Command, MoveText};
-use dopis::lang::Lang;
-use dopis::mail::inbound::{self, AutomaticKind, ReturnPath, TextSource};
+use dopis::adapter::mail::inbound::{self, AutomaticKind, ReturnPath, TextSource};
+use dopis::domain::command::{self, Command, MoveText};
+use dopis::domain::lang::Lang;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/inbound")

@@ -8,14 +8,14 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use tokio::sync::watch;
 
-use dopis::clock::TimeControl;
-use dopis::config::{MailConfig, MaildirConfig};
+use dopis::adapter::config::{MailConfig, MaildirConfig};
+use dopis::adapter::store::games::GameStatus;
 use dopis::daemon::mailbox::{Mailbox, MaildirMailbox};
 use dopis::daemon::mailer::Mailer;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
-use dopis::store::games::GameStatus;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;

@@ -2,6 +2,7 @@
 
 mod support;
 
+mod architecture;
 mod backup;
 mod batch;
 mod bench;

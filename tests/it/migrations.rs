@@ -1,6 +1,6 @@
 //! The two migration sets stay in step: the same versions with the same
 //! names, and the same statements once the few dialect words are mapped
-//! (why the two sets exist: `src/store/mod.rs`). A migration that must differ
+//! (why the two sets exist: `src/adapter/store/mod.rs`). A migration that must differ
 //! beyond the dialect words goes into `ALLOWED_DIFFERENCES` with its reason.
 
 use std::collections::BTreeMap;

@@ -4,10 +4,10 @@
 //! mail bodies and inbound records and nothing exactly-once needs.
 
 use chrono::Duration;
+use dopis::adapter::store::Store;
+use dopis::adapter::store::dump::Value;
 use dopis::service::Handled;
 use dopis::service::retention::{self, Retention};
-use dopis::store::Store;
-use dopis::store::dump::Value;
 
 use crate::club::Club;
 use crate::support::app::TestApp;
@@ -498,10 +498,20 @@ async fn first_sender(store: &Store) -> Option<String> {
 async fn retention_prunes_old_bodies_and_records_but_not_what_acts_once(db: &TestDb) {
     let app = TestApp::builder().open(db).await;
     let ana = app
-        .player("ana@players.test", "Ana", dopis::lang::Lang::En, None)
+        .player(
+            "ana@players.test",
+            "Ana",
+            dopis::domain::lang::Lang::En,
+            None,
+        )
         .await;
     let bor = app
-        .player("bor@players.test", "Bor", dopis::lang::Lang::En, None)
+        .player(
+            "bor@players.test",
+            "Bor",
+            dopis::domain::lang::Lang::En,
+            None,
+        )
         .await;
     let game = app.game(&ana, &bor, "10d".parse().unwrap()).await;
     app.sent().await;

@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use dopis::address::EmailAddress;
-use dopis::app::{Clock, SystemClock};
-use dopis::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
 use dopis::daemon::mailbox::{ImapMailbox, MailRef};
 use dopis::daemon::mailer::Mailer;
+use dopis::domain::address::EmailAddress;
+use dopis::service::app::{Clock, SystemClock};
 use hmac::{Hmac, Mac};
 
 use crate::support::mail::Sent;
@@ -103,16 +103,14 @@ impl Tokens {
 /// STARTTLS, both XOAUTH2 with the given commands, by host name (so the
 /// certificate's name is checked too).
 fn daemon_config(stack: &OAuth2Stack, server: &str, imap: &str, smtp: &str) -> String {
-    let tls = &stack.tls;
     format!(
         "[mail]\naddress = \"{server}\"\nsecret = \"oauth-secret\"\n\n\
-         [mail.imap]\nhost = \"localhost\"\nport = {imaps}\ntls = \"tls\"\nuser = \"{server}\"\n\
-         token_command = \"{imap}\"\nca_file = \"{ca}\"\n\n\
-         [mail.smtp]\nhost = \"localhost\"\nport = {submission}\ntls = \"starttls\"\n\
-         user = \"{server}\"\ntoken_command = \"{smtp}\"\nca_file = \"{ca}\"\n",
-        imaps = tls.imaps_port,
-        submission = tls.submission_port,
-        ca = tls.ca_file.display(),
+         {servers}",
+        servers = crate::support::tls_mail_servers(
+            &stack.tls,
+            server,
+            crate::support::MailLogin::Tokens { imap, smtp }
+        ),
     )
 }
 
@@ -136,7 +134,7 @@ impl Player {
             token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
-            failed_folder: dopis::config::default_failed_folder(),
+            failed_folder: dopis::adapter::config::default_failed_folder(),
             poll_seconds: 1,
             ca_file: Some(stack.tls.ca_file.clone()),
         })

@@ -18,20 +18,20 @@ use chrono::{DateTime, TimeZone, Utc};
 use mail_parser::{HeaderValue, MessageParser, MimeHeaders};
 use shakmaty::{Color, Role, Square};
 
-use dopis::address::EmailAddress;
-use dopis::arbiter::{ConditionalNote, Reason};
-use dopis::chess::game::{ClaimRejected, Game, StartPosition};
-use dopis::chess::notation::{IllegalReason, MoveTextError};
-use dopis::chess::pgn::{self, PgnTags};
-use dopis::clock::{LeaveError, TimeControl};
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::locale::{describe_control, describe_deadline};
-use dopis::mail::compose::{
+use dopis::adapter::mail::compose::{
     DigestGame, GameListEntry, GameView, Letter, LetterKind, MovePoint, Party, RejectionKind,
     ReplacementRole, Talk, compose, subject,
 };
-use dopis::mail::inbound::MessageId;
+use dopis::adapter::mail::inbound::MessageId;
+use dopis::domain::address::EmailAddress;
+use dopis::domain::arbiter::{ConditionalNote, Reason};
+use dopis::domain::chess::game::{ClaimRejected, Game, StartPosition};
+use dopis::domain::chess::notation::{IllegalReason, MoveTextError};
+use dopis::domain::chess::pgn::{self, PgnTags};
+use dopis::domain::clock::{LeaveError, TimeControl};
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::locale::{describe_control, describe_deadline};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/outbound")
@@ -79,7 +79,7 @@ fn opera_after(plies: usize) -> Game {
 /// move.
 fn clocks_in(lang: Lang, game: &Game) -> String {
     use chrono::TimeDelta;
-    use dopis::clock::{GameClock, Timeline};
+    use dopis::domain::clock::{GameClock, Timeline};
     let last = Utc
         .with_ymd_and_hms(2026, 11, 29, 17, 5, 0)
         .single()
@@ -97,7 +97,7 @@ fn clocks_in(lang: Lang, game: &Game) -> String {
     } else {
         clock.clocks(last + TimeDelta::hours(30))
     };
-    dopis::locale::describe_clocks(&clocks, control, lang)
+    dopis::domain::locale::describe_clocks(&clocks, control, lang)
 }
 
 fn view(game: Game, recipient: Option<Color>) -> GameView {
@@ -554,7 +554,7 @@ pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<C
     let mut offered = view(opera_after(6), Some(Color::White));
     offered.draw_offer_from = Some(Color::Black);
     // With the analysis board link on (`[mail] analysis_link = "lichess"`).
-    offered.analysis_url = dopis::chess::analysis::AnalysisLink::parse("lichess")
+    offered.analysis_url = dopis::domain::chess::analysis::AnalysisLink::parse("lichess")
         .expect("a known setting")
         .url(offered.game.position(), Color::White, false);
     let mut your_move = letter(LetterKind::YourMove, lang, Color::White, Some(offered));
@@ -903,7 +903,7 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
         ));
     }
     if let Some(g) = &letter.game
-        && dopis::mail::route::game_in_subject(&want_subject) != Some(g.id)
+        && dopis::adapter::mail::route::game_in_subject(&want_subject) != Some(g.id)
     {
         fail("routing cannot read the game back from the subject".to_owned());
     }
@@ -1228,7 +1228,7 @@ pub(crate) fn event_and_time_cases_in(
     // White set two lines after 3. d4 (the arbiter shows them with the
     // language's `if` word and piece letters), then one of them fired.
     let (b, n) = (bishop(lang), knight(lang));
-    let when = dopis::command::if_word(lang);
+    let when = dopis::domain::command::if_word(lang);
     add(
         "conditionals",
         letter(
@@ -1313,12 +1313,12 @@ pub(crate) fn event_and_time_cases_in(
             effect: String::new(),
             reason: "Moved abroad and cannot play on.".to_owned(),
             games: vec![
-                dopis::mail::compose::WithdrawnGame {
+                dopis::adapter::mail::compose::WithdrawnGame {
                     game: 42,
                     opponent: "Alice Novak".to_owned(),
                     forfeit: true,
                 },
-                dopis::mail::compose::WithdrawnGame {
+                dopis::adapter::mail::compose::WithdrawnGame {
                     game: 43,
                     opponent: "Carla Rossi".to_owned(),
                     forfeit: false,
@@ -1518,7 +1518,7 @@ pub(crate) fn event_and_time_cases_in(
     for (name, cause) in [
         (
             "not_handled_too_complex",
-            dopis::mail::compose::NotHandledCause::TooComplex {
+            dopis::adapter::mail::compose::NotHandledCause::TooComplex {
                 cap: "parts",
                 found: "151".to_owned(),
                 max: "100".to_owned(),
@@ -1526,11 +1526,11 @@ pub(crate) fn event_and_time_cases_in(
         ),
         (
             "not_handled_too_slow",
-            dopis::mail::compose::NotHandledCause::TooSlow,
+            dopis::adapter::mail::compose::NotHandledCause::TooSlow,
         ),
         (
             "not_handled_failed",
-            dopis::mail::compose::NotHandledCause::Failed,
+            dopis::adapter::mail::compose::NotHandledCause::Failed,
         ),
     ] {
         let mut not_handled = letter(
@@ -1596,10 +1596,10 @@ fn deadline_report() -> dopis::service::report::DeadlineReport {
 }
 
 /// Three players, all games over: Alice beat both, Bojan drew Carla.
-fn standings_table() -> dopis::event::crosstable::Crosstable {
-    use dopis::chess::game::GameResult;
-    use dopis::event::standings::{Rules, ScoredGame, individual};
-    use dopis::event::{Decision, GameState};
+fn standings_table() -> dopis::domain::event::crosstable::Crosstable {
+    use dopis::domain::chess::game::GameResult;
+    use dopis::domain::event::standings::{Rules, ScoredGame, individual};
+    use dopis::domain::event::{Decision, GameState};
     let played = |white, black, outcome| ScoredGame {
         round: 1,
         white,
@@ -1615,9 +1615,9 @@ fn standings_table() -> dopis::event::crosstable::Crosstable {
         played(1, 2, GameResult::Draw),
     ];
     let rules = Rules {
-        scoring: dopis::event::Scoring::default(),
-        tie_breaks: dopis::event::tiebreak::TieBreak::ICCF.to_vec(),
-        withdrawal: dopis::event::WithdrawalRule::default(),
+        scoring: dopis::domain::event::Scoring::default(),
+        tie_breaks: dopis::domain::event::tiebreak::TieBreak::ICCF.to_vec(),
+        withdrawal: dopis::domain::event::WithdrawalRule::default(),
         sb_counts_unplayed: true,
     };
     let table = individual(3, &games, &[], &rules);
@@ -1625,7 +1625,7 @@ fn standings_table() -> dopis::event::crosstable::Crosstable {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    dopis::event::crosstable::individual("Club championship 2027", &names, &[], &table)
+    dopis::domain::event::crosstable::individual("Club championship 2027", &names, &[], &table)
 }
 
 #[test]
@@ -1649,7 +1649,7 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
     // (after 3. d4), and has the move in both.
     let mut first = in_lang(view(opera_after(6), Some(Color::White)), (2, 17, 5));
     // Game 42's event allows the analysis board link.
-    first.analysis_url = dopis::chess::analysis::AnalysisLink::parse("lichess")
+    first.analysis_url = dopis::domain::chess::analysis::AnalysisLink::parse("lichess")
         .expect("a known setting")
         .url(first.game.position(), Color::White, false);
     let mut second = view(opera_after(5), Some(Color::Black));
@@ -1719,7 +1719,7 @@ pub(crate) fn digest_of(lang: Lang, n: usize) -> Letter {
             v.id = id;
             // The first game's event allows the analysis board link.
             if id == 42 {
-                v.analysis_url = dopis::chess::analysis::AnalysisLink::parse("lichess")
+                v.analysis_url = dopis::domain::chess::analysis::AnalysisLink::parse("lichess")
                     .expect("a known setting")
                     .url(v.game.position(), Color::White, false);
             }
@@ -1861,9 +1861,9 @@ pub(crate) fn talk_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> 
 /// the tables say as the game enters them, the game over by a claim on
 /// them, and a claim they deny.
 pub(crate) fn tables_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
-    use dopis::arbiter::{Claimed, TableRefusal};
-    use dopis::chess::outcome::{GameResult, Outcome};
-    use dopis::chess::tablebase::{
+    use dopis::domain::arbiter::{Claimed, TableRefusal};
+    use dopis::domain::chess::outcome::{GameResult, Outcome};
+    use dopis::domain::chess::tablebase::{
         Decider, Dtz, Reading, TableNews, TableProof, TablebaseRule, Wdl, Wdl50,
     };
     // Black's king has just stepped to d5: White to move in K+R v K.
@@ -1975,7 +1975,7 @@ pub(crate) fn tables_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
 /// confirmed in an open class's queue, a refusal by rating, and the news
 /// that a player is through to a final.
 pub(crate) fn entry_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
-    use dopis::mail::compose::{EntryNews, OpenEvent};
+    use dopis::adapter::mail::compose::{EntryNews, OpenEvent};
     let event = OpenEvent {
         id: 12,
         name: "Open 12".into(),

@@ -4,7 +4,7 @@
 //! player of that language must read in the plain part: the words, the moves
 //! in their piece letters, the deadline with their dates.
 
-use dopis::lang::Lang;
+use dopis::domain::lang::Lang;
 
 use crate::outbound::{
     Case, cases_in, check_golden, digest_of, entry_cases_in, event_and_time_cases_in,
@@ -922,8 +922,8 @@ fn every_mail_kind_in_german_matches_its_golden_file() {
 /// mails are not commands.
 #[test]
 fn every_command_a_mail_teaches_is_understood_in_its_language() {
-    use dopis::command::{Command, parse};
-    use dopis::mail::compose::compose;
+    use dopis::adapter::mail::compose::compose;
+    use dopis::domain::command::{Command, parse};
 
     let not_commands: &[&str] = &[
         "Na potezi ste",
@@ -992,8 +992,9 @@ fn every_command_a_mail_teaches_is_understood_in_its_language() {
             // A line of a reply to the digest names its game (`#42 Sf3`,
             // `42: Sf3`): what follows the name is read as a command.
             let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
-            let words = match dopis::mail::digest_reply::read(&words, &[], &[]).as_slice() {
-                [dopis::mail::digest_reply::Line::Game { text, .. }] => text.clone(),
+            let words = match dopis::adapter::mail::digest_reply::read(&words, &[], &[]).as_slice()
+            {
+                [dopis::adapter::mail::digest_reply::Line::Game { text, .. }] => text.clone(),
                 _ => words,
             };
             let commands = parse(&words, lang).commands;
@@ -1042,7 +1043,7 @@ fn every_command_a_mail_teaches_is_understood_in_its_language() {
 /// Polish and German only for one).
 #[test]
 fn the_digest_subject_declines_the_number_of_games_in_each_language() {
-    use dopis::mail::compose::subject;
+    use dopis::adapter::mail::compose::subject;
 
     let cases: &[(Lang, usize, &str)] = &[
         (Lang::En, 1, "your move in 1 game"),

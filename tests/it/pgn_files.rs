@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use chrono::{TimeZone, Utc};
-use dopis::chess::game::{EndReason, GameResult, Outcome, StartPosition};
-use dopis::chess::pgn::{PgnGame, export, import};
+use dopis::domain::chess::game::{EndReason, GameResult, Outcome, StartPosition};
+use dopis::domain::chess::pgn::{PgnGame, export, import};
 
 /// One fixture file and what it must read as.
 struct Expected {

@@ -15,7 +15,7 @@ fn new_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 
 /// Runs SQL on the test database (to break a row as a bug or a hand edit would).
 async fn sql(db: &TestDb, statement: &str) {
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
     sqlx::query(sqlx::AssertSqlSafe(statement.to_string()))
         .execute(store.pool())
         .await
@@ -342,7 +342,7 @@ async fn a_mail_over_the_size_cap_is_refused_to_its_registered_sender_and_record
     assert!(club.moves(db).is_empty(), "nothing was played");
 
     // Each is recorded with why; only Alice is told, in her language.
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
     for (name, wanted) in [
         (
             &hers,

@@ -5,11 +5,11 @@
 //! crosstable, the pairings, the game mails and the PGN.
 
 use chrono::{Duration, TimeZone, Utc};
-use dopis::address::EmailAddress;
-use dopis::chess::game::GameResult;
-use dopis::ids::{EventId, GameId};
-use dopis::player::Player;
-use dopis::rating::Source;
+use dopis::domain::address::EmailAddress;
+use dopis::domain::chess::game::GameResult;
+use dopis::domain::ids::{EventId, GameId};
+use dopis::domain::player::Player;
+use dopis::domain::rating::Source;
 use dopis::service::Handled;
 
 use crate::support::app::TestApp;
@@ -85,7 +85,7 @@ async fn set(app: &TestApp, email: &str, rating: i64, source: Source) {
     tx.commit().await.unwrap();
 }
 
-/// By hand (FIDE Rating Regulations 2024, as `src/rating.rs` cites them;
+/// By hand (FIDE Rating Regulations 2024, as `src/domain/rating.rs` cites them;
 /// all games end in January 2027, one rating period; R0 = the ratings set:
 /// Ana 2000, Bor 1900, Cene 1800 with K 20 as ratings brought from FIDE and
 /// ICCF; Dora unrated):
@@ -144,7 +144,7 @@ async fn a_rated_event_moves_the_list_as_worked_out_by_hand(db: &TestDb) {
             cup.games[3],
             dopis::service::td::Ruling::Result(
                 GameResult::WhiteWins,
-                dopis::chess::outcome::ResultKind::Adjudication,
+                dopis::domain::chess::outcome::ResultKind::Adjudication,
             ),
             "White's position is won",
             &EmailAddress::parse("td@club.test").unwrap(),
@@ -241,17 +241,17 @@ async fn standings_csv(cup: &Cup) -> String {
 async fn game_mails_show_the_players_ratings(db: &TestDb) {
     let app = TestApp::builder().open(db).await;
     let ana = app
-        .player("a@club.test", "Ana", dopis::lang::Lang::En, None)
+        .player("a@club.test", "Ana", dopis::domain::lang::Lang::En, None)
         .await;
     let bor = app
-        .player("b@club.test", "Bor", dopis::lang::Lang::En, None)
+        .player("b@club.test", "Bor", dopis::domain::lang::Lang::En, None)
         .await;
     set(&app, "a@club.test", 2000, Source::Fide).await;
     set(&app, "b@club.test", 1834, Source::Iccf).await;
     app.game(
         &ana,
         &bor,
-        dopis::clock::TimeControl::DaysPerMove { days: 3 },
+        dopis::domain::clock::TimeControl::DaysPerMove { days: 3 },
     )
     .await;
     let sent = app.sent().await;
@@ -280,10 +280,10 @@ async fn game_mails_show_the_players_ratings(db: &TestDb) {
 async fn casual_games_and_unrated_events_are_not_rated(db: &TestDb) {
     let app = TestApp::builder().open(db).await;
     let ana = app
-        .player("a@club.test", "Ana", dopis::lang::Lang::En, None)
+        .player("a@club.test", "Ana", dopis::domain::lang::Lang::En, None)
         .await;
     let bor = app
-        .player("b@club.test", "Bor", dopis::lang::Lang::En, None)
+        .player("b@club.test", "Bor", dopis::domain::lang::Lang::En, None)
         .await;
     set(&app, "a@club.test", 2000, Source::Fide).await;
     set(&app, "b@club.test", 1900, Source::Fide).await;
@@ -291,7 +291,7 @@ async fn casual_games_and_unrated_events_are_not_rated(db: &TestDb) {
         .game(
             &ana,
             &bor,
-            dopis::clock::TimeControl::DaysPerMove { days: 3 },
+            dopis::domain::clock::TimeControl::DaysPerMove { days: 3 },
         )
         .await;
     for (who, text) in [(&ana, "e4"), (&bor, "e5"), (&ana, "resign")] {

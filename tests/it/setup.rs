@@ -131,7 +131,7 @@ async fn an_older_dopis_refuses_a_database_a_newer_one_upgraded(db: &TestDb) {
     } else {
         "'\\x00'::bytea"
     };
-    let store = dopis::store::Store::open(url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(url).await.unwrap();
     sqlx::query(sqlx::AssertSqlSafe(format!(
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
          VALUES (99990001, 'from a newer dopis', TRUE, {checksum}, 0)"
@@ -149,14 +149,14 @@ async fn an_older_dopis_refuses_a_database_a_newer_one_upgraded(db: &TestDb) {
             "{args:?}: {err}"
         );
     }
-    let err = dopis::store::Store::open(url)
+    let err = dopis::adapter::store::Store::open(url)
         .await
         .map(|_| ())
         .unwrap_err();
     assert!(
         matches!(
             err,
-            dopis::store::StoreError::TooNew {
+            dopis::adapter::store::StoreError::TooNew {
                 found: 99990001,
                 ..
             }

@@ -1,14 +1,14 @@
 //! Storage: the same behaviour on SQLite and PostgreSQL.
 
 use chrono::{TimeZone, Utc};
-use dopis::address::EmailAddress;
-use dopis::chess::game::StartPosition;
-use dopis::clock::TimeControl;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::NewPlayer;
-use dopis::store::games::{GameStatus, NewGame, Variant};
-use dopis::store::{Store, StoreError};
+use dopis::adapter::store::games::{GameStatus, NewGame, Variant};
+use dopis::adapter::store::{Store, StoreError};
+use dopis::domain::address::EmailAddress;
+use dopis::domain::chess::game::StartPosition;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::NewPlayer;
 
 use crate::support::TestDb;
 
@@ -177,7 +177,7 @@ crate::on_both_backends!(
 
 /// A move is on disk before its mail is marked handled: every SQLite
 /// connection commits with `synchronous = FULL` in WAL mode (why: see
-/// `pool_options` in src/store/mod.rs).
+/// `pool_options` in src/adapter/store/mod.rs).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_sqlite_connection_commits_to_disk_before_it_returns() {
     use sqlx::Row;

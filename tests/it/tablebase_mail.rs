@@ -11,12 +11,12 @@ use std::sync::Arc;
 
 use chrono::{Duration, TimeZone, Utc};
 
-use dopis::chess::game::StartPosition;
-use dopis::chess::tablebase::Tables;
-use dopis::clock::TimeControl;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::domain::chess::game::StartPosition;
+use dopis::domain::chess::tablebase::Tables;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 
 use crate::on_both_backends;
 use crate::support::TestDb;
@@ -25,7 +25,8 @@ use crate::support::mail::Sent;
 
 /// The shared tables, opened as the daemon opens them.
 fn syzygy() -> Arc<dyn Tables> {
-    let (tables, _) = dopis::tablebase::Syzygy::open(&[crate::tablebase::tables()]).unwrap();
+    let (tables, _) =
+        dopis::adapter::tablebase::Syzygy::open(&[crate::tablebase::tables()]).unwrap();
     Arc::new(tables)
 }
 
@@ -83,7 +84,7 @@ impl Club {
         rule: &str,
         fen: &str,
         players: &[Player],
-    ) -> (dopis::ids::EventId, Vec<GameId>) {
+    ) -> (dopis::domain::ids::EventId, Vec<GameId>) {
         let mut file = format!(
             "name = \"{name}\"\nkind = \"round-robin\"\ntds = [\"td@dopis.test\"]\n\
              tablebase_rule = \"{rule}\"\nstart = {{ fen = \"{fen}\" }}\n"
@@ -525,7 +526,7 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
     );
     // Our PGN import reads the export back: the position, the result and
     // that it was adjudicated.
-    let back = dopis::chess::pgn::import(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
+    let back = dopis::domain::chess::pgn::import(&pgn).unwrap_or_else(|e| panic!("{e}\n{pgn}"));
     assert_eq!(
         back.game.start(),
         &StartPosition::fen(KRVK).unwrap(),
@@ -537,11 +538,11 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
         .unwrap_or_else(|| panic!("no result read: {pgn}"));
     assert_eq!(
         outcome.result,
-        dopis::chess::outcome::GameResult::WhiteWins,
+        dopis::domain::chess::outcome::GameResult::WhiteWins,
         "{pgn}"
     );
     assert!(
-        matches!(&outcome.reason, dopis::chess::outcome::EndReason::Adjudication(why)
+        matches!(&outcome.reason, dopis::domain::chess::outcome::EndReason::Adjudication(why)
             if why.contains("endgame tables (Syzygy KRvK): win for White")),
         "{:?}: {pgn}",
         outcome.reason
@@ -555,7 +556,7 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
 async fn a_td_adjudication_by_the_tables_follows_the_events_rule(db: &TestDb) {
     let mut club = Club::new(db).await;
     let players = club.three().await;
-    let by = dopis::address::EmailAddress::parse("td@dopis.test").unwrap();
+    let by = dopis::domain::address::EmailAddress::parse("td@dopis.test").unwrap();
     let tables = syzygy();
     // K+R v K at 73 half-moves: DTZ ~27 is too near the 50-move line.
     let near = "8/8/8/4k3/8/8/8/R3K3 w - - 73 60";

@@ -6,10 +6,10 @@
 
 use chrono::{Duration, TimeZone, Utc};
 
-use dopis::clock::TimeControl;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::Player;
+use dopis::domain::clock::TimeControl;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::Player;
 use dopis::service::inbox::Handled;
 
 use crate::on_both_backends;
@@ -177,7 +177,7 @@ async fn a_message_with_a_move_reaches_the_opponent_and_the_pgn(db: &TestDb) {
         "{pgn}"
     );
     let start = pgn.find("[Event").expect("the PGN");
-    let parsed = dopis::chess::pgn::import(&pgn[start..]).expect("the PGN reads back");
+    let parsed = dopis::domain::chess::pgn::import(&pgn[start..]).expect("the PGN reads back");
     assert_eq!(parsed.game.plies().len(), 2);
     app.close().await;
 }

@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
 
-use dopis::app::{Clock, SystemClock};
+use dopis::service::app::{Clock, SystemClock};
 use dopis::service::inbox::Handled;
 
 use crate::support::app::TestApp;

@@ -9,8 +9,8 @@ use std::path::Path;
 use chrono::{Duration, TimeZone, Utc};
 use shakmaty::{Color, Position, Role, Square};
 
-use dopis::ids::{EventId, GameId};
-use dopis::player::Player;
+use dopis::domain::ids::{EventId, GameId};
+use dopis::domain::player::Player;
 
 use crate::on_both_backends;
 use crate::support::TestDb;
@@ -161,8 +161,8 @@ fn strip(html: &str) -> String {
 }
 
 /// The thematic sentence and the line in a language's letters.
-fn thematic_words(lang: dopis::lang::Lang) -> (&'static str, &'static str) {
-    use dopis::lang::Lang;
+fn thematic_words(lang: dopis::domain::lang::Lang) -> (&'static str, &'static str) {
+    use dopis::domain::lang::Lang;
     match lang {
         Lang::En => (
             "This is a thematic game: it starts after the line",
@@ -188,8 +188,8 @@ fn thematic_words(lang: dopis::lang::Lang) -> (&'static str, &'static str) {
     }
 }
 
-fn chess960_words(lang: dopis::lang::Lang, number: u16) -> String {
-    use dopis::lang::Lang;
+fn chess960_words(lang: dopis::domain::lang::Lang, number: u16) -> String {
+    use dopis::domain::lang::Lang;
     match lang {
         Lang::En => format!("This is a Chess960 game: start position number {number}."),
         Lang::Sl => format!("začetna postavitev št. {number}."),
@@ -493,7 +493,7 @@ async fn an_illegal_thematic_line_is_refused_with_its_problem_and_creates_nothin
     let none = fails(&dopis(d, db, &["event", "show", "1"]));
     assert!(none.contains("no event #1"), "{none}");
     let club = Club::open(db).await;
-    let address = dopis::address::EmailAddress::parse("ana.novak@example.si").unwrap();
+    let address = dopis::domain::address::EmailAddress::parse("ana.novak@example.si").unwrap();
     assert!(
         club.app.store.player_by_email(&address).await.is_err(),
         "a refused file registers no one"
@@ -524,7 +524,7 @@ async fn a_chess960_player_castles_by_mail_and_python_chess_replays_the_pgn(db: 
     for &game in &games {
         let row = club.app.game_row(game).await;
         assert_eq!(row.chess960_number, Some(CASTLES_AT_ONCE));
-        assert_eq!(row.variant, dopis::store::games::Variant::Chess960);
+        assert_eq!(row.variant, dopis::adapter::store::games::Variant::Chess960);
         let (white, black) = club.players_of(game).await;
         one(
             &first,

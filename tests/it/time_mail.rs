@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, TimeDelta, Utc};
 use mail_parser::MimeHeaders as _;
 
-use dopis::address::EmailAddress;
-use dopis::app::{Clock, SystemClock};
-use dopis::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
 use dopis::daemon::mailbox::{ImapMailbox, MailRef};
 use dopis::daemon::mailer::Mailer;
+use dopis::domain::address::EmailAddress;
+use dopis::service::app::{Clock, SystemClock};
 
 use crate::support::{MAIL_PASSWORD, MailStack, TestDb, dopis, mailstack, ok, scratch_user};
 
@@ -45,7 +45,7 @@ impl Reader {
             token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
-            failed_folder: dopis::config::default_failed_folder(),
+            failed_folder: dopis::adapter::config::default_failed_folder(),
             poll_seconds: 1,
             ca_file: None,
         })
@@ -188,11 +188,8 @@ async fn setup<'a>(db: &'a TestDb, stack: MailStack) -> Server<'a> {
         dir.path().join("dopis.toml"),
         format!(
             "[mail]\naddress = \"{server}\"\nsecret = \"time-mail-secret\"\n\n\
-             [mail.imap]\nhost = \"127.0.0.1\"\nport = {imap}\ntls = \"none\"\nuser = \"{server}\"\n\
-             password = \"{MAIL_PASSWORD}\"\n\n\
-             [mail.smtp]\nhost = \"127.0.0.1\"\nport = {smtp}\ntls = \"none\"\n",
-            imap = stack.imap_port,
-            smtp = stack.smtp_port,
+             {servers}",
+            servers = crate::support::plain_mail_servers(&stack, &server),
         ),
     )
     .unwrap();

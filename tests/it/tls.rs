@@ -9,10 +9,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use dopis::address::EmailAddress;
-use dopis::config::{ImapConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, Secret, SmtpConfig, Tls};
 use dopis::daemon::mailbox::{ImapMailbox, MailboxError};
 use dopis::daemon::mailer::{SendError, SmtpMailer};
+use dopis::domain::address::EmailAddress;
 
 use crate::support::{self, MAIL_PASSWORD, TlsStack, dopis, fails};
 
@@ -32,7 +32,7 @@ fn imap(stack: &TlsStack, user: &str, tls: Tls, trust_ca: bool) -> ImapConfig {
         token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
-        failed_folder: dopis::config::default_failed_folder(),
+        failed_folder: dopis::adapter::config::default_failed_folder(),
         poll_seconds: 1,
         ca_file: trust_ca.then(|| stack.ca_file.clone()),
     }
@@ -241,7 +241,7 @@ async fn a_server_that_refuses_starttls_is_never_spoken_to_unencrypted() {
         token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
-        failed_folder: dopis::config::default_failed_folder(),
+        failed_folder: dopis::adapter::config::default_failed_folder(),
         poll_seconds: 1,
         ca_file: None,
     };

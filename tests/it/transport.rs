@@ -9,12 +9,12 @@ use std::time::Duration;
 
 use chrono::Datelike;
 
-use dopis::address::EmailAddress;
-use dopis::config::{ImapConfig, MailConfig, MaildirConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, MailConfig, MaildirConfig, Secret, SmtpConfig, Tls};
 use dopis::daemon::mailbox::{
     ImapMailbox, Incoming, MailRef, Mailbox, MailboxError, MaildirMailbox,
 };
 use dopis::daemon::mailer::{MaildirMailer, Mailer, SendError, SmtpMailer};
+use dopis::domain::address::EmailAddress;
 
 use crate::support::{self, MAIL_PASSWORD, MailStack};
 
@@ -47,7 +47,7 @@ fn imap_config(stack: MailStack, user: &str) -> ImapConfig {
         token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
-        failed_folder: dopis::config::default_failed_folder(),
+        failed_folder: dopis::adapter::config::default_failed_folder(),
         poll_seconds: 1,
         ca_file: None,
     }

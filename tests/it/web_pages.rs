@@ -25,10 +25,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use chrono::Duration;
-use dopis::address::EmailAddress;
-use dopis::chess::game::GameResult;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
+use dopis::domain::address::EmailAddress;
+use dopis::domain::chess::game::GameResult;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
 use dopis::service::Handled;
 
 use crate::support::app::TestApp;
@@ -293,7 +293,7 @@ async fn play(db: &TestDb) -> Played {
         .game(
             &bor,
             &ana,
-            dopis::clock::TimeControl::DaysPerMove { days: 5 },
+            dopis::domain::clock::TimeControl::DaysPerMove { days: 5 },
         )
         .await;
     let team_file = include_str!("../fixtures/events/team-match.toml").replacen(
@@ -335,7 +335,7 @@ async fn play(db: &TestDb) -> Played {
             played.games[1],
             dopis::service::td::Ruling::Result(
                 GameResult::Draw,
-                dopis::chess::outcome::ResultKind::Adjudication,
+                dopis::domain::chess::outcome::ResultKind::Adjudication,
             ),
             "dead equal",
             &EmailAddress::parse("td@club.test").unwrap(),
@@ -354,7 +354,7 @@ async fn play(db: &TestDb) -> Played {
             played.team.1[0],
             dopis::service::td::Ruling::Result(
                 GameResult::WhiteWins,
-                dopis::chess::outcome::ResultKind::Time,
+                dopis::domain::chess::outcome::ResultKind::Time,
             ),
             "no move in time",
             &EmailAddress::parse("td@example.org").unwrap(),

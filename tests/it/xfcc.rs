@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use dopis::config::MailConfig;
+use dopis::adapter::config::MailConfig;
 use dopis::daemon::mailer::Mailer;
 use mail_parser::MimeHeaders;
 
@@ -145,7 +145,7 @@ impl Scid {
 
 /// The SAN moves of a PGN, read with dopis's own importer.
 fn sans(pgn: &str) -> Vec<String> {
-    dopis::chess::pgn::import(pgn)
+    dopis::domain::chess::pgn::import(pgn)
         .unwrap_or_else(|e| panic!("PGN does not read: {e}\n{pgn}"))
         .game
         .plies()
@@ -737,7 +737,7 @@ except zeep.exceptions.Fault as f:
 async fn a_password_asked_for_by_mail_goes_to_the_registered_address_only(db: &TestDb) {
     use crate::support::app::TestApp;
     use crate::support::mail::Mail;
-    use dopis::lang::Lang;
+    use dopis::domain::lang::Lang;
     use dopis::service::xfcc::{LoginLimiter, authenticate};
     let app = TestApp::builder().open(db).await;
     let ana = app
@@ -747,7 +747,7 @@ async fn a_password_asked_for_by_mail_goes_to_the_registered_address_only(db: &T
         .player("bor@players.test", "Bor Kralj", Lang::En, None)
         .await;
     let game = app
-        .game(&ana, &bor, dopis::clock::TimeControl::default())
+        .game(&ana, &bor, dopis::domain::clock::TimeControl::default())
         .await;
     let limiter = LoginLimiter::new();
     let ask = |from: &str| {

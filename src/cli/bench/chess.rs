@@ -12,9 +12,9 @@ use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::{Sizes, children_cpu, grouped, per_cpu_second};
-use crate::chess::diagram::Diagram;
-use crate::chess::notation::{self, Notation};
-use crate::lang::Lang;
+use crate::domain::chess::diagram::Diagram;
+use crate::domain::chess::notation::{self, Notation};
+use crate::domain::lang::Lang;
 
 /// The Opera Game (Morphy, Paris 1858): its positions, every legal move
 /// in each, are the samples.

@@ -13,13 +13,13 @@ use anyhow::{Context, Result, bail};
 
 use super::process::bench_config;
 use super::{Sizes, Usage, grouped, percentile};
-use crate::address::EmailAddress;
-use crate::chess::game::StartPosition;
-use crate::clock::TimeControl;
-use crate::config::Config;
-use crate::ids::GameId;
-use crate::lang::Lang;
-use crate::player::{NewPlayer, Player};
+use crate::adapter::config::Config;
+use crate::domain::address::EmailAddress;
+use crate::domain::chess::game::StartPosition;
+use crate::domain::clock::TimeControl;
+use crate::domain::ids::GameId;
+use crate::domain::lang::Lang;
+use crate::domain::player::{NewPlayer, Player};
 use crate::service::post::Post;
 use crate::service::report::{bench_postgres, drop_bench_postgres};
 
@@ -109,7 +109,7 @@ async fn seed(url: &str, games: u32, dir: &Path) -> Result<World> {
     let config = Config::load(Some(&config_path), std::iter::empty())?;
     let post = Post::new(&config.mail)?;
     let store = crate::service::open_store(url).await?;
-    let clock = crate::app::SystemClock;
+    let clock = crate::service::app::SystemClock;
     let seeded = store
         .close_after(async {
             let mut all = Vec::new();
@@ -119,13 +119,13 @@ async fn seed(url: &str, games: u32, dir: &Path) -> Result<World> {
                     let n = 2 * i + side;
                     let email = EmailAddress::parse(&format!("p{n}@bench.test"))?;
                     let new = NewPlayer::new(email, &format!("Player {n}"), Lang::En, None)?;
-                    let now = crate::app::Clock::now(&clock);
+                    let now = crate::service::app::Clock::now(&clock);
                     pair.push(crate::service::players::register(&store, &new, now).await?);
                 }
                 let (Some(black), Some(white)) = (pair.pop(), pair.pop()) else {
                     bail!("two players were registered");
                 };
-                let now = crate::app::Clock::now(&clock);
+                let now = crate::service::app::Clock::now(&clock);
                 let game = crate::service::start::start_game(
                     &store,
                     &post,

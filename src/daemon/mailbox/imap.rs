@@ -20,7 +20,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
 use super::{BATCH_SIZE, DEFAULT_MAX_MAIL_BYTES, Incoming, MAX_HEAD_BYTES, MailRef, MailboxError};
-use crate::config::{ImapConfig, Login, Secret, Tls};
+use crate::adapter::config::{ImapConfig, Login, Secret, Tls};
 use crate::daemon::net;
 use crate::daemon::oauth::{self, TokenCommand};
 
@@ -1112,7 +1112,7 @@ mod tests {
             token_command: None,
             mailbox: "INBOX".into(),
             done_folder: None,
-            failed_folder: crate::config::default_failed_folder(),
+            failed_folder: crate::adapter::config::default_failed_folder(),
             poll_seconds: 60,
             ca_file: None,
         }

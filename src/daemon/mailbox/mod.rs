@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 
-use crate::config::MailConfig;
+use crate::adapter::config::MailConfig;
 
 pub use imap::{ImapMailbox, ImapProbe, Step as ImapStep, StepNote, diagnose as diagnose_imap};
 pub use maildir::MaildirMailbox;

@@ -18,7 +18,7 @@ use mail_auth::dkim::{Canonicalization, DkimSigner, Done};
 use rustls::pki_types::PrivateKeyDer;
 use rustls::pki_types::pem::PemObject;
 
-use crate::config::DkimConfig;
+use crate::adapter::config::DkimConfig;
 
 /// The headers signed, when present (a header listed but absent is signed
 /// as absent, so nobody can add it later).

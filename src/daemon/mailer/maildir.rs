@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{MailerError, SendError};
-use crate::address::EmailAddress;
+use crate::domain::address::EmailAddress;
 
 /// Mails written by this process, for unique file names.
 static WRITTEN: AtomicU64 = AtomicU64::new(0);

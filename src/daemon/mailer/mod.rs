@@ -5,8 +5,8 @@ mod dkim;
 mod maildir;
 mod smtp;
 
-use crate::address::EmailAddress;
-use crate::config::MailConfig;
+use crate::adapter::config::MailConfig;
+use crate::domain::address::EmailAddress;
 
 pub use dkim::{BadDkim, DkimSigning};
 pub use maildir::MaildirMailer;

@@ -13,10 +13,10 @@ use lettre::transport::smtp::client::{
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
 
 use super::{MailerError, SendError};
-use crate::address::EmailAddress;
-use crate::config::{Login, SmtpConfig, Tls};
+use crate::adapter::config::{Login, SmtpConfig, Tls};
 use crate::daemon::net;
 use crate::daemon::oauth::TokenCommand;
+use crate::domain::address::EmailAddress;
 
 /// How long one SMTP dialogue step may take.
 const TIMEOUT: Duration = Duration::from_secs(60);
@@ -347,7 +347,7 @@ fn classify(server: &str, e: &lettre::transport::smtp::Error) -> SendError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Secret;
+    use crate::adapter::config::Secret;
 
     fn config(host: &str, tls: Tls) -> SmtpConfig {
         SmtpConfig {

@@ -1,5 +1,5 @@
 //! A reply to a daily digest: each line names its game (`#2 d5`, `2: d5`,
-//! the opponent's name, see [`crate::mail::digest_reply`]) and is carried
+//! the opponent's name, see [`crate::adapter::mail::digest_reply`]) and is carried
 //! out as a reply to that game's own mail would be — the same stale check
 //! (against the position the digest showed), the same arbiter, the same
 //! answers. Lines that name no game of the player's get one answer that
@@ -15,17 +15,17 @@ use chrono::{DateTime, Utc};
 
 use super::stale::Written;
 use super::{Handled, Inbox};
-use crate::arbiter::{Reason, RejectionKind};
-use crate::command::{self, Command, Notify};
-use crate::ids::GameId;
-use crate::mail::compose::LetterKind;
-use crate::mail::digest_reply::{self, Line, Named};
-use crate::mail::inbound::InboundMail;
-use crate::mail::key::sha256_hex;
-use crate::player::Player;
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::mail::digest_reply::{self, Line, Named};
+use crate::adapter::mail::inbound::InboundMail;
+use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::domain::arbiter::{Reason, RejectionKind};
+use crate::domain::command::{self, Command, Notify};
+use crate::domain::ids::GameId;
+use crate::domain::player::Player;
 use crate::service::post::{Answering, Outgoing};
-use crate::store::StoreError;
-use crate::store::Tx;
 
 impl Inbox {
     /// Carries out a reply to `player`'s digest, line by line.

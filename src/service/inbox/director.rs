@@ -5,19 +5,19 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::Inbox;
-use crate::arbiter::{self, DirectorAddress, DirectorAnswer};
-use crate::command;
-use crate::ids::EventId;
-use crate::mail::compose::LetterKind;
-use crate::mail::inbound::InboundMail;
-use crate::mail::key::sha256_hex;
-use crate::mail::route::ReplyTag;
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::mail::inbound::InboundMail;
+use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::mail::route::ReplyTag;
+use crate::adapter::store::Tx;
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::arbiter::{self, DirectorAddress, DirectorAnswer};
+use crate::domain::command;
+use crate::domain::ids::EventId;
 use crate::service::Handled;
 use crate::service::clocks::director;
 use crate::service::post::Answering;
 use crate::service::report::by_mail::{report_letter, to_director};
-use crate::store::Tx;
-use crate::store::{Store, StoreError};
 
 /// Whether `address` is among an event's TDs (addresses compare without case).
 async fn directs(tx: &mut Tx, event: EventId, address: &str) -> Result<bool, StoreError> {

@@ -1,6 +1,6 @@
 //! Replies written for an earlier position of their game, and mails that
 //! come twice: asked about or answered, never carried out blindly (the
-//! rules are in [`crate::mail::stale`]).
+//! rules are in [`crate::adapter::mail::stale`]).
 //!
 //! A stale reply that would move or end the game becomes a confirmation,
 //! as a mail without the reply token does, and the confirmation remembers
@@ -15,19 +15,19 @@
 use chrono::{DateTime, Utc};
 
 use super::{Handled, Inbox, first_line};
-use crate::arbiter::{self, Seat};
-use crate::command::{self, Command};
-use crate::ids::GameId;
-use crate::locale;
-use crate::mail::compose::LetterKind;
-use crate::mail::inbound::InboundMail;
-use crate::mail::key::sha256_hex;
-use crate::mail::stale::{self, Freshness, MovePoint};
-use crate::player::Player;
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::mail::inbound::InboundMail;
+use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::mail::stale::{self, Freshness, MovePoint};
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::GameStatus;
+use crate::domain::arbiter::{self, Seat};
+use crate::domain::command::{self, Command};
+use crate::domain::ids::GameId;
+use crate::domain::locale;
+use crate::domain::player::Player;
 use crate::service::post::{self, Answering, LoadedGame, Outgoing};
-use crate::store::StoreError;
-use crate::store::Tx;
-use crate::store::games::GameStatus;
 
 /// A player's words for a game, and the position they were written for.
 pub(super) struct Written<'a> {
@@ -232,7 +232,7 @@ impl Inbox {
         &self,
         tx: &mut Tx,
         table: &LoadedGame,
-    ) -> Result<(arbiter::StateOfPlay, Option<crate::ids::EventId>), StoreError> {
+    ) -> Result<(arbiter::StateOfPlay, Option<crate::domain::ids::EventId>), StoreError> {
         let record = &table.record;
         let event = record.event;
         let rules = match event {

@@ -11,11 +11,11 @@
 use chrono::{DateTime, Utc};
 
 use super::{Handled, Inbox};
-use crate::mail::compose::NotHandledCause;
-use crate::mail::inbound::Excess;
-use crate::mail::key::sha256_hex;
-use crate::store::inbound::InboundRecord;
-use crate::store::{Store, StoreError};
+use crate::adapter::mail::compose::NotHandledCause;
+use crate::adapter::mail::inbound::Excess;
+use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::store::inbound::InboundRecord;
+use crate::adapter::store::{Store, StoreError};
 
 impl Inbox {
     /// Refuses a mail of `size` bytes, over the mailbox's cap of `max`,

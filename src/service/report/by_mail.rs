@@ -12,7 +12,7 @@
 //! **On request.** A TD asks by mail with `report`. A TD need not play, so
 //! has no game token: every report mail carries a Reply-To of its own,
 //! `local+r<event>.<token>@domain`, with a token over the event and the
-//! TD's address ([`crate::mail::route::Tokens::director`]). `report` is
+//! TD's address ([`crate::adapter::mail::route::Tokens::director`]). `report` is
 //! carried out only from a TD's address AND to that TD's report address,
 //! as a move is only from a player's address with the player's token. From
 //! a TD's address without it, the TD gets a short mail saying how (reply to
@@ -22,14 +22,14 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::ids::EventId;
-use crate::mail::compose::LetterKind;
-use crate::player::Player;
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::store::Tx;
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::ids::EventId;
+use crate::domain::player::Player;
 use crate::service::clocks::directors_of_event;
 use crate::service::post::{Answering, Outgoing, Post};
 use crate::service::report::{self, ReportAsk, SILENCE_DAYS};
-use crate::store::Tx;
-use crate::store::{Store, StoreError};
 
 use crate::service::clocks::Scheduler;
 

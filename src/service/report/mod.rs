@@ -3,7 +3,7 @@
 //! report, most urgent first; as text, CSV or JSON.
 //!
 //! It reads only indexed columns the daemon keeps on each game
-//! (`deadline_at`, `waiting_since`; see [`crate::store::clocks`]), so it
+//! (`deadline_at`, `waiting_since`; see [`crate::adapter::store::clocks`]), so it
 //! costs what it reports, not the number of games. The game lines (the
 //! part that can be long) are written out as they are read
 //! ([`write_deadlines`]): memory stays flat however many games there are
@@ -20,12 +20,12 @@ use std::io::Write;
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::Serialize;
 
-use crate::chess::game::{EndReason, GameResult, Outcome};
-use crate::ids::EventId;
-use crate::mail::compose::{ReportGame, ReportLeave, ReportTimeout, ReportView};
-use crate::player::PlayerId;
-use crate::store::schedule::{ReportBand, ReportRow};
-use crate::store::{Store, StoreError};
+use crate::adapter::mail::compose::{ReportGame, ReportLeave, ReportTimeout, ReportView};
+use crate::adapter::store::schedule::{ReportBand, ReportRow};
+use crate::adapter::store::{Store, StoreError};
+use crate::domain::chess::game::{EndReason, GameResult, Outcome};
+use crate::domain::ids::EventId;
+use crate::domain::player::PlayerId;
 
 /// Why a game is in the report, most urgent first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -184,7 +184,7 @@ pub async fn events_with_active_games(store: &Store) -> Result<Vec<EventId>, Sto
 #[allow(clippy::too_many_arguments)]
 pub async fn on_request(
     store: &Store,
-    tables: Option<&dyn crate::chess::tablebase::Tables>,
+    tables: Option<&dyn crate::domain::chess::tablebase::Tables>,
     event: Option<EventId>,
     at: Option<DateTime<Utc>>,
     within: TimeDelta,
@@ -284,10 +284,10 @@ pub async fn deadlines(store: &Store, ask: ReportAsk) -> Result<DeadlineReport, 
 /// time; positions with more men than any table are not looked up.
 pub async fn games_in_tables(
     store: &Store,
-    tables: &dyn crate::chess::tablebase::Tables,
+    tables: &dyn crate::domain::chess::tablebase::Tables,
     event: Option<EventId>,
 ) -> Result<Vec<TablesLine>, StoreError> {
-    use crate::chess::tablebase::TablebaseRule;
+    use crate::domain::chess::tablebase::TablebaseRule;
     let mut lines = Vec::new();
     let mut tx = store.begin().await?;
     for id in store
@@ -337,7 +337,7 @@ pub async fn deadlines_in(
     store: &Store,
     ask: ReportAsk,
     event: Option<EventId>,
-    tables: Option<&dyn crate::chess::tablebase::Tables>,
+    tables: Option<&dyn crate::domain::chess::tablebase::Tables>,
 ) -> Result<DeadlineReport, StoreError> {
     let mut sink = Collect(None, Vec::new());
     match read_into(store, ask, event, tables, &mut sink).await {
@@ -366,7 +366,7 @@ pub async fn write_deadlines(
     store: &Store,
     ask: ReportAsk,
     event: Option<EventId>,
-    tables: Option<&dyn crate::chess::tablebase::Tables>,
+    tables: Option<&dyn crate::domain::chess::tablebase::Tables>,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<u64, WriteError> {
@@ -443,7 +443,7 @@ async fn read_into(
     store: &Store,
     ask: ReportAsk,
     event: Option<EventId>,
-    tables: Option<&dyn crate::chess::tablebase::Tables>,
+    tables: Option<&dyn crate::domain::chess::tablebase::Tables>,
     sink: &mut impl Sink,
 ) -> Result<(), WriteError> {
     let in_tables = match tables {
@@ -465,7 +465,7 @@ async fn read_into(
             from: l.leave.leave.from(),
             to: l.leave.leave.to(),
             now: l.leave.leave.contains(today),
-            special: l.leave.leave.kind() == crate::clock::LeaveKind::Special,
+            special: l.leave.leave.kind() == crate::domain::clock::LeaveKind::Special,
         })
         .collect();
     leave.sort_by(|a, b| {
@@ -931,12 +931,12 @@ impl DeadlineReport {
 /// An empty scratch database on the PostgreSQL server of `admin_url`, for
 /// the bench: its URL and its name (to drop it with [`drop_bench_postgres`]).
 pub async fn bench_postgres(admin_url: &str) -> Result<(String, String), StoreError> {
-    crate::store::bench::scratch_postgres(admin_url).await
+    crate::adapter::store::bench::scratch_postgres(admin_url).await
 }
 
 /// Drops a scratch database [`bench_postgres`] made.
 pub async fn drop_bench_postgres(admin_url: &str, name: &str) -> Result<(), StoreError> {
-    crate::store::bench::drop_scratch_postgres(admin_url, name).await
+    crate::adapter::store::bench::drop_scratch_postgres(admin_url, name).await
 }
 
 #[cfg(test)]

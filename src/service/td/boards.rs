@@ -1,15 +1,15 @@
 //! A team event's table per board (`dopis event standings --boards`), from
-//! its stored games; the rules are [`event::boards`](crate::event::boards)'.
+//! its stored games; the rules are [`event::boards`](crate::domain::event::boards)'.
 
 use std::collections::HashMap;
 
 use super::standings::state_of;
 use super::{StoredEvent, TdError, refused};
-use crate::event::boards::{self, BoardTable};
-use crate::event::file::EventKind;
-use crate::event::standings::ScoredTeamGame;
-use crate::player::PlayerId;
-use crate::store::Tx;
+use crate::adapter::store::Tx;
+use crate::domain::event::boards::{self, BoardTable};
+use crate::domain::event::file::EventKind;
+use crate::domain::event::standings::ScoredTeamGame;
+use crate::domain::player::PlayerId;
 
 /// The table of each board of a team event; `title(board)` titles each.
 /// Refused for a round robin, which has no boards.

@@ -6,15 +6,15 @@ use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::{StoredEvent, TdError};
-use crate::event::consultation::{self as tally, Sides};
-use crate::ids::GameId;
-use crate::mail::compose::{LetterKind, VoteNews};
+use crate::adapter::mail::compose::{LetterKind, VoteNews};
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::adapter::store::consultation::Member;
+use crate::adapter::store::games::NewGame;
+use crate::domain::event::consultation::{self as tally, Sides};
+use crate::domain::ids::GameId;
 use crate::service::post::{self, LoadedGame, Outgoing, Post};
 use crate::service::votes::Members;
-use crate::store::StoreError;
-use crate::store::Tx;
-use crate::store::consultation::Member;
-use crate::store::games::NewGame;
 
 /// Starts a consultation event's one game: White is the first team (its
 /// captain the game's White), every member is stored with their side,
@@ -75,7 +75,11 @@ pub(crate) async fn start(
     let to_move = table.game.turn();
     post.to_player(
         tx,
-        format!("g{}.start.{}", id.0, crate::chess::side::key(!to_move)),
+        format!(
+            "g{}.start.{}",
+            id.0,
+            crate::domain::chess::side::key(!to_move)
+        ),
         LetterKind::GameStarted,
         &table,
         !to_move,
@@ -119,7 +123,7 @@ pub(crate) async fn open_votes(
             votes: Vec::new(),
             voted: 0,
             members: count,
-            closes: Some(crate::locale::describe_deadline(
+            closes: Some(crate::domain::locale::describe_deadline(
                 closes,
                 player.tz,
                 player.lang,

@@ -4,14 +4,14 @@ use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::{TdError, event_of, reason_given, refused, table};
-use crate::address::EmailAddress;
-use crate::chess::side;
-use crate::ids::GameId;
-use crate::mail::compose::LetterKind;
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::GameStatus;
+use crate::adapter::store::td_log::{DeadlineExtension, NewTdAction};
+use crate::domain::address::EmailAddress;
+use crate::domain::chess::side;
+use crate::domain::ids::GameId;
 use crate::service::post::Post;
-use crate::store::Tx;
-use crate::store::games::GameStatus;
-use crate::store::td_log::{DeadlineExtension, NewTdAction};
 
 /// Extends a player's deadline in a game by `days`: stored for the clock,
 /// logged, and both players told. `side` defaults to the side to move.

@@ -5,13 +5,13 @@ use chrono::{DateTime, Utc};
 
 use super::stored::{Settings, kind_key};
 use super::{StoredEvent, TdError, corrupt, refused, registered};
-use crate::address::EmailAddress;
-use crate::event::file::{self, Entrant, EventKind};
-use crate::ids::EventId;
-use crate::lang::Lang;
-use crate::player::{NewPlayer, Player};
-use crate::store::Tx;
-use crate::store::events::EventStatus;
+use crate::adapter::store::Tx;
+use crate::adapter::store::events::EventStatus;
+use crate::domain::address::EmailAddress;
+use crate::domain::event::file::{self, Entrant, EventKind};
+use crate::domain::ids::EventId;
+use crate::domain::lang::Lang;
+use crate::domain::player::{NewPlayer, Player};
 
 /// Adds (or finds) a player named in an event file.
 async fn player_for(tx: &mut Tx, e: &Entrant, now: DateTime<Utc>) -> Result<Player, TdError> {
@@ -50,7 +50,7 @@ pub async fn create(tx: &mut Tx, text: &str, now: DateTime<Utc>) -> Result<Event
 /// section of an open class made from its class's settings.
 pub async fn store_event(
     tx: &mut Tx,
-    event: &crate::event::file::Event,
+    event: &crate::domain::event::file::Event,
     now: DateTime<Utc>,
 ) -> Result<EventId, TdError> {
     let settings = serde_json::to_string(&Settings::of(event))
@@ -158,7 +158,7 @@ async fn seat_player(tx: &mut Tx, event: EventId, player: &Player) -> Result<u32
             "event {event} is a team event: add a whole team with `dopis event add-team`"
         ));
     };
-    if players.len() >= crate::event::berger::MAX_ENTRANTS {
+    if players.len() >= crate::domain::event::berger::MAX_ENTRANTS {
         return refused(format!("event {event} is full"));
     }
     check_not_entered(tx, event, player).await?;

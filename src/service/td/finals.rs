@@ -13,11 +13,11 @@
 use chrono::{DateTime, Utc};
 
 use super::{StoredEvent, TdError, standings_letter};
-use crate::ids::GameId;
+use crate::adapter::store::games::GameStatus;
+use crate::adapter::store::{StoreError, Tx};
+use crate::domain::ids::GameId;
 use crate::service::post::Outgoing;
 use crate::service::post::Post;
-use crate::store::games::GameStatus;
-use crate::store::{StoreError, Tx};
 
 /// Queues the final standings to every player of `game`'s event if that
 /// game was the event's last one still being played; nothing otherwise.

@@ -4,7 +4,7 @@
 //! withdraw, replace, extend a deadline) change games, log who did what and
 //! why, and tell the players — each in one transaction.
 //!
-//! The pairing, scoring and ranking rules are the pure [`event`](crate::event)
+//! The pairing, scoring and ranking rules are the pure [`event`](crate::domain::event)
 //! module's; this module maps stored seats to its indices and back.
 //!
 //! A seat is a starting number (round robin) or a board of a team. A
@@ -39,15 +39,15 @@ mod visibility;
 
 use chrono::{DateTime, Utc};
 
-use crate::address::EmailAddress;
-use crate::event::file::BadEventFile;
-use crate::ids::GameId;
-use crate::mail::compose::LetterKind;
-use crate::player::Player;
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::{GameRecord, GameStatus};
+use crate::domain::address::EmailAddress;
+use crate::domain::event::file::BadEventFile;
+use crate::domain::ids::GameId;
+use crate::domain::player::Player;
 use crate::service::post::{LoadedGame, Outgoing, Post};
-use crate::store::StoreError;
-use crate::store::Tx;
-use crate::store::games::{GameRecord, GameStatus};
 
 pub use boards::board_tables;
 pub use deadlines::extend;
@@ -66,8 +66,8 @@ pub use visibility::set_visibility;
 
 /// The service's vocabulary for events as stored: plain records the CLI
 /// prints (an event, its teams and entrants, the TD's log).
-pub use crate::store::events::{EntrantRecord, EventRecord, TeamRecord};
-pub use crate::store::td_log::TdAction;
+pub use crate::adapter::store::events::{EntrantRecord, EventRecord, TeamRecord};
+pub use crate::adapter::store::td_log::TdAction;
 
 /// Why a TD command was not carried out, by what the TD does next.
 #[derive(Debug, thiserror::Error)]

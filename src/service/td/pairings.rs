@@ -7,12 +7,12 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::{StoredEvent, TdError, corrupt};
-use crate::event::file::Pairings;
-use crate::ids::GameId;
-use crate::player::{Player, PlayerId};
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::NewGame;
+use crate::domain::event::file::Pairings;
+use crate::domain::ids::GameId;
+use crate::domain::player::{Player, PlayerId};
 use crate::service::post::Post;
-use crate::store::Tx;
-use crate::store::games::NewGame;
 
 /// One game of an event's pairings, with the players of its seats.
 #[derive(Debug, Clone, Serialize)]
@@ -161,13 +161,13 @@ pub(super) async fn start_games(
     let chess960 = ev.event.chess960.map(|draw| {
         let mut rng = rand::rng();
         draw.positions(paired.iter().map(|p| p.round), || {
-            rand::Rng::random_range(&mut rng, 0..crate::chess::game::CHESS960_POSITIONS)
+            rand::Rng::random_range(&mut rng, 0..crate::domain::chess::game::CHESS960_POSITIONS)
         })
     });
     let mut ids = Vec::new();
     for p in paired {
         let start = match chess960.as_ref().and_then(|c| c.get(&p.round)) {
-            Some(n) => crate::chess::game::StartPosition::Chess960(*n),
+            Some(n) => crate::domain::chess::game::StartPosition::Chess960(*n),
             None => ev.event.start.clone(),
         };
         let game = NewGame {

@@ -24,11 +24,11 @@
 //! game's own PGN, which only its players get.
 
 use super::{StoredEvent, TdError, refused};
-use crate::chess::pgn::{self, PgnTags};
-use crate::player::Player;
+use crate::adapter::store::Tx;
+use crate::adapter::store::events::EventStatus;
+use crate::domain::chess::pgn::{self, PgnTags};
+use crate::domain::player::Player;
 use crate::service::post::pgn_time_control;
-use crate::store::Tx;
-use crate::store::events::EventStatus;
 
 /// The `WhiteElo` and `BlackElo` tags of a game: the ratings a rated game
 /// was rated against, else the players' current ones (as a game's own PGN

@@ -8,19 +8,19 @@ use super::stored::rule_key;
 use super::{
     StoredEvent, TdError, reason_given, refused, registered, standings::standings, table, tell,
 };
-use crate::address::EmailAddress;
-use crate::chess::game::{GameResult, Outcome};
-use crate::chess::outcome::WithdrawalForfeit;
-use crate::event::standings::Counted;
-use crate::ids::EventId;
-use crate::ids::GameId;
-use crate::mail::compose::{LetterKind, ReplacementRole, WithdrawnGame};
-use crate::player::Player;
+use crate::adapter::mail::compose::{LetterKind, ReplacementRole, WithdrawnGame};
+use crate::adapter::store::Tx;
+use crate::adapter::store::events::EventStatus;
+use crate::adapter::store::games::{EventGame, GameStatus};
+use crate::adapter::store::td_log::NewTdAction;
+use crate::domain::address::EmailAddress;
+use crate::domain::chess::game::{GameResult, Outcome};
+use crate::domain::chess::outcome::WithdrawalForfeit;
+use crate::domain::event::standings::Counted;
+use crate::domain::ids::EventId;
+use crate::domain::ids::GameId;
+use crate::domain::player::Player;
 use crate::service::post::Post;
-use crate::store::Tx;
-use crate::store::events::EventStatus;
-use crate::store::games::{EventGame, GameStatus};
-use crate::store::td_log::NewTdAction;
 
 async fn seated(tx: &mut Tx, ev: &StoredEvent, email: &EmailAddress) -> Result<Player, TdError> {
     let player = registered(tx, email).await?;

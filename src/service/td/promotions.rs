@@ -10,14 +10,14 @@
 use chrono::{DateTime, Utc};
 
 use super::{StoredEvent, TdError};
-use crate::event::entries::Promotion;
-use crate::ids::{EventId, GameId};
-use crate::mail::compose::{EntryNews, LetterKind, OpenEvent};
-use crate::player::PlayerId;
+use crate::adapter::mail::compose::{EntryNews, LetterKind, OpenEvent};
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::GameStatus;
+use crate::adapter::store::qualifications::Qualification;
+use crate::domain::event::entries::Promotion;
+use crate::domain::ids::{EventId, GameId};
+use crate::domain::player::PlayerId;
 use crate::service::post::Post;
-use crate::store::Tx;
-use crate::store::games::GameStatus;
-use crate::store::qualifications::Qualification;
 
 /// The class a section belongs to, and what it promotes (`None` for an
 /// event that is no section of a class that promotes).
@@ -92,7 +92,7 @@ pub async fn record_promotions_if_done(
             event: OpenEvent {
                 id: class.record.id.0,
                 name: class.record.name.clone(),
-                time_control: crate::locale::describe_control(
+                time_control: crate::domain::locale::describe_control(
                     &class.event.time_control,
                     player.lang,
                 ),

@@ -4,15 +4,15 @@
 use chrono::{DateTime, Utc};
 
 use super::{StoredEvent, TdError, corrupt, event_of, reason_given, refused, table};
-use crate::address::EmailAddress;
-use crate::chess::game::{GameResult, Outcome};
-use crate::chess::outcome::{Cancellation, ResultKind};
-use crate::ids::GameId;
-use crate::mail::compose::LetterKind;
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::{GameRecord, GameStatus};
+use crate::adapter::store::td_log::NewTdAction;
+use crate::domain::address::EmailAddress;
+use crate::domain::chess::game::{GameResult, Outcome};
+use crate::domain::chess::outcome::{Cancellation, ResultKind};
+use crate::domain::ids::GameId;
 use crate::service::post::Post;
-use crate::store::Tx;
-use crate::store::games::{GameRecord, GameStatus};
-use crate::store::td_log::NewTdAction;
 
 /// What a TD rules for one game: a result of a kind, or a cancellation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,8 +127,8 @@ pub(super) fn check(
 /// and the file's game starts where it does, with the same line; if not,
 /// why not (`has moves already`).
 fn file_moves_fit(
-    record: &crate::store::games::GameRecord,
-    file: &crate::chess::game::Game,
+    record: &crate::adapter::store::games::GameRecord,
+    file: &crate::domain::chess::game::Game,
 ) -> Result<(), &'static str> {
     let line = record.moves.len();
     if line > record.opening_plies as usize {
@@ -160,7 +160,7 @@ pub(super) async fn apply(
     reason: &str,
     by: &EmailAddress,
     now: DateTime<Utc>,
-    played: Option<&crate::chess::game::Game>,
+    played: Option<&crate::domain::chess::game::Game>,
 ) -> Result<i64, TdError> {
     let ev = event_of(tx, game, by).await?;
     let record = tx.game_for_update(game).await?;
@@ -183,8 +183,8 @@ pub(super) async fn apply(
             // import of a finished event's results) ended as such results
             // mostly do: by resignation, or a draw by agreement.
             let reason = kind.ruled(reason).unwrap_or(match result {
-                GameResult::Draw => crate::chess::game::EndReason::Agreement,
-                _ => crate::chess::game::EndReason::Resignation,
+                GameResult::Draw => crate::domain::chess::game::EndReason::Agreement,
+                _ => crate::domain::chess::game::EndReason::Resignation,
             });
             match played.and_then(|p| p.outcome()) {
                 // The file's own ending (a mate, a resignation) where it
@@ -260,7 +260,7 @@ pub(super) async fn tell_players(
                     format!(
                         "td{action}.g{}.cancelled.{}",
                         game.0,
-                        crate::chess::side::key(side)
+                        crate::domain::chess::side::key(side)
                     ),
                     LetterKind::GameCancelled {
                         reason: reason.to_owned(),
@@ -305,11 +305,11 @@ pub async fn adjudicate_by_tables(
     tx: &mut Tx,
     post: &Post,
     game: GameId,
-    tables: &dyn crate::chess::tablebase::Tables,
+    tables: &dyn crate::domain::chess::tablebase::Tables,
     by: &EmailAddress,
     now: DateTime<Utc>,
-) -> Result<crate::chess::tablebase::TableProof, TdError> {
-    use crate::chess::tablebase::{Decider, TableProof, TablebaseRule};
+) -> Result<crate::domain::chess::tablebase::TableProof, TdError> {
+    use crate::domain::chess::tablebase::{Decider, TableProof, TablebaseRule};
     let record = tx.game_for_update(game).await?;
     let chess = record.to_game()?;
     if let Some(o) = chess.outcome() {
@@ -405,9 +405,9 @@ pub struct ImportedResult {
 pub async fn import_results(
     tx: &mut Tx,
     post: &Post,
-    event: crate::ids::EventId,
+    event: crate::domain::ids::EventId,
     file: &str,
-    lines: &[crate::event::import::ResultLine],
+    lines: &[crate::domain::event::import::ResultLine],
     by: &EmailAddress,
     now: DateTime<Utc>,
     dry_run: bool,
@@ -415,7 +415,7 @@ pub async fn import_results(
 ) -> Result<Vec<ImportedResult>, TdError> {
     let ev = StoredEvent::load(tx, event).await?;
     ev.check_td(by)?;
-    if ev.record.status != crate::store::events::EventStatus::Started {
+    if ev.record.status != crate::adapter::store::events::EventStatus::Started {
         return refused(format!(
             "event {} has not started: start it first (`dopis event start {}`)",
             ev.record.id, ev.record.id

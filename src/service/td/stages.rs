@@ -13,15 +13,15 @@
 use chrono::{DateTime, Utc};
 
 use super::{StoredEvent, TdError, refused};
-use crate::event::entries::{GroupLine, Seedable, Stages, qualifiers, seed, snake};
-use crate::event::file::{Entrant, Event, EventKind, Team};
-use crate::ids::{EventId, GameId};
-use crate::mail::compose::{EntryNews, LetterKind, OpenEvent};
-use crate::player::{Player, PlayerId};
+use crate::adapter::mail::compose::{EntryNews, LetterKind, OpenEvent};
+use crate::adapter::store::Tx;
+use crate::adapter::store::events::EventStatus;
+use crate::adapter::store::games::GameStatus;
+use crate::domain::event::entries::{GroupLine, Seedable, Stages, qualifiers, seed, snake};
+use crate::domain::event::file::{Entrant, Event, EventKind, Team};
+use crate::domain::ids::{EventId, GameId};
+use crate::domain::player::{Player, PlayerId};
 use crate::service::post::Post;
-use crate::store::Tx;
-use crate::store::events::EventStatus;
-use crate::store::games::GameStatus;
 
 /// Who a stage's groups are made of: players, or an olympiad's teams.
 #[derive(Debug, Clone)]
@@ -137,7 +137,7 @@ pub async fn start(
                 teams.len()
             ));
         }
-        _ => crate::event::berger::MIN_ENTRANTS,
+        _ => crate::domain::event::berger::MIN_ENTRANTS,
     };
     if count < needed {
         return refused(format!(
@@ -188,7 +188,7 @@ pub(super) async fn start_groups(
             )
         }
     };
-    let least = stages.groups as usize * crate::event::berger::MIN_ENTRANTS;
+    let least = stages.groups as usize * crate::domain::event::berger::MIN_ENTRANTS;
     if units.len() < least {
         return refused(format!(
             "event {} has {} {what}; {} groups need at least {least}",
@@ -459,7 +459,10 @@ pub async fn build_final_if_done(
         let shown = OpenEvent {
             id: event.0,
             name: whole.record.name.clone(),
-            time_control: crate::locale::describe_control(&whole.event.time_control, player.lang),
+            time_control: crate::domain::locale::describe_control(
+                &whole.event.time_control,
+                player.lang,
+            ),
             closes: String::new(),
             entered: going,
             min: 0,

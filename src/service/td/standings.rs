@@ -3,17 +3,17 @@
 use std::collections::HashMap;
 
 use super::{StoredEvent, TdError};
-use crate::chess::game::{GameResult, Outcome};
-use crate::event::crosstable::{self, Crosstable};
-use crate::event::file::EventKind;
-use crate::event::standings::{self, Counted};
-use crate::event::{Decision, GameState};
-use crate::ids::EventId;
-use crate::ids::GameId;
-use crate::mail::compose::LetterKind;
-use crate::player::PlayerId;
-use crate::store::Tx;
-use crate::store::games::{EventGame, GameStatus};
+use crate::adapter::mail::compose::LetterKind;
+use crate::adapter::store::Tx;
+use crate::adapter::store::games::{EventGame, GameStatus};
+use crate::domain::chess::game::{GameResult, Outcome};
+use crate::domain::event::crosstable::{self, Crosstable};
+use crate::domain::event::file::EventKind;
+use crate::domain::event::standings::{self, Counted};
+use crate::domain::event::{Decision, GameState};
+use crate::domain::ids::EventId;
+use crate::domain::ids::GameId;
+use crate::domain::player::PlayerId;
 
 /// How a stored game counts for standings.
 pub(super) fn state_of(g: &EventGame) -> GameState {
@@ -87,9 +87,9 @@ pub struct PlayerResult {
     /// Their starting number.
     pub number: u32,
     /// What they scored.
-    pub points: crate::event::Points,
+    pub points: crate::domain::event::Points,
     /// What their games that count could give (a win each).
-    pub possible: crate::event::Points,
+    pub possible: crate::domain::event::Points,
 }
 
 /// Every player's result in a round robin, best first (empty for other
@@ -113,7 +113,9 @@ pub async fn player_results(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<PlayerR
                 rank_to: row.rank_to,
                 number,
                 points: row.points,
-                possible: crate::event::Points::from_quarters(win * i64::from(row.finished)),
+                possible: crate::domain::event::Points::from_quarters(
+                    win * i64::from(row.finished),
+                ),
             })
         })
         .collect())

@@ -4,17 +4,17 @@
 use serde::{Deserialize, Serialize};
 
 use super::{EntrantRecord, EventRecord, TdError, TeamRecord, corrupt, refused};
-use crate::address::EmailAddress;
-use crate::clock::TimeControl;
-use crate::event::berger::Cycles;
-use crate::event::file::{Entrant, Event, EventKind, Team};
-use crate::event::olympiad::GamesPerPairing;
-use crate::event::tiebreak::{TeamCriterion, TieBreak};
-use crate::event::{Points, Scoring, WithdrawalRule};
-use crate::ids::EventId;
-use crate::player::PlayerId;
-use crate::store::StoreError;
-use crate::store::Tx;
+use crate::adapter::store::StoreError;
+use crate::adapter::store::Tx;
+use crate::domain::address::EmailAddress;
+use crate::domain::clock::TimeControl;
+use crate::domain::event::berger::Cycles;
+use crate::domain::event::file::{Entrant, Event, EventKind, Team};
+use crate::domain::event::olympiad::GamesPerPairing;
+use crate::domain::event::tiebreak::{TeamCriterion, TieBreak};
+use crate::domain::event::{Points, Scoring, WithdrawalRule};
+use crate::domain::ids::EventId;
+use crate::domain::player::PlayerId;
 
 /// Everything of an event but its entrants, as stored in `events.settings`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -38,7 +38,7 @@ pub(super) struct Settings {
     games_per_pairing: u32,
     /// The draw offer rules (absent in events stored before they existed).
     #[serde(default)]
-    draws: crate::event::DrawPolicy,
+    draws: crate::domain::event::DrawPolicy,
     /// The analysis board link of the event's mails, as written (absent:
     /// the server's setting).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,16 +51,16 @@ pub(super) struct Settings {
     rated: bool,
     /// The rules for the endgame tables (absent: ICCF's, claims, notices).
     #[serde(default)]
-    tablebase: crate::chess::tablebase::TablebasePolicy,
+    tablebase: crate::domain::chess::tablebase::TablebasePolicy,
     /// The FEN every game starts from (absent: the usual position).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     start_fen: Option<String>,
     /// The rules for entries by mail (absent: the event takes none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    entries: Option<crate::event::entries::EntryRules>,
+    entries: Option<crate::domain::event::entries::EntryRules>,
     /// Preliminary groups and a final (absent: one stage).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    stages: Option<crate::event::entries::Stages>,
+    stages: Option<crate::domain::event::entries::Stages>,
     /// The thematic line every game starts with, in SAN (absent: none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     start_moves: Option<String>,
@@ -89,7 +89,7 @@ struct StoredTeam {
 }
 
 impl StoredSides {
-    fn of(sides: &crate::event::consultation::Sides) -> StoredSides {
+    fn of(sides: &crate::domain::event::consultation::Sides) -> StoredSides {
         StoredSides {
             vote_hours: sides.vote_hours,
             teams: sides
@@ -109,8 +109,8 @@ impl StoredSides {
         &self,
         tx: &mut Tx,
         id: EventId,
-    ) -> Result<crate::event::consultation::Sides, TdError> {
-        use crate::event::consultation::{Sides, VotingTeam};
+    ) -> Result<crate::domain::event::consultation::Sides, TdError> {
+        use crate::domain::event::consultation::{Sides, VotingTeam};
         let mut teams = Vec::new();
         for t in &self.teams {
             let mut members = Vec::new();
@@ -223,7 +223,7 @@ impl Settings {
             rated: event.rated,
             tablebase: event.tablebase,
             start_fen: match &event.start {
-                crate::chess::game::StartPosition::Fen(fen) => Some(fen.clone()),
+                crate::domain::chess::game::StartPosition::Fen(fen) => Some(fen.clone()),
                 _ => None,
             },
             entries: event.entries.clone(),
@@ -241,20 +241,20 @@ impl Settings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameRules {
     /// The draw offer rules.
-    pub draws: crate::event::DrawPolicy,
+    pub draws: crate::domain::event::DrawPolicy,
     /// Whether players may pass messages to each other.
     pub messages: bool,
     /// The rules for the endgame tables.
-    pub tablebase: crate::chess::tablebase::TablebasePolicy,
+    pub tablebase: crate::domain::chess::tablebase::TablebasePolicy,
 }
 
 impl Default for GameRules {
     /// The rules of a game outside any event.
     fn default() -> Self {
         GameRules {
-            draws: crate::event::DrawPolicy::default(),
+            draws: crate::domain::event::DrawPolicy::default(),
             messages: true,
-            tablebase: crate::chess::tablebase::TablebasePolicy::default(),
+            tablebase: crate::domain::chess::tablebase::TablebasePolicy::default(),
         }
     }
 }
@@ -271,8 +271,10 @@ pub async fn game_rules(tx: &mut Tx, event: EventId) -> Result<GameRules, StoreE
     })
 }
 
-fn stored_analysis_link(text: &str) -> Result<crate::chess::analysis::AnalysisLink, StoreError> {
-    crate::chess::analysis::AnalysisLink::parse(text)
+fn stored_analysis_link(
+    text: &str,
+) -> Result<crate::domain::chess::analysis::AnalysisLink, StoreError> {
+    crate::domain::chess::analysis::AnalysisLink::parse(text)
         .map_err(|e| StoreError::Corrupt(format!("event settings: analysis_link {e}")))
 }
 
@@ -378,14 +380,14 @@ impl StoredEvent {
             other => return Err(corrupt(format!("event {id}: unknown kind '{other}'"))),
         };
         let start = match &s.start_fen {
-            Some(fen) => crate::chess::game::StartPosition::fen(fen)
+            Some(fen) => crate::domain::chess::game::StartPosition::fen(fen)
                 .map_err(|e| corrupt(format!("event {id} start: {e}")))?,
-            None => crate::chess::game::StartPosition::Standard,
+            None => crate::domain::chess::game::StartPosition::Standard,
         };
         let opening = s
             .start_moves
             .as_deref()
-            .map(|line| crate::chess::opening::Opening::read(&start, line))
+            .map(|line| crate::domain::chess::opening::Opening::read(&start, line))
             .transpose()
             .map_err(|e| corrupt(format!("event {id} start moves: {e}")))?;
         let event = Event {
@@ -420,7 +422,7 @@ impl StoredEvent {
                 .chess960
                 .as_deref()
                 .map(|k| {
-                    crate::event::Chess960Draw::from_key(k)
+                    crate::domain::event::Chess960Draw::from_key(k)
                         .ok_or_else(|| corrupt(format!("event {id} chess960 '{k}'")))
                 })
                 .transpose()?,

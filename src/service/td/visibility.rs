@@ -4,11 +4,11 @@
 use chrono::{DateTime, Utc};
 
 use super::{StoredEvent, TdError};
-use crate::address::EmailAddress;
-use crate::event::Visibility;
-use crate::ids::EventId;
-use crate::store::Tx;
-use crate::store::td_log::NewTdAction;
+use crate::adapter::store::Tx;
+use crate::adapter::store::td_log::NewTdAction;
+use crate::domain::address::EmailAddress;
+use crate::domain::event::Visibility;
+use crate::domain::ids::EventId;
 
 /// Sets who may see an event's pages; `by` must be one of its TDs. The
 /// change is logged with the TD's reason, as every TD action is.

@@ -10,10 +10,10 @@ use minijinja::value::Serde;
 use minijinja::{Environment, Value, context};
 use serde::Serialize;
 
-use crate::event::Visibility;
-use crate::ids::{EventId, GameId};
-use crate::lang::Lang;
-use crate::locale;
+use crate::domain::event::Visibility;
+use crate::domain::ids::{EventId, GameId};
+use crate::domain::lang::Lang;
+use crate::domain::locale;
 use crate::service::pages::{EventPage, EventSummary, GamePage, PlayerPage};
 
 /// Every page template, by name.
@@ -48,7 +48,7 @@ const TEMPLATES: &[(&str, &str)] = &[
 /// so they stay small and cacheable, and carry no `@` (its media query).
 pub const STYLE: &str = include_str!("../../../templates/web/style.css");
 
-/// Escapes as [`crate::html::escape`] (minijinja's own escaping also writes
+/// Escapes as [`crate::domain::html::escape`] (minijinja's own escaping also writes
 /// `/` as `&#x2f;`, which makes every link and FEN in the source unreadable).
 fn formatter(
     out: &mut minijinja::Output<'_>,
@@ -60,7 +60,7 @@ fn formatter(
     } else if value.is_safe() {
         value.to_string()
     } else {
-        crate::html::escape(&value.to_string())
+        crate::domain::html::escape(&value.to_string())
     };
     out.write_str(&text)
         .map_err(|_| minijinja::Error::new(minijinja::ErrorKind::WriteFailure, "page output"))
@@ -137,8 +137,8 @@ pub fn index(
                     "open for entries until {}: {} of at most {} entered",
                     n.closes, n.entered, n.max
                 ),
-                (_, crate::event::EventStatus::Open) => "not started yet".to_string(),
-                (_, crate::event::EventStatus::Started) => "being played".to_string(),
+                (_, crate::domain::event::EventStatus::Open) => "not started yet".to_string(),
+                (_, crate::domain::event::EventStatus::Started) => "being played".to_string(),
             },
             started: date(e.started_at),
             link: link(e.id),
@@ -231,8 +231,16 @@ pub fn event(
     let words = |h: &str| locale::crosstable_word(h, links.lang);
     let crosstable = page.crosstable.as_ref().map(|c| c.relabel(words).to_html());
     // The command in the viewer's words, and in English (always read).
-    let enter = format!("{} {}", crate::command::enter_word(links.lang), page.id.0);
-    let enter_en = format!("{} {}", crate::command::enter_word(Lang::En), page.id.0);
+    let enter = format!(
+        "{} {}",
+        crate::domain::command::enter_word(links.lang),
+        page.id.0
+    );
+    let enter_en = format!(
+        "{} {}",
+        crate::domain::command::enter_word(Lang::En),
+        page.id.0
+    );
     let rating = page
         .entries
         .as_ref()
@@ -265,8 +273,8 @@ pub fn event(
             team => !boards.is_empty() || page.kind != "round-robin",
             time_control => &page.time_control,
             status => match page.status {
-                crate::event::EventStatus::Open => "open",
-                crate::event::EventStatus::Started => "started",
+                crate::domain::event::EventStatus::Open => "open",
+                crate::domain::event::EventStatus::Started => "started",
             },
             started => date(page.started_at),
             over => page.over,
@@ -295,7 +303,7 @@ pub struct GameLinks {
 /// A game's page: board, state, clocks, moves; the viewer's own side
 /// when a player of it looks.
 pub fn game(site: Site<'_>, page: &GamePage, links: &GameLinks) -> Result<String, RenderError> {
-    let colour = |c: shakmaty::Color| crate::chess::side::key(c);
+    let colour = |c: shakmaty::Color| crate::domain::chess::side::key(c);
     let event = page.event.as_ref().map(|(_, name, _, round, board)| {
         context! { name => name, round => round, board => board, link => &links.event }
     });

@@ -16,9 +16,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use super::render::{self, EventLinks, GameLinks, PlayerLinks, Site};
-use crate::ids::{EventId, GameId};
-use crate::lang::Lang;
-use crate::player::Player;
+use crate::domain::ids::{EventId, GameId};
+use crate::domain::lang::Lang;
+use crate::domain::player::Player;
 use crate::service::links::{event_path, game_path};
 use crate::service::pages::{self, Viewer};
 use crate::web::Shared;
@@ -140,7 +140,7 @@ async fn index(State(web): State<Shared>) -> Response {
         Ok(events) => {
             let tokens = &web.post.tokens;
             match render::index(site(&web), &events, |id| {
-                event_path(tokens, id, crate::event::Visibility::Public)
+                event_path(tokens, id, crate::domain::event::Visibility::Public)
             }) {
                 Ok(body) => html(StatusCode::OK, body),
                 Err(e) => failed(&web, "index", e),
@@ -206,7 +206,7 @@ async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>)
         Some(seg) => Some(format!("/me/{seg}/games/{}", g.0)),
         None => game_path(tokens, g, Some(visibility)),
     };
-    let started = page.status == crate::event::EventStatus::Started;
+    let started = page.status == crate::domain::event::EventStatus::Started;
     let links = EventLinks {
         game: &game_link,
         pgn: started.then(|| match me {
@@ -219,7 +219,7 @@ async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>)
             Viewer::Anyone { .. } => Lang::En,
         },
         address: web.post.ours.as_str(),
-        event: &|e: EventId, v: crate::event::Visibility| match me {
+        event: &|e: EventId, v: crate::domain::event::Visibility| match me {
             Some(seg) => format!("/me/{seg}/events/{}", e.0),
             None => event_path(tokens, e, v),
         },
@@ -278,7 +278,9 @@ async fn game_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) 
     let tokens = &web.post.tokens;
     let event = page.event.as_ref().and_then(|(e, _, v, _, _)| match me {
         Some(seg) => Some(format!("/me/{seg}/events/{}", e.0)),
-        None => (*v != crate::event::Visibility::Private).then(|| event_path(tokens, *e, *v)),
+        None => {
+            (*v != crate::domain::event::Visibility::Private).then(|| event_path(tokens, *e, *v))
+        }
     });
     let pgn = match (me, &page.event) {
         (Some(seg), _) => format!("/me/{seg}/games/{id}/pgn"),

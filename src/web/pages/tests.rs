@@ -1,8 +1,8 @@
 use super::render::{self, GameLinks, Site};
-use crate::chess::diagram::Diagram;
-use crate::chess::game::{Game, StartPosition};
-use crate::ids::{EventId, GameId};
-use crate::lang::Lang;
+use crate::domain::chess::diagram::Diagram;
+use crate::domain::chess::game::{Game, StartPosition};
+use crate::domain::ids::{EventId, GameId};
+use crate::domain::lang::Lang;
 use crate::service::pages::{EventSummary, GamePage, fen};
 
 const SITE: Site<'static> = Site {
@@ -21,7 +21,7 @@ fn page(side: Option<shakmaty::Color>) -> GamePage {
         event: Some((
             EventId(3),
             "Cup".into(),
-            crate::event::Visibility::Public,
+            crate::domain::event::Visibility::Public,
             1,
             2,
         )),
@@ -83,7 +83,7 @@ fn the_index_links_each_event_and_escapes_its_name() {
         id: EventId(7),
         name: "<script>alert(1)</script>".into(),
         kind: "round-robin".into(),
-        status: crate::event::EventStatus::Started,
+        status: crate::domain::event::EventStatus::Started,
         started_at: None,
         entries: None,
     }];
@@ -108,8 +108,8 @@ fn open_event(entrants: Vec<String>) -> crate::service::pages::EventPage {
         id: EventId(12),
         name: "Spring <open>".into(),
         kind: "round-robin".into(),
-        visibility: crate::event::Visibility::Public,
-        status: crate::event::EventStatus::Open,
+        visibility: crate::domain::event::Visibility::Public,
+        status: crate::domain::event::EventStatus::Open,
         started_at: None,
         time_control: "10 moves in 50 days".into(),
         over: false,
@@ -157,12 +157,12 @@ fn a_staged_event_links_its_groups_and_final_and_each_part_its_event() {
     let part = |id, name: &str, state| EventPart {
         id: EventId(id),
         name: name.into(),
-        visibility: crate::event::Visibility::Public,
+        visibility: crate::domain::event::Visibility::Public,
         state,
     };
     let mut page = open_event(Vec::new());
     page.entries = None;
-    page.status = crate::event::EventStatus::Started;
+    page.status = crate::domain::event::EventStatus::Started;
     page.staged = true;
     page.parts = vec![
         part(13, "Cup, group 1", "finished"),

@@ -37,7 +37,7 @@ pub(super) fn start_daemon(club: &Club, db: &TestDb, crash_at: Option<&str>) -> 
 }
 
 /// The number of moves stored per game, read from the database.
-async fn plies(store: &dopis::store::Store) -> BTreeMap<i64, usize> {
+async fn plies(store: &dopis::adapter::store::Store) -> BTreeMap<i64, usize> {
     use sqlx::Row;
     let rows = sqlx::query("SELECT game_id, COUNT(*) AS n FROM moves GROUP BY game_id")
         .fetch_all(store.pool())
@@ -101,7 +101,7 @@ async fn kill_9_at_random_moments_under_load_loses_no_move_and_doubles_none(db: 
         let id = club.new_game(db, &w, &b);
         players.insert(id, (w, b));
     }
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
 
     let mut daemon = start_daemon(&club, db, None);
     let mut kills = 0;

@@ -269,7 +269,7 @@ async fn forged_and_replayed_mail_never_moves_a_piece_nor_acts_twice(db: &TestDb
     ok(&dopis(club.path(), db, &["event", "create", "cup.toml"]));
     ok(&dopis(club.path(), db, &["event", "start", "1"]));
     let tables = play::all_tables(&club, db);
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
     let started = Instant::now();
     let mut passes: Vec<Observed> = vec![observe::serve_once(club.path(), db)];
     let report_address = club

@@ -799,7 +799,7 @@ async fn a_hostile_corpus_between_real_moves_changes_no_game_and_panics_nothing(
 
     let club = Club::new(db);
     let tables = play::tables(&club, db, games - 1);
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
     let started = Instant::now();
     let mut passes: Vec<Observed> = vec![observe::serve_once(club.path(), db)];
     let before = observe::state_besides_moves(&store).await;

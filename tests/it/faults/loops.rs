@@ -162,7 +162,7 @@ async fn an_auto_responder_and_a_bouncing_address_get_no_answer_and_no_loop(db: 
         .into_iter()
         .filter(|t| t.white == RESPONDER || t.black == RESPONDER)
         .collect();
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
     let started = Instant::now();
     let mut passes: Vec<Observed> = vec![observe::serve_once(club.path(), db)];
 

@@ -164,7 +164,7 @@ pub fn ms(d: Duration) -> String {
 
 /// What the daemon recorded of each mail it handled: `maildir:NAME` →
 /// (idempotency key, outcome).
-pub async fn inbound(store: &dopis::store::Store) -> HashMap<String, (String, String)> {
+pub async fn inbound(store: &dopis::adapter::store::Store) -> HashMap<String, (String, String)> {
     sqlx::query("SELECT mailbox_ref, mail_key, outcome FROM inbound")
         .fetch_all(store.pool())
         .await
@@ -223,7 +223,7 @@ pub struct Outgoing {
 }
 
 /// Every mail in the outbox, oldest first.
-pub async fn outbox(store: &dopis::store::Store) -> Vec<Outgoing> {
+pub async fn outbox(store: &dopis::adapter::store::Store) -> Vec<Outgoing> {
     let rows = sqlx::query("SELECT recipient, raw FROM outbox ORDER BY id")
         .fetch_all(store.pool())
         .await
@@ -269,7 +269,7 @@ pub async fn outbox(store: &dopis::store::Store) -> Vec<Outgoing> {
 }
 
 /// The registered players' addresses, lower-cased.
-pub async fn registered(store: &dopis::store::Store) -> Vec<String> {
+pub async fn registered(store: &dopis::adapter::store::Store) -> Vec<String> {
     sqlx::query("SELECT email FROM players")
         .fetch_all(store.pool())
         .await
@@ -283,7 +283,7 @@ pub async fn registered(store: &dopis::store::Store) -> Vec<String> {
 /// result, draw offers, conditional moves; and, over all players, leave
 /// booked, confirmations used, languages and pauses. Equal before and
 /// after a mail: it changed nothing.
-pub async fn state_besides_moves(store: &dopis::store::Store) -> Vec<String> {
+pub async fn state_besides_moves(store: &dopis::adapter::store::Store) -> Vec<String> {
     let mut state = Vec::new();
     for r in sqlx::query(
         "SELECT id, status, result, end_reason, draw_offer_by, conditionals, \

@@ -24,10 +24,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use dopis::address::EmailAddress;
-use dopis::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
 use dopis::daemon::mailbox::{ImapMailbox, MailRef};
 use dopis::daemon::mailer::Mailer;
+use dopis::domain::address::EmailAddress;
 
 use super::{Scale, figure};
 use crate::support::{MAIL_PASSWORD, scratch_user};
@@ -241,7 +241,7 @@ fn imap_config(stack: &PrivateStack, user: &str) -> ImapConfig {
         token_command: None,
         mailbox: "INBOX".into(),
         done_folder: None,
-        failed_folder: dopis::config::default_failed_folder(),
+        failed_folder: dopis::adapter::config::default_failed_folder(),
         poll_seconds: 1,
         ca_file: None,
     }
@@ -756,8 +756,8 @@ async fn mail_held_back_by_a_stopped_smtp_server_goes_out_at_the_first_pass_afte
     db: &crate::support::TestDb,
 ) {
     use chrono::TimeZone;
-    use dopis::clock::TimeControl;
-    use dopis::lang::Lang;
+    use dopis::domain::clock::TimeControl;
+    use dopis::domain::lang::Lang;
 
     let start = chrono::Utc.with_ymd_and_hms(2026, 3, 2, 12, 0, 0).unwrap();
     let app = crate::support::app::TestApp::builder()
@@ -812,7 +812,7 @@ async fn mail_held_back_by_a_stopped_smtp_server_goes_out_at_the_first_pass_afte
     // the mail goes out at the very next pass.
     let dir = tempfile::tempdir().unwrap();
     let back = Mailer::open(&MailConfig {
-        maildir: dopis::config::MaildirConfig {
+        maildir: dopis::adapter::config::MaildirConfig {
             path: dir.path().to_path_buf(),
         },
         ..MailConfig::default()

@@ -15,7 +15,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::process::Child;
 use std::time::{Duration, Instant};
 
-use dopis::ids::EventId;
+use dopis::domain::ids::EventId;
 
 use super::crash_load::{position_of, start_daemon};
 use super::{Scale, figure};
@@ -181,7 +181,7 @@ fn first_moves(sent: &[Sent], games: &BTreeSet<String>) -> Vec<(String, String)>
         .collect()
 }
 
-async fn sections(store: &dopis::store::Store, event: EventId) -> Vec<EventId> {
+async fn sections(store: &dopis::adapter::store::Store, event: EventId) -> Vec<EventId> {
     let mut tx = store.begin().await.unwrap();
     let s = tx.sections_of(event).await.unwrap();
     tx.commit().await.unwrap();
@@ -189,7 +189,7 @@ async fn sections(store: &dopis::store::Store, event: EventId) -> Vec<EventId> {
 }
 
 /// The games of these events, by number.
-async fn games_of(store: &dopis::store::Store, events: &[EventId]) -> BTreeSet<String> {
+async fn games_of(store: &dopis::adapter::store::Store, events: &[EventId]) -> BTreeSet<String> {
     let mut tx = store.begin().await.unwrap();
     let mut games = BTreeSet::new();
     for e in events {
@@ -202,7 +202,7 @@ async fn games_of(store: &dopis::store::Store, events: &[EventId]) -> BTreeSet<S
 }
 
 /// The players who hold a qualification from these sections, by address.
-async fn qualified(store: &dopis::store::Store, sections: &[EventId]) -> BTreeSet<String> {
+async fn qualified(store: &dopis::adapter::store::Store, sections: &[EventId]) -> BTreeSet<String> {
     let mut tx = store.begin().await.unwrap();
     let mut who = BTreeSet::new();
     for s in sections {
@@ -254,7 +254,7 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
     .unwrap();
     let out = ok(&dopis(club.path(), db, &["event", "open", "class.toml"]));
     let class = EventId(out.lines().next().unwrap().trim().parse().unwrap());
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
 
     let started = Instant::now();
     let limit = Duration::from_secs(scale.pick(240, 3600));
@@ -401,7 +401,7 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
     tx.commit().await.unwrap();
     let waiting: Vec<&str> = entries
         .iter()
-        .filter(|e| e.status == dopis::event::entries::EntryStatus::Confirmed)
+        .filter(|e| e.status == dopis::domain::event::entries::EntryStatus::Confirmed)
         .map(|e| e.email.as_str())
         .collect();
     figure(&test, "entrants", entrants.len());
@@ -478,7 +478,7 @@ async fn kill_9_while_a_final_is_built_and_started_builds_it_once_and_sends_each
         db,
         &["event", "start", &cup.0.to_string()],
     ));
-    let store = dopis::store::Store::open(&db.url).await.unwrap();
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
     let group_games = games_of(&store, &sections(&store, cup).await).await;
     assert_eq!(group_games.len(), groups * per_group * (per_group - 1) / 2);
 

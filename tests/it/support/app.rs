@@ -7,22 +7,22 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use tokio::sync::watch;
 
-use dopis::address::EmailAddress;
-use dopis::app::Settings;
-use dopis::app::{Clock, FixedClock, SystemClock};
-use dopis::chess::game::StartPosition;
-use dopis::clock::{Allowance, ReminderPlan, TimeControl};
-use dopis::config::{MailConfig, Secret};
+use dopis::adapter::config::{MailConfig, Secret};
+use dopis::adapter::store::Store;
+use dopis::adapter::store::games::GameRecord;
+use dopis::adapter::store::outbox::OutboxStatus;
 use dopis::daemon::run::Daemon;
-use dopis::ids::EventId;
-use dopis::ids::GameId;
-use dopis::lang::Lang;
-use dopis::player::{NewPlayer, Player, PlayerId};
+use dopis::domain::address::EmailAddress;
+use dopis::domain::chess::game::StartPosition;
+use dopis::domain::clock::{Allowance, ReminderPlan, TimeControl};
+use dopis::domain::ids::EventId;
+use dopis::domain::ids::GameId;
+use dopis::domain::lang::Lang;
+use dopis::domain::player::{NewPlayer, Player, PlayerId};
+use dopis::service::app::Settings;
+use dopis::service::app::{Clock, FixedClock, SystemClock};
 use dopis::service::inbox::{Handled, Inbox};
 use dopis::service::post::Post;
-use dopis::store::Store;
-use dopis::store::games::GameRecord;
-use dopis::store::outbox::OutboxStatus;
 
 use super::TestDb;
 use super::mail::Sent;
@@ -62,7 +62,7 @@ impl TestApp {
                 answers_per_hour: 1000,
                 allowance: Allowance::default(),
                 plan: ReminderPlan::default(),
-                tables: std::sync::Arc::new(dopis::chess::tablebase::NoTables),
+                tables: std::sync::Arc::new(dopis::domain::chess::tablebase::NoTables),
             },
             mailbox_name: "test".into(),
             system_clock: false,
@@ -334,7 +334,7 @@ impl TestAppBuilder {
     }
 
     /// The endgame tables claims are judged on (none by default).
-    pub fn tables(mut self, tables: Arc<dyn dopis::chess::tablebase::Tables>) -> Self {
+    pub fn tables(mut self, tables: Arc<dyn dopis::domain::chess::tablebase::Tables>) -> Self {
         self.settings.tables = tables;
         self
     }

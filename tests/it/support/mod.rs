@@ -241,6 +241,52 @@ pub fn oauth2_mailstack() -> Option<OAuth2Stack> {
     }
 }
 
+/// How the daemon logs in to the TLS side of the test mail system.
+#[derive(Debug, Clone, Copy)]
+pub enum MailLogin<'a> {
+    /// `password = MAIL_PASSWORD` on both servers.
+    Password,
+    /// XOAUTH2, with each server's `token_command`.
+    Tokens { imap: &'a str, smtp: &'a str },
+}
+
+/// The daemon's `[mail.imap]` and `[mail.smtp]` on the plaintext side of
+/// the test mail system: loopback only, logged in to IMAP as `user`,
+/// sending without AUTH.
+pub fn plain_mail_servers(stack: &MailStack, user: &str) -> String {
+    format!(
+        "[mail.imap]\nhost = \"127.0.0.1\"\nport = {imap}\ntls = \"none\"\nuser = \"{user}\"\n\
+         password = \"{MAIL_PASSWORD}\"\n\n\
+         [mail.smtp]\nhost = \"127.0.0.1\"\nport = {smtp}\ntls = \"none\"\n",
+        imap = stack.imap_port,
+        smtp = stack.smtp_port,
+    )
+}
+
+/// The daemon's `[mail.imap]` and `[mail.smtp]` on the TLS side, as a real
+/// provider's servers: IMAP over TLS and submission with STARTTLS, both
+/// logged in as `user`, by host name (so the certificate's name is checked
+/// too) and trusting the test CA.
+pub fn tls_mail_servers(stack: &TlsStack, user: &str, login: MailLogin) -> String {
+    let secret = |command: Option<&str>| match command {
+        None => format!("password = \"{MAIL_PASSWORD}\"\n"),
+        Some(command) => format!("token_command = \"{command}\"\n"),
+    };
+    let (imap, smtp) = match login {
+        MailLogin::Password => (secret(None), secret(None)),
+        MailLogin::Tokens { imap, smtp } => (secret(Some(imap)), secret(Some(smtp))),
+    };
+    format!(
+        "[mail.imap]\nhost = \"localhost\"\nport = {imaps}\ntls = \"tls\"\nuser = \"{user}\"\n\
+         {imap}mailbox = \"INBOX\"\nca_file = \"{ca}\"\n\n\
+         [mail.smtp]\nhost = \"localhost\"\nport = {submission}\ntls = \"starttls\"\nuser = \"{user}\"\n\
+         {smtp}ca_file = \"{ca}\"\n",
+        imaps = stack.imaps_port,
+        submission = stack.submission_port,
+        ca = stack.ca_file.display(),
+    )
+}
+
 /// A `dopis serve` (or any child) that is killed when the test ends,
 /// however it ends.
 pub struct Daemon(pub std::process::Child);

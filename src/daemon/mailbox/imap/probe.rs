@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use futures::TryStreamExt;
 
 use super::{Session, Step, StepFailed, StepNote, extra_roots, open, port, timed};
-use crate::config::ImapConfig;
+use crate::adapter::config::ImapConfig;
 
 /// A logged-in IMAP session the doctor keeps for the probe mail.
 pub struct ImapProbe {
@@ -26,7 +26,7 @@ impl std::fmt::Debug for ImapProbe {
     }
 }
 
-/// Connects as the daemon does ([`super::open`]), telling `watch` each
+/// Connects as the daemon does (the same `open`), telling `watch` each
 /// step that passes; keeps the session for the probe mail.
 pub async fn diagnose(
     cfg: &ImapConfig,
