@@ -184,9 +184,9 @@ async fn tell_directors(
     for (email, (td, games)) in &directors {
         post.queue(
             tx,
-            Outgoing {
-                key: format!("bounce.p{}.{stamp}.td.{email}", player.id.0),
-                kind: LetterKind::AddressBounces {
+            Outgoing::new(
+                format!("bounce.p{}.{stamp}.td.{email}", player.id.0),
+                LetterKind::AddressBounces {
                     player: player.name.clone(),
                     address: player.email.to_string(),
                     bounces: u32::try_from(count).unwrap_or(u32::MAX),
@@ -194,13 +194,8 @@ async fn tell_directors(
                     status: status.unwrap_or_default().to_string(),
                     games: games.clone(),
                 },
-                to: td,
-                game: None,
-                side: None,
-                answering: None,
-                reply_to: None,
-                ply: None,
-            },
+                td,
+            ),
             now,
         )
         .await?;

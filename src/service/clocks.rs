@@ -321,16 +321,9 @@ impl Scheduler {
         self.post
             .queue(
                 tx,
-                Outgoing {
-                    key,
-                    kind,
-                    to,
-                    game: Some(table),
-                    side,
-                    answering: None,
-                    reply_to,
-                    ply: None,
-                },
+                Outgoing::new(key, kind, to)
+                    .about(table, side)
+                    .reply_to(reply_to),
                 now,
             )
             .await

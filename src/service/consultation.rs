@@ -18,7 +18,6 @@ use super::post::{self, Answering, LoadedGame, Outgoing};
 use super::td::consultation::{closes_at, open_votes};
 use super::votes::{Members, remark, votes_at};
 use crate::adapter::mail::compose::{LetterKind, VoteLine, VoteNews};
-use crate::adapter::mail::key::sha256_hex;
 use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
 use crate::adapter::store::games::GameStatus;
@@ -108,7 +107,6 @@ async fn hear(
         Command::Move { text, .. } => Some(text.clone()),
         _ => None,
     });
-    let hash = sha256_hex(answering.mail_key.as_bytes(), 32);
     let Some(text) = vote else {
         if member.captain {
             // Resigning, draws, status: the captain speaks for the side.
@@ -124,7 +122,7 @@ async fn hear(
             reason: Reason::MembersVote { game, captain },
             kind: RejectionKind::Other,
         };
-        refuse(inbox, tx, voter, kind, &hash, answering, now).await?;
+        refuse(inbox, tx, voter, kind, answering, now).await?;
         return Ok(Some(Handled::Done(format!(
             "refused: {} is a member, not the captain",
             voter.email
@@ -140,7 +138,7 @@ async fn hear(
             },
             kind: RejectionKind::Other,
         };
-        refuse(inbox, tx, voter, kind, &hash, answering, now).await?;
+        refuse(inbox, tx, voter, kind, answering, now).await?;
         return Ok(Some(Handled::Done("refused: a vote out of turn".into())));
     }
     // Judged as the side's move, in the voter's words, without playing it.
@@ -172,7 +170,7 @@ async fn hear(
                             reason: reason.clone(),
                             kind: *kind,
                         };
-                        refuse(inbox, tx, voter, kind, &hash, answering, now).await?;
+                        refuse(inbox, tx, voter, kind, answering, now).await?;
                         return Ok(Some(Handled::Done(format!(
                             "vote refused: {}",
                             verdict.summary
@@ -225,16 +223,10 @@ async fn hear(
         .post
         .queue(
             tx,
-            Outgoing {
-                key: format!("in.{hash}.vote"),
-                kind: LetterKind::Vote { news },
-                to: voter,
-                game: Some(&table),
-                side: Some(member.side),
-                answering: Some(answering),
-                reply_to: Some(inbox.post.reply_to(game, voter)),
-                ply: None,
-            },
+            Outgoing::new(answering.key("vote"), LetterKind::Vote { news }, voter)
+                .about(&table, member.side)
+                .answering(answering)
+                .reply_to(inbox.post.reply_to(game, voter)),
             now,
         )
         .await?;
@@ -259,14 +251,13 @@ async fn refuse(
     tx: &mut Tx,
     to: &Player,
     kind: LetterKind,
-    hash: &str,
     answering: &Answering<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     if inbox.may_answer(tx, to.email.as_str(), now).await? {
         inbox
             .post
-            .answer(tx, format!("in.{hash}.vote"), kind, to, answering, now)
+            .answer(tx, answering.key("vote"), kind, to, answering, now)
             .await?;
     }
     Ok(())
@@ -366,16 +357,13 @@ pub(crate) async fn decide(
             .post
             .queue(
                 tx,
-                Outgoing {
-                    key: format!("g{}.p{ply}.vote.decided.m{}", game.0, player.id.0),
-                    kind: LetterKind::Vote { news },
-                    to: player,
-                    game: Some(&table),
-                    side: Some(side),
-                    answering: None,
-                    reply_to: Some(inbox.post.reply_to(game, player)),
-                    ply: None,
-                },
+                Outgoing::new(
+                    format!("g{}.p{ply}.vote.decided.m{}", game.0, player.id.0),
+                    LetterKind::Vote { news },
+                    player,
+                )
+                .about(&table, side)
+                .reply_to(inbox.post.reply_to(game, player)),
                 now,
             )
             .await?;

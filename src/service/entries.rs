@@ -23,7 +23,6 @@ use super::post::{Answering, Outgoing, Post};
 use super::td::{StoredEvent, TdError};
 use crate::adapter::mail::compose::{EntryNews, LetterKind, OpenEvent};
 use crate::adapter::mail::inbound::InboundMail;
-use crate::adapter::mail::key::sha256_hex;
 use crate::adapter::store::entries::{EntryRecord, NewEntry, hour_before};
 use crate::adapter::store::td_log::NewTdAction;
 use crate::adapter::store::{Store, StoreError, Tx};
@@ -200,16 +199,9 @@ async fn send(
 ) -> Result<(), StoreError> {
     post.queue(
         tx,
-        Outgoing {
-            key,
-            kind: LetterKind::Entry { news },
-            to,
-            game: None,
-            side: None,
-            answering,
-            reply_to,
-            ply: None,
-        },
+        Outgoing::new(key, LetterKind::Entry { news }, to)
+            .answering(answering)
+            .reply_to(reply_to),
         now,
     )
     .await
@@ -272,7 +264,6 @@ impl Inbox {
                 ))));
             }
         }
-        let stem = sha256_hex(answering.mail_key.as_bytes(), 32);
         if let Some(wrote) = without_number {
             let news = EntryNews::Refused {
                 number: 0,
@@ -280,7 +271,7 @@ impl Inbox {
                 why: "no-number",
                 detail: Some(wrote),
             };
-            let key = format!("in.{stem}.entry.0");
+            let key = answering.key("entry.0");
             send(tx, &self.post, key, news, me, Some(answering), None, now).await?;
             return Ok(Some(Handled::Done(
                 "refused an entry command without an event number".into(),
@@ -288,7 +279,7 @@ impl Inbox {
         }
         let mut said = Vec::new();
         for (i, c) in commands.iter().enumerate() {
-            let key = format!("in.{stem}.entry.{i}");
+            let key = answering.key(&format!("entry.{i}"));
             let done = match c {
                 Command::Entries => self.list(tx, me, key, answering, now).await?,
                 Command::Announcements(on) => match sender {
@@ -576,7 +567,7 @@ impl Inbox {
         let me = player
             .clone()
             .unwrap_or_else(|| addressee(&mail.from, &entry.name, entry.lang));
-        let key = format!("in.{}.entry", sha256_hex(answering.mail_key.as_bytes(), 32));
+        let key = answering.key("entry");
         let number = entry.event.0;
         let Some((ev, rules)) = taking_entries(tx, number).await? else {
             return self

@@ -524,19 +524,14 @@ impl Inbox {
                 self.post
                     .queue(
                         tx,
-                        Outgoing {
-                            key: format!(
-                                "in.{}.confirm",
-                                sha256_hex(answering.mail_key.as_bytes(), 32)
-                            ),
-                            kind: LetterKind::ConfirmRequest { command },
-                            to: &player,
-                            game: Some(&table),
-                            side: table.record.side_of(player.id),
-                            answering: Some(answering),
-                            reply_to: Some(self.post.confirmation_address(id)),
-                            ply: None,
-                        },
+                        Outgoing::new(
+                            answering.key("confirm"),
+                            LetterKind::ConfirmRequest { command },
+                            &player,
+                        )
+                        .about(&table, table.record.side_of(player.id))
+                        .answering(answering)
+                        .reply_to(self.post.confirmation_address(id)),
                         now,
                     )
                     .await?;
@@ -584,10 +579,7 @@ impl Inbox {
                 self.post
                     .answer(
                         tx,
-                        format!(
-                            "in.{}.refused",
-                            sha256_hex(answering.mail_key.as_bytes(), 32)
-                        ),
+                        answering.key("refused"),
                         LetterKind::Refused { reason: why },
                         &player,
                         answering,
@@ -623,7 +615,7 @@ impl Inbox {
         self.post
             .answer(
                 tx,
-                format!("in.{}.dkim", sha256_hex(answering.mail_key.as_bytes(), 32)),
+                answering.key("dkim"),
                 LetterKind::Refused { reason: why },
                 &player,
                 answering,
@@ -679,7 +671,7 @@ impl Inbox {
         self.post
             .answer(
                 tx,
-                format!("in.{}.not-handled", sha256_hex(failure_key.as_bytes(), 32)),
+                crate::service::post::answer_key(failure_key, "not-handled"),
                 LetterKind::NotHandled {
                     subject: mail.subject.clone(),
                     cause,
@@ -988,7 +980,6 @@ impl Inbox {
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
-        let hash = sha256_hex(answering.mail_key.as_bytes(), 32);
         let mut player = player.clone();
         for step in ruling.steps {
             match step {
@@ -1005,7 +996,7 @@ impl Inbox {
                         days: leave.days(),
                         left,
                     };
-                    let key = format!("in.{hash}.leave.{}", leave.from());
+                    let key = answering.key(&format!("leave.{}", leave.from()));
                     self.post
                         .answer(tx, key, kind, &player, answering, now)
                         .await?;
@@ -1015,7 +1006,7 @@ impl Inbox {
                         wrote: format!("leave {from} {to}"),
                         reason: Reason::Leave(reason),
                     };
-                    let key = format!("in.{hash}.leave.{from}");
+                    let key = answering.key(&format!("leave.{from}"));
                     self.post
                         .answer(tx, key, kind, &player, answering, now)
                         .await?;
@@ -1028,13 +1019,13 @@ impl Inbox {
                     let events = match asked {
                         StandingsAsked::OfEvents(events) => events
                             .into_iter()
-                            .map(|e| (format!("in.{hash}.standings.e{}", e.0), Ok(e)))
+                            .map(|e| (answering.key(&format!("standings.e{}", e.0)), Ok(e)))
                             .collect(),
                         StandingsAsked::OfGame(event) => {
-                            vec![(format!("in.{hash}.standings"), Ok(event))]
+                            vec![(answering.key("standings"), Ok(event))]
                         }
                         StandingsAsked::NotInEvent(game) => {
-                            vec![(format!("in.{hash}.standings"), Err(game))]
+                            vec![(answering.key("standings"), Err(game))]
                         }
                     };
                     // In a game the rest of the mail waits on this answer;
@@ -1048,16 +1039,8 @@ impl Inbox {
                         match event {
                             Ok(event) => {
                                 let kind = standings_kind(tx, event).await?;
-                                let mail = crate::service::post::Outgoing {
-                                    key,
-                                    kind,
-                                    to: &player,
-                                    game: None,
-                                    side: None,
-                                    answering: Some(answering),
-                                    reply_to: None,
-                                    ply: None,
-                                };
+                                let mail = crate::service::post::Outgoing::new(key, kind, &player)
+                                    .answering(answering);
                                 self.post.queue_about_event(tx, mail, event, now).await?;
                             }
                             Err(game) => {
@@ -1085,7 +1068,7 @@ impl Inbox {
                     self.post
                         .answer(
                             tx,
-                            format!("in.{hash}.xfcc"),
+                            answering.key("xfcc"),
                             LetterKind::XfccPassword {
                                 username: player.email.to_string(),
                                 password,
@@ -1139,14 +1122,7 @@ impl Inbox {
                         },
                     };
                     self.post
-                        .answer(
-                            tx,
-                            format!("in.{hash}.nogame"),
-                            kind,
-                            &player,
-                            answering,
-                            now,
-                        )
+                        .answer(tx, answering.key("nogame"), kind, &player, answering, now)
                         .await?;
                 }
             }
@@ -1261,17 +1237,7 @@ impl Inbox {
         for (what, kind) in answers.into_iter().flatten() {
             if self.may_answer(tx, &player.email.to_string(), now).await? {
                 self.post
-                    .answer(
-                        tx,
-                        format!(
-                            "in.{}.{what}",
-                            sha256_hex(answering.mail_key.as_bytes(), 32)
-                        ),
-                        kind,
-                        player,
-                        answering,
-                        now,
-                    )
+                    .answer(tx, answering.key(what), kind, player, answering, now)
                     .await?;
             }
         }

@@ -11,7 +11,9 @@
 //! - [`schedule`]: a game's schedule stored in its row after every change.
 //! - [`start`]: starting a game; [`games`]: stored games as shown.
 //! - [`players`]: players registered, listed, shown and resumed.
-//! - [`td`]: events and what their directors do.
+//! - [`td`]: events and what their directors do; [`event_settings`]: an
+//!   event's stored settings, one schema for the TD tools, the post and the
+//!   ratings.
 //! - [`report`]: the deadline report, on the command line and by mail.
 //! - [`ratings`]: the rating list, moved by every rated game's end.
 //! - [`bounces`]: bounced mail, and holding a player's mail.
@@ -37,6 +39,7 @@ pub(crate) mod credentials;
 pub mod delivery;
 pub mod dkim;
 pub mod entries;
+pub mod event_settings;
 pub mod export;
 pub mod feeds;
 pub mod forget;

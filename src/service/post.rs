@@ -333,25 +333,91 @@ pub struct Answering<'a> {
     pub message_id: Option<&'a MessageId>,
 }
 
+impl Answering<'_> {
+    /// The outbox key of an answer to this mail: `what` names the answer
+    /// (`confirm`, `entry.2`, …), so that handling the same mail again
+    /// queues the same answers once.
+    pub fn key(&self, what: &str) -> String {
+        answer_key(self.mail_key, what)
+    }
+}
+
+/// The outbox key of an answer `what` to the inbound mail keyed `mail_key`:
+/// `in.` and the SHA-256 of that key (32 hex digits, one length for all).
+pub fn answer_key(mail_key: &str, what: &str) -> String {
+    format!("in.{}.{what}", sha256_hex(mail_key.as_bytes(), 32))
+}
+
 /// One mail to queue: what it says, to whom, and about which game.
 #[derive(Debug, Clone)]
 pub struct Outgoing<'a> {
     /// Deterministic outbox key: queueing the same key twice queues it once.
-    pub key: String,
+    key: String,
     /// What the letter says.
-    pub kind: LetterKind,
+    kind: LetterKind,
     /// The recipient.
-    pub to: &'a Player,
+    to: &'a Player,
     /// The game it is about (threading, the board, the clocks).
-    pub game: Option<&'a LoadedGame>,
+    game: Option<&'a LoadedGame>,
     /// The side the recipient plays in that game, if they play.
-    pub side: Option<Color>,
+    side: Option<Color>,
     /// The player's mail it answers, if any (then it is rate-limited).
-    pub answering: Option<&'a Answering<'a>>,
+    answering: Option<&'a Answering<'a>>,
     /// A Reply-To other than the game's.
-    pub reply_to: Option<EmailAddress>,
+    reply_to: Option<EmailAddress>,
     /// For a mail telling of the opponent's move: that move's ply.
-    pub ply: Option<i64>,
+    ply: Option<i64>,
+}
+
+impl<'a> Outgoing<'a> {
+    /// A mail `key` saying `kind` to `to`: about no game, answering no mail,
+    /// with the usual Reply-To. The methods below add what a mail needs.
+    pub fn new(key: String, kind: LetterKind, to: &'a Player) -> Outgoing<'a> {
+        Outgoing {
+            key,
+            kind,
+            to,
+            game: None,
+            side: None,
+            answering: None,
+            reply_to: None,
+            ply: None,
+        }
+    }
+
+    /// About `game`, to the player of `side` in it (`None`: the recipient
+    /// does not play in it, e.g. a TD).
+    pub fn about(self, game: &'a LoadedGame, side: impl Into<Option<Color>>) -> Outgoing<'a> {
+        Outgoing {
+            game: Some(game),
+            side: side.into(),
+            ..self
+        }
+    }
+
+    /// An answer to the player's mail (threaded to it, and rate-limited).
+    pub fn answering(self, answering: impl Into<Option<&'a Answering<'a>>>) -> Outgoing<'a> {
+        Outgoing {
+            answering: answering.into(),
+            ..self
+        }
+    }
+
+    /// With this Reply-To instead of the game's.
+    pub fn reply_to(self, reply_to: impl Into<Option<EmailAddress>>) -> Outgoing<'a> {
+        Outgoing {
+            reply_to: reply_to.into(),
+            ..self
+        }
+    }
+
+    /// Telling of the opponent's move at this ply.
+    pub fn after_ply(self, ply: impl Into<Option<i64>>) -> Outgoing<'a> {
+        Outgoing {
+            ply: ply.into(),
+            ..self
+        }
+    }
 }
 
 impl Post {
@@ -768,16 +834,12 @@ impl Post {
         for td in directors {
             self.queue(
                 tx,
-                Outgoing {
-                    key: format!("{stem}.over.td.{}", td.email),
-                    kind: LetterKind::GameOver,
-                    to: td,
-                    game: Some(table),
-                    side: None,
-                    answering: None,
-                    reply_to: None,
-                    ply: None,
-                },
+                Outgoing::new(
+                    format!("{stem}.over.td.{}", td.email),
+                    LetterKind::GameOver,
+                    td,
+                )
+                .about(table, None),
                 now,
             )
             .await?;
@@ -803,16 +865,9 @@ impl Post {
             .await?;
         self.queue(
             tx,
-            Outgoing {
-                key: mail_key,
-                kind,
-                to,
-                game: Some(table),
-                side: Some(side),
-                answering: None,
-                reply_to: Some(reply_to),
-                ply: None,
-            },
+            Outgoing::new(mail_key, kind, to)
+                .about(table, side)
+                .reply_to(reply_to),
             now,
         )
         .await
@@ -853,16 +908,9 @@ impl Post {
         for member in fellows {
             self.queue(
                 tx,
-                Outgoing {
-                    key: format!("{mail_key}.m{}", member.id.0),
-                    kind: kind.clone(),
-                    to: member,
-                    game: Some(table),
-                    side: Some(side),
-                    answering: None,
-                    reply_to: Some(self.reply_to(table.record.id, member)),
-                    ply: None,
-                },
+                Outgoing::new(format!("{mail_key}.m{}", member.id.0), kind.clone(), member)
+                    .about(table, side)
+                    .reply_to(self.reply_to(table.record.id, member)),
                 now,
             )
             .await?;
@@ -883,16 +931,7 @@ impl Post {
     ) -> Result<(), StoreError> {
         self.queue(
             tx,
-            Outgoing {
-                key: mail_key,
-                kind,
-                to,
-                game: None,
-                side: None,
-                answering: Some(answering),
-                reply_to: None,
-                ply: None,
-            },
+            Outgoing::new(mail_key, kind, to).answering(answering),
             now,
         )
         .await
@@ -943,7 +982,6 @@ impl Post {
     ) -> Result<(), StoreError> {
         let id = table.record.id;
         let ply = i64::try_from(table.game.plies().len()).unwrap_or(i64::MAX);
-        let hash = sha256_hex(answering.mail_key.as_bytes(), 8);
         // A message rides with the first mail its recipient gets of this
         // mail's news, and the writer hears of it in their answer; with no
         // such mail, a short one of its own says it (see the end).
@@ -970,10 +1008,7 @@ impl Post {
             // Mails caused by a move are keyed by the move, so that the same
             // move can never produce two "your move" mails; answers by the
             // inbound mail.
-            let answer_key = format!(
-                "in.{}.{index}",
-                sha256_hex(answering.mail_key.as_bytes(), 8)
-            );
+            let answer_key = answering.key(&index.to_string());
             let move_key =
                 |what: &str, side: Color| format!("g{}.p{ply}.{what}.{}", id.0, side::key(side));
             let (key, kind, side, answer, notice_ply) = match notice {
@@ -1089,16 +1124,11 @@ impl Post {
             let talk = talks.take(side, answer);
             self.queue_with_talk(
                 tx,
-                Outgoing {
-                    key,
-                    kind,
-                    to,
-                    game: Some(table),
-                    side: Some(side),
-                    answering: answer.then_some(answering),
-                    reply_to: Some(self.reply_to(id, to)),
-                    ply: notice_ply,
-                },
+                Outgoing::new(key, kind, to)
+                    .about(table, side)
+                    .answering(answer.then_some(answering))
+                    .reply_to(self.reply_to(id, to))
+                    .after_ply(notice_ply),
                 talk,
                 now,
             )
@@ -1110,22 +1140,16 @@ impl Post {
         for (side, answer, talk) in talks.left() {
             let to = table.player(side);
             let key = if answer {
-                format!("in.{hash}.message.ack")
+                answering.key("message.ack")
             } else {
-                format!("in.{hash}.message.{}", side::key(side))
+                answering.key(&format!("message.{}", side::key(side)))
             };
             self.queue_with_talk(
                 tx,
-                Outgoing {
-                    key,
-                    kind: LetterKind::Message { alone },
-                    to,
-                    game: Some(table),
-                    side: Some(side),
-                    answering: answer.then_some(answering),
-                    reply_to: Some(self.reply_to(id, to)),
-                    ply: None,
-                },
+                Outgoing::new(key, LetterKind::Message { alone }, to)
+                    .about(table, side)
+                    .answering(answer.then_some(answering))
+                    .reply_to(self.reply_to(id, to)),
                 Some(talk),
                 now,
             )
@@ -1171,16 +1195,7 @@ impl Post {
         }
         self.queue(
             tx,
-            Outgoing {
-                key,
-                kind: LetterKind::Digest { games },
-                to,
-                game: None,
-                side: None,
-                answering: None,
-                reply_to: Some(self.digest_address(to)),
-                ply: None,
-            },
+            Outgoing::new(key, LetterKind::Digest { games }, to).reply_to(self.digest_address(to)),
             now,
         )
         .await
@@ -1250,25 +1265,14 @@ impl Talks {
     }
 }
 
-/// The one setting of an event's stored settings its mails need, read here
-/// rather than through `td` (which starts games, and so uses the post: the
-/// two would import each other). Other settings are ignored.
-#[derive(serde::Deserialize)]
-struct EventMailSettings {
-    #[serde(default)]
-    analysis_link: Option<String>,
-}
-
 /// The analysis board link an event sets for its games' mails; `None`
 /// when it leaves it to the server's `[mail] analysis_link`.
 async fn event_analysis_link(
     tx: &mut Tx,
     event: crate::domain::ids::EventId,
 ) -> Result<Option<AnalysisLink>, StoreError> {
-    let record = tx.event(event).await?;
-    let settings: EventMailSettings = serde_json::from_str(&record.settings)
-        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
-    settings
+    crate::service::event_settings::EventSettings::read(tx, event)
+        .await?
         .analysis_link
         .as_deref()
         .map(|text| {

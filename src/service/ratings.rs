@@ -126,21 +126,9 @@ async fn counts(
     let Some(event) = tx.event_of_game(record.id).await? else {
         return Ok(false);
     };
-    // The event's stored settings say `rated` (absent: rated); read here
-    // rather than through the TD service, which itself sends mail through
-    // the post that calls this.
-    #[derive(serde::Deserialize)]
-    struct Rated {
-        #[serde(default = "yes")]
-        rated: bool,
-    }
-    fn yes() -> bool {
-        true
-    }
-    let settings = tx.event(event).await?.settings;
-    let rated: Rated = serde_json::from_str(&settings)
-        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
-    Ok(rated.rated)
+    // The event's stored settings say `rated` (absent: rated).
+    let settings = crate::service::event_settings::EventSettings::read(tx, event).await?;
+    Ok(settings.rated)
 }
 
 fn history_row(

@@ -7,7 +7,6 @@ use std::process::Command;
 
 use chrono::{TimeZone, Utc};
 
-use dopis::adapter::config::{ImapConfig, Secret, Tls};
 use dopis::daemon::mailbox::ImapMailbox;
 use dopis::domain::clock::TimeControl;
 use dopis::domain::ids::GameId;
@@ -198,19 +197,7 @@ fn the_doctor_passes_a_healthy_setup_and_finds_each_injected_fault() {
         "the probe went to a reply address: {out}"
     );
     assert!(out.contains("all checks passed"), "{out}");
-    let imap = ImapConfig {
-        host: "127.0.0.1".into(),
-        port: Some(stack.imap_port),
-        tls: Tls::None,
-        user: user.clone(),
-        password: Some(Secret::new(MAIL_PASSWORD)),
-        token_command: None,
-        mailbox: "INBOX".into(),
-        done_folder: None,
-        failed_folder: dopis::adapter::config::default_failed_folder(),
-        poll_seconds: 1,
-        ca_file: None,
-    };
+    let imap = crate::support::imap_login(stack.imap_port, &user);
     let left = tokio::runtime::Runtime::new().unwrap().block_on(async {
         let mut mailbox = ImapMailbox::connect(imap).await.unwrap();
         mailbox.fetch_new(None).await.unwrap()

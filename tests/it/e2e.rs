@@ -37,40 +37,22 @@ impl Wire {
             Wire::Tls(stack) => (stack.imap_port, Tls::Starttls, Some(stack.ca_file.clone())),
         };
         ImapConfig {
-            host: "127.0.0.1".into(),
-            port: Some(port),
             tls,
-            user: user.into(),
-            password: Some(Secret::new(MAIL_PASSWORD)),
-            token_command: None,
-            mailbox: "INBOX".into(),
-            done_folder: None,
-            failed_folder: dopis::adapter::config::default_failed_folder(),
-            poll_seconds: 1,
             ca_file,
+            ..crate::support::imap_login(port, user)
         }
     }
 
     /// The players' outgoing server (one client for both, logged in as `user`).
     pub(crate) fn player_smtp(&self, user: &str) -> SmtpConfig {
         match self {
-            Wire::Plain(stack) => SmtpConfig {
-                host: "127.0.0.1".into(),
-                port: Some(stack.smtp_port),
-                tls: Tls::None,
-                user: None,
-                password: None,
-                token_command: None,
-                ca_file: None,
-            },
+            Wire::Plain(stack) => crate::support::smtp_plain(stack.smtp_port),
             Wire::Tls(stack) => SmtpConfig {
-                host: "127.0.0.1".into(),
-                port: Some(stack.smtps_port),
                 tls: Tls::Tls,
                 user: Some(user.into()),
                 password: Some(Secret::new(MAIL_PASSWORD)),
-                token_command: None,
                 ca_file: Some(stack.ca_file.clone()),
+                ..crate::support::smtp_plain(stack.smtps_port)
             },
         }
     }

@@ -12,7 +12,7 @@ use futures::TryStreamExt;
 use mail_parser::MessageParser;
 use tokio::sync::watch;
 
-use dopis::adapter::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{MailConfig, Secret};
 use dopis::daemon::mailbox::Mailbox;
 use dopis::daemon::mailer::{Mailer, SmtpMailer};
 use dopis::daemon::run::Daemon;
@@ -32,28 +32,8 @@ fn mail_config(stack: MailStack, server: &str) -> MailConfig {
     MailConfig {
         address: server.into(),
         secret: Secret::new(SECRET),
-        imap: Some(ImapConfig {
-            host: "127.0.0.1".into(),
-            port: Some(stack.imap_port),
-            tls: Tls::None,
-            user: server.into(),
-            password: Some(Secret::new(MAIL_PASSWORD)),
-            token_command: None,
-            mailbox: "INBOX".into(),
-            done_folder: None,
-            failed_folder: dopis::adapter::config::default_failed_folder(),
-            poll_seconds: 1,
-            ca_file: None,
-        }),
-        smtp: Some(SmtpConfig {
-            host: "127.0.0.1".into(),
-            port: Some(stack.smtp_port),
-            tls: Tls::None,
-            user: None,
-            password: None,
-            token_command: None,
-            ca_file: None,
-        }),
+        imap: Some(crate::support::imap_login(stack.imap_port, server)),
+        smtp: Some(crate::support::smtp_plain(stack.smtp_port)),
         ..MailConfig::default()
     }
 }

@@ -126,17 +126,9 @@ impl Player {
     async fn new(stack: &OAuth2Stack) -> Player {
         let address = scratch_user();
         let mailbox = ImapMailbox::connect(ImapConfig {
-            host: "127.0.0.1".into(),
-            port: Some(stack.tls.imap_port),
             tls: Tls::Starttls,
-            user: address.clone(),
-            password: Some(Secret::new(MAIL_PASSWORD)),
-            token_command: None,
-            mailbox: "INBOX".into(),
-            done_folder: None,
-            failed_folder: dopis::adapter::config::default_failed_folder(),
-            poll_seconds: 1,
             ca_file: Some(stack.tls.ca_file.clone()),
+            ..crate::support::imap_login(stack.tls.imap_port, &address)
         })
         .await
         .unwrap();
@@ -232,13 +224,11 @@ impl Game {
         .to_string();
         let smtp = Mailer::open(&MailConfig {
             smtp: Some(SmtpConfig {
-                host: "127.0.0.1".into(),
-                port: Some(stack.tls.smtps_port),
                 tls: Tls::Tls,
                 user: Some(white.address.clone()),
                 password: Some(Secret::new(MAIL_PASSWORD)),
-                token_command: None,
                 ca_file: Some(stack.tls.ca_file.clone()),
+                ..crate::support::smtp_plain(stack.tls.smtps_port)
             }),
             ..MailConfig::default()
         })

@@ -92,6 +92,15 @@ impl World {
         world
     }
 
+    /// A new game between the same two players, in place of the last.
+    async fn new_game(&mut self) {
+        self.game = self
+            .app
+            .game(&self.alice, &self.bob, TimeControl::default())
+            .await;
+        self.outbox().await;
+    }
+
     fn token_address(&self, player: &Player) -> String {
         self.app.reply_address(self.game, player)
     }
@@ -295,75 +304,6 @@ async fn the_same_mail_resent_with_a_new_message_id_is_not_played_twice(db: &Tes
     );
 }
 
-async fn a_stale_reply_with_the_current_move_number_is_played(db: &TestDb) {
-    let mut w = World::new(db).await;
-    let old = w.knights_out_and_back().await;
-    let to = w.token_address(&w.alice.clone());
-    let handled = w
-        .handle(
-            &Mail {
-                from: "alice@players.test",
-                to: &to,
-                parent: Some(&old.message_id),
-                body: "3. Nf3",
-                id: new_id(),
-                date: "Sun, 29 Nov 2026 13:00:00 +0000",
-            }
-            .raw(),
-        )
-        .await;
-    assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
-        "{handled:?}"
-    );
-    assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
-    // An old move number is refused as before: it names another move.
-    let handled = w
-        .handle(
-            &Mail {
-                from: "bob@players.test",
-                to: &w.token_address(&w.bob.clone()),
-                parent: Some(&old.message_id),
-                body: "1... Nf6",
-                id: new_id(),
-                date: "Sun, 29 Nov 2026 13:05:00 +0000",
-            }
-            .raw(),
-        )
-        .await;
-    assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("rejected")),
-        "{handled:?}"
-    );
-    assert_eq!(w.moves().await.len(), 5);
-}
-
-async fn a_fresh_mail_without_in_reply_to_is_played_as_before(db: &TestDb) {
-    let mut w = World::new(db).await;
-    w.knights_out_and_back().await;
-    // A new mail to the reply address, not a reply: we cannot know which
-    // position it was written for, so it is not stale.
-    let to = w.token_address(&w.alice.clone());
-    let handled = w
-        .handle(
-            &Mail {
-                from: "alice@players.test",
-                to: &to,
-                parent: None,
-                body: "Nf3",
-                id: new_id(),
-                date: "Sun, 29 Nov 2026 13:00:00 +0000",
-            }
-            .raw(),
-        )
-        .await;
-    assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
-        "{handled:?}"
-    );
-    assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
-}
-
 async fn a_confirmation_answered_after_the_game_moved_on_asks_again(db: &TestDb) {
     let mut w = World::new(db).await;
     let old = w.knights_out_and_back().await;
@@ -440,64 +380,142 @@ async fn a_confirmation_answered_after_the_game_moved_on_asks_again(db: &TestDb)
     );
 }
 
-async fn a_stale_resignation_is_asked_before_it_ends_the_game(db: &TestDb) {
-    let mut w = World::new(db).await;
-    let old = w.knights_out_and_back().await;
-    let to = w.token_address(&w.alice.clone());
-    let handled = w
-        .handle(
-            &Mail {
-                from: "alice@players.test",
-                to: &to,
-                parent: Some(&old.message_id),
-                body: "resign",
-                id: new_id(),
-                date: "Sun, 29 Nov 2026 13:00:00 +0000",
-            }
-            .raw(),
-        )
-        .await;
-    assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("confirm")),
-        "{handled:?}"
-    );
-    let game = w.app.game_row(w.game).await;
-    assert!(game.result.is_none(), "the game goes on: {game:?}");
+/// Who writes a case's mail.
+#[derive(Clone, Copy)]
+enum Who {
+    Alice,
+    Bob,
 }
 
-async fn a_stale_reply_after_the_deadline_ends_the_game_on_time_without_asking(db: &TestDb) {
+/// One row of the table below: after 1. Nf3 Nf6 2. Ng1 Ng8 (and maybe more
+/// moves played as usual), a player's mail, and what it must come to.
+struct Case {
+    what: &'static str,
+    /// Moves played as usual after the knights came back.
+    then: &'static [&'static str],
+    /// Days that pass before the mail comes.
+    days_later: i64,
+    from: Who,
+    /// Whether the mail replies to Alice's first "your move" mail (the start
+    /// position); if not, it is a new mail, not a reply.
+    replies_to_the_first_mail: bool,
+    body: &'static str,
+    /// A phrase of the inbox's account of the mail.
+    handled: &'static str,
+    /// The game's moves after it.
+    moves: &'static [&'static str],
+    result: Option<&'static str>,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        what: "a stale reply that names the current move number is played",
+        then: &[],
+        days_later: 0,
+        from: Who::Alice,
+        replies_to_the_first_mail: true,
+        body: "3. Nf3",
+        handled: "played Nf3",
+        moves: &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"],
+        result: None,
+    },
+    Case {
+        what: "a stale reply that names an old move number is refused: it names another move",
+        then: &["Nf3"],
+        days_later: 0,
+        from: Who::Bob,
+        replies_to_the_first_mail: true,
+        body: "1... Nf6",
+        handled: "rejected",
+        moves: &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"],
+        result: None,
+    },
+    Case {
+        what: "a new mail to the reply address, not a reply, is not stale: \
+               we cannot know which position it was written for",
+        then: &[],
+        days_later: 0,
+        from: Who::Alice,
+        replies_to_the_first_mail: false,
+        body: "Nf3",
+        handled: "played Nf3",
+        moves: &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"],
+        result: None,
+    },
+    Case {
+        what: "a stale resignation is asked about before it ends the game",
+        then: &[],
+        days_later: 0,
+        from: Who::Alice,
+        replies_to_the_first_mail: true,
+        body: "resign",
+        handled: "confirm",
+        moves: &["Nf3", "Nf6", "Ng1", "Ng8"],
+        result: None,
+    },
+    Case {
+        what: "a stale reply after the deadline (three days per move, four \
+               days later) ends the game on time without asking",
+        then: &[],
+        days_later: 4,
+        from: Who::Alice,
+        replies_to_the_first_mail: true,
+        body: "Nf3",
+        handled: "ran out of time",
+        moves: &["Nf3", "Nf6", "Ng1", "Ng8"],
+        result: Some("0-1"),
+    },
+];
+
+/// Each case on a game of its own between the same two players.
+async fn a_reply_is_judged_by_the_position_it_was_written_for(db: &TestDb) {
     let mut w = World::new(db).await;
-    let old = w.knights_out_and_back().await;
-    // Three days per move: four days later White's time is up.
-    w.app.advance(Duration::days(4));
-    let to = w.token_address(&w.alice.clone());
-    let handled = w
-        .handle(
-            &Mail {
-                from: "alice@players.test",
-                to: &to,
-                parent: Some(&old.message_id),
-                body: "Nf3",
-                id: new_id(),
-                date: "Thu, 3 Dec 2026 13:00:00 +0000",
-            }
-            .raw(),
-        )
-        .await;
-    assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("ran out of time")),
-        "{handled:?}"
-    );
-    let game = w.app.game_row(w.game).await;
-    assert_eq!(game.result.as_deref(), Some("0-1"));
+    for (n, case) in CASES.iter().enumerate() {
+        if n > 0 {
+            w.new_game().await;
+        }
+        let first = w.knights_out_and_back().await;
+        let (alice, bob) = (w.alice.clone(), w.bob.clone());
+        for (i, text) in case.then.iter().enumerate() {
+            let player = if i % 2 == 0 { &alice } else { &bob };
+            w.play(player, text).await;
+        }
+        w.app.advance(Duration::days(case.days_later));
+        let player = match case.from {
+            Who::Alice => &alice,
+            Who::Bob => &bob,
+        };
+        let to = w.token_address(player);
+        let handled = w
+            .handle(
+                &Mail {
+                    from: player.email.as_str(),
+                    to: &to,
+                    parent: case
+                        .replies_to_the_first_mail
+                        .then_some(first.message_id.as_str()),
+                    body: case.body,
+                    id: new_id(),
+                    date: "Sun, 29 Nov 2026 13:00:00 +0000",
+                }
+                .raw(),
+            )
+            .await;
+        assert!(
+            matches!(&handled, Handled::Done(s) if s.contains(case.handled)),
+            "{}: {handled:?}",
+            case.what
+        );
+        assert_eq!(w.moves().await, case.moves, "{}", case.what);
+        let game = w.app.game_row(w.game).await;
+        assert_eq!(game.result.as_deref(), case.result, "{}", case.what);
+        w.outbox().await;
+    }
 }
 
 crate::on_both_backends!(
-    a_stale_reply_after_the_deadline_ends_the_game_on_time_without_asking,
+    a_reply_is_judged_by_the_position_it_was_written_for,
     a_reply_to_an_old_your_move_mail_asks_to_confirm_and_confirming_plays_it,
     the_same_mail_resent_with_a_new_message_id_is_not_played_twice,
-    a_stale_reply_with_the_current_move_number_is_played,
-    a_fresh_mail_without_in_reply_to_is_played_as_before,
     a_confirmation_answered_after_the_game_moved_on_asks_again,
-    a_stale_resignation_is_asked_before_it_ends_the_game,
 );

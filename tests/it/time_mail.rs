@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, TimeDelta, Utc};
 use mail_parser::MimeHeaders as _;
 
-use dopis::adapter::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::MailConfig;
 use dopis::daemon::mailbox::{ImapMailbox, MailRef};
 use dopis::daemon::mailer::Mailer;
 use dopis::domain::address::EmailAddress;
 use dopis::service::app::{Clock, SystemClock};
 
-use crate::support::{MAIL_PASSWORD, MailStack, TestDb, dopis, mailstack, ok, scratch_user};
+use crate::support::{MailStack, TestDb, dopis, mailstack, ok, scratch_user};
 
 /// How long a wait for mail may take before the test fails.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -36,21 +36,9 @@ struct Reader {
 impl Reader {
     async fn new(stack: MailStack) -> Reader {
         let address = scratch_user();
-        let mailbox = ImapMailbox::connect(ImapConfig {
-            host: "127.0.0.1".into(),
-            port: Some(stack.imap_port),
-            tls: Tls::None,
-            user: address.clone(),
-            password: Some(Secret::new(MAIL_PASSWORD)),
-            token_command: None,
-            mailbox: "INBOX".into(),
-            done_folder: None,
-            failed_folder: dopis::adapter::config::default_failed_folder(),
-            poll_seconds: 1,
-            ca_file: None,
-        })
-        .await
-        .unwrap();
+        let mailbox = ImapMailbox::connect(crate::support::imap_login(stack.imap_port, &address))
+            .await
+            .unwrap();
         Reader {
             address,
             mailbox,
@@ -195,15 +183,7 @@ async fn setup<'a>(db: &'a TestDb, stack: MailStack) -> Server<'a> {
     .unwrap();
     ok(&dopis(dir.path(), db, &["init"]));
     let smtp = Mailer::open(&MailConfig {
-        smtp: Some(SmtpConfig {
-            host: "127.0.0.1".into(),
-            port: Some(stack.smtp_port),
-            tls: Tls::None,
-            user: None,
-            password: None,
-            token_command: None,
-            ca_file: None,
-        }),
+        smtp: Some(crate::support::smtp_plain(stack.smtp_port)),
         ..MailConfig::default()
     })
     .unwrap();

@@ -21,35 +21,28 @@ const DELIVERY: Duration = Duration::from_secs(30);
 
 fn imap(stack: &TlsStack, user: &str, tls: Tls, trust_ca: bool) -> ImapConfig {
     ImapConfig {
-        host: "127.0.0.1".into(),
-        port: Some(match tls {
-            Tls::Tls => stack.imaps_port,
-            Tls::Starttls | Tls::None => stack.imap_port,
-        }),
         tls,
-        user: user.into(),
-        password: Some(Secret::new(MAIL_PASSWORD)),
-        token_command: None,
-        mailbox: "INBOX".into(),
-        done_folder: None,
-        failed_folder: dopis::adapter::config::default_failed_folder(),
-        poll_seconds: 1,
         ca_file: trust_ca.then(|| stack.ca_file.clone()),
+        ..crate::support::imap_login(
+            match tls {
+                Tls::Tls => stack.imaps_port,
+                Tls::Starttls | Tls::None => stack.imap_port,
+            },
+            user,
+        )
     }
 }
 
 fn smtp(stack: &TlsStack, user: Option<&str>, tls: Tls, trust_ca: bool) -> SmtpConfig {
     SmtpConfig {
-        host: "127.0.0.1".into(),
-        port: Some(match tls {
-            Tls::Tls => stack.smtps_port,
-            Tls::Starttls | Tls::None => stack.submission_port,
-        }),
         tls,
         user: user.map(str::to_string),
         password: user.map(|_| Secret::new(MAIL_PASSWORD)),
-        token_command: None,
         ca_file: trust_ca.then(|| stack.ca_file.clone()),
+        ..crate::support::smtp_plain(match tls {
+            Tls::Tls => stack.smtps_port,
+            Tls::Starttls | Tls::None => stack.submission_port,
+        })
     }
 }
 
@@ -233,17 +226,9 @@ async fn a_server_that_refuses_starttls_is_never_spoken_to_unencrypted() {
         commands
     });
     let cfg = ImapConfig {
-        host: "127.0.0.1".into(),
-        port: Some(port),
         tls: Tls::Starttls,
-        user: "chess@chess.test".into(),
         password: Some(Secret::new("hunter2")),
-        token_command: None,
-        mailbox: "INBOX".into(),
-        done_folder: None,
-        failed_folder: dopis::adapter::config::default_failed_folder(),
-        poll_seconds: 1,
-        ca_file: None,
+        ..crate::support::imap_login(port, "chess@chess.test")
     };
     let err = ImapMailbox::connect(cfg).await.unwrap_err();
     let text = err.to_string();

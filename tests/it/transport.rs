@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use chrono::Datelike;
 
-use dopis::adapter::config::{ImapConfig, MailConfig, MaildirConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, MailConfig, MaildirConfig, Secret, Tls};
 use dopis::daemon::mailbox::{
     ImapMailbox, Incoming, MailRef, Mailbox, MailboxError, MaildirMailbox,
 };
@@ -38,44 +38,21 @@ fn mail(to: &str, subject: &str, body: &str) -> Vec<u8> {
 }
 
 fn imap_config(stack: MailStack, user: &str) -> ImapConfig {
-    ImapConfig {
-        host: "127.0.0.1".into(),
-        port: Some(stack.imap_port),
-        tls: Tls::None,
-        user: user.into(),
-        password: Some(Secret::new(MAIL_PASSWORD)),
-        token_command: None,
-        mailbox: "INBOX".into(),
-        done_folder: None,
-        failed_folder: dopis::adapter::config::default_failed_folder(),
-        poll_seconds: 1,
-        ca_file: None,
-    }
-}
-
-fn smtp_config(port: u16) -> SmtpConfig {
-    SmtpConfig {
-        host: "127.0.0.1".into(),
-        port: Some(port),
-        tls: Tls::None,
-        user: None,
-        password: None,
-        token_command: None,
-        ca_file: None,
-    }
+    crate::support::imap_login(stack.imap_port, user)
 }
 
 fn mail_config(stack: MailStack, user: &str) -> MailConfig {
     MailConfig {
         address: user.into(),
         imap: Some(imap_config(stack, user)),
-        smtp: Some(smtp_config(stack.smtp_port)),
+        smtp: Some(crate::support::smtp_plain(stack.smtp_port)),
         ..MailConfig::default()
     }
 }
 
 async fn send(stack: MailStack, to: &str, subject: &str) {
-    let mailer = SmtpMailer::new(&smtp_config(stack.smtp_port)).expect("smtp mailer");
+    let mailer =
+        SmtpMailer::new(&crate::support::smtp_plain(stack.smtp_port)).expect("smtp mailer");
     mailer
         .send(
             &addr("alice@players.test"),
@@ -482,7 +459,7 @@ async fn an_unknown_user_at_a_test_domain_is_a_permanent_smtp_failure() {
     let Some(stack) = support::mailstack() else {
         return;
     };
-    let mailer = SmtpMailer::new(&smtp_config(stack.smtp_port)).expect("mailer");
+    let mailer = SmtpMailer::new(&crate::support::smtp_plain(stack.smtp_port)).expect("mailer");
     let to = "nobody-here@chess.test";
     let err = mailer
         .send(
@@ -502,7 +479,7 @@ async fn an_unknown_user_at_a_test_domain_is_a_permanent_smtp_failure() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_smtp_connection_is_a_transient_failure() {
-    let mailer = SmtpMailer::new(&smtp_config(free_port())).expect("mailer");
+    let mailer = SmtpMailer::new(&crate::support::smtp_plain(free_port())).expect("mailer");
     let to = "alice@players.test";
     let err = mailer
         .send(

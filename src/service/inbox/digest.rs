@@ -18,7 +18,6 @@ use super::{Handled, Inbox};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::digest_reply::{self, Line, Named};
 use crate::adapter::mail::inbound::InboundMail;
-use crate::adapter::mail::key::sha256_hex;
 use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
 use crate::domain::arbiter::{Reason, RejectionKind};
@@ -159,12 +158,9 @@ impl Inbox {
             self.post
                 .queue(
                     tx,
-                    Outgoing {
-                        key: format!(
-                            "in.{}.digest",
-                            sha256_hex(answering.mail_key.as_bytes(), 32)
-                        ),
-                        kind: LetterKind::Rejected {
+                    Outgoing::new(
+                        answering.key("digest"),
+                        LetterKind::Rejected {
                             wrote: if unread.is_empty() {
                                 String::new()
                             } else {
@@ -173,13 +169,10 @@ impl Inbox {
                             reason,
                             kind: RejectionKind::UnknownGame,
                         },
-                        to: player,
-                        game: None,
-                        side: None,
-                        answering: Some(answering),
-                        reply_to: Some(self.post.digest_address(player)),
-                        ply: None,
-                    },
+                        player,
+                    )
+                    .answering(answering)
+                    .reply_to(self.post.digest_address(player)),
                     now,
                 )
                 .await?;

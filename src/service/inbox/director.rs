@@ -2,12 +2,11 @@
 //! `report` alone from a TD's address (see [`crate::service::report::by_mail`]
 //! for the rules). One of the inbox's routes, tried before players' mail.
 
-use chrono::{DateTime, TimeDelta, Utc};
+use chrono::{DateTime, Utc};
 
 use super::Inbox;
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::inbound::InboundMail;
-use crate::adapter::mail::key::sha256_hex;
 use crate::adapter::mail::route::ReplyTag;
 use crate::adapter::store::Tx;
 use crate::adapter::store::{Store, StoreError};
@@ -53,7 +52,6 @@ pub async fn answer_director(
         return Ok(tag.map(|_| Handled::Ignored("ignored: unreadable sender".into())));
     };
     let asks = command::parse(&mail.text, td.lang).commands;
-    let mail_key = sha256_hex(answering.mail_key.as_bytes(), 12);
     let Some((event, token)) = tag else {
         // Without the report address: the arbiter says whether it is the
         // TD's business at all, or a mail they wrote as a player.
@@ -69,11 +67,11 @@ pub async fn answer_director(
         if events.is_empty() {
             return Ok(None);
         }
-        if !may_answer(inbox, tx, from, now).await? {
+        if !inbox.may_answer(tx, from, now).await? {
             return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
         }
         for e in &events {
-            let key = format!("in.{mail_key}.reporthow.e{}", e.id.0);
+            let key = answering.key(&format!("reporthow.e{}", e.id.0));
             let kind = LetterKind::ReportInstructions {
                 event: e.name.clone(),
             };
@@ -88,7 +86,7 @@ pub async fn answer_director(
             "ignored: mail to the report address of event {event} from {from}, not its TD"
         ))));
     }
-    if !may_answer(inbox, tx, from, now).await? {
+    if !inbox.may_answer(tx, from, now).await? {
         return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
     }
     let name = tx.event(event).await?.name;
@@ -99,7 +97,7 @@ pub async fn answer_director(
     };
     match arbiter::hear_director(&asks, address) {
         Some(DirectorAnswer::HowToAsk) => {
-            let key = format!("in.{mail_key}.reporthow.e{}", event.0);
+            let key = answering.key(&format!("reporthow.e{}", event.0));
             let kind = LetterKind::ReportInstructions { event: name };
             to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
             Ok(Some(Handled::Done(format!(
@@ -108,7 +106,7 @@ pub async fn answer_director(
         }
         Some(DirectorAnswer::Report) => {
             let kind = report_letter(store, tx, event, now).await?;
-            let key = format!("in.{mail_key}.report.e{}", event.0);
+            let key = answering.key(&format!("report.e{}", event.0));
             to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
             Ok(Some(Handled::Done(format!(
                 "sent the deadline report of event {event} to {from}"
@@ -118,15 +116,4 @@ pub async fn answer_director(
             "ignored: TD {from} wrote to the report address without `report`"
         )))),
     }
-}
-
-/// Whether another answer to this address stays within the hourly limit.
-async fn may_answer(
-    inbox: &Inbox,
-    tx: &mut Tx,
-    address: &str,
-    now: DateTime<Utc>,
-) -> Result<bool, StoreError> {
-    let sent = tx.answers_since(address, now - TimeDelta::hours(1)).await?;
-    Ok(sent < i64::from(inbox.answers_per_hour))
 }

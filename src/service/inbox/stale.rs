@@ -17,7 +17,6 @@ use chrono::{DateTime, Utc};
 use super::{Handled, Inbox, first_line};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::inbound::InboundMail;
-use crate::adapter::mail::key::sha256_hex;
 use crate::adapter::mail::stale::{self, Freshness, MovePoint};
 use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
@@ -75,22 +74,17 @@ impl Inbox {
         self.post
             .queue(
                 tx,
-                Outgoing {
-                    key: format!(
-                        "in.{}.repeated",
-                        sha256_hex(answering.mail_key.as_bytes(), 32)
-                    ),
-                    kind: LetterKind::Repeated {
+                Outgoing::new(
+                    answering.key("repeated"),
+                    LetterKind::Repeated {
                         wrote: first_line(&mail.text),
                         first: locale::describe_deadline(first, player.tz, player.lang),
                     },
-                    to: player,
-                    game: Some(&table),
-                    side: table.record.side_of(player.id),
-                    answering: Some(answering),
-                    reply_to: Some(self.post.reply_to(game, player)),
-                    ply: None,
-                },
+                    player,
+                )
+                .about(&table, table.record.side_of(player.id))
+                .answering(answering)
+                .reply_to(self.post.reply_to(game, player)),
                 now,
             )
             .await?;
@@ -193,21 +187,19 @@ impl Inbox {
         self.post
             .queue(
                 tx,
-                Outgoing {
-                    key: format!("in.{}.stale", sha256_hex(answering.mail_key.as_bytes(), 32)),
-                    kind: LetterKind::ConfirmStale {
+                Outgoing::new(
+                    answering.key("stale"),
+                    LetterKind::ConfirmStale {
                         command: command::describe(&commands, lang),
                         answered: then,
                         current: now_at,
                         example,
                     },
-                    to: player,
-                    game: Some(&table),
-                    side: Some(side),
-                    answering: Some(answering),
-                    reply_to: Some(self.post.confirmation_address(id)),
-                    ply: None,
-                },
+                    player,
+                )
+                .about(&table, side)
+                .answering(answering)
+                .reply_to(self.post.confirmation_address(id)),
                 now,
             )
             .await?;

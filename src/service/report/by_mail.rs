@@ -88,16 +88,9 @@ pub(crate) async fn to_director(
     let reply_to = post.report_address(event.0, &td.email);
     post.queue(
         tx,
-        Outgoing {
-            key,
-            kind,
-            to: td,
-            game: None,
-            side: None,
-            answering,
-            reply_to: Some(reply_to),
-            ply: None,
-        },
+        Outgoing::new(key, kind, td)
+            .answering(answering)
+            .reply_to(reply_to),
         now,
     )
     .await

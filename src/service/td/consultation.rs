@@ -131,16 +131,14 @@ pub(crate) async fn open_votes(
         };
         post.queue(
             tx,
-            Outgoing {
-                key: format!("g{}.p{ply}.vote.open.m{}", table.record.id.0, player.id.0),
-                kind: LetterKind::Vote { news },
-                to: player,
-                game: Some(table),
-                side: Some(side),
-                answering: None,
-                reply_to: Some(post.reply_to(table.record.id, player)),
-                ply: i64::try_from(ply).ok(),
-            },
+            Outgoing::new(
+                format!("g{}.p{ply}.vote.open.m{}", table.record.id.0, player.id.0),
+                LetterKind::Vote { news },
+                player,
+            )
+            .about(table, side)
+            .reply_to(post.reply_to(table.record.id, player))
+            .after_ply(i64::try_from(ply).ok()),
             now,
         )
         .await?;

@@ -46,16 +46,7 @@ pub async fn mail_final_standings(
             continue;
         }
         let key = format!("e{}.final.{}", event.0, e.player.email);
-        let mail = Outgoing {
-            key,
-            kind: letter.clone(),
-            to: &e.player,
-            game: None,
-            side: None,
-            answering: None,
-            reply_to: None,
-            ply: None,
-        };
+        let mail = Outgoing::new(key, letter.clone(), &e.player);
         post.queue_about_event(tx, mail, event, now).await?;
     }
     Ok(())

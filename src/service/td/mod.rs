@@ -145,21 +145,7 @@ async fn tell(
     to: &Player,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    post.queue(
-        tx,
-        Outgoing {
-            key,
-            kind,
-            to,
-            game: None,
-            side: None,
-            answering: None,
-            reply_to: None,
-            ply: None,
-        },
-        now,
-    )
-    .await
+    post.queue(tx, Outgoing::new(key, kind, to), now).await
 }
 
 /// Loads a game with its players and clock, as mails show it.

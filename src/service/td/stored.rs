@@ -1,8 +1,6 @@
 //! An event as stored: its settings (kept as JSON in `events.settings`)
 //! and rows, rebuilt as the pure [`Event`] with its seats.
 
-use serde::{Deserialize, Serialize};
-
 use super::{EntrantRecord, EventRecord, TdError, TeamRecord, corrupt, refused};
 use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
@@ -15,78 +13,8 @@ use crate::domain::event::tiebreak::{TeamCriterion, TieBreak};
 use crate::domain::event::{Points, Scoring, WithdrawalRule};
 use crate::domain::ids::EventId;
 use crate::domain::player::PlayerId;
-
-/// Everything of an event but its entrants, as stored in `events.settings`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct Settings {
-    time_control: String,
-    leave_days: u32,
-    win: f64,
-    draw: f64,
-    loss: f64,
-    withdrawal: String,
-    /// Whether default games count for Sonneborn-Berger (absent: they do).
-    #[serde(default = "yes", skip_serializing_if = "is_yes")]
-    sb_counts_unplayed: bool,
-    /// Tie-breaks (round robin) or the team ranking order, by key.
-    tie_breaks: Vec<String>,
-    #[serde(default)]
-    cycles: u32,
-    #[serde(default)]
-    boards: u32,
-    #[serde(default)]
-    games_per_pairing: u32,
-    /// The draw offer rules (absent in events stored before they existed).
-    #[serde(default)]
-    draws: crate::domain::event::DrawPolicy,
-    /// The analysis board link of the event's mails, as written (absent:
-    /// the server's setting).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    analysis_link: Option<String>,
-    /// Whether players may pass messages (absent: they may).
-    #[serde(default = "yes", skip_serializing_if = "is_yes")]
-    messages: bool,
-    /// Whether the games count for the rating list (absent: they do).
-    #[serde(default = "yes", skip_serializing_if = "is_yes")]
-    rated: bool,
-    /// The rules for the endgame tables (absent: ICCF's, claims, notices).
-    #[serde(default)]
-    tablebase: crate::domain::chess::tablebase::TablebasePolicy,
-    /// The FEN every game starts from (absent: the usual position).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    start_fen: Option<String>,
-    /// The rules for entries by mail (absent: the event takes none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    entries: Option<crate::domain::event::entries::EntryRules>,
-    /// Preliminary groups and a final (absent: one stage).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    stages: Option<crate::domain::event::entries::Stages>,
-    /// The thematic line every game starts with, in SAN (absent: none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    start_moves: Option<String>,
-    /// How a Chess960 event draws its positions: `event`, `round` or a
-    /// number (absent: not Chess960).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    chess960: Option<String>,
-    /// A consultation game's sides (absent: not one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    consultation: Option<StoredSides>,
-}
-
-/// A consultation game's sides as stored: the members by address (they
-/// are registered players; their names and languages are theirs).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct StoredSides {
-    vote_hours: u32,
-    teams: Vec<StoredTeam>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct StoredTeam {
-    name: String,
-    captain: String,
-    members: Vec<String>,
-}
+pub(super) use crate::service::event_settings::EventSettings as Settings;
+use crate::service::event_settings::{StoredSides, StoredTeam};
 
 impl StoredSides {
     fn of(sides: &crate::domain::event::consultation::Sides) -> StoredSides {
@@ -140,14 +68,6 @@ impl StoredSides {
             vote_hours: self.vote_hours,
         })
     }
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn is_yes(b: &bool) -> bool {
-    *b
 }
 
 pub(super) fn rule_key(rule: WithdrawalRule) -> &'static str {
@@ -261,9 +181,7 @@ impl Default for GameRules {
 
 /// The rules a stored event's games are played by.
 pub async fn game_rules(tx: &mut Tx, event: EventId) -> Result<GameRules, StoreError> {
-    let record = tx.event(event).await?;
-    let settings: Settings = serde_json::from_str(&record.settings)
-        .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))?;
+    let settings = Settings::read(tx, event).await?;
     Ok(GameRules {
         draws: settings.draws,
         messages: settings.messages,
@@ -308,8 +226,7 @@ impl StoredEvent {
         let tds = tx.event_tds(id).await?;
         let teams = tx.teams(id).await?;
         let entrants = tx.entrants(id).await?;
-        let s: Settings = serde_json::from_str(&record.settings)
-            .map_err(|e| corrupt(format!("event {id} settings: {e}")))?;
+        let s = Settings::decode(id, &record.settings)?;
         let time_control: TimeControl = s
             .time_control
             .parse()

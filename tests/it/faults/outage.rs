@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use dopis::adapter::config::{ImapConfig, MailConfig, Secret, SmtpConfig, Tls};
+use dopis::adapter::config::{ImapConfig, MailConfig};
 use dopis::daemon::mailbox::{ImapMailbox, MailRef};
 use dopis::daemon::mailer::Mailer;
 use dopis::domain::address::EmailAddress;
@@ -232,19 +232,7 @@ fn position_of(message_id: &str) -> Option<(i64, usize)> {
 }
 
 fn imap_config(stack: &PrivateStack, user: &str) -> ImapConfig {
-    ImapConfig {
-        host: "127.0.0.1".into(),
-        port: Some(stack.imap_port()),
-        tls: Tls::None,
-        user: user.into(),
-        password: Some(Secret::new(MAIL_PASSWORD)),
-        token_command: None,
-        mailbox: "INBOX".into(),
-        done_folder: None,
-        failed_folder: dopis::adapter::config::default_failed_folder(),
-        poll_seconds: 1,
-        ca_file: None,
-    }
+    crate::support::imap_login(stack.imap_port(), user)
 }
 
 /// A player's answer to a "your move" mail, as a mail client writes it: to
@@ -486,15 +474,7 @@ async fn postfix_dovecot_and_postgresql_stopped_under_load_cost_no_spin_no_crash
 
     let smtp = Arc::new(
         Mailer::open(&MailConfig {
-            smtp: Some(SmtpConfig {
-                host: "127.0.0.1".into(),
-                port: Some(stack.smtp_port()),
-                tls: Tls::None,
-                user: None,
-                password: None,
-                token_command: None,
-                ca_file: None,
-            }),
+            smtp: Some(crate::support::smtp_plain(stack.smtp_port())),
             ..MailConfig::default()
         })
         .unwrap(),
@@ -775,15 +755,7 @@ async fn mail_held_back_by_a_stopped_smtp_server_goes_out_at_the_first_pass_afte
     // Nothing listens on the SMTP port: Postfix is stopped.
     let port = free_ports(1)[0];
     let stopped = Mailer::open(&MailConfig {
-        smtp: Some(SmtpConfig {
-            host: "127.0.0.1".into(),
-            port: Some(port),
-            tls: Tls::None,
-            user: None,
-            password: None,
-            token_command: None,
-            ca_file: None,
-        }),
+        smtp: Some(crate::support::smtp_plain(port)),
         ..MailConfig::default()
     })
     .unwrap();

@@ -299,7 +299,14 @@ async fn kill_9_while_entries_close_and_sections_start_makes_each_section_once_a
         let all_told = Tally::of(&by_recipient(&sent, "has started: you are in"), &seated).lost
             == 0
             && Tally::of(&first_moves(&sent, &games), &games).lost == 0;
-        if made.len() >= wanted_sections && all_told && fire.kills >= kills_wanted && fire.unarmed()
+        // Every entrant has entered and confirmed (the last one too, who
+        // waits in the queue), not only the ones the sections took.
+        let all_entered = confirmed.len() == entrants.len();
+        if made.len() >= wanted_sections
+            && all_told
+            && all_entered
+            && fire.kills >= kills_wanted
+            && fire.unarmed()
         {
             break;
         }

@@ -3,6 +3,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use dopis::adapter::config::{ImapConfig, Secret, SmtpConfig, Tls};
+
 /// A fresh, empty database for one test.
 pub struct TestDb {
     /// The URL to open it with.
@@ -248,6 +250,39 @@ pub enum MailLogin<'a> {
     Password,
     /// XOAUTH2, with each server's `token_command`.
     Tokens { imap: &'a str, smtp: &'a str },
+}
+
+/// A client's IMAP login to the test mail system: plaintext on loopback
+/// `port`, as `user` with the test password, the INBOX. A test that needs
+/// TLS or another port changes those fields (`ImapConfig { tls, ..imap_login(…) }`).
+pub fn imap_login(port: u16, user: &str) -> ImapConfig {
+    ImapConfig {
+        host: "127.0.0.1".into(),
+        port: Some(port),
+        tls: Tls::None,
+        user: user.into(),
+        password: Some(Secret::new(MAIL_PASSWORD)),
+        token_command: None,
+        mailbox: "INBOX".into(),
+        done_folder: None,
+        failed_folder: dopis::adapter::config::default_failed_folder(),
+        poll_seconds: 1,
+        ca_file: None,
+    }
+}
+
+/// Sending to the test mail system: plaintext SMTP on loopback `port`, no
+/// AUTH. A test that logs in or needs TLS changes those fields.
+pub fn smtp_plain(port: u16) -> SmtpConfig {
+    SmtpConfig {
+        host: "127.0.0.1".into(),
+        port: Some(port),
+        tls: Tls::None,
+        user: None,
+        password: None,
+        token_command: None,
+        ca_file: None,
+    }
 }
 
 /// The daemon's `[mail.imap]` and `[mail.smtp]` on the plaintext side of

@@ -779,101 +779,72 @@ pub enum ComposeError {
     Build(String),
 }
 
+/// What each kind of letter is, one row a kind: the base name of its
+/// templates, and whether it shows the board (when there is a game), cannot
+/// go without a game, and carries the PGN as an attachment.
+const BOARD: u8 = 1;
+const GAME: u8 = 2;
+const PGN: u8 = 4;
+
 impl LetterKind {
-    /// The templates' base name, e.g. `your_move` for `your_move.txt`.
-    pub fn template_name(&self) -> &'static str {
+    fn row(&self) -> (&'static str, u8) {
+        use LetterKind as K;
         match self {
-            LetterKind::GameStarted => "game_started",
-            LetterKind::YourMove => "your_move",
-            LetterKind::MoveAccepted { .. } => "move_accepted",
-            LetterKind::GameOver => "game_over",
-            LetterKind::DrawOfferDeclined => "draw_offer_declined",
-            LetterKind::Rejected { .. } => "rejected",
-            LetterKind::ConfirmRequest { .. } => "confirm_request",
-            LetterKind::ConfirmStale { .. } => "confirm_stale",
-            LetterKind::Repeated { .. } => "repeated",
-            LetterKind::Refused { .. } => "refused",
-            LetterKind::NotHandled { .. } => "not_handled",
-            LetterKind::Help { .. } => "help",
-            LetterKind::Status => "status",
-            LetterKind::Games { .. } => "games",
-            LetterKind::Pgn => "pgn",
-            LetterKind::Conditionals { .. } => "conditionals",
-            LetterKind::Digest { .. } => "digest",
-            LetterKind::NotifyChanged { .. } => "notify_changed",
-            LetterKind::ConditionalPlayed { .. } => "conditional_played",
-            LetterKind::Standings { .. } => "standings",
-            LetterKind::Withdrawal { .. } => "withdrawal",
-            LetterKind::Replaced { .. } => "replaced",
-            LetterKind::DeadlineExtended { .. } => "deadline_extended",
-            LetterKind::GameCancelled { .. } => "game_cancelled",
-            LetterKind::Reminder { .. } => "reminder",
-            LetterKind::Silence { .. } => "silence",
-            LetterKind::LeaveNotice { .. } => "leave_notice",
-            LetterKind::LeaveBooked { .. } => "leave_booked",
-            LetterKind::XfccPassword { .. } => "xfcc_password",
-            LetterKind::LeaveRefused { .. } => "leave_refused",
-            LetterKind::LanguageChanged => "language_changed",
-            LetterKind::DeadlineReport { .. } => "deadline_report",
-            LetterKind::ReportInstructions { .. } => "report_instructions",
-            LetterKind::AddressBounces { .. } => "address_bounces",
-            LetterKind::Entry { .. } => "entry",
-            LetterKind::Vote { .. } => "vote",
-            LetterKind::Message { .. } => "message",
+            K::GameStarted => ("game_started", BOARD | GAME),
+            K::YourMove => ("your_move", BOARD | GAME),
+            K::MoveAccepted { .. } => ("move_accepted", BOARD | GAME),
+            K::GameOver => ("game_over", BOARD | GAME | PGN),
+            K::DrawOfferDeclined => ("draw_offer_declined", BOARD | GAME),
+            K::Rejected { .. } => ("rejected", BOARD),
+            K::ConfirmRequest { .. } => ("confirm_request", 0),
+            K::ConfirmStale { .. } => ("confirm_stale", BOARD | GAME),
+            K::Repeated { .. } => ("repeated", BOARD | GAME),
+            K::Refused { .. } => ("refused", 0),
+            K::NotHandled { .. } => ("not_handled", 0),
+            K::Help { .. } => ("help", 0),
+            K::Status => ("status", BOARD | GAME),
+            K::Games { .. } => ("games", 0),
+            K::Pgn => ("pgn", BOARD | GAME | PGN),
+            K::Conditionals { .. } => ("conditionals", 0),
+            K::Digest { .. } => ("digest", 0),
+            K::NotifyChanged { .. } => ("notify_changed", 0),
+            K::ConditionalPlayed { .. } => ("conditional_played", BOARD | GAME),
+            K::Standings { .. } => ("standings", 0),
+            K::Withdrawal { .. } => ("withdrawal", BOARD),
+            K::Replaced { .. } => ("replaced", BOARD),
+            K::DeadlineExtended { .. } => ("deadline_extended", BOARD | GAME),
+            K::GameCancelled { .. } => ("game_cancelled", BOARD | GAME),
+            K::Reminder { .. } => ("reminder", BOARD | GAME),
+            K::Silence { .. } => ("silence", GAME),
+            K::LeaveNotice { .. } => ("leave_notice", GAME),
+            K::LeaveBooked { .. } => ("leave_booked", 0),
+            K::XfccPassword { .. } => ("xfcc_password", 0),
+            K::LeaveRefused { .. } => ("leave_refused", 0),
+            K::LanguageChanged => ("language_changed", 0),
+            K::DeadlineReport { .. } => ("deadline_report", 0),
+            K::ReportInstructions { .. } => ("report_instructions", 0),
+            K::AddressBounces { .. } => ("address_bounces", 0),
+            K::Entry { .. } => ("entry", 0),
+            K::Vote { .. } => ("vote", BOARD | GAME),
+            K::Message { .. } => ("message", GAME),
         }
     }
 
-    /// Whether mails of this kind show the board (when there is a game).
+    /// The templates' base name, e.g. `your_move` for `your_move.txt`.
+    pub fn template_name(&self) -> &'static str {
+        self.row().0
+    }
+
     fn shows_board(&self) -> bool {
-        matches!(
-            self,
-            LetterKind::GameStarted
-                | LetterKind::YourMove
-                | LetterKind::MoveAccepted { .. }
-                | LetterKind::ConditionalPlayed { .. }
-                | LetterKind::GameOver
-                | LetterKind::DrawOfferDeclined
-                | LetterKind::Rejected { .. }
-                | LetterKind::ConfirmStale { .. }
-                | LetterKind::Repeated { .. }
-                | LetterKind::Status
-                | LetterKind::Pgn
-                | LetterKind::Withdrawal { .. }
-                | LetterKind::Replaced { .. }
-                | LetterKind::DeadlineExtended { .. }
-                | LetterKind::GameCancelled { .. }
-                | LetterKind::Reminder { .. }
-                | LetterKind::Vote { .. }
-        )
+        self.row().1 & BOARD != 0
     }
 
-    /// Whether mails of this kind are about a game and cannot go without one.
     fn needs_game(&self) -> bool {
-        matches!(
-            self,
-            LetterKind::GameStarted
-                | LetterKind::YourMove
-                | LetterKind::MoveAccepted { .. }
-                | LetterKind::ConditionalPlayed { .. }
-                | LetterKind::GameOver
-                | LetterKind::DrawOfferDeclined
-                | LetterKind::ConfirmStale { .. }
-                | LetterKind::Repeated { .. }
-                | LetterKind::Status
-                | LetterKind::Pgn
-                | LetterKind::DeadlineExtended { .. }
-                | LetterKind::GameCancelled { .. }
-                | LetterKind::Reminder { .. }
-                | LetterKind::Silence { .. }
-                | LetterKind::LeaveNotice { .. }
-                | LetterKind::Message { .. }
-                | LetterKind::Vote { .. }
-        )
+        self.row().1 & GAME != 0
     }
 
-    /// Whether mails of this kind carry the PGN as an attachment.
     fn attaches_pgn(&self) -> bool {
-        matches!(self, LetterKind::GameOver | LetterKind::Pgn)
+        self.row().1 & PGN != 0
     }
 }
 
