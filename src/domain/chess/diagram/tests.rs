@@ -440,7 +440,8 @@ fn the_checked_in_tiles_are_the_drawn_ones() {
         Tiles::from_png(&png).is_some_and(|read| read == drawn),
         "tiles.png's layout reads back what it wrote"
     );
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/domain/chess/diagram/tiles.png");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/domain/chess/diagram/tiles.png");
     let checked_in = std::fs::read(&path).unwrap_or_default();
     if Tiles::from_png(&checked_in).is_some_and(|read| read == drawn) {
         return;
