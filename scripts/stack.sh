@@ -104,6 +104,26 @@ print(*(s.getsockname()[1] for s in socks))')
           DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; } \
             >/tmp/dopis-chromium.log 2>&1 || { tail -n 20 /tmp/dopis-chromium.log >&2; return 1; }
     fi
+    # The accessibility test (tests/it/accessibility.rs) drives that Chromium with
+    # playwright-core (over the DevTools protocol; `npx playwright install` is not
+    # needed) and runs axe-core in each page: both from npm, pinned, into a cache
+    # folder of their own (NODE_PATH points there), never installed globally.
+    local node_dir=${XDG_CACHE_HOME:-$HOME/.cache}/dopis/node
+    if [ ! -f "$node_dir/node_modules/axe-core/axe.min.js" ] || [ ! -f "$node_dir/node_modules/playwright-core/package.json" ]; then
+        if ! command -v npm >/dev/null; then
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm \
+                >/tmp/dopis-node.log 2>&1 || { tail -n 20 /tmp/dopis-node.log >&2; return 1; }
+        fi
+        mkdir -p "$node_dir"
+        npm install --prefix "$node_dir" --no-audit --no-fund --no-save --loglevel=error \
+            playwright-core@1.65.2 axe-core@4.14.1 >/tmp/dopis-npm.log 2>&1 \
+            || { tail -n 20 /tmp/dopis-npm.log >&2; return 1; }
+    fi
+    # feedparser reads the events' Atom feeds (tests/it/feeds.rs), from PyPI
+    if ! /usr/bin/python3 -c 'import feedparser' 2>/dev/null; then
+        /usr/bin/python3 -m pip install -q --break-system-packages feedparser==6.0.14 \
+            >/tmp/dopis-feedparser.log 2>&1 || { tail -n 20 /tmp/dopis-feedparser.log >&2; return 1; }
+    fi
     command -v faketime
 }
 

@@ -151,6 +151,7 @@ impl Settings {
             start_moves: event.opening.as_ref().map(|o| o.text().to_owned()),
             chess960: event.chess960.map(|d| d.key()),
             consultation: event.consultation.as_ref().map(StoredSides::of),
+            lang: event.lang.map(|l| l.code().to_owned()),
         }
     }
 }
@@ -332,6 +333,7 @@ impl StoredEvent {
             messages: s.messages,
             rated: s.rated,
             visibility: record.visibility,
+            lang: s.page_lang(),
             tablebase: s.tablebase,
             start,
             opening,

@@ -4,6 +4,7 @@
 //! [`crate::service::pages`]'s; [`routes`] reads the address and asks it,
 //! [`render`] makes the HTML.
 
+mod reader;
 pub mod render;
 mod routes;
 

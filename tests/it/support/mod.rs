@@ -381,4 +381,5 @@ pub fn python_reads(python: &str, script: &str, text: &str) -> Result<String, St
 
 pub mod app;
 pub mod mail;
+pub mod pages;
 pub mod web;

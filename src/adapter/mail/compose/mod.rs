@@ -1014,6 +1014,18 @@ fn explained(letter: &Letter, mut ctx: context::Context) -> Result<context::Cont
     Ok(ctx)
 }
 
+/// How a game ended, in `lang`'s words as its mails say it (`Mat: zmaga
+/// Ana Novak.`), with the players' names; `None` while it runs. For the
+/// web pages, which tell the end of a game as the mails do.
+pub fn outcome_words(game: &Game, white: &str, black: &str, lang: Lang) -> Option<String> {
+    let name = |c: Color| match c {
+        Color::White => white.to_owned(),
+        Color::Black => black.to_owned(),
+    };
+    let ctx = context::outcome_context(game.outcome()?, &name, None);
+    templates::outcome(lang, &ctx).ok()
+}
+
 /// The subject line, with the tag `[dopis #42]` when the mail is about a game.
 pub fn subject(letter: &Letter) -> String {
     let line = context::build(letter, false)
