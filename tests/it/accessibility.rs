@@ -85,6 +85,15 @@ async fn walk(db: &TestDb) {
             }));
         }
     }
+    // A page with faint text and a too-wide box, so the test is seen to
+    // find what it looks for (its problems are required, not reported).
+    pages.push(serde_json::json!({
+        "name": "canary",
+        "url": "data:text/html;charset=utf-8,<!DOCTYPE html><html lang=\"en\"><title>canary</title>\
+                <main><h1>canary</h1><p style=\"color:%23c8c8c8\">faint text</p>\
+                <div style=\"width:3000px\">a box too wide</div></main></html>",
+        "lang": "en",
+    }));
     let profile = tempfile::tempdir().unwrap();
     let input = dir.path().join("pages.json");
     std::fs::write(
@@ -118,7 +127,16 @@ async fn walk(db: &TestDb) {
             r["name"].as_str().unwrap_or("?"),
             r["width"].as_str().unwrap_or("?")
         );
-        problems.extend(judge(r).into_iter().map(|p| format!("{at}: {p}")));
+        let found = judge(r);
+        if r["name"] == "canary" {
+            let all = found.join("\n");
+            assert!(
+                all.contains("serious \"color-contrast\"") && all.contains("scrolls sideways"),
+                "the canary's faint text and wide box were not found: {all}"
+            );
+            continue;
+        }
+        problems.extend(found.into_iter().map(|p| format!("{at}: {p}")));
     }
     club.app.close().await;
     drop(server);

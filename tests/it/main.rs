@@ -2,6 +2,7 @@
 
 mod support;
 
+mod accessibility;
 mod architecture;
 mod backup;
 mod batch;

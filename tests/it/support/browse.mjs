@@ -46,7 +46,7 @@ try {
     for (const w of WIDTHS) {
       await page.setViewportSize({ width: w.width, height: w.height });
       const response = await page.goto(p.url, { waitUntil: "load" });
-      const report = { name: p.name, lang: p.lang, width: w.name, status: response.status() };
+      const report = { name: p.name, lang: p.lang, width: w.name, status: response ? response.status() : null };
       report.htmlLang = await page.evaluate(() => document.documentElement.lang);
       await page.evaluate(axeSource);
       const axe = await page.evaluate(async () => {
@@ -69,8 +69,11 @@ try {
           const doc = document.documentElement;
           const over = doc.scrollWidth - window.innerWidth;
           if (over <= 1) return null;
+          // What sticks out: outside the tables' own scrolling boxes, or
+          // positioned out of them.
           const wide = [...document.querySelectorAll("body *")]
-            .filter((e) => !e.closest(".scroll") && e.getBoundingClientRect().right > window.innerWidth + 1)
+            .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+            .filter((e) => !e.closest(".scroll") || getComputedStyle(e).position === "absolute")
             .slice(0, 5)
             .map((e) => e.tagName.toLowerCase() + (e.className ? "." + e.className : ""));
           return { over, wide };
