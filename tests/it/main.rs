@@ -23,6 +23,7 @@ mod e2e;
 mod english_left;
 mod entries;
 mod entries_cli;
+mod event_feed;
 mod event_mail;
 mod event_pgn;
 mod events;

@@ -208,7 +208,7 @@ fn render(name: &str, ctx: minijinja::Value) -> Result<String, RenderError> {
 
 /// One word in `lang`, for what the code words before a template shows
 /// it (a rating band, a board table's title).
-fn word(lang: Lang, key: &str, values: &[(&str, Value)]) -> Result<String, RenderError> {
+pub(crate) fn word(lang: Lang, key: &str, values: &[(&str, Value)]) -> Result<String, RenderError> {
     let env = ENVIRONMENT.as_ref().map_err(|e| RenderError(e.clone()))?;
     let mut ctx: std::collections::BTreeMap<&str, Value> = values.iter().cloned().collect();
     ctx.insert("lang", Value::from(lang.code()));

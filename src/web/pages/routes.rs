@@ -232,7 +232,9 @@ async fn event_page(
             Some(seg) => format!("/me/{seg}/events/{id}/pgn"),
             None => format!("{}/pgn", event_path(tokens, EventId(id), visibility)),
         }),
-        feed: None,
+        // The feed of an event anyone may see, at its public address.
+        feed: (visibility != crate::domain::event::Visibility::Private)
+            .then(|| format!("{}/feed.atom", event_path(tokens, EventId(id), visibility))),
         back: me.map(|seg| format!("/me/{seg}")),
         address: web.post.ours.as_str(),
         event: &|e: EventId, v: crate::domain::event::Visibility| match me {

@@ -42,6 +42,9 @@ pub struct Club {
     pub app: TestApp,
     /// Every page kind's path.
     pub pages: Vec<(&'static str, String)>,
+    /// The round robin and its games (1: mated, 2: adjudicated, 3 and
+    /// 4: running, 4 with Bożena's conditional move).
+    pub cup: (EventId, Vec<GameId>),
 }
 
 const CUP: &str = r#"
@@ -184,7 +187,11 @@ impl Club {
             ("not-found", "/events/999999".to_owned()),
             ("bad-request", "/me/%FF%FE".to_owned()),
         ];
-        Club { app, pages }
+        Club {
+            app,
+            pages,
+            cup: (cup.0, cup.1.clone()),
+        }
     }
 }
 
@@ -198,7 +205,7 @@ async fn says(app: &TestApp, game: GameId, email: &str, text: &str) {
 }
 
 /// The TD `td` rules `result` in `game`, saying why.
-async fn rule(app: &TestApp, game: GameId, result: GameResult, why: &str, td: &str) {
+pub async fn rule(app: &TestApp, game: GameId, result: GameResult, why: &str, td: &str) {
     let mut tx = app.store.begin().await.unwrap();
     dopis::service::td::set_result(
         &mut tx,
