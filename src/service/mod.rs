@@ -29,6 +29,8 @@
 //! - [`export`]: `dopis export` and `dopis import`, to move to another server.
 //! - [`xfcc`]: what a chess program's XFCC requests do (logins, games, moves).
 //! - [`pages`]: what the web pages show, and who may see them.
+//! - [`unsubscribe`]: one-click unsubscribe from the digest and the
+//!   announcements (RFC 8058), once per link.
 
 pub mod app;
 pub mod backup;
@@ -58,6 +60,7 @@ pub mod retention;
 pub mod schedule;
 pub mod start;
 pub mod td;
+pub mod unsubscribe;
 pub(crate) mod votes;
 pub mod xfcc;
 

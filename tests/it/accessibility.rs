@@ -9,7 +9,8 @@
 //! - the page does not scroll sideways at 200% text (tables scroll in
 //!   their own box, which the keyboard can reach);
 //! - the keyboard reaches every link and button, the first stop skips to
-//!   the content, and every stop shows where it is;
+//!   the content, and every stop shows where it is; the one action a page
+//!   offers (the unsubscribe button) is done by Tab and Enter alone;
 //! - every table has headers, each column's scoped;
 //! - the board has a text alternative: its label, then the FEN and the
 //!   moves in order (the same moves as the table beside it);
@@ -94,6 +95,15 @@ async fn walk(db: &TestDb) {
                 <div style=\"width:3000px\">a box too wide</div></main></html>",
         "lang": "en",
     }));
+    // The one action a page offers: the unsubscribe page's button, by
+    // keyboard alone (Tab to it, Enter), after every page was read.
+    let unsubscribe = club
+        .pages
+        .iter()
+        .find(|(kind, _)| *kind == "unsubscribe")
+        .map(|(_, path)| format!("{}{path}", server.base))
+        .expect("the unsubscribe page");
+    let forms = [serde_json::json!({"name": "unsubscribe", "url": unsubscribe})];
     let profile = tempfile::tempdir().unwrap();
     let input = dir.path().join("pages.json");
     std::fs::write(
@@ -103,6 +113,7 @@ async fn walk(db: &TestDb) {
             "profile": profile.path(),
             "axe": modules.join("axe-core/axe.min.js"),
             "pages": pages,
+            "forms": forms,
         })
         .to_string(),
     )
@@ -119,9 +130,24 @@ async fn walk(db: &TestDb) {
         String::from_utf8_lossy(&out.stderr)
     );
     let reports: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON reports");
-    assert_eq!(reports.len(), pages.len() * 2, "every page at two widths");
+    assert_eq!(
+        reports.len(),
+        pages.len() * 2 + forms.len(),
+        "every page at two widths, and the forms"
+    );
     let mut problems = Vec::new();
-    for r in &reports {
+    for r in reports.iter().filter(|r| r["form"] == true) {
+        let after = &r["after"];
+        let done = r["reached"] == true
+            && after["method"] == "POST"
+            && after["status"] == 200
+            && after["buttons"] == 0
+            && after["url"] == unsubscribe.as_str();
+        if !done {
+            problems.push(format!("{}: not done by keyboard: {r}", r["name"]));
+        }
+    }
+    for r in reports.iter().filter(|r| r["form"] != true) {
         let at = format!(
             "{} at {}",
             r["name"].as_str().unwrap_or("?"),

@@ -108,29 +108,42 @@ impl Player {
     /// Waits (up to 60 s) for a new mail whose subject contains `wanted`
     /// (or, for a player who reads Slovenian, its Slovenian wording).
     pub(crate) async fn wait_for(&mut self, wanted: &str) -> mail_parser::Message<'static> {
-        let wanted = if self.slovenian {
-            slovenian(wanted)
-        } else {
-            wanted
-        };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(i) = self
-                .inbox
-                .iter()
-                .position(|m| m.subject().unwrap_or("").contains(wanted))
-            {
-                return self.inbox.remove(i);
-            }
-            assert!(
-                Instant::now() < deadline,
+        match self.poll_for(wanted, Duration::from_secs(60)).await {
+            Some(mail) => mail,
+            None => panic!(
                 "{} got no mail with {wanted:?} in time; unread: {:?}",
                 self.address,
                 self.inbox
                     .iter()
                     .map(|m| m.subject().unwrap_or("").to_string())
                     .collect::<Vec<_>>()
-            );
+            ),
+        }
+    }
+
+    /// As [`Player::wait_for`], giving up after `within`: `None` then.
+    pub(crate) async fn poll_for(
+        &mut self,
+        wanted: &str,
+        within: Duration,
+    ) -> Option<mail_parser::Message<'static>> {
+        let wanted = if self.slovenian {
+            slovenian(wanted)
+        } else {
+            wanted
+        };
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(i) = self
+                .inbox
+                .iter()
+                .position(|m| m.subject().unwrap_or("").contains(wanted))
+            {
+                return Some(self.inbox.remove(i));
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
             let batch = self.mailbox.fetch_new(self.cursor.as_ref()).await.unwrap();
             if batch.is_empty() {
                 tokio::time::sleep(Duration::from_millis(100)).await;

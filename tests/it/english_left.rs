@@ -228,6 +228,27 @@ async fn no_english_word_is_left_on_a_translated_page() {
             }
         }
     }
+    // What the unsubscribe page says once its button was pressed (the
+    // first time: done; then: used before), in each language.
+    let (_, unsubscribe) = club
+        .pages
+        .iter()
+        .find(|(kind, _)| *kind == "unsubscribe")
+        .expect("the unsubscribe page");
+    for lang in ["de", "sl", "pl", "lv"] {
+        let answer = crate::support::web::request(
+            server.address(),
+            "POST",
+            &format!("{unsubscribe}?lang={lang}"),
+            &[],
+            b"List-Unsubscribe=One-Click",
+        );
+        assert_eq!(answer.status, 200, "{}", answer.text());
+        let left = english_left(lang, &page_text(&answer.text(), lang));
+        if !left.is_empty() {
+            problems.insert(format!("unsubscribed in {lang}: {left:?}"));
+        }
+    }
     club.app.close().await;
     assert!(
         problems.is_empty(),

@@ -62,6 +62,7 @@ mod time_cli;
 mod time_mail;
 mod tls;
 mod transport;
+mod unsubscribe;
 mod web;
 mod web_pages;
 mod xfcc;

@@ -168,6 +168,7 @@ fn letter(kind: LetterKind, lang: Lang, to: Color, game: Option<GameView>) -> Le
         talk: None,
         page: None,
         calendar: None,
+        unsubscribe: None,
     }
 }
 
@@ -1679,6 +1680,10 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
     digest.reply_to = Some(addr("chess+d1.w3k8x2m9qa@chess.test"));
     digest.in_reply_to = None;
     digest.references = Vec::new();
+    // The pages at an https address: a one-click unsubscribe link (RFC 8058).
+    digest.unsubscribe = Some(
+        "https://chess.test/unsubscribe/7.digest.1796212800.k7f3q9ab2cp2x8m4nv7dk7f3q9".into(),
+    );
 
     let mut cases = vec![Case {
         name: "digest",

@@ -42,6 +42,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "error.html",
         include_str!("../../../templates/web/error.html"),
     ),
+    (
+        "unsubscribe.html",
+        include_str!("../../../templates/web/unsubscribe.html"),
+    ),
 ];
 
 /// The pages' words, one file per language the pages are written in
@@ -616,6 +620,44 @@ pub fn player(
             events => Value::from(Serde(&events)),
             calendar => &links.calendar,
             ..around(site, page.lang, false)
+        },
+    )
+}
+
+/// What the page of a one-click unsubscribe link says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnsubscribePage {
+    /// `ask` (with the button), `already`, `done`, `same`, `used` or
+    /// `refused`.
+    pub state: &'static str,
+    /// `digest` or `news`.
+    pub list: &'static str,
+    /// The player's name.
+    pub name: String,
+    /// When the link was used, in the reader's words.
+    pub date: Option<String>,
+    /// The command that undoes it, in the reader's words.
+    pub command: String,
+}
+
+/// The page of a one-click unsubscribe link, in `lang`: the button that
+/// uses it (a form posting to the link itself), or what using it did.
+pub fn unsubscribe(
+    site: Site<'_>,
+    lang: Lang,
+    page: &UnsubscribePage,
+) -> Result<String, RenderError> {
+    let code = format!(
+        "<code>{}</code>",
+        crate::domain::html::escape(&page.command)
+    );
+    render(
+        "unsubscribe.html",
+        context! {
+            state => page.state, list => page.list, name => &page.name,
+            date => &page.date, command => Value::from_safe_string(code),
+            action => site.path,
+            ..around(site, lang, false)
         },
     )
 }

@@ -19,8 +19,10 @@ use super::reader::Asked;
 use super::render::{self, EventLinks, GameLinks, PlayerLinks, Site};
 use crate::domain::ids::{EventId, GameId};
 use crate::domain::player::Player;
+use crate::service::links::List;
 use crate::service::links::{event_path, game_path};
 use crate::service::pages::{self, Viewer};
+use crate::service::unsubscribe::{self, Outcome, Standing};
 use crate::web::Shared;
 
 /// The pages' routes (merged into `web::router`).
@@ -37,6 +39,10 @@ pub fn routes() -> Router<Shared> {
         .route("/me/{segment}/games/{id}/pgn", get(my_game_pgn))
         .route("/me/{segment}/events/{id}", get(my_event))
         .route("/me/{segment}/events/{id}/pgn", get(my_event_pgn))
+        .route(
+            "/unsubscribe/{link}",
+            get(unsubscribe_page).post(unsubscribe_now),
+        )
 }
 
 /// A number and the token after it: `7` or `7.TOKEN`. `None` for anything
@@ -470,6 +476,110 @@ async fn my_event_pgn(
     match mine(&web, p).await {
         Ok((_, player, id)) => event_pgn_of(&web, &asked, id, Viewer::Player(&player)).await,
         Err(r) => answer(&web, &asked, r),
+    }
+}
+
+/// The command that undoes an unsubscribe, in `lang`'s words.
+fn undo_command(list: List, lang: crate::domain::lang::Lang) -> String {
+    use crate::domain::command::{Command, Notify, describe};
+    let command = match list {
+        List::Digest => Command::Notify(Notify::Digest),
+        List::Announcements => Command::Announcements(true),
+    };
+    describe(&[command], lang)
+}
+
+/// A one-click unsubscribe link opened in a browser (or fetched by a
+/// mail scanner): says what it would do, with a button that does it (a
+/// POST to the same address); never changes anything itself.
+async fn unsubscribe_page(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
+    let link = match param(p) {
+        Ok(link) => link,
+        Err(r) => return answer(&web, &asked, r),
+    };
+    let page = match unsubscribe::standing(&web.store, &web.post.tokens, &link).await {
+        Ok(Standing::Refused) => None,
+        Ok(Standing::Open { player, list, on }) => {
+            Some((player, list, if on { "ask" } else { "already" }, None))
+        }
+        Ok(Standing::Used { player, list, at }) => Some((player, list, "used", Some(at))),
+        Err(e) => return failed(&web, &asked, "unsubscribe", e),
+    };
+    unsubscribe_answer(&web, &asked, page)
+}
+
+/// A one-click unsubscribe (RFC 8058): a mail program's POST with
+/// `List-Unsubscribe=One-Click`, or the page's button. The link alone is
+/// the authority (signed, for one player and one list, used once); the
+/// body is not needed, so it is not read.
+async fn unsubscribe_now(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
+    let link = match param(p) {
+        Ok(link) => link,
+        Err(r) => return answer(&web, &asked, r),
+    };
+    let page = match unsubscribe::apply(&web.store, &web.post, &link, web.clock.now()).await {
+        Ok(Outcome::Refused) => None,
+        Ok(Outcome::Done {
+            player,
+            list,
+            changed,
+        }) => Some((player, list, if changed { "done" } else { "same" }, None)),
+        Ok(Outcome::Replayed { player, list, at }) => Some((player, list, "used", Some(at))),
+        Err(e) => return failed(&web, &asked, "unsubscribe", e),
+    };
+    unsubscribe_answer(&web, &asked, page)
+}
+
+/// The page about a link: for its player (in their language unless the
+/// reader picked another) what it does or did, `state` as
+/// [`render::UnsubscribePage`] has it, and when it was used; `None`: a
+/// link that is not ours, answered 404 naming no one.
+fn unsubscribe_answer(
+    web: &Shared,
+    asked: &Asked,
+    page: Option<(
+        Player,
+        List,
+        &'static str,
+        Option<chrono::DateTime<chrono::Utc>>,
+    )>,
+) -> Response {
+    let (status, lang, page) = match page {
+        None => (StatusCode::NOT_FOUND, asked.lang(), refused_link()),
+        Some((player, list, state, at)) => {
+            let lang = asked.reader.page_lang(Some(player.lang), None);
+            let page = render::UnsubscribePage {
+                state,
+                list: list.key(),
+                name: player.name.clone(),
+                date: at.map(|at| crate::domain::locale::describe_moment(at, player.tz, lang)),
+                command: undo_command(list, lang),
+            };
+            (StatusCode::OK, lang, page)
+        }
+    };
+    match render::unsubscribe(site(web, asked), lang, &page) {
+        Ok(body) => asked.finish(html(status, body)),
+        Err(e) => failed(web, asked, "unsubscribe", e),
+    }
+}
+
+/// The page of a link that is not ours: it names no one.
+fn refused_link() -> render::UnsubscribePage {
+    render::UnsubscribePage {
+        state: "refused",
+        list: "",
+        name: String::new(),
+        date: None,
+        command: String::new(),
     }
 }
 

@@ -4,12 +4,14 @@
 // accessibility.rs to judge. scripts/stack.sh installs playwright-core and
 // axe-core into ~/.cache/dopis/node (NODE_PATH points there).
 //
-// Input (argv[2], JSON): { chromium, profile, axe, pages: [{ name, url, lang }] }
+// Input (argv[2], JSON): { chromium, profile, axe, pages: [{ name, url, lang }],
+//   forms: [{ name, url }] }
 // Output (stdout, JSON): one report per page and width:
 //   { name, lang, width, status, htmlLang, violations: [{ id, impact, help, targets }],
 //     overflow: { base, large }, text, focus: { stops, focusable, skipFirst, invisible },
 //     board: { fen, caption, label, moves, tableMoves } | null,
 //     headers: { tables, unscoped } }
+// and one per form: { name, form: true, reached, after: { url, status, method, buttons, lang } }
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -147,8 +149,14 @@ try {
     }
     let after = null;
     if (reached) {
-      await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.keyboard.press("Enter")]);
-      after = { url: page.url(), text: await page.evaluate(() => document.body.innerText) };
+      const [response] = await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.keyboard.press("Enter")]);
+      after = {
+        url: page.url(),
+        status: response ? response.status() : null,
+        method: response ? response.request().method() : null,
+        buttons: await page.evaluate(() => document.querySelectorAll("button").length),
+        lang: await page.evaluate(() => document.documentElement.lang),
+      };
     }
     reports.push({ name: f.name, form: true, reached, after });
   }

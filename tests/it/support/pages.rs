@@ -170,6 +170,24 @@ impl Club {
                     .expect("a link generation");
             links.push(format!("/me/{segment}"));
         }
+        // Ana gets the digest: her mails' one-click link opens a page with
+        // the button that stops it.
+        let ana = app.player_by_email(a).await;
+        let mut tx = app.store.begin().await.unwrap();
+        tx.set_player_digest(ana.id, true).await.unwrap();
+        tx.commit().await.unwrap();
+        let link = dopis::service::links::unsubscribe_url(
+            Some("https://chess.test"),
+            &app.post().tokens,
+            ana.id,
+            dopis::service::links::List::Digest,
+            app.now(),
+        )
+        .expect("an https link");
+        let unsubscribe = link
+            .strip_prefix("https://chess.test")
+            .expect("under the base")
+            .to_owned();
         let section = EventId(class.0 + 1);
         let bor = &links[1];
         let pages = vec![
@@ -186,6 +204,7 @@ impl Club {
             ("own-event", format!("{bor}/events/{}", cup.0.0)),
             ("not-found", "/events/999999".to_owned()),
             ("bad-request", "/me/%FF%FE".to_owned()),
+            ("unsubscribe", unsubscribe),
         ];
         Club {
             app,

@@ -73,6 +73,11 @@ pub struct Letter {
     /// The address of the recipient's calendar feed of deadlines, in the
     /// mails that introduce a game or the commands (when pages are on).
     pub calendar: Option<String>,
+    /// The one-click unsubscribe link (RFC 8058) of a mail the player
+    /// chose to get in bulk (the digest, an announcement), when `[web]
+    /// base_url` is https: `List-Unsubscribe` carries it, and
+    /// `List-Unsubscribe-Post` says a POST to it is the whole of it.
+    pub unsubscribe: Option<String>,
 }
 
 /// A message between the players, as a mail tells of it.
