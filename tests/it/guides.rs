@@ -401,38 +401,12 @@ fn reads(said: &[Said]) -> String {
     said.iter().map(one).collect::<Vec<_>>().join(", ")
 }
 
-/// The kind of a command, for the check that every language shows every kind.
+/// The kind of a command, for the check that every language shows every
+/// kind: the longest kind its reading starts with (`claim draw with Sf3`:
+/// `claim draw`), a move, or the reading itself.
 fn kind(reading: &str) -> &str {
-    let kinds = [
-        "move",
-        "offer draw",
-        "accept draw",
-        "decline draw",
-        "resign",
-        "claim draw",
-        "claim win",
-        "if",
-        "leave",
-        "status",
-        "games",
-        "xfcc password",
-        "pgn",
-        "help",
-        "standings",
-        "report",
-        "language",
-        "notify each",
-        "notify digest",
-        "conditionals",
-        "cancel conditionals",
-        "entries",
-        "enter",
-        "withdraw entry",
-        "notify announcements",
-        "notify no announcements",
-    ];
-    kinds
-        .into_iter()
+    std::iter::once("move")
+        .chain(WORDED)
         .filter(|k| reading == *k || reading.starts_with(&format!("{k} ")))
         .max_by_key(|k| k.len())
         .unwrap_or(reading)
