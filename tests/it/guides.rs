@@ -27,7 +27,8 @@
 //!   command is in a block this test runs or counts.
 //! - A `dopis …` command written inline in the text names a subcommand
 //!   that exists and only flags its `--help` lists; every path in backticks
-//!   under the project's folders exists.
+//!   under the project's folders exists, and every link to a file of the
+//!   project (and to a heading in it, `td.md#web-pages`) finds it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -764,6 +765,65 @@ fn missing_paths(root: &Path, name: &str, text: &str) -> Vec<String> {
     out
 }
 
+/// The anchors of a Markdown text's headings, as GitHub makes them: lower
+/// case, punctuation dropped, spaces as `-` (`## The web server: \`dopis
+/// web\``: `the-web-server-dopis-web`).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut fenced = false;
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        let Some(title) = line.strip_prefix('#').filter(|_| !fenced) else {
+            continue;
+        };
+        let title = title.trim_start_matches('#').trim();
+        let slug: String = title
+            .to_lowercase()
+            .chars()
+            .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+            .map(|c| if c == ' ' { '-' } else { c })
+            .collect();
+        out.insert(slug);
+    }
+    out
+}
+
+/// The links of the guide at `path` (from `root`) to the project's files
+/// that find no file, or no heading of the anchor they name.
+fn broken_links(root: &Path, path: &str, text: &str) -> Vec<String> {
+    let folder = Path::new(path).parent().unwrap_or(Path::new(""));
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        for (at, _) in line.match_indices("](") {
+            let rest = &line[at + 2..];
+            let Some(target) = rest.split(')').next() else {
+                continue;
+            };
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, anchor) = target.split_once('#').unwrap_or((target, ""));
+            let file = if file.is_empty() {
+                root.join(path)
+            } else {
+                root.join(folder).join(file)
+            };
+            let Ok(linked) = std::fs::read_to_string(&file) else {
+                if !file.exists() {
+                    out.push(format!("{path}:{}: ({target}): no such file", n + 1));
+                }
+                continue;
+            };
+            if !anchor.is_empty() && !anchors(&linked).contains(anchor) {
+                out.push(format!("{path}:{}: ({target}): no such heading", n + 1));
+            }
+        }
+    }
+    out
+}
+
 #[test]
 fn every_block_of_the_guides_is_run_checked_or_marked_not_run_with_a_reason() {
     let mut problems = Vec::new();
@@ -893,6 +953,16 @@ fn every_project_path_the_guides_name_exists() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+#[test]
+fn every_link_of_the_guides_finds_its_file_and_heading() {
+    let mut problems = Vec::new();
+    for file in guide_files().into_iter().chain(["ARCHITECTURE.md".into()]) {
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        problems.extend(broken_links(root(), &file, &text));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 // The checks can fail: each on a small guide with one mistake.
 
 #[test]
@@ -1006,4 +1076,20 @@ fn a_path_that_does_not_exist_is_caught() {
         missing_paths(root(), "paths.md", text),
         ["paths.md:2: `src/store/games.rs` does not exist"]
     );
+}
+
+#[test]
+fn a_link_to_a_missing_file_or_heading_is_caught() {
+    assert!(anchors("## The web server: `dopis web`\n").contains("the-web-server-dopis-web"));
+    let text = "See [the TDs](td.md#web-pages), [players](players.md#no-such-part),\n\
+                [gone](docs/nowhere.md), [here](#where-to-read-on), [web](https://example.org).\n";
+    assert_eq!(
+        broken_links(root(), "docs/links.md", text),
+        [
+            "docs/links.md:1: (players.md#no-such-part): no such heading",
+            "docs/links.md:2: (docs/nowhere.md): no such file",
+            "docs/links.md:2: (#where-to-read-on): no such file",
+        ]
+    );
+    assert!(broken_links(root(), "README.md", "[here](#where-to-read-on)\n").is_empty());
 }
