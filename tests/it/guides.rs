@@ -858,15 +858,13 @@ fn every_block_of_the_guides_is_run_checked_or_marked_not_run_with_a_reason() {
     );
 }
 
-#[test]
-fn every_command_the_guides_show_runs_as_they_say_on_sqlite() {
-    let threads: Vec<_> = guide_files()
+/// Runs every guide, each in its own session and thread, on SQLite (`None`)
+/// or on a database of its own; asserts each ran as it says.
+fn run_every_guide(backend: &str, guides: Vec<(String, Option<String>)>) {
+    let threads: Vec<_> = guides
         .into_iter()
-        .map(|file| {
-            std::thread::spawn(move || {
-                let guide = read_file(&file);
-                run_guide(&file, &guide, None)
-            })
+        .map(|(file, database)| {
+            std::thread::spawn(move || run_guide(&file, &read_file(&file), database))
         })
         .collect();
     let mut failures = Vec::new();
@@ -876,48 +874,55 @@ fn every_command_the_guides_show_runs_as_they_say_on_sqlite() {
         commands += ran.commands;
         failures.extend(ran.failures);
     }
-    println!("guides on SQLite: {commands} commands run");
+    println!("guides on {backend}: {commands} commands run");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(commands > 100, "only {commands} commands ran");
 }
 
+#[test]
+fn every_command_the_guides_show_runs_as_they_say_on_sqlite() {
+    run_every_guide(
+        "SQLite",
+        guide_files().into_iter().map(|f| (f, None)).collect(),
+    );
+}
+
 #[tokio::test]
 async fn every_command_the_guides_show_runs_as_they_say_on_postgresql() {
+    let mut guides = Vec::new();
     let mut databases = Vec::new();
     for file in guide_files() {
         let Some(db) = support::postgres().await else {
             return;
         };
-        databases.push((file, db));
+        guides.push((file, Some(db.url.clone())));
+        databases.push(db);
     }
-    let threads: Vec<_> = databases
-        .into_iter()
-        .map(|(file, db)| {
-            std::thread::spawn(move || {
-                let guide = read_file(&file);
-                run_guide(&file, &guide, Some(db.url.clone()))
-            })
-        })
-        .collect();
-    let mut failures = Vec::new();
-    let mut commands = 0;
-    for thread in threads {
-        let ran = thread.join().unwrap();
-        commands += ran.commands;
-        failures.extend(ran.failures);
+    run_every_guide("PostgreSQL", guides);
+}
+
+/// Asserts that `check(path, text)` finds nothing wrong in any of `files`.
+fn none_in(files: Vec<String>, check: impl Fn(&str, &str) -> Vec<String>) {
+    let mut problems = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(root().join(&file)).unwrap();
+        problems.extend(check(&file, &text));
     }
-    println!("guides on PostgreSQL: {commands} commands run");
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    assert!(commands > 100, "only {commands} commands ran");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The guides and the architecture map.
+fn with_the_map() -> Vec<String> {
+    let mut files = guide_files();
+    files.push("ARCHITECTURE.md".into());
+    files
 }
 
 #[test]
 fn every_mail_the_guides_show_reads_as_they_say() {
-    let mut problems = Vec::new();
-    for file in guide_files() {
-        problems.extend(misread(&file, &read_file(&file)));
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    none_in(guide_files(), |file, text| {
+        misread(file, &read_guide(file, text))
+    });
 }
 
 #[test]
@@ -936,31 +941,23 @@ fn the_players_guide_shows_every_command_in_each_of_the_five_languages() {
 
 #[test]
 fn every_dopis_command_the_text_names_exists_with_the_flags_it_names() {
-    let mut problems = Vec::new();
-    for file in guide_files() {
-        problems.extend(inline_problems(&file, &read_file(&file)));
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    none_in(guide_files(), |file, text| {
+        inline_problems(file, &read_guide(file, text))
+    });
 }
 
 #[test]
 fn every_project_path_the_guides_name_exists() {
-    let mut problems = Vec::new();
-    for file in guide_files().into_iter().chain(["ARCHITECTURE.md".into()]) {
-        let text = std::fs::read_to_string(root().join(&file)).unwrap();
-        problems.extend(missing_paths(root(), &file, &text));
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    none_in(with_the_map(), |file, text| {
+        missing_paths(root(), file, text)
+    });
 }
 
 #[test]
 fn every_link_of_the_guides_finds_its_file_and_heading() {
-    let mut problems = Vec::new();
-    for file in guide_files().into_iter().chain(["ARCHITECTURE.md".into()]) {
-        let text = std::fs::read_to_string(root().join(&file)).unwrap();
-        problems.extend(broken_links(root(), &file, &text));
-    }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    none_in(with_the_map(), |file, text| {
+        broken_links(root(), file, text)
+    });
 }
 
 // The checks can fail: each on a small guide with one mistake.
