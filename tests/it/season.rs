@@ -495,12 +495,7 @@ async fn a_thematic_event_starts_every_game_from_its_position(db: &TestDb) {
     assert_eq!(games.len(), 6);
     for (game, white, black) in &games {
         let shown = s.json(&["game", "show", &game.to_string()]);
-        let sans: Vec<&str> = shown["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["san"].as_str().unwrap())
-            .collect();
+        let sans = crate::support::sans(&shown);
         assert_eq!(sans, ["e4", "c5", "Nf3", "d6"], "game {game}");
         assert_eq!(shown["opening_plies"], 4);
         // White is to move after 2...d6, and plays on by mail from there.
