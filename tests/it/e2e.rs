@@ -212,19 +212,7 @@ struct Match {
 impl Match {
     /// The game's moves in SAN, and the arrival times, from `game show`.
     fn moves(&self, db: &TestDb) -> (Vec<String>, serde_json::Value) {
-        let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
-            self.dir.path(),
-            db,
-            &["game", "show", &self.id, "--format", "json"],
-        )))
-        .unwrap();
-        let sans = json["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["san"].as_str().unwrap().to_string())
-            .collect();
-        (sans, json)
+        crate::support::game_shown(self.dir.path(), db, &self.id)
     }
 
     /// `side` answers their newest mail whose subject has `wanted` with `text`.
@@ -386,18 +374,7 @@ async fn two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_
         assert!(pgn.contains("7. Nd5#"), "{pgn}");
         assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     }
-    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
-        d,
-        db,
-        &["game", "show", &id, "--format", "json"],
-    )))
-    .unwrap();
-    let sans: Vec<&str> = json["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["san"].as_str().unwrap())
-        .collect();
+    let (sans, json) = crate::support::game_shown(d, db, &id);
     assert_eq!(
         sans,
         [

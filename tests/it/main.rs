@@ -30,6 +30,7 @@ mod events;
 mod exit;
 mod faults;
 mod gender;
+mod guides;
 mod iccf_event;
 mod inbound_fixtures;
 mod languages;
