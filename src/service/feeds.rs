@@ -168,3 +168,63 @@ pub async fn event_news(
         items,
     }))
 }
+
+/// What a feed says of one piece of news, in the reader's words (the
+/// caller has the words: the web pages').
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Worded {
+    /// The entry's title.
+    pub title: String,
+    /// What happened, in a sentence or a list.
+    pub summary: String,
+    /// The page it is about.
+    pub link: Option<String>,
+}
+
+/// An event's news as an Atom feed: `title` the feed's, `worded` each
+/// item's words (one per item, in order); `domain` (of our address) and
+/// the event's year make the ids, `author` is the server's name, `page` the
+/// event page's path and `base` the pages' address (`[web] base_url`),
+/// when set.
+pub fn event_atom(
+    news: &EventNews,
+    domain: &str,
+    author: &str,
+    page: &str,
+    base: Option<&str>,
+    title: String,
+    worded: Vec<Worded>,
+) -> String {
+    use chrono::Datelike;
+    let stem = format!(
+        "tag:{domain},{}:dopis/events/{}",
+        news.created_at.year(),
+        news.id.0
+    );
+    let entries = news
+        .items
+        .iter()
+        .zip(worded)
+        .map(|(item, words)| crate::adapter::atom::Entry {
+            id: match &item.what {
+                Happened::Round { .. } => format!("{stem}/rounds/{}", item.round),
+                Happened::Result { game, .. } => format!("{stem}/games/{}/result", game.0),
+            },
+            title: words.title,
+            updated: item.at,
+            link: words.link,
+            summary: words.summary,
+        })
+        .collect();
+    crate::adapter::atom::write(&crate::adapter::atom::Feed {
+        id: stem,
+        title,
+        lang: news.lang.code().to_owned(),
+        updated: news.items.first().map_or(news.created_at, |n| n.at),
+        author: author.to_owned(),
+        self_link: format!("{page}/feed.atom"),
+        page: page.to_owned(),
+        base: base.map(str::to_owned),
+        entries,
+    })
+}
