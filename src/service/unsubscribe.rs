@@ -27,7 +27,7 @@ use chrono::{DateTime, Utc};
 
 use crate::adapter::mail::compose::{EntryNews, LetterKind};
 use crate::adapter::mail::route::Tokens;
-use crate::adapter::store::{Store, StoreError};
+use crate::adapter::store::{Store, StoreError, Tx};
 use crate::domain::player::{Player, PlayerId};
 pub use crate::service::links::{List, unsubscribe_url as url};
 use crate::service::post::{Outgoing, Post};
@@ -119,36 +119,40 @@ pub enum Outcome {
     },
 }
 
-/// Where the link `text` stands (for the page a reader opens).
-pub async fn standing(store: &Store, tokens: &Tokens, text: &str) -> Result<Standing, StoreError> {
+/// A good link's player, what it stops, when it was made, and whether the
+/// player still gets it; `None` for a link that is not ours (forged,
+/// altered, no such player).
+async fn read(
+    tx: &mut Tx,
+    tokens: &Tokens,
+    text: &str,
+) -> Result<Option<(Player, List, i64, bool)>, StoreError> {
     let Some(link) = Link::read(text).filter(|l| l.is_ours(tokens)) else {
-        return Ok(Standing::Refused);
+        return Ok(None);
     };
-    let mut tx = store.begin().await?;
     let player = match tx.player(link.player).await {
         Ok(p) => p,
-        Err(StoreError::UnknownPlayer(_)) => return Ok(Standing::Refused),
+        Err(StoreError::UnknownPlayer(_)) => return Ok(None),
         Err(e) => return Err(e),
     };
-    let used = tx
-        .unsubscribe_used(link.player, link.list.key(), link.issued)
-        .await?;
     let on = match link.list {
         List::Digest => tx.wants_digest(link.player).await?,
         List::Announcements => tx.wants_announcements(link.player).await?,
     };
+    Ok(Some((player, link.list, link.issued, on)))
+}
+
+/// Where the link `text` stands (for the page a reader opens).
+pub async fn standing(store: &Store, tokens: &Tokens, text: &str) -> Result<Standing, StoreError> {
+    let mut tx = store.begin().await?;
+    let Some((player, list, issued, on)) = read(&mut tx, tokens, text).await? else {
+        return Ok(Standing::Refused);
+    };
+    let used = tx.unsubscribe_used(player.id, list.key(), issued).await?;
     tx.commit().await?;
     Ok(match used {
-        Some(at) => Standing::Used {
-            player,
-            list: link.list,
-            at,
-        },
-        None => Standing::Open {
-            player,
-            list: link.list,
-            on,
-        },
+        Some(at) => Standing::Used { player, list, at },
+        None => Standing::Open { player, list, on },
     })
 }
 
@@ -160,50 +164,37 @@ pub async fn apply(
     text: &str,
     now: DateTime<Utc>,
 ) -> Result<Outcome, StoreError> {
-    let Some(link) = Link::read(text).filter(|l| l.is_ours(&post.tokens)) else {
-        return Ok(Outcome::Refused);
-    };
     let mut tx = store.begin().await?;
-    let player = match tx.player(link.player).await {
-        Ok(p) => p,
-        Err(StoreError::UnknownPlayer(_)) => return Ok(Outcome::Refused),
-        Err(e) => return Err(e),
-    };
-    let on = match link.list {
-        List::Digest => tx.wants_digest(link.player).await?,
-        List::Announcements => tx.wants_announcements(link.player).await?,
+    let Some((player, list, issued, on)) = read(&mut tx, &post.tokens, text).await? else {
+        return Ok(Outcome::Refused);
     };
     // Recorded first: of two uses at once, the second waits for the
     // first's row and then writes nothing.
-    let key = link.list.key();
+    let key = list.key();
     if !tx
-        .record_unsubscribe(link.player, key, link.issued, on, now)
+        .record_unsubscribe(player.id, key, issued, on, now)
         .await?
     {
         let at = tx
-            .unsubscribe_used(link.player, key, link.issued)
+            .unsubscribe_used(player.id, key, issued)
             .await?
             .unwrap_or(now);
         // Nothing was written: the commit only ends the transaction.
         tx.commit().await?;
-        return Ok(Outcome::Replayed {
-            player,
-            list: link.list,
-            at,
-        });
+        return Ok(Outcome::Replayed { player, list, at });
     }
     if on {
-        let mail_key = format!("unsubscribe.p{}.{key}.{}", link.player.0, link.issued);
-        let kind = match link.list {
+        let mail_key = format!("unsubscribe.p{}.{key}.{}", player.id.0, issued);
+        let kind = match list {
             List::Digest => {
-                tx.set_player_digest(link.player, false).await?;
+                tx.set_player_digest(player.id, false).await?;
                 LetterKind::NotifyChanged {
                     digest: false,
                     at: String::new(),
                 }
             }
             List::Announcements => {
-                tx.set_player_announcements(link.player, false).await?;
+                tx.set_player_announcements(player.id, false).await?;
                 LetterKind::Entry {
                     news: EntryNews::Announcements { on: false },
                 }
@@ -215,7 +206,7 @@ pub async fn apply(
     tx.commit().await?;
     Ok(Outcome::Done {
         player,
-        list: link.list,
+        list,
         changed: on,
     })
 }

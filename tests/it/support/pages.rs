@@ -11,6 +11,7 @@ use chrono::Duration;
 
 use dopis::domain::address::EmailAddress;
 use dopis::domain::chess::game::GameResult;
+use dopis::domain::chess::outcome::ResultKind;
 use dopis::domain::ids::{EventId, GameId};
 use dopis::domain::lang::Lang;
 use dopis::service::Handled;
@@ -100,17 +101,7 @@ impl Club {
         let [a, b, c, d, _] = PLAYERS.map(|p| p.0);
         let games = &cup.1;
         // Game 1: Ana mates Dörte.
-        for (who, mv) in [
-            (a, "e4"),
-            (d, "e5"),
-            (a, "Qh5"),
-            (d, "Nc6"),
-            (a, "Bc4"),
-            (d, "Nf6"),
-            (a, "Qxf7#"),
-        ] {
-            says(&app, games[0], who, mv).await;
-        }
+        scholars_mate(&app, games[0], a, d).await;
         // Game 2: a move each, then the TD rules a draw.
         says(&app, games[1], b, "d4").await;
         says(&app, games[1], c, "d5").await;
@@ -214,8 +205,23 @@ impl Club {
     }
 }
 
+/// White mates Black in four moves in `game`, by mail.
+pub async fn scholars_mate(app: &TestApp, game: GameId, white: &str, black: &str) {
+    for (who, mv) in [
+        (white, "e4"),
+        (black, "e5"),
+        (white, "Qh5"),
+        (black, "Nc6"),
+        (white, "Bc4"),
+        (black, "Nf6"),
+        (white, "Qxf7#"),
+    ] {
+        says(app, game, who, mv).await;
+    }
+}
+
 /// `email` writes `text` to their reply address of `game`.
-async fn says(app: &TestApp, game: GameId, email: &str, text: &str) {
+pub async fn says(app: &TestApp, game: GameId, email: &str, text: &str) {
     let player = app.player_by_email(email).await;
     let to = app.reply_address(game, &player);
     app.advance(Duration::minutes(7));
@@ -223,17 +229,26 @@ async fn says(app: &TestApp, game: GameId, email: &str, text: &str) {
     assert!(matches!(handled, Handled::Done(_)), "{text}: {handled:?}");
 }
 
-/// The TD `td` rules `result` in `game`, saying why.
+/// The TD `td` rules `result` in `game`, saying why (an adjudication).
 pub async fn rule(app: &TestApp, game: GameId, result: GameResult, why: &str, td: &str) {
+    rule_as(app, game, result, ResultKind::Adjudication, why, td).await;
+}
+
+/// The TD `td` rules `result` of `kind` in `game`, saying why.
+pub async fn rule_as(
+    app: &TestApp,
+    game: GameId,
+    result: GameResult,
+    kind: ResultKind,
+    why: &str,
+    td: &str,
+) {
     let mut tx = app.store.begin().await.unwrap();
     dopis::service::td::set_result(
         &mut tx,
         app.post(),
         game,
-        dopis::service::td::Ruling::Result(
-            result,
-            dopis::domain::chess::outcome::ResultKind::Adjudication,
-        ),
+        dopis::service::td::Ruling::Result(result, kind),
         why,
         &EmailAddress::parse(td).unwrap(),
         app.now(),
