@@ -68,7 +68,7 @@ pub struct EventSummary {
     pub id: EventId,
     /// Its name.
     pub name: String,
-    /// `round-robin`, `olympiad` or `team-match`.
+    /// `round-robin`, `olympiad`, `team-match` or `consultation`.
     pub kind: String,
     /// Open (entrants still come) or started.
     pub status: EventStatus,
@@ -156,7 +156,7 @@ pub struct EventPage {
     pub id: EventId,
     /// Its name.
     pub name: String,
-    /// `round-robin`, `olympiad` or `team-match`.
+    /// `round-robin`, `olympiad`, `team-match` or `consultation`.
     pub kind: String,
     /// Who may see it: links to its games follow it.
     pub visibility: Visibility,

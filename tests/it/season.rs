@@ -526,6 +526,11 @@ async fn a_consultation_game_is_played_to_mate_by_votes(db: &TestDb) {
     )
     .unwrap();
     let event = s.event("create", "consultation.toml", &file);
+    let listed = s.json(&["event", "list"]);
+    assert_eq!(
+        listed[0]["kind"], "consultation",
+        "listed as what it is: {listed}"
+    );
     s.run(&["event", "start", &event.to_string()]);
     s.serve();
     let games = s.games(event);

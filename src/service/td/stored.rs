@@ -77,8 +77,12 @@ pub(super) fn rule_key(rule: WithdrawalRule) -> &'static str {
     }
 }
 
-pub(super) fn kind_key(kind: &EventKind) -> &'static str {
-    match kind {
+/// The kind an event is stored and listed as. A consultation game is a
+/// round robin of its two captains underneath, but TDs, the lists and the
+/// pages name it for what it is.
+pub(super) fn kind_key(event: &crate::domain::event::file::Event) -> &'static str {
+    match &event.kind {
+        EventKind::RoundRobin { .. } if event.consultation.is_some() => "consultation",
         EventKind::RoundRobin { .. } => "round-robin",
         EventKind::Olympiad { .. } => "olympiad",
         EventKind::TeamMatch { .. } => "team-match",
@@ -259,7 +263,7 @@ impl StoredEvent {
             s.tie_breaks.iter().filter_map(|t| t.parse().ok()).collect()
         };
         let kind = match record.kind.as_str() {
-            "round-robin" => EventKind::RoundRobin {
+            "round-robin" | "consultation" => EventKind::RoundRobin {
                 cycles: if s.cycles == 2 {
                     Cycles::Double
                 } else {
