@@ -26,7 +26,8 @@ use shakmaty::Color;
 /// The hour of the player's day from which their digest goes out.
 pub const DIGEST_HOUR: u32 = 7;
 
-use super::post::{LoadedGame, Outgoing, Post, load_table};
+use super::loaded_game::{LoadedGame, load_table};
+use super::post::{Outgoing, Post};
 use super::schedule::{reschedule, reschedule_game};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::store::Tx;

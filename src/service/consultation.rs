@@ -14,7 +14,8 @@ use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
 
 use super::inbox::Inbox;
-use super::post::{self, Answering, LoadedGame, Outgoing};
+use super::loaded_game::{LoadedGame, load_table};
+use super::post::{Answering, Outgoing};
 use super::td::consultation::{closes_at, open_votes};
 use super::votes::{Members, remark, votes_at};
 use crate::adapter::mail::compose::{LetterKind, VoteLine, VoteNews};
@@ -128,7 +129,7 @@ async fn hear(
             voter.email
         ))));
     };
-    let table = post::load_table(tx, game).await?;
+    let table = load_table(tx, game).await?;
     if table.record.status == GameStatus::Active && table.game.turn() != member.side {
         let kind = LetterKind::Rejected {
             wrote: text.as_str().to_string(),
@@ -277,7 +278,7 @@ pub(crate) async fn decide(
     vote_hours: u32,
     now: DateTime<Utc>,
 ) -> Result<Option<String>, StoreError> {
-    let table = post::load_table(tx, game).await?;
+    let table = load_table(tx, game).await?;
     if table.record.status != GameStatus::Active || table.game.is_over() {
         tx.set_votes_close_at(game, None).await?;
         return Ok(None);
@@ -333,7 +334,7 @@ pub(crate) async fn decide(
     inbox
         .carry_out(tx, ruling, &captain, Some(table), &answering, now)
         .await?;
-    let table = post::load_table(tx, game).await?;
+    let table = load_table(tx, game).await?;
     if table.game.plies().len() <= ply {
         // Not played (the side was out of time): the game is over or goes on as it is.
         tx.set_votes_close_at(game, None).await?;

@@ -4,7 +4,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::post::{self, Post};
+use super::loaded_game;
+use super::post::Post;
 use crate::adapter::store::{Store, StoreError};
 use crate::domain::player::Player;
 
@@ -21,7 +22,7 @@ pub async fn deadlines(
     let mut entries = Vec::new();
     for game in tx.games_to_move(player.id).await? {
         // Read without locks: a feed is fetched often and changes nothing.
-        let table = post::load_to_read(&mut tx, game, false).await?;
+        let table = loaded_game::load_to_read(&mut tx, game, false).await?;
         entries.extend(post.feed_entry(&table, player, game_link(game.0), now)?);
     }
     // Read only: the commit ends the snapshot.

@@ -12,7 +12,8 @@ use chrono::{DateTime, Duration, Utc};
 
 use self::stale::Written;
 use super::clocks;
-use super::post::{self, Answering, LoadedGame, Outgoing, Post};
+use super::loaded_game::{self, LoadedGame};
+use super::post::{self, Answering, Outgoing, Post};
 use super::schedule;
 use crate::adapter::mail::compose::{LetterKind, NotHandledCause};
 use crate::adapter::mail::inbound::{self, InboundMail};
@@ -516,7 +517,7 @@ impl Inbox {
                     .await?;
                 // The position asked about: a confirmation after the game
                 // moved on is asked again (see `stale`).
-                let table = post::load_table(tx, game).await?;
+                let table = loaded_game::load_table(tx, game).await?;
                 let ply = u32::try_from(table.game.plies().len()).unwrap_or(u32::MAX);
                 tx.set_confirmation_ply(id, ply).await?;
                 let reading = command::parse(&mail.text, player.lang);
@@ -904,7 +905,7 @@ impl Inbox {
         commands: &[Command],
         (asked_at, played_at): (DateTime<Utc>, DateTime<Utc>),
     ) -> Result<Option<(Ruling, LoadedGame)>, StoreError> {
-        let current = post::load_table(tx, game).await?;
+        let current = loaded_game::load_table(tx, game).await?;
         let Some(side) = current.record.side_of(player.id) else {
             return Ok(None);
         };
@@ -944,7 +945,8 @@ impl Inbox {
         } else {
             None
         };
-        let (board, event) = self.board_and_event(tx, &current).await?;
+        let board = self.board(&current);
+        let event = current.record.event;
         let place = Place::Game {
             id: game,
             board: &board,
@@ -988,7 +990,7 @@ impl Inbox {
                         .await?;
                     // The game's clocks and deadlines now know the leave.
                     if let Some(table) = &current {
-                        current = Some(post::load_table(tx, table.record.id).await?);
+                        current = Some(loaded_game::load_table(tx, table.record.id).await?);
                     }
                     let kind = LetterKind::LeaveBooked {
                         from: leave.from().to_string(),
@@ -1014,6 +1016,14 @@ impl Inbox {
                 Step::Settings { lang, digest } => {
                     self.settings(tx, &mut player, lang, digest, answering, now)
                         .await?;
+                    // The game's mails are written in the language chosen.
+                    if let Some(table) = &mut current {
+                        for p in [&mut table.white, &mut table.black] {
+                            if p.id == player.id {
+                                p.lang = player.lang;
+                            }
+                        }
+                    }
                 }
                 Step::Standings(asked) => {
                     let events = match asked {
@@ -1170,7 +1180,7 @@ impl Inbox {
             )
             .await?;
             // Read back within the transaction: the clock with the new move.
-            post::reload_after_move(tx, current).await?
+            loaded_game::reload_after_move(tx, current).await?
         } else {
             current
         };

@@ -6,6 +6,8 @@
 //! - [`app`]: the config, store and clock every command shares.
 //! - [`inbox`]: an inbound mail routed, authenticated and applied.
 //! - [`dkim`]: the optional DKIM check of an inbound mail.
+//! - [`loaded_game`]: a stored game loaded once with its players, clock,
+//!   ratings and event settings, for the inbox, the arbiter and the post.
 //! - [`post`]: the mails a change causes, queued in its transaction.
 //! - [`clocks`]: deadlines, reminders, leave and the scheduler.
 //! - [`schedule`]: a game's schedule stored in its row after every change.
@@ -47,6 +49,7 @@ pub mod games;
 pub mod inbox;
 pub mod lease;
 pub mod links;
+pub mod loaded_game;
 pub mod pages;
 pub mod players;
 pub mod post;

@@ -4,7 +4,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::post::{LoadedGame, Post};
+use super::loaded_game::{LoadedGame, load_table};
+use super::post::Post;
 use crate::adapter::store::Tx;
 use crate::adapter::store::games::NewGame;
 use crate::adapter::store::{Store, StoreError};
@@ -58,7 +59,7 @@ pub async fn first_mails(
     id: GameId,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    let table = super::post::load_table(tx, id).await?;
+    let table = load_table(tx, id).await?;
     post.game_started(tx, &table, now).await?;
     super::schedule::reschedule(tx, &table, None, now).await
 }
@@ -66,7 +67,7 @@ pub async fn first_mails(
 /// A game with its players.
 pub async fn table(store: &Store, id: GameId) -> Result<LoadedGame, StoreError> {
     let mut tx = store.begin().await?;
-    let table = super::post::load_table(&mut tx, id).await?;
+    let table = load_table(&mut tx, id).await?;
     tx.commit().await?;
     Ok(table)
 }

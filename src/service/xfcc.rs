@@ -25,7 +25,8 @@ use shakmaty::{Color, Position};
 use super::Handled;
 use super::credentials::{blocking, hash_password, set_new_password};
 use super::inbox::Inbox;
-use super::post::{self, Answering, LoadedGame};
+use super::loaded_game::{self, LoadedGame};
+use super::post::Answering;
 use crate::adapter::store::games::GameStatus;
 use crate::adapter::store::{Store, StoreError};
 use crate::domain::arbiter::{Notice, Reason, Step};
@@ -265,7 +266,7 @@ pub async fn my_games(
     let mut tx = store.begin().await?;
     let mut games = Vec::new();
     for id in tx.games_of(player.id).await? {
-        let table = post::load_table(&mut tx, id).await?;
+        let table = loaded_game::load_table(&mut tx, id).await?;
         let event = match tx.event_of_game(id).await? {
             Some(event) => tx.event(event).await?.name,
             None => "dopis correspondence game".to_owned(),

@@ -449,7 +449,7 @@ impl Tx {
         .await?;
         let id = GameId(row.try_get("id")?);
         // The line's moves are the game's first moves, with no mail times:
-        // they cost no one's clock (see `service::post::timeline_of`).
+        // they cost no one's clock (see `service::loaded_game::timeline_of`).
         for (i, ply) in opening.plies().iter().enumerate() {
             sqlx::query("INSERT INTO moves (game_id, ply, uci, san) VALUES ($1, $2, $3, $4)")
                 .bind(id.0)

@@ -26,7 +26,8 @@ use crate::domain::command::{self, Command};
 use crate::domain::ids::GameId;
 use crate::domain::locale;
 use crate::domain::player::Player;
-use crate::service::post::{self, Answering, LoadedGame, Outgoing};
+use crate::service::loaded_game::{LoadedGame, load_table};
+use crate::service::post::{Answering, Outgoing};
 
 /// A player's words for a game, and the position they were written for.
 pub(super) struct Written<'a> {
@@ -70,7 +71,7 @@ impl Inbox {
                 "ignored: a repeated mail (answer rate limit)".into(),
             )));
         }
-        let table = post::load_table(tx, game).await?;
+        let table = load_table(tx, game).await?;
         self.post
             .queue(
                 tx,
@@ -115,7 +116,7 @@ impl Inbox {
         if u32::try_from(played).is_ok_and(|played| played <= answered) {
             return Ok(None);
         }
-        let table = post::load_table(tx, game).await?;
+        let table = load_table(tx, game).await?;
         let Some(side) = table.record.side_of(player.id) else {
             return Ok(None);
         };
@@ -158,7 +159,7 @@ impl Inbox {
             })
             .cloned()
             .collect();
-        let board = self.board(tx, &table).await?;
+        let board = self.board(&table);
         if !arbiter::apply(&board, Seat { side, lang }, &moves, written.received_at).changed {
             return Ok(None);
         }
@@ -211,27 +212,10 @@ impl Inbox {
 
     /// The game as the arbiter takes it: with the standing offer, the
     /// conditional moves and the event's draw rules.
-    pub(super) async fn board(
-        &self,
-        tx: &mut Tx,
-        table: &LoadedGame,
-    ) -> Result<arbiter::StateOfPlay, StoreError> {
-        Ok(self.board_and_event(tx, table).await?.0)
-    }
-
-    /// [`Inbox::board`], and the event the game belongs to.
-    pub(super) async fn board_and_event(
-        &self,
-        tx: &mut Tx,
-        table: &LoadedGame,
-    ) -> Result<(arbiter::StateOfPlay, Option<crate::domain::ids::EventId>), StoreError> {
+    pub(super) fn board(&self, table: &LoadedGame) -> arbiter::StateOfPlay {
         let record = &table.record;
-        let event = record.event;
-        let rules = match event {
-            Some(event) => crate::service::td::game_rules(tx, event).await?,
-            None => crate::service::td::GameRules::default(),
-        };
-        let board = arbiter::StateOfPlay {
+        let rules = table.rules();
+        arbiter::StateOfPlay {
             game: table.game.clone(),
             draw_offer_by: record.draw_offer_by,
             conditionals: record.conditionals.clone(),
@@ -240,7 +224,6 @@ impl Inbox {
             messages: rules.messages,
             tables: self.tables.clone(),
             tablebase: rules.tablebase,
-        };
-        Ok((board, event))
+        }
     }
 }

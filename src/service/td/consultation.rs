@@ -13,7 +13,8 @@ use crate::adapter::store::consultation::Member;
 use crate::adapter::store::games::NewGame;
 use crate::domain::event::consultation::{self as tally, Sides};
 use crate::domain::ids::GameId;
-use crate::service::post::{self, LoadedGame, Outgoing, Post};
+use crate::service::loaded_game::{LoadedGame, load_table};
+use crate::service::post::{Outgoing, Post};
 use crate::service::votes::Members;
 
 /// Starts a consultation event's one game: White is the first team (its
@@ -68,7 +69,7 @@ pub(crate) async fn start(
             position += 1;
         }
     }
-    let table = post::load_table(tx, id).await?;
+    let table = load_table(tx, id).await?;
     let closes = closes_at(&table, sides.vote_hours, now);
     tx.add_consultation(id, sides.vote_hours, closes).await?;
     let members = Members::load(tx, id).await?;

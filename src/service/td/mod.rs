@@ -47,7 +47,8 @@ use crate::domain::address::EmailAddress;
 use crate::domain::event::file::BadEventFile;
 use crate::domain::ids::GameId;
 use crate::domain::player::Player;
-use crate::service::post::{LoadedGame, Outgoing, Post};
+use crate::service::loaded_game::LoadedGame;
+use crate::service::post::{Outgoing, Post};
 
 pub use boards::board_tables;
 pub use deadlines::extend;
@@ -150,7 +151,7 @@ async fn tell(
 
 /// Loads a game with its players and clock, as mails show it.
 async fn table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
-    crate::service::post::load_table(tx, id).await
+    crate::service::loaded_game::load_table(tx, id).await
 }
 
 /// Whether a game was closed without a result (annulled by a withdrawal):
