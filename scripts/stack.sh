@@ -15,20 +15,29 @@
 #                                 submission ports accept (XOAUTH2; an HS256 JWT, `sub` = user)
 #   MAILSTACK_DIR, MAILSTACK_*_PORT
 #   DOPIS_TEST_SCID_ROOT               Debian's scid-data, tdom and libgumbo1 unpacked (XFCC interop)
-# env in: DOPIS_PG_DIR, MAILSTACK_DIR (defaults: scripts/pg.sh's, a new temp dir)
+# env in: DOPIS_PG_DIR, MAILSTACK_DIR (default: a new temp dir each)
 
 declare -F step >/dev/null || step() { printf '\n==> %s\n' "$*"; }
 
 stack_mail_dir_made=""
+stack_pg_dir_made=""
 stack_down() {
     if [ -n "${MAILSTACK_DIR:-}" ]; then scripts/mailstack.sh stop >/dev/null || true; fi
     if [ -n "$stack_mail_dir_made" ]; then rm -rf "$stack_mail_dir_made"; fi
     scripts/pg.sh stop || true
+    if [ -n "$stack_pg_dir_made" ]; then rm -rf "$stack_pg_dir_made"; fi
 }
 
 stack_up() {
     step "starting a throwaway PostgreSQL"
     trap stack_down EXIT
+    # Its own directory, as the mail system has: `pg.sh start` stops and wipes
+    # the cluster of its directory, so with pg.sh's one default a run from
+    # another checkout stopped this one's cluster in the middle of its tests.
+    if [ -z "${DOPIS_PG_DIR:-}" ]; then
+        DOPIS_PG_DIR=$(mktemp -d /tmp/dopis-test-pg.XXXXXX); stack_pg_dir_made=$DOPIS_PG_DIR
+    fi
+    export DOPIS_PG_DIR
     DOPIS_TEST_POSTGRES_URL=$(scripts/pg.sh start)
     export DOPIS_TEST_POSTGRES_URL
     echo "PostgreSQL for the tests: $DOPIS_TEST_POSTGRES_URL"

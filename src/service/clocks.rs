@@ -72,13 +72,19 @@ pub async fn director(tx: &mut Tx, address: &str) -> Result<Option<Player>, Stor
     }
     Ok(crate::domain::address::EmailAddress::parse(address)
         .ok()
-        .map(|email| Player {
-            id: crate::domain::player::PlayerId(0),
-            name: email.to_string(),
-            email,
-            lang: crate::domain::lang::Lang::En,
-            tz: None,
-        }))
+        .map(not_a_player))
+}
+
+/// An address that is no player's as a mail recipient (a TD need not
+/// play): English mails, times in UTC.
+pub fn not_a_player(email: crate::domain::address::EmailAddress) -> Player {
+    Player {
+        id: crate::domain::player::PlayerId(0),
+        name: email.to_string(),
+        email,
+        lang: crate::domain::lang::Lang::En,
+        tz: None,
+    }
 }
 
 /// Ends a game on time: `side` ran out at `at`. A loss, or a draw when the

@@ -17,7 +17,7 @@ use super::inbox::Inbox;
 use super::loaded_game::{LoadedGame, load_table};
 use super::post::{Answering, Outgoing};
 use super::td::consultation::{closes_at, open_votes};
-use super::votes::{Members, remark, votes_at};
+use super::votes::{remark, votes_at};
 use crate::adapter::mail::compose::{LetterKind, VoteLine, VoteNews};
 use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
@@ -72,14 +72,14 @@ impl Inbox {
     pub(super) async fn hear_vote(
         &self,
         tx: &mut Tx,
-        game: GameId,
+        table: &LoadedGame,
         voter: &Player,
         commands: &[Command],
         answering: &Answering<'_>,
         times: (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
     ) -> Result<Option<Handled>, StoreError> {
-        hear(self, tx, game, voter, commands, answering, times, now).await
+        hear(self, tx, table, voter, commands, answering, times, now).await
     }
 }
 
@@ -92,14 +92,16 @@ impl Inbox {
 async fn hear(
     inbox: &Inbox,
     tx: &mut Tx,
-    game: GameId,
+    table: &LoadedGame,
     voter: &Player,
     commands: &[Command],
     answering: &Answering<'_>,
     times: (DateTime<Utc>, DateTime<Utc>),
     now: DateTime<Utc>,
 ) -> Result<Option<Handled>, StoreError> {
-    let members = Members::load(tx, game).await?;
+    // The members came with the game (none in other games).
+    let members = &table.members;
+    let game = table.record.id;
     let Some((member, _)) = members.0.iter().find(|(_, p)| p.id == voter.id) else {
         return Ok(None);
     };
@@ -129,7 +131,6 @@ async fn hear(
             voter.email
         ))));
     };
-    let table = load_table(tx, game).await?;
     if table.record.status == GameStatus::Active && table.game.turn() != member.side {
         let kind = LetterKind::Rejected {
             wrote: text.as_str().to_string(),
@@ -149,7 +150,7 @@ async fn hear(
         offer_draw: false,
     }];
     let (ruling, table) = inbox
-        .hear_as(tx, table, voter, member.side, &ballot, times)
+        .hear_as(tx, table.clone(), voter, member.side, &ballot, times)
         .await?;
     let mut legal = None;
     for step in &ruling.steps {
@@ -200,7 +201,7 @@ async fn hear(
         .cast_vote(game, ply, voter.id, (&chosen.uci, &chosen.san), times.1)
         .await?;
     let stored = tx.votes(game).await?;
-    let votes = votes_at(&stored, ply, &members);
+    let votes = votes_at(&stored, ply, members);
     let counts = tally::tally(&votes);
     let (hours, closes) = tx.consultation(game).await?.unwrap_or((0, None));
     let side_ids: Vec<i64> = members.of(member.side).map(|(m, _)| m.player.0).collect();
@@ -283,7 +284,7 @@ pub(crate) async fn decide(
         tx.set_votes_close_at(game, None).await?;
         return Ok(None);
     }
-    let members = Members::load(tx, game).await?;
+    let members = table.members.clone();
     let side = table.game.turn();
     let ply = table.game.plies().len();
     let stored = tx.votes(game).await?;

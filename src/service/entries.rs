@@ -18,7 +18,7 @@
 use chrono::{DateTime, Utc};
 
 use super::Handled;
-use super::inbox::Inbox;
+use super::inbox::{Inbox, Words};
 use super::post::{Answering, Outgoing, Post};
 use super::td::{StoredEvent, TdError};
 use crate::adapter::mail::compose::{EntryNews, LetterKind, OpenEvent};
@@ -212,21 +212,23 @@ impl Inbox {
     /// `withdraw entry 12`, `notify announcements`) from a player or, where
     /// `sender` is `None`, from an address that is none: `None` when the
     /// mail has none, and is for the rest of the inbox.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn hear_entries(
         &self,
         tx: &mut Tx,
         mail: &InboundMail,
         sender: Option<&Player>,
         in_game: bool,
+        words: &mut Words<'_>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<Option<Handled>, StoreError> {
         let lang = sender.map_or_else(|| language_of(&mail.text), |p| p.lang);
-        let reading = command::parse(&mail.text, lang);
+        let said = words.in_lang(lang).to_vec();
         // `enter` without a usable number, in a mail to no game: answered
         // about entries (a reply to a game mail goes on to the game, which
         // answers a line it does not understand as it always has).
-        let without_number = match reading.commands.first() {
+        let without_number = match said.first() {
             Some(Command::Unknown { text })
                 if !in_game && command::is_entry_without_number(text, lang) =>
             {
@@ -234,8 +236,7 @@ impl Inbox {
             }
             _ => None,
         };
-        let commands: Vec<Command> = reading
-            .commands
+        let commands: Vec<Command> = said
             .into_iter()
             .filter(is_entry_command)
             .take(MAX_ENTRY_COMMANDS)

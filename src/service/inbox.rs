@@ -62,8 +62,11 @@ impl Inbox {
 
 /// Whom a mail is from and what it is for.
 enum Route {
-    /// The player may act in the game.
-    Act { game: GameId, player: Player },
+    /// The player may act in the game (loaded for the whole mail).
+    Act {
+        table: Box<LoadedGame>,
+        player: Player,
+    },
     /// A reply to a confirmation: apply the stored command.
     Confirm { id: i64, player: Player },
     /// A reply to the player's daily digest: one line per game.
@@ -71,8 +74,12 @@ enum Route {
     /// A reply to an entry's address: confirms or withdraws it (see
     /// `service::entries`).
     EntryReply { id: i64, token: String },
-    /// The player wrote from their address but without the token.
-    NeedsConfirmation { game: GameId, player: Player },
+    /// The player wrote from their address but without the token, about
+    /// this game.
+    NeedsConfirmation {
+        table: Box<LoadedGame>,
+        player: Player,
+    },
     /// A registered player wrote without naming a game.
     NoGame { player: Player },
     /// Refuse; tell the registered address (if any) why.
@@ -83,6 +90,46 @@ enum Route {
         /// The same, in a few words for the inbound log.
         log: String,
     },
+}
+
+/// What a mail says, read as commands once in each language it is read
+/// in: in practice once, in its sender's (the TD's report, entries, the
+/// route and the game all read the same words).
+pub(crate) struct Words<'m> {
+    text: &'m str,
+    read: Vec<(Lang, Vec<Command>)>,
+}
+
+impl<'m> Words<'m> {
+    /// The words of `text`, not read yet.
+    pub(crate) fn of(text: &'m str) -> Words<'m> {
+        Words {
+            text,
+            read: Vec::new(),
+        }
+    }
+
+    /// The commands as a writer of `lang` means them.
+    pub(crate) fn in_lang(&mut self, lang: Lang) -> &[Command] {
+        let at = match self.read.iter().position(|(l, _)| *l == lang) {
+            Some(at) => at,
+            None => {
+                self.read
+                    .push((lang, command::parse(self.text, lang).commands));
+                self.read.len() - 1
+            }
+        };
+        &self.read[at].1
+    }
+}
+
+/// A mail as the inbox acts on it: read, recorded, its sender looked up.
+struct Arrived<'a> {
+    mail: &'a InboundMail,
+    /// The registered player of its From, if any.
+    sender: Option<Player>,
+    answering: &'a Answering<'a>,
+    received_at: DateTime<Utc>,
 }
 
 /// Several mails handled in one transaction, each after a savepoint of its
@@ -354,15 +401,36 @@ impl Inbox {
             } else {
                 (None, Handled::Ignored(format!("ignored: {auto:?}")))
             }
-        } else if dkim_failed {
-            self.refuse_unsigned(tx, &mail, &answering, now).await?
-        } else if let Some(done) =
-            director::answer_director(self, store, tx, &mail, &answering, now).await?
-        {
-            // A TD's `report`, or a mail to a report address.
-            (None, done)
         } else {
-            self.act(tx, &mail, &answering, received_at, now).await?
+            // Whom it is from, read once for every way below.
+            let sender = tx.player_by_email(mail.from.as_str()).await?;
+            let mut words = Words::of(&mail.text);
+            if dkim_failed {
+                self.refuse_unsigned(tx, &mail, sender, &answering, now)
+                    .await?
+            } else if let Some(done) = director::answer_director(
+                self,
+                store,
+                tx,
+                &mail,
+                sender.as_ref(),
+                &mut words,
+                &answering,
+                now,
+            )
+            .await?
+            {
+                // A TD's `report`, or a mail to a report address.
+                (None, done)
+            } else {
+                let mail = Arrived {
+                    mail: &mail,
+                    sender,
+                    answering: &answering,
+                    received_at,
+                };
+                self.act(tx, mail, &mut words, now).await?
+            }
         };
         let text = match &outcome {
             Handled::Duplicate => "duplicate".to_string(),
@@ -378,12 +446,17 @@ impl Inbox {
     async fn act(
         &self,
         tx: &mut Tx,
-        mail: &InboundMail,
-        answering: &Answering<'_>,
-        received_at: DateTime<Utc>,
+        arrived: Arrived<'_>,
+        words: &mut Words<'_>,
         now: DateTime<Utc>,
     ) -> Result<(Option<GameId>, Handled), StoreError> {
-        let route = self.route(tx, mail).await?;
+        let Arrived {
+            mail,
+            sender,
+            answering,
+            received_at,
+        } = arrived;
+        let route = self.route(tx, mail, sender, words).await?;
         // A mail that authenticates shows the address works: a player paused
         // for bounces gets their held mail from now on.
         if let Route::Act { player, .. }
@@ -407,7 +480,7 @@ impl Inbox {
         let in_game = !matches!(route, Route::NoGame { .. } | Route::Refuse { .. });
         if let Some(sender) = entering
             && let Some(done) = self
-                .hear_entries(tx, mail, sender, in_game, answering, now)
+                .hear_entries(tx, mail, sender, in_game, words, answering, now)
                 .await?
         {
             return Ok((None, done));
@@ -423,15 +496,18 @@ impl Inbox {
                 self.digest_reply(tx, mail, &player, answering, received_at, now)
                     .await
             }
-            Route::Act { game, player } => {
+            Route::Act { table, player } => {
+                let game = table.record.id;
                 if let Some(done) = self
-                    .repeated(tx, mail, game, &player, answering, now)
+                    .repeated(tx, mail, &table, &player, answering, now)
                     .await?
                 {
                     return Ok((Some(game), done));
                 }
+                let commands = words.in_lang(player.lang).to_vec();
                 let written = Written {
                     text: &mail.text,
+                    commands: &commands,
                     answered: crate::adapter::mail::stale::answered_ply(
                         game.0,
                         &mail.in_reply_to,
@@ -440,18 +516,17 @@ impl Inbox {
                     received_at,
                 };
                 if let Some(done) = self
-                    .ask_if_stale(tx, game, &player, &written, answering, now)
+                    .ask_if_stale(tx, &table, &player, &written, answering, now)
                     .await?
                 {
                     return Ok((Some(game), done));
                 }
-                let reading = command::parse(&mail.text, player.lang);
                 let done = self
                     .apply(
                         tx,
-                        game,
+                        *table,
                         &player,
-                        &reading.commands,
+                        &commands,
                         answering,
                         (received_at, received_at),
                         now,
@@ -473,20 +548,23 @@ impl Inbox {
                     ));
                 }
                 tx.use_confirmation(id, now).await?;
+                let game = confirmation.game_id;
+                let table = loaded_game::load_table_with(tx, game, Some(&player)).await?;
                 // Asked about one position: if the game has moved on since,
                 // asked again about the board as it is now.
+                let commands = command::parse(&confirmation.text, player.lang).commands;
                 let written = Written {
                     text: &confirmation.text,
+                    commands: &commands,
                     answered: tx.confirmation_ply(id).await?,
                     received_at,
                 };
                 if let Some(done) = self
-                    .ask_if_stale(tx, confirmation.game_id, &player, &written, answering, now)
+                    .ask_if_stale(tx, &table, &player, &written, answering, now)
                     .await?
                 {
-                    return Ok((Some(confirmation.game_id), done));
+                    return Ok((Some(game), done));
                 }
-                let reading = command::parse(&confirmation.text, player.lang);
                 // Leave is judged when the confirming reply arrived, not the
                 // first mail: only then is the request known to be the
                 // player's, and judging it earlier would let a player wait
@@ -495,17 +573,18 @@ impl Inbox {
                 let done = self
                     .apply(
                         tx,
-                        confirmation.game_id,
+                        table,
                         &player,
-                        &reading.commands,
+                        &commands,
                         answering,
                         (received_at, confirmation.received_at),
                         now,
                     )
                     .await?;
-                Ok((Some(confirmation.game_id), done))
+                Ok((Some(game), done))
             }
-            Route::NeedsConfirmation { game, player } => {
+            Route::NeedsConfirmation { table, player } => {
+                let game = table.record.id;
                 if !self.may_answer(tx, &player.email.to_string(), now).await? {
                     return Ok((
                         Some(game),
@@ -517,11 +596,9 @@ impl Inbox {
                     .await?;
                 // The position asked about: a confirmation after the game
                 // moved on is asked again (see `stale`).
-                let table = loaded_game::load_table(tx, game).await?;
                 let ply = u32::try_from(table.game.plies().len()).unwrap_or(u32::MAX);
                 tx.set_confirmation_ply(id, ply).await?;
-                let reading = command::parse(&mail.text, player.lang);
-                let command = command::describe(&reading.commands, player.lang);
+                let command = command::describe(words.in_lang(player.lang), player.lang);
                 self.post
                     .queue(
                         tx,
@@ -545,8 +622,7 @@ impl Inbox {
                 if !self.may_answer(tx, &player.email.to_string(), now).await? {
                     return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
                 }
-                let reading = command::parse(&mail.text, player.lang);
-                let commands = reading.commands;
+                let commands = words.in_lang(player.lang).to_vec();
                 let games = tx.active_games_of(player.id).await?;
                 let events = if commands.iter().any(|c| matches!(c, Command::Standings)) {
                     tx.events_of_player(player.id).await?
@@ -598,13 +674,14 @@ impl Inbox {
         &self,
         tx: &mut Tx,
         mail: &InboundMail,
+        sender: Option<Player>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<(Option<GameId>, Handled), StoreError> {
         let why = Reason::Unsigned {
             from: mail.from.to_string(),
         };
-        let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
+        let Some(player) = sender else {
             return Ok((
                 None,
                 Handled::Ignored(format!("ignored: no DKIM pass from {}", mail.from)),
@@ -697,8 +774,13 @@ impl Inbox {
     }
 
     /// Works out whom a mail is from and what it may do.
-    async fn route(&self, tx: &mut Tx, mail: &InboundMail) -> Result<Route, StoreError> {
-        let sender = tx.player_by_email(mail.from.as_str()).await?;
+    async fn route(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        sender: Option<Player>,
+        words: &mut Words<'_>,
+    ) -> Result<Route, StoreError> {
         let tags: Vec<ReplyTag> = mail
             .recipients
             .iter()
@@ -765,8 +847,10 @@ impl Inbox {
             ReplyTag::Game { game, token } => Some((GameId(*game), token)),
             _ => None,
         }) {
-            let record = match tx.game_for_update(game).await {
-                Ok(r) => r,
+            // The game is loaded here, once for the whole mail: the token's
+            // owner, the stale check, the arbiter and the post all read it.
+            let table = match loaded_game::load_table_with(tx, game, sender.as_ref()).await {
+                Ok(table) => table,
                 Err(StoreError::UnknownGame(_)) => {
                     return Ok(Route::Refuse {
                         player: sender,
@@ -779,11 +863,10 @@ impl Inbox {
             };
             // Whose token is it? A consultation game's members each have
             // their own (a move of theirs is a vote).
-            let members = tx.consultation_members(game).await?;
-            let players = if members.is_empty() {
-                vec![record.white, record.black]
+            let players: Vec<_> = if table.members.0.is_empty() {
+                vec![table.record.white, table.record.black]
             } else {
-                members.iter().map(|m| m.player).collect()
+                table.members.0.iter().map(|(m, _)| m.player).collect()
             };
             let owner = players
                 .iter()
@@ -791,7 +874,7 @@ impl Inbox {
                 .find(|p| self.post.tokens.player(game.0, p.0).matches(token));
             return Ok(match (owner, sender) {
                 (Some(owner), Some(sender)) if owner == sender.id => Route::Act {
-                    game,
+                    table: Box::new(table),
                     player: sender,
                 },
                 (Some(owner), _) => Route::Refuse {
@@ -838,38 +921,38 @@ impl Inbox {
                 .find_map(|id| route::game_in_message_id(id.as_str()))
         });
         if let Some(game) = named
-            && let Ok(record) = tx.game_for_update(GameId(game)).await
-            && record.side_of(player.id).is_some()
+            && let Ok(table) = loaded_game::load_table_with(tx, GameId(game), Some(&player)).await
+            && table.record.side_of(player.id).is_some()
         {
             return Ok(Route::NeedsConfirmation {
-                game: GameId(game),
+                table: Box::new(table),
                 player,
             });
         }
         // A single game in progress: that is the one.
         let games = tx.active_games_of(player.id).await?;
-        let reading = command::parse(&mail.text, player.lang);
-        let is_move = reading
-            .commands
+        let is_move = words
+            .in_lang(player.lang)
             .iter()
             .any(|c| matches!(c, command::Command::Move { .. }));
-        if is_move && games.len() == 1 {
+        if is_move && let [game] = games[..] {
+            let table = loaded_game::load_table_with(tx, game, Some(&player)).await?;
             return Ok(Route::NeedsConfirmation {
-                game: games[0],
+                table: Box::new(table),
                 player,
             });
         }
         Ok(Route::NoGame { player })
     }
 
-    /// Hears a mail's commands in a game — one call into the arbiter — and
-    /// carries out the ruling. Leave is judged at `asked_at`, moves count
-    /// from `played_at`.
+    /// Hears a mail's commands in its game, as loaded — one call into the
+    /// arbiter — and carries out the ruling. Leave is judged at `asked_at`,
+    /// moves count from `played_at`.
     #[allow(clippy::too_many_arguments)]
     async fn apply(
         &self,
         tx: &mut Tx,
-        game: GameId,
+        table: LoadedGame,
         player: &Player,
         commands: &[Command],
         answering: &Answering<'_>,
@@ -878,11 +961,11 @@ impl Inbox {
     ) -> Result<Handled, StoreError> {
         // A consultation member's move is a vote (the captain's too).
         if let Some(done) =
-            Box::pin(self.hear_vote(tx, game, player, commands, answering, times, now)).await?
+            Box::pin(self.hear_vote(tx, &table, player, commands, answering, times, now)).await?
         {
             return Ok(done);
         }
-        let Some((ruling, current)) = self.hear_game(tx, game, player, commands, times).await?
+        let Some((ruling, current)) = self.hear_game(tx, table, player, commands, times).await?
         else {
             return Ok(Handled::Ignored("ignored: not a player of the game".into()));
         };
@@ -890,22 +973,21 @@ impl Inbox {
             .await
     }
 
-    /// Hears commands of `player` in `game` — one call into the arbiter —
-    /// without carrying anything out: the ruling and the game as loaded (its
-    /// row locked for the transaction), for [`Inbox::carry_out`]. `None`
-    /// when the player does not play in the game. A mail and an XFCC
-    /// request (`service::xfcc`) both come this way, so they are judged by
-    /// the same rules. Leave is judged at `asked_at`, moves count from
-    /// `played_at`.
+    /// Hears commands of `player` in the loaded game (its row locked for
+    /// the transaction) — one call into the arbiter — without carrying
+    /// anything out: the ruling and the game, for [`Inbox::carry_out`].
+    /// `None` when the player does not play in the game. A mail and an
+    /// XFCC request (`service::xfcc`) both come this way, so they are
+    /// judged by the same rules. Leave is judged at `asked_at`, moves count
+    /// from `played_at`.
     pub(crate) async fn hear_game(
         &self,
         tx: &mut Tx,
-        game: GameId,
+        current: LoadedGame,
         player: &Player,
         commands: &[Command],
         (asked_at, played_at): (DateTime<Utc>, DateTime<Utc>),
     ) -> Result<Option<(Ruling, LoadedGame)>, StoreError> {
-        let current = loaded_game::load_table(tx, game).await?;
         let Some(side) = current.record.side_of(player.id) else {
             return Ok(None);
         };
@@ -1170,17 +1252,18 @@ impl Inbox {
         }
         let record = current.record.clone();
         let mut table = if verdict.changed {
-            tx.save_game(
-                &record,
-                &verdict.game,
-                verdict.draw_offer_by,
-                &verdict.conditionals,
-                verdict.last_offers,
-                now,
-            )
-            .await?;
-            // Read back within the transaction: the clock with the new move.
-            loaded_game::reload_after_move(tx, current).await?
+            let saved = tx
+                .save_game(
+                    &record,
+                    &verdict.game,
+                    verdict.draw_offer_by,
+                    &verdict.conditionals,
+                    verdict.last_offers,
+                    now,
+                )
+                .await?;
+            // The clock with the new move, from the record as saved.
+            loaded_game::after_move(tx, current, saved).await?
         } else {
             current
         };

@@ -191,10 +191,10 @@ pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreErro
 pub async fn load_table_with(
     tx: &mut Tx,
     id: GameId,
-    writer: &Player,
+    writer: Option<&Player>,
 ) -> Result<LoadedGame, StoreError> {
     let record = tx.game_for_update(id).await?;
-    load_with(tx, record, true, Some(writer)).await
+    load_with(tx, record, true, writer).await
 }
 
 /// A game read without locks as a mail shows it (the web pages, the
@@ -286,17 +286,21 @@ async fn game_event(tx: &mut Tx, id: EventId) -> Result<GameEvent, StoreError> {
     })
 }
 
-/// The game as a move just saved left it, read back within the transaction:
-/// its row and moves (the clock's timeline gains the move). What a move
-/// cannot change is kept from `before`: the players (a language the same
-/// mail chose is set in `before` by the inbox), both players' leave and
-/// deadline extensions (a leave booked by the same mail reloaded the game
-/// in full), the messages (the caller adds the move's own), the ratings (a
-/// game is rated after this, when its end is told), its event and
-/// members. Two statements where [`load_table`] takes eleven: this runs
-/// for every move (issue 15).
-pub async fn reload_after_move(tx: &mut Tx, before: LoadedGame) -> Result<LoadedGame, StoreError> {
-    let record = tx.game_for_update(before.record.id).await?;
+/// The game as a move just saved left it: `saved` is its record as
+/// [`Tx::save_game`] wrote it (its moves with their times: the clock's
+/// timeline gains the move). What a move cannot change is kept from
+/// `before`: the players (a language the same mail chose is set in
+/// `before` by the inbox), both players' leave and deadline extensions (a
+/// leave booked by the same mail reloaded the game in full), the messages
+/// (the caller adds the move's own), the ratings (a game is rated after
+/// this, when its end is told), its event and members. No statement: this
+/// runs for every move (issue 15).
+pub async fn after_move(
+    tx: &mut Tx,
+    before: LoadedGame,
+    saved: GameRecord,
+) -> Result<LoadedGame, StoreError> {
+    let record = saved;
     let game = record.to_game()?;
     let (white, black) = (before.white, before.black);
     let clock = match before.clock {

@@ -569,16 +569,18 @@ pub async fn make_a_move(
 ) -> Result<MoveResult, StoreError> {
     let game = GameId(request.game_id);
     let mut tx = store.begin().await?;
-    let record = match tx.game_for_update(game).await {
-        Ok(r) => r,
+    // Loaded once, for the checks below and the arbiter.
+    let table = match loaded_game::load_table_with(&mut tx, game, Some(player)).await {
+        Ok(table) => table,
         Err(StoreError::UnknownGame(_)) => return Ok(MoveResult::InvalidGameID),
         Err(e) => return Err(e),
     };
+    let record = &table.record;
     let Some(me) = record.side_of(player.id) else {
         return Ok(MoveResult::NotYourGame);
     };
-    let board = record.to_game()?;
-    if already_played(&board, me, request, player) {
+    let board = &table.game;
+    if already_played(board, me, request, player) {
         return Ok(MoveResult::Success);
     }
     let Some(commands) = commands_of(request) else {
@@ -598,7 +600,7 @@ pub async fn make_a_move(
         }
     }
     let Some((ruling, current)) = inbox
-        .hear_game(&mut tx, game, player, &commands, (now, now))
+        .hear_game(&mut tx, table, player, &commands, (now, now))
         .await?
     else {
         return Ok(MoveResult::NotYourGame);

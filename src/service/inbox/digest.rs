@@ -24,6 +24,7 @@ use crate::domain::arbiter::{Reason, RejectionKind};
 use crate::domain::command::{self, Command, Notify};
 use crate::domain::ids::GameId;
 use crate::domain::player::Player;
+use crate::service::loaded_game;
 use crate::service::post::{Answering, Outgoing};
 
 impl Inbox {
@@ -103,28 +104,32 @@ impl Inbox {
                 mail_key: &key,
                 message_id: answering.message_id,
             };
+            // Each line's game is loaded once for its line (an earlier
+            // line may have moved in it).
+            let table = loaded_game::load_table_with(tx, game, Some(player)).await?;
+            let commands = command::parse(&text, player.lang).commands;
             let written = Written {
                 text: &text,
+                commands: &commands,
                 answered: shown.iter().find(|(g, _)| *g == game).map(|(_, ply)| *ply),
                 received_at,
             };
             if let Some(outcome) = self
-                .ask_if_stale(tx, game, player, &written, &line_answering, now)
+                .ask_if_stale(tx, &table, player, &written, &line_answering, now)
                 .await?
             {
                 done.push(format!("#{}: {}", game.0, outcome_text(&outcome)));
                 continue;
             }
-            let reading = command::parse(&text, player.lang);
-            if reading.commands.is_empty() {
+            if commands.is_empty() {
                 continue;
             }
             let outcome = self
                 .apply(
                     tx,
-                    game,
+                    table,
                     player,
-                    &reading.commands,
+                    &commands,
                     &line_answering,
                     (received_at, received_at),
                     now,

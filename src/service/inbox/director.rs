@@ -4,17 +4,17 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Inbox;
+use super::{Inbox, Words};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::inbound::InboundMail;
 use crate::adapter::mail::route::ReplyTag;
 use crate::adapter::store::Tx;
 use crate::adapter::store::{Store, StoreError};
 use crate::domain::arbiter::{self, DirectorAddress, DirectorAnswer};
-use crate::domain::command;
 use crate::domain::ids::EventId;
+use crate::domain::player::Player;
 use crate::service::Handled;
-use crate::service::clocks::director;
+use crate::service::clocks::not_a_player;
 use crate::service::post::Answering;
 use crate::service::report::by_mail::{report_letter, to_director};
 
@@ -30,11 +30,14 @@ async fn directs(tx: &mut Tx, event: EventId, address: &str) -> Result<bool, Sto
 /// Handles a mail that is a TD's business: one to a report address, or
 /// `report` alone from a TD's address. `None` for any other mail, which
 /// goes on to players' handling.
+#[allow(clippy::too_many_arguments)]
 pub async fn answer_director(
     inbox: &Inbox,
     store: &Store,
     tx: &mut Tx,
     mail: &InboundMail,
+    sender: Option<&Player>,
+    words: &mut Words<'_>,
     answering: &Answering<'_>,
     now: DateTime<Utc>,
 ) -> Result<Option<Handled>, StoreError> {
@@ -48,10 +51,12 @@ pub async fn answer_director(
             ReplyTag::Report { event, token } => Some((EventId(event), token)),
             _ => None,
         });
-    let Some(td) = director(tx, from).await? else {
-        return Ok(tag.map(|_| Handled::Ignored("ignored: unreadable sender".into())));
-    };
-    let asks = command::parse(&mail.text, td.lang).commands;
+    // The sender as a TD: the player of that address, else (a TD need not
+    // play) someone who gets English mails.
+    let td = sender
+        .cloned()
+        .unwrap_or_else(|| not_a_player(mail.from.clone()));
+    let asks = words.in_lang(td.lang).to_vec();
     let Some((event, token)) = tag else {
         // Without the report address: the arbiter says whether it is the
         // TD's business at all, or a mail they wrote as a player.

@@ -23,16 +23,17 @@ use crate::adapter::store::Tx;
 use crate::adapter::store::games::GameStatus;
 use crate::domain::arbiter::{self, Seat};
 use crate::domain::command::{self, Command};
-use crate::domain::ids::GameId;
 use crate::domain::locale;
 use crate::domain::player::Player;
-use crate::service::loaded_game::{LoadedGame, load_table};
+use crate::service::loaded_game::LoadedGame;
 use crate::service::post::{Answering, Outgoing};
 
 /// A player's words for a game, and the position they were written for.
 pub(super) struct Written<'a> {
     /// The text (a mail's, or a confirmation's stored one).
     pub text: &'a str,
+    /// The commands it says, read once (in the player's language).
+    pub commands: &'a [Command],
     /// The position it answers (half-moves played), when known.
     pub answered: Option<u32>,
     /// When the mail that brought it now reached the mailbox: the time a
@@ -49,7 +50,7 @@ impl Inbox {
         &self,
         tx: &mut Tx,
         mail: &InboundMail,
-        game: GameId,
+        table: &LoadedGame,
         player: &Player,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
@@ -57,6 +58,7 @@ impl Inbox {
         let Some(fingerprint) = stale::fingerprint(mail) else {
             return Ok(None);
         };
+        let game = table.record.id;
         let fingerprint = format!("g{}.{fingerprint}", game.0);
         let first = tx
             .first_with_fingerprint(&fingerprint, answering.mail_key)
@@ -71,7 +73,6 @@ impl Inbox {
                 "ignored: a repeated mail (answer rate limit)".into(),
             )));
         }
-        let table = load_table(tx, game).await?;
         self.post
             .queue(
                 tx,
@@ -83,7 +84,7 @@ impl Inbox {
                     },
                     player,
                 )
-                .about(&table, table.record.side_of(player.id))
+                .about(table, table.record.side_of(player.id))
                 .answering(answering)
                 .reply_to(self.post.reply_to(game, player)),
                 now,
@@ -101,22 +102,21 @@ impl Inbox {
     pub(super) async fn ask_if_stale(
         &self,
         tx: &mut Tx,
-        game: GameId,
+        table: &LoadedGame,
         player: &Player,
         written: &Written<'_>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
     ) -> Result<Option<Handled>, StoreError> {
-        // Most replies answer the newest mail: known fresh before the game
-        // is loaded with its players and clocks.
+        // Most replies answer the newest mail.
         let Some(answered) = written.answered else {
             return Ok(None);
         };
-        let played = tx.game_for_update(game).await?.moves.len();
+        let played = table.record.moves.len();
         if u32::try_from(played).is_ok_and(|played| played <= answered) {
             return Ok(None);
         }
-        let table = load_table(tx, game).await?;
+        let game = table.record.id;
         let Some(side) = table.record.side_of(player.id) else {
             return Ok(None);
         };
@@ -129,9 +129,9 @@ impl Inbox {
         if table.record.status != GameStatus::Active || flagged.is_some() {
             return Ok(None);
         }
-        let commands = command::parse(written.text, player.lang).commands;
+        let commands = written.commands;
         let Freshness::Stale { answered, current } =
-            stale::judge(Some(answered), &table.game, &commands)
+            stale::judge(Some(answered), &table.game, commands)
         else {
             return Ok(None);
         };
@@ -159,7 +159,7 @@ impl Inbox {
             })
             .cloned()
             .collect();
-        let board = self.board(&table);
+        let board = self.board(table);
         if !arbiter::apply(&board, Seat { side, lang }, &moves, written.received_at).changed {
             return Ok(None);
         }
@@ -191,14 +191,14 @@ impl Inbox {
                 Outgoing::new(
                     answering.key("stale"),
                     LetterKind::ConfirmStale {
-                        command: command::describe(&commands, lang),
+                        command: command::describe(commands, lang),
                         answered: then,
                         current: now_at,
                         example,
                     },
                     player,
                 )
-                .about(&table, side)
+                .about(table, side)
                 .answering(answering)
                 .reply_to(self.post.confirmation_address(id)),
                 now,
