@@ -30,7 +30,7 @@ use crate::domain::ids::GameId;
 use crate::domain::lang::Lang;
 use crate::domain::player::Player;
 
-pub use super::Handled;
+pub use super::{Done, Handled, Ignored, Refused};
 
 /// A move of the position as `lang` writes it; the UCI when it is none.
 fn san_in(
@@ -126,10 +126,9 @@ async fn hear(
             kind: RejectionKind::Other,
         };
         refuse(inbox, tx, voter, kind, answering, now).await?;
-        return Ok(Some(Handled::Done(format!(
-            "refused: {} is a member, not the captain",
-            voter.email
-        ))));
+        return Ok(Some(Handled::Done(Done::Refused(Refused::NotCaptain {
+            member: voter.email.to_string(),
+        }))));
     };
     if table.record.status == GameStatus::Active && table.game.turn() != member.side {
         let kind = LetterKind::Rejected {
@@ -141,7 +140,7 @@ async fn hear(
             kind: RejectionKind::Other,
         };
         refuse(inbox, tx, voter, kind, answering, now).await?;
-        return Ok(Some(Handled::Done("refused: a vote out of turn".into())));
+        return Ok(Some(Handled::Done(Done::Refused(Refused::VoteOutOfTurn))));
     }
     // Judged as the side's move, in the voter's words, without playing it.
     let ply = table.game.plies().len();
@@ -173,9 +172,8 @@ async fn hear(
                             kind: *kind,
                         };
                         refuse(inbox, tx, voter, kind, answering, now).await?;
-                        return Ok(Some(Handled::Done(format!(
-                            "vote refused: {}",
-                            verdict.summary
+                        return Ok(Some(Handled::Done(Done::VoteRefused(
+                            verdict.summary.clone(),
                         ))));
                     }
                 }
@@ -183,18 +181,22 @@ async fn hear(
             // Out of time: the game ends on time as it would for a move.
             Step::EndOnTime { .. } => {
                 let captain = table.player(member.side).clone();
-                return inbox
-                    .carry_out(tx, ruling, &captain, Some(table), answering, now)
-                    .await
-                    .map(Some);
+                return Box::pin(inbox.carry_out(
+                    tx,
+                    ruling,
+                    &captain,
+                    Some(table),
+                    answering,
+                    now,
+                ))
+                .await
+                .map(Some);
             }
             _ => {}
         }
     }
     let Some(chosen) = legal else {
-        return Ok(Some(Handled::Ignored(
-            "ignored: a vote that plays nothing".into(),
-        )));
+        return Ok(Some(Handled::Ignored(Ignored::VoteUnplayable)));
     };
     let ply = i64::try_from(ply).unwrap_or(i64::MAX);
     let changed = tx
@@ -240,12 +242,11 @@ async fn hear(
         // too deep for a thread's stack as one future.
         Box::pin(decide(inbox, tx, game, times.1, hours, now)).await?;
     }
-    Ok(Some(Handled::Done(format!(
-        "vote for {} counted ({} of {})",
-        chosen.san,
-        votes.len(),
-        side_ids.len()
-    ))))
+    Ok(Some(Handled::Done(Done::VoteCounted {
+        san: chosen.san.clone(),
+        voted: votes.len(),
+        members: side_ids.len(),
+    })))
 }
 
 async fn refuse(
@@ -256,12 +257,8 @@ async fn refuse(
     answering: &Answering<'_>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    if inbox.may_answer(tx, to.email.as_str(), now).await? {
-        inbox
-            .post
-            .answer(tx, answering.key("vote"), kind, to, answering, now)
-            .await?;
-    }
+    let answer = Outgoing::new(answering.key("vote"), kind, to).answering(answering);
+    inbox.post.answer(tx, answer, now).await?;
     Ok(())
 }
 
@@ -332,9 +329,7 @@ pub(crate) async fn decide(
                 .retain(|n| !matches!(n, Notice::MoveAccepted { .. } | Notice::YourMove { .. }));
         }
     }
-    inbox
-        .carry_out(tx, ruling, &captain, Some(table), &answering, now)
-        .await?;
+    Box::pin(inbox.carry_out(tx, ruling, &captain, Some(table), &answering, now)).await?;
     let table = load_table(tx, game).await?;
     if table.game.plies().len() <= ply {
         // Not played (the side was out of time): the game is over or goes on as it is.

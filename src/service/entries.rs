@@ -17,10 +17,10 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Handled;
 use super::inbox::{Inbox, Words};
 use super::post::{Answering, Outgoing, Post};
 use super::td::{StoredEvent, TdError};
+use super::{Done, Handled, Ignored, Limited};
 use crate::adapter::mail::compose::{EntryNews, LetterKind, OpenEvent};
 use crate::adapter::mail::inbound::InboundMail;
 use crate::adapter::store::entries::{EntryRecord, NewEntry, hour_before};
@@ -249,20 +249,21 @@ impl Inbox {
             None => Some(addressee(&mail.from, &stranger_name(mail), lang)),
         };
         let me = sender.or(stranger.as_ref()).expect("one of the two");
-        if !self.may_answer(tx, mail.from.as_str(), now).await? {
-            return Ok(Some(Handled::Ignored(
-                "ignored: an entry mail over the answer rate limit".into(),
-            )));
+        if !self.post.may_answer(tx, mail.from.as_str(), now).await? {
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Entry,
+            ))));
         }
         if stranger.is_some() {
             let (mine, everyone) = tx
                 .stranger_entries_since(mail.from.as_str(), hour_before(now))
                 .await?;
             if mine >= STRANGER_ENTRIES_PER_ADDRESS_HOUR || everyone >= STRANGER_ENTRIES_PER_HOUR {
-                return Ok(Some(Handled::Ignored(format!(
-                    "ignored: entries by addresses that are no players over the hourly limit ({mine} from {}, {everyone} in all)",
-                    mail.from
-                ))));
+                return Ok(Some(Handled::Ignored(Ignored::StrangerEntries {
+                    mine,
+                    from: mail.from.to_string(),
+                    everyone,
+                })));
             }
         }
         if let Some(wrote) = without_number {
@@ -274,9 +275,9 @@ impl Inbox {
             };
             let key = answering.key("entry.0");
             send(tx, &self.post, key, news, me, Some(answering), None, now).await?;
-            return Ok(Some(Handled::Done(
+            return Ok(Some(Handled::Done(Done::Entries(
                 "refused an entry command without an event number".into(),
-            )));
+            ))));
         }
         let mut said = Vec::new();
         for (i, c) in commands.iter().enumerate() {
@@ -304,7 +305,7 @@ impl Inbox {
             };
             said.push(done);
         }
-        Ok(Some(Handled::Done(said.join("; "))))
+        Ok(Some(Handled::Done(Done::Entries(said.join("; ")))))
     }
 
     /// `entries`: the events open for entries now.
@@ -546,23 +547,21 @@ impl Inbox {
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
         if !self.post.tokens.entry(id).matches(token) {
-            return Ok(Handled::Ignored(
-                "ignored: an entry reply with a wrong token".into(),
-            ));
+            return Ok(Handled::Ignored(Ignored::EntryWrongToken));
         }
         let Some(entry) = tx.entry(id).await? else {
-            return Ok(Handled::Ignored("ignored: no such entry".into()));
+            return Ok(Handled::Ignored(Ignored::NoSuchEntry));
         };
         if !entry.email.eq_ignore_ascii_case(mail.from.as_str()) {
-            return Ok(Handled::Ignored(format!(
-                "ignored: a reply to {}'s entry from {}",
-                entry.email, mail.from
-            )));
+            return Ok(Handled::Ignored(Ignored::NotTheirEntry {
+                entry: entry.email.clone(),
+                from: mail.from.to_string(),
+            }));
         }
-        if !self.may_answer(tx, mail.from.as_str(), now).await? {
-            return Ok(Handled::Ignored(
-                "ignored: an entry reply over the answer rate limit".into(),
-            ));
+        if !self.post.may_answer(tx, mail.from.as_str(), now).await? {
+            return Ok(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::EntryReply,
+            )));
         }
         let player = tx.player_by_email(&entry.email).await?;
         let me = player
@@ -583,7 +582,7 @@ impl Inbox {
                     now,
                 )
                 .await
-                .map(Handled::Done);
+                .map(|said| Handled::Done(Done::Entries(said)));
         };
         let withdraw = command::parse(&mail.text, me.lang)
             .commands
@@ -604,7 +603,7 @@ impl Inbox {
                         now,
                     )
                     .await
-                    .map(Handled::Done);
+                    .map(|said| Handled::Done(Done::Entries(said)));
             }
             tx.end_entry(id, EntryStatus::Withdrawn, None, now).await?;
             let left = entered - u32::from(entry.status == EntryStatus::Confirmed);
@@ -612,10 +611,10 @@ impl Inbox {
                 event: shown(&ev, &rules, left, &me),
             };
             send(tx, &self.post, key, news, &me, Some(answering), None, now).await?;
-            return Ok(Handled::Done(format!(
+            return Ok(Handled::Done(Done::Entries(format!(
                 "{} withdrew their entry to event {number}",
                 entry.email
-            )));
+            ))));
         }
         match entry.status {
             EntryStatus::Pending => {}
@@ -627,10 +626,10 @@ impl Inbox {
                     detail: None,
                 };
                 send(tx, &self.post, key, news, &me, Some(answering), None, now).await?;
-                return Ok(Handled::Done(format!(
+                return Ok(Handled::Done(Done::Entries(format!(
                     "{} confirmed again; entered already",
                     entry.email
-                )));
+                ))));
             }
             _ => {
                 return self
@@ -645,7 +644,7 @@ impl Inbox {
                         now,
                     )
                     .await
-                    .map(Handled::Done);
+                    .map(|said| Handled::Done(Done::Entries(said)));
             }
         }
         let rating = match &player {
@@ -671,7 +670,7 @@ impl Inbox {
             return self
                 .refuse(tx, &me, number, Some(shown), &why, key, answering, now)
                 .await
-                .map(Handled::Done);
+                .map(|said| Handled::Done(Done::Entries(said)));
         }
         // A stranger becomes a player now, with the name and language of
         // its mail (changeable later with `language`, or by the admin).
@@ -710,10 +709,10 @@ impl Inbox {
             now,
         )
         .await?;
-        Ok(Handled::Done(format!(
+        Ok(Handled::Done(Done::Entries(format!(
             "{} confirmed their entry to event {number}",
             entry.email
-        )))
+        ))))
     }
 }
 

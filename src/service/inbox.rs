@@ -8,12 +8,12 @@ mod director;
 mod stale;
 mod too_large;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 
 use self::stale::Written;
 use super::clocks;
 use super::loaded_game::{self, LoadedGame};
-use super::post::{self, Answering, Outgoing, Post};
+use super::post::{self, Answering, Outgoing, Post, answer_key};
 use super::schedule;
 use crate::adapter::mail::compose::{LetterKind, NotHandledCause};
 use crate::adapter::mail::inbound::{self, InboundMail};
@@ -33,15 +33,13 @@ use crate::domain::ids::GameId;
 use crate::domain::lang::Lang;
 use crate::domain::player::Player;
 
-pub use super::Handled;
+pub use super::{BounceNote, DigestLine, Done, Handled, Ignored, Limited, Refused, Ruled};
 
 /// Settings for handling mail.
 #[derive(Debug, Clone)]
 pub struct Inbox {
-    /// Addresses and tokens.
+    /// Addresses and tokens, and the hourly limit of answers.
     pub post: Post,
-    /// Answers per hour to one address.
-    pub answers_per_hour: u32,
     /// Regular leave days per player and calendar year.
     pub allowance: Allowance,
     /// The endgame tables claims are judged on.
@@ -52,8 +50,7 @@ impl Inbox {
     /// Inbound handling with the daemon's settings.
     pub fn new(post: Post, settings: &crate::service::app::Settings) -> Inbox {
         Inbox {
-            post,
-            answers_per_hour: settings.answers_per_hour,
+            post: post.with_answer_limit(settings.answers_per_hour),
             allowance: settings.allowance,
             tables: settings.tables.clone(),
         }
@@ -132,10 +129,12 @@ struct Arrived<'a> {
     received_at: DateTime<Utc>,
 }
 
-/// Several mails handled in one transaction, each after a savepoint of its
-/// own, so that one commit (one fsync) serves them all while a mail that
-/// fails is still undone alone (issue 15). Nothing of it stands until
-/// [`MailBatch::commit`]; dropped, it is rolled back.
+/// The transaction mails are handled in: several mails each after a
+/// savepoint of its own, so that one commit (one fsync) serves them all
+/// while a mail that fails is still undone alone (issue 15); a mail handled
+/// alone is a batch of one. Nothing of it stands until
+/// [`MailBatch::commit`], which also moves the mailbox's cursor (the one
+/// place it moves); dropped, it is rolled back.
 pub struct MailBatch {
     tx: Tx,
 }
@@ -164,50 +163,6 @@ impl MailBatch {
         })
     }
 
-    /// Handles one checked mail (see [`Inbox::handle_checked`]) after a
-    /// savepoint. An error is an outage: the batch is to be dropped.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn handle(
-        &mut self,
-        inbox: &Inbox,
-        store: &Store,
-        mailbox_ref: &str,
-        raw: &[u8],
-        checked: Checked,
-        received_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<InBatch, StoreError> {
-        self.tx.begin_item().await?;
-        match inbox
-            .handle_checked(
-                store,
-                &mut self.tx,
-                mailbox_ref,
-                raw,
-                checked,
-                received_at,
-                now,
-            )
-            .await
-        {
-            Ok(handled) => {
-                self.tx.keep_item().await?;
-                Ok(InBatch::Handled(handled))
-            }
-            Err(e) if super::quarantine::is_outage(&e) => Err(e),
-            Err(error) => {
-                let batch_lost = match self.tx.roll_back_item().await {
-                    Ok(()) => false,
-                    Err(undo) => {
-                        tracing::warn!(error = %undo, "a failed mail undid its whole batch");
-                        true
-                    }
-                };
-                Ok(InBatch::Failed { error, batch_lost })
-            }
-        }
-    }
-
     /// Commits the batch, with the mailbox's cursor moved to `cursor` when
     /// given (in the same transaction).
     pub async fn commit(
@@ -224,13 +179,51 @@ impl MailBatch {
     }
 }
 
-/// A mail as far as [`Inbox::check`] got without the database.
+/// What the mailbox gave of a mail, for [`Inbox::check`].
+#[allow(clippy::large_enum_variant)] // made and taken apart at once, one mail at a time
+pub enum Content<'a> {
+    /// The whole mail, and what [`inbound::parse`] made of it (the daemon
+    /// reads it apart, within a time budget).
+    Whole {
+        /// The mail as delivered.
+        raw: &'a [u8],
+        /// What was read of it.
+        read: Result<InboundMail, inbound::InboundError>,
+    },
+    /// A mail over the mailbox's size cap, not read: its header block.
+    TooLarge {
+        /// Its beginning (its header fields).
+        head: &'a [u8],
+        /// Its size in bytes.
+        size: u64,
+        /// The mailbox's cap.
+        max: u64,
+    },
+}
+
+/// A mail as far as [`Inbox::check`] got without the database, ready for
+/// [`Inbox::handle`].
 #[derive(Debug)]
-pub enum Checked {
+pub struct CheckedMail {
+    /// Where the mailbox has it (recorded with it).
+    mailbox_ref: String,
+    /// When it reached the mailbox.
+    received_at: DateTime<Utc>,
+    checked: Checked,
+}
+
+#[derive(Debug)]
+enum Checked {
     /// A `dopis doctor` probe: dropped without a record or an answer.
     Probe,
-    /// No usable sender: recorded, never answered.
-    Unreadable(inbound::InboundError),
+    /// No usable sender: recorded (under a hash of the mail), never answered.
+    Unreadable {
+        key: String,
+        error: inbound::InboundError,
+    },
+    /// Over the size cap: recorded as handled, its registered sender told
+    /// (see `too_large`).
+    TooLarge(Box<too_large::TooLarge>),
     /// A mail to act on.
     Read {
         /// The mail.
@@ -242,59 +235,44 @@ pub enum Checked {
     },
 }
 
+impl CheckedMail {
+    /// The mail as far as it was read, so that its sender can be told
+    /// when its handling fails.
+    pub fn read(&self) -> Option<&InboundMail> {
+        match &self.checked {
+            Checked::Read { mail, .. } => Some(mail),
+            Checked::TooLarge(large) => large.read.as_ref(),
+            Checked::Probe | Checked::Unreadable { .. } => None,
+        }
+    }
+}
+
 impl Inbox {
-    /// Handles one mail that reached the mailbox at `received_at`.
-    pub async fn handle(
-        &self,
-        store: &Store,
-        mailbox_ref: &str,
-        raw: &[u8],
-        received_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
-        self.handle_read(
-            store,
-            mailbox_ref,
-            raw,
-            inbound::parse(raw),
-            received_at,
-            now,
-        )
-        .await
-    }
-
-    /// Handles one mail already read (the daemon reads mail apart, within a
-    /// time budget): `read` is what [`inbound::parse`] made of `raw`.
-    pub async fn handle_read(
-        &self,
-        store: &Store,
-        mailbox_ref: &str,
-        raw: &[u8],
-        read: Result<InboundMail, inbound::InboundError>,
-        received_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
-        let checked = self.check(raw, read).await;
-        if let Checked::Probe = checked {
-            return Ok(Handled::Ignored("ignored: a dopis doctor probe".into()));
-        }
-        let mut tx = store.begin().await?;
-        let handled = self
-            .handle_checked(store, &mut tx, mailbox_ref, raw, checked, received_at, now)
-            .await?;
-        if handled != Handled::Duplicate {
-            crate::service::crash_point("before-inbound-commit");
-            tx.commit().await?;
-        }
-        Ok(handled)
-    }
-
     /// What can be known of a mail before the database is asked: whether it
     /// is a `dopis doctor` probe, could be read, and passed the DKIM check.
-    /// Apart from [`Inbox::handle_checked`] because the DKIM check may wait
-    /// on DNS, which must not happen inside a transaction (the daemon
-    /// handles several mails in one).
+    /// Apart from [`Inbox::handle`] because the DKIM check may wait on DNS,
+    /// which must not happen inside a transaction (the daemon handles
+    /// several mails in one).
     pub async fn check(
+        &self,
+        mailbox_ref: &str,
+        content: Content<'_>,
+        received_at: DateTime<Utc>,
+    ) -> CheckedMail {
+        let checked = match content {
+            Content::Whole { raw, read } => self.check_whole(raw, read).await,
+            Content::TooLarge { head, size, max } => {
+                Checked::TooLarge(Box::new(too_large::TooLarge::read(head, size, max).await))
+            }
+        };
+        CheckedMail {
+            mailbox_ref: mailbox_ref.to_owned(),
+            received_at,
+            checked,
+        }
+    }
+
+    async fn check_whole(
         &self,
         raw: &[u8],
         read: Result<InboundMail, inbound::InboundError>,
@@ -310,7 +288,12 @@ impl Inbox {
         }
         let mail = match read {
             Ok(mail) => mail,
-            Err(e) => return Checked::Unreadable(e),
+            Err(error) => {
+                return Checked::Unreadable {
+                    key: format!("sha256:{}", sha256_hex(raw, 32)),
+                    error,
+                };
+            }
         };
         // One of our own mails sent back by a machine (it copied our X-Loop):
         // dropped before anything else, never answered.
@@ -332,25 +315,57 @@ impl Inbox {
         self.post.require_dkim
     }
 
-    /// Handles a checked mail inside `tx`, which the caller commits (unless
-    /// the answer is [`Handled::Duplicate`]: then nothing was written).
-    /// `store` is only read, for the deadline report a TD asks for.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn handle_checked(
+    /// Handles a checked mail in `batch`, after a savepoint of its own:
+    /// the one way into the inbox, for every mail (the daemon's, a mail
+    /// handled alone as a batch of one). `store` is only read, for the
+    /// deadline report a TD asks for. An error is an outage: the batch is
+    /// to be dropped.
+    pub async fn handle(
+        &self,
+        store: &Store,
+        batch: &mut MailBatch,
+        mail: CheckedMail,
+        now: DateTime<Utc>,
+    ) -> Result<InBatch, StoreError> {
+        let tx = &mut batch.tx;
+        tx.begin_item().await?;
+        match self.handle_in(store, tx, mail, now).await {
+            Ok(handled) => {
+                tx.keep_item().await?;
+                Ok(InBatch::Handled(handled))
+            }
+            Err(e) if super::quarantine::is_outage(&e) => Err(e),
+            Err(error) => {
+                let batch_lost = match tx.roll_back_item().await {
+                    Ok(()) => false,
+                    Err(undo) => {
+                        tracing::warn!(error = %undo, "a failed mail undid its whole batch");
+                        true
+                    }
+                };
+                Ok(InBatch::Failed { error, batch_lost })
+            }
+        }
+    }
+
+    /// Handles a checked mail inside `tx`.
+    async fn handle_in(
         &self,
         store: &Store,
         tx: &mut Tx,
-        mailbox_ref: &str,
-        raw: &[u8],
-        checked: Checked,
-        received_at: DateTime<Utc>,
+        checked: CheckedMail,
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
+        let CheckedMail {
+            mailbox_ref,
+            received_at,
+            checked,
+        } = checked;
+        let mailbox_ref = mailbox_ref.as_str();
         let (mail, ours_back, dkim_failed) = match checked {
-            Checked::Probe => return Ok(Handled::Ignored("ignored: a dopis doctor probe".into())),
-            Checked::Unreadable(e) => {
+            Checked::Probe => return Ok(Handled::Ignored(Ignored::Probe)),
+            Checked::Unreadable { key, error } => {
                 // No usable sender: nobody to answer. Record it so it is not read again.
-                let key = format!("sha256:{}", sha256_hex(raw, 32));
                 let record = InboundRecord {
                     mail_key: &key,
                     mailbox_ref,
@@ -360,9 +375,14 @@ impl Inbox {
                 if !tx.record_inbound(&record, now).await? {
                     return Ok(Handled::Duplicate);
                 }
-                let why = format!("ignored: unreadable mail ({e})");
-                tx.inbound_outcome(&key, None, &why).await?;
-                return Ok(Handled::Ignored(why));
+                let outcome = Handled::Ignored(Ignored::Unreadable(error.to_string()));
+                tx.inbound_outcome(&key, None, &outcome.to_string()).await?;
+                return Ok(outcome);
+            }
+            Checked::TooLarge(large) => {
+                return self
+                    .refuse_too_large(tx, *large, mailbox_ref, received_at, now)
+                    .await;
             }
             Checked::Read {
                 mail,
@@ -388,10 +408,7 @@ impl Inbox {
             message_id: mail.message_id.as_ref(),
         };
         let (game, outcome) = if ours_back {
-            (
-                None,
-                Handled::Ignored("ignored: it carries our own X-Loop (a mail loop)".into()),
-            )
+            (None, Handled::Ignored(Ignored::OurLoop))
         } else if let Some(auto) = &mail.automatic {
             // RFC 3834: never answer bounces, auto-replies or list mail; a
             // bounce is counted against the address it names.
@@ -399,7 +416,7 @@ impl Inbox {
                 let done = super::bounces::record(&self.post, tx, &mail, received_at, now).await?;
                 (None, done)
             } else {
-                (None, Handled::Ignored(format!("ignored: {auto:?}")))
+                (None, Handled::Ignored(Ignored::Automatic(auto.clone())))
             }
         } else {
             // Whom it is from, read once for every way below.
@@ -429,17 +446,13 @@ impl Inbox {
                     answering: &answering,
                     received_at,
                 };
-                self.act(tx, mail, &mut words, now).await?
+                Box::pin(self.act(tx, mail, &mut words, now)).await?
             }
-        };
-        let text = match &outcome {
-            Handled::Duplicate => "duplicate".to_string(),
-            Handled::Ignored(t) | Handled::Done(t) => t.clone(),
         };
         if let Some(game) = game {
             span.record("game", game.0);
         }
-        tx.inbound_outcome(&key, game, &text).await?;
+        tx.inbound_outcome(&key, game, &outcome.to_string()).await?;
         Ok(outcome)
     }
 
@@ -536,15 +549,12 @@ impl Inbox {
             }
             Route::Confirm { id, player } => {
                 let Some(confirmation) = tx.confirmation(id).await? else {
-                    return Ok((
-                        None,
-                        Handled::Ignored("ignored: unknown confirmation".into()),
-                    ));
+                    return Ok((None, Handled::Ignored(Ignored::UnknownConfirmation)));
                 };
                 if confirmation.used {
                     return Ok((
                         Some(confirmation.game_id),
-                        Handled::Ignored("ignored: confirmation already used".into()),
+                        Handled::Ignored(Ignored::ConfirmationUsed),
                     ));
                 }
                 tx.use_confirmation(id, now).await?;
@@ -585,10 +595,14 @@ impl Inbox {
             }
             Route::NeedsConfirmation { table, player } => {
                 let game = table.record.id;
-                if !self.may_answer(tx, &player.email.to_string(), now).await? {
+                if !self
+                    .post
+                    .may_answer(tx, &player.email.to_string(), now)
+                    .await?
+                {
                     return Ok((
                         Some(game),
-                        Handled::Ignored("ignored: answer rate limit".into()),
+                        Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
                     ));
                 }
                 let id = tx
@@ -615,12 +629,22 @@ impl Inbox {
                     .await?;
                 Ok((
                     Some(game),
-                    Handled::Done(format!("asked {} to confirm", player.email)),
+                    Handled::Done(Done::AskedToConfirm {
+                        to: player.email.to_string(),
+                        stale: None,
+                    }),
                 ))
             }
             Route::NoGame { player } => {
-                if !self.may_answer(tx, &player.email.to_string(), now).await? {
-                    return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
+                if !self
+                    .post
+                    .may_answer(tx, &player.email.to_string(), now)
+                    .await?
+                {
+                    return Ok((
+                        None,
+                        Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
+                    ));
                 }
                 let commands = words.in_lang(player.lang).to_vec();
                 let games = tx.active_games_of(player.id).await?;
@@ -648,22 +672,26 @@ impl Inbox {
                 log,
             } => {
                 let Some(player) = player else {
-                    return Ok((game, Handled::Ignored(format!("ignored: {log}"))));
+                    return Ok((game, Handled::Ignored(Ignored::NobodyToTell { why, log })));
                 };
-                if !self.may_answer(tx, &player.email.to_string(), now).await? {
-                    return Ok((game, Handled::Ignored("ignored: answer rate limit".into())));
+                let refused = LetterKind::Refused {
+                    reason: why.clone(),
+                };
+                let answer = Outgoing::new(answering.key("refused"), refused, &player);
+                if !self
+                    .post
+                    .answer(tx, answer.answering(answering), now)
+                    .await?
+                {
+                    return Ok((
+                        game,
+                        Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
+                    ));
                 }
-                self.post
-                    .answer(
-                        tx,
-                        answering.key("refused"),
-                        LetterKind::Refused { reason: why },
-                        &player,
-                        answering,
-                        now,
-                    )
-                    .await?;
-                Ok((game, Handled::Done(format!("refused: {log}"))))
+                Ok((
+                    game,
+                    Handled::Done(Done::Refused(Refused::Route { why, log })),
+                ))
             }
         }
     }
@@ -684,23 +712,27 @@ impl Inbox {
         let Some(player) = sender else {
             return Ok((
                 None,
-                Handled::Ignored(format!("ignored: no DKIM pass from {}", mail.from)),
+                Handled::Ignored(Ignored::Unsigned {
+                    from: mail.from.to_string(),
+                }),
             ));
         };
-        if !self.may_answer(tx, &player.email.to_string(), now).await? {
-            return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
+        let answer = Outgoing::new(
+            answering.key("dkim"),
+            LetterKind::Refused { reason: why },
+            &player,
+        );
+        if !self
+            .post
+            .answer(tx, answer.answering(answering), now)
+            .await?
+        {
+            return Ok((
+                None,
+                Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
+            ));
         }
-        self.post
-            .answer(
-                tx,
-                answering.key("dkim"),
-                LetterKind::Refused { reason: why },
-                &player,
-                answering,
-                now,
-            )
-            .await?;
-        Ok((None, Handled::Done("refused: no DKIM pass".into())))
+        Ok((None, Handled::Done(Done::Refused(Refused::Unsigned))))
     }
 
     /// Tells the registered sender of a mail that could not be handled (and
@@ -739,38 +771,18 @@ impl Inbox {
         let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
             return Ok(false);
         };
-        if !self.may_answer(tx, &player.email.to_string(), now).await? {
-            return Ok(false);
-        }
         let answering = Answering {
             mail_key: failure_key,
             message_id: mail.message_id.as_ref(),
         };
+        let kind = LetterKind::NotHandled {
+            subject: mail.subject.clone(),
+            cause,
+        };
+        let answer = Outgoing::new(answer_key(failure_key, "not-handled"), kind, &player);
         self.post
-            .answer(
-                tx,
-                crate::service::post::answer_key(failure_key, "not-handled"),
-                LetterKind::NotHandled {
-                    subject: mail.subject.clone(),
-                    cause,
-                },
-                &player,
-                &answering,
-                now,
-            )
-            .await?;
-        Ok(true)
-    }
-
-    /// Whether another answer to this address stays within the hourly limit.
-    pub(crate) async fn may_answer(
-        &self,
-        tx: &mut Tx,
-        address: &str,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
-        let sent = tx.answers_since(address, now - Duration::hours(1)).await?;
-        Ok(sent < i64::from(self.answers_per_hour))
+            .answer(tx, answer.answering(&answering), now)
+            .await
     }
 
     /// Works out whom a mail is from and what it may do.
@@ -967,10 +979,9 @@ impl Inbox {
         }
         let Some((ruling, current)) = self.hear_game(tx, table, player, commands, times).await?
         else {
-            return Ok(Handled::Ignored("ignored: not a player of the game".into()));
+            return Ok(Handled::Ignored(Ignored::NotAPlayer));
         };
-        self.carry_out(tx, ruling, player, Some(current), answering, now)
-            .await
+        Box::pin(self.carry_out(tx, ruling, player, Some(current), answering, now)).await
     }
 
     /// Hears commands of `player` in the loaded game (its row locked for
@@ -1065,9 +1076,11 @@ impl Inbox {
         now: DateTime<Utc>,
     ) -> Result<Handled, StoreError> {
         let mut player = player.clone();
+        let mut ruled = Ruled::default();
         for step in ruling.steps {
             match step {
                 Step::BookLeave { leave, left } => {
+                    ruled.leave_booked.push((leave.from(), leave.to()));
                     clocks::store_leave(tx, &player, leave, player.email.as_str(), None, now)
                         .await?;
                     // The game's clocks and deadlines now know the leave.
@@ -1082,20 +1095,30 @@ impl Inbox {
                     };
                     let key = answering.key(&format!("leave.{}", leave.from()));
                     self.post
-                        .answer(tx, key, kind, &player, answering, now)
+                        .answer(
+                            tx,
+                            Outgoing::new(key, kind, &player).answering(answering),
+                            now,
+                        )
                         .await?;
                 }
                 Step::RefuseLeave { from, to, reason } => {
+                    ruled.leave_refused.push((from, to));
                     let kind = LetterKind::LeaveRefused {
                         wrote: format!("leave {from} {to}"),
                         reason: Reason::Leave(reason),
                     };
                     let key = answering.key(&format!("leave.{from}"));
                     self.post
-                        .answer(tx, key, kind, &player, answering, now)
+                        .answer(
+                            tx,
+                            Outgoing::new(key, kind, &player).answering(answering),
+                            now,
+                        )
                         .await?;
                 }
                 Step::Settings { lang, digest } => {
+                    (ruled.lang, ruled.digest) = (lang, digest);
                     self.settings(tx, &mut player, lang, digest, answering, now)
                         .await?;
                     // The game's mails are written in the language chosen.
@@ -1123,9 +1146,12 @@ impl Inbox {
                     // In a game the rest of the mail waits on this answer;
                     // without one the limit was checked on the way in.
                     if current.is_some()
-                        && !self.may_answer(tx, &player.email.to_string(), now).await?
+                        && !self
+                            .post
+                            .may_answer(tx, &player.email.to_string(), now)
+                            .await?
                     {
-                        return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+                        return Ok(Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)));
                     }
                     for (key, event) in events {
                         match event {
@@ -1141,37 +1167,35 @@ impl Inbox {
                                     reason: Reason::NotInEvent { game },
                                     kind: RejectionKind::Other,
                                 };
-                                self.post
-                                    .answer(tx, key, kind, &player, answering, now)
-                                    .await?;
+                                let answer = Outgoing::new(key, kind, &player).answering(answering);
+                                self.post.answer(tx, answer, now).await?;
                             }
                         }
                     }
                 }
                 Step::XfccPassword => {
                     if current.is_some()
-                        && !self.may_answer(tx, &player.email.to_string(), now).await?
+                        && !self
+                            .post
+                            .may_answer(tx, &player.email.to_string(), now)
+                            .await?
                     {
-                        return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+                        return Ok(Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)));
                     }
                     let password = super::credentials::set_new_password(tx, &player).await?;
                     // To the registered address only (`answer` writes to
                     // the player as registered, never to a From).
+                    let kind = LetterKind::XfccPassword {
+                        username: player.email.to_string(),
+                        password,
+                    };
+                    let answer = Outgoing::new(answering.key("xfcc"), kind, &player);
                     self.post
-                        .answer(
-                            tx,
-                            answering.key("xfcc"),
-                            LetterKind::XfccPassword {
-                                username: player.email.to_string(),
-                                password,
-                            },
-                            &player,
-                            answering,
-                            now,
-                        )
+                        .answer(tx, answer.answering(answering), now)
                         .await?;
                 }
                 Step::EndOnTime { side, at } => {
+                    ruled.out_of_time = Some(side);
                     let Some(mut table) = current.take() else {
                         continue;
                     };
@@ -1182,9 +1206,20 @@ impl Inbox {
                     let Some(table) = current.take() else {
                         continue;
                     };
-                    if let Some(ignored) = self
-                        .play(tx, table, *verdict, &player, answering, now)
-                        .await?
+                    let before = table.game.plies().len();
+                    ruled.played = verdict
+                        .game
+                        .plies()
+                        .iter()
+                        .skip(before)
+                        .map(|p| p.san.clone())
+                        .collect();
+                    ruled.rejected = verdict
+                        .notices
+                        .iter()
+                        .any(|n| matches!(n, Notice::Rejected { .. }));
+                    if let Some(ignored) =
+                        Box::pin(self.play(tx, table, *verdict, &player, answering, now)).await?
                     {
                         return Ok(ignored);
                     }
@@ -1213,13 +1248,15 @@ impl Inbox {
                             kind,
                         },
                     };
+                    let answer = Outgoing::new(answering.key("nogame"), kind, &player);
                     self.post
-                        .answer(tx, answering.key("nogame"), kind, &player, answering, now)
+                        .answer(tx, answer.answering(answering), now)
                         .await?;
                 }
             }
         }
-        Ok(Handled::Done(ruling.summary))
+        ruled.summary = ruling.summary;
+        Ok(Handled::Done(Done::Ruled(ruled)))
     }
 
     /// Carries out the arbiter's verdict on a game: saves it and queues the
@@ -1246,9 +1283,14 @@ impl Inbox {
                 .iter()
                 .any(|n| matches!(n, Notice::Message { .. } | Notice::MessageHeld { .. }));
         if (rejected || message_alone)
-            && !self.may_answer(tx, &player.email.to_string(), now).await?
+            && !self
+                .post
+                .may_answer(tx, &player.email.to_string(), now)
+                .await?
         {
-            return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Answer,
+            ))));
         }
         let record = current.record.clone();
         let mut table = if verdict.changed {
@@ -1288,12 +1330,19 @@ impl Inbox {
                 table.messages.push(kept);
             }
         }
-        self.post
-            .notices(tx, &table, &verdict.notices, answering, now)
-            .await?;
+        // Boxed, as the other deep steps of a mail: the mails of a game's
+        // end nest deep, and a future holding them inline would be too
+        // large for a thread's stack (as the daemon's and a test's are).
+        Box::pin(
+            self.post
+                .notices(tx, &table, &verdict.notices, answering, now),
+        )
+        .await?;
         if verdict.changed && table.game.is_over() {
-            crate::service::td::finals::mail_final_standings(tx, &self.post, record.id, now)
-                .await?;
+            Box::pin(crate::service::td::finals::mail_final_standings(
+                tx, &self.post, record.id, now,
+            ))
+            .await?;
         }
         Ok(None)
     }
@@ -1328,11 +1377,8 @@ impl Inbox {
             }),
         ];
         for (what, kind) in answers.into_iter().flatten() {
-            if self.may_answer(tx, &player.email.to_string(), now).await? {
-                self.post
-                    .answer(tx, answering.key(what), kind, player, answering, now)
-                    .await?;
-            }
+            let answer = Outgoing::new(answering.key(what), kind, player).answering(answering);
+            self.post.answer(tx, answer, now).await?;
         }
         Ok(())
     }
@@ -1342,18 +1388,6 @@ impl Inbox {
 /// done with (handled or quarantined), as the mailbox names it.
 pub async fn mailbox_cursor(store: &Store, mailbox: &str) -> Result<Option<String>, StoreError> {
     store.mailbox_cursor(mailbox).await
-}
-
-/// Moves the cursor of mailbox `mailbox` past mail `reference`.
-pub async fn set_mailbox_cursor(
-    store: &Store,
-    mailbox: &str,
-    reference: &str,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let mut tx = store.begin().await?;
-    tx.set_mailbox_cursor(mailbox, reference, now).await?;
-    tx.commit().await
 }
 
 /// The standings letter of an event, with event errors as store errors (a

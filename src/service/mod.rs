@@ -4,7 +4,8 @@
 //! mail in and out), never the daemon or the CLI.
 //!
 //! - [`app`]: the config, store and clock every command shares.
-//! - [`inbox`]: an inbound mail routed, authenticated and applied.
+//! - [`inbox`]: an inbound mail routed, authenticated and applied;
+//!   [`handled`]: what became of it, typed.
 //! - [`dkim`]: the optional DKIM check of an inbound mail.
 //! - [`loaded_game`]: a stored game loaded once with its players, clock,
 //!   ratings and event settings, for the inbox, the arbiter and the post.
@@ -46,6 +47,7 @@ pub mod export;
 pub mod feeds;
 pub mod forget;
 pub mod games;
+pub mod handled;
 pub mod inbox;
 pub mod lease;
 pub mod links;
@@ -83,16 +85,7 @@ pub async fn open_store(url: &str) -> Result<Store, StoreError> {
     Store::open_existing(url).await
 }
 
-/// What became of a mail, for logs and tests.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Handled {
-    /// Seen before: did nothing.
-    Duplicate,
-    /// Not answered by rule (bounce, auto-reply, list, unreadable, rate limit).
-    Ignored(String),
-    /// Acted on or answered; the text says how.
-    Done(String),
-}
+pub use handled::{BounceNote, DigestLine, Done, Handled, Ignored, Limited, Refused, Ruled};
 
 /// A test hook for crash-and-restart tests: when `DOPIS_CRASH_AT` names
 /// this point, the process dies here at once, as if killed with `kill -9`

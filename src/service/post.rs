@@ -51,6 +51,9 @@ pub struct Post {
     /// link to the game's page from the recipient's side, event mails to
     /// the event's page ([`Post::with_pages`]). Unset, mails are as before.
     pub pages: Option<String>,
+    /// Answers per hour to one address (`[mail] answers_per_hour`): the
+    /// limit [`Post::answer`] keeps.
+    pub answers_per_hour: u32,
 }
 
 /// When hard bounces pause a player's mail.
@@ -215,7 +218,31 @@ impl Post {
             },
             analysis: AnalysisLink::parse(&cfg.analysis_link).map_err(PostError::AnalysisLink)?,
             pages: None,
+            answers_per_hour: cfg.answers_per_hour,
         })
+    }
+
+    /// The same post keeping another hourly limit of answers.
+    #[must_use]
+    pub fn with_answer_limit(mut self, answers_per_hour: u32) -> Post {
+        self.answers_per_hour = answers_per_hour;
+        self
+    }
+
+    /// Whether another answer to this address stays within the hourly
+    /// limit. [`Post::answer`] asks it itself; the inbox asks it first only
+    /// where the answer is about something it would do first (a
+    /// confirmation stored, a move saved).
+    pub async fn may_answer(
+        &self,
+        tx: &mut Tx,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let sent = tx
+            .answers_since(address, now - chrono::Duration::hours(1))
+            .await?;
+        Ok(sent < i64::from(self.answers_per_hour))
     }
 
     /// The same post with mails linking to the web pages under `base`
@@ -679,23 +706,21 @@ impl Post {
         Ok(())
     }
 
-    /// Queues an answer to a player's mail that is about no one game
-    /// (confirmations, refusals, preferences, standings, leave).
+    /// Queues an answer to a player's mail (`mail`, made `answering` it),
+    /// unless it would go over the hourly limit of answers to their
+    /// address, which also bounds how many mails one sender can make the
+    /// server send: whether it was queued.
     pub async fn answer(
         &self,
         tx: &mut Tx,
-        mail_key: String,
-        kind: LetterKind,
-        to: &Player,
-        answering: &Answering<'_>,
+        mail: Outgoing<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        self.queue(
-            tx,
-            Outgoing::new(mail_key, kind, to).answering(answering),
-            now,
-        )
-        .await
+    ) -> Result<bool, StoreError> {
+        if !self.may_answer(tx, mail.to.email.as_str(), now).await? {
+            return Ok(false);
+        }
+        self.queue(tx, mail, now).await?;
+        Ok(true)
     }
 
     /// Queues the mails for a new game: the side to move (White, unless a

@@ -650,7 +650,7 @@ pub async fn make_a_move(
         .await?;
     if let Handled::Ignored(why) = &done {
         // Held back (the hourly answer limit): nothing was saved.
-        tracing::warn!(game = game.0, why, "XFCC move not carried out");
+        tracing::warn!(game = game.0, %why, "XFCC move not carried out");
         return Ok(MoveResult::ServerError);
     }
     tx.commit().await?;

@@ -13,10 +13,10 @@ use crate::adapter::store::{Store, StoreError};
 use crate::domain::arbiter::{self, DirectorAddress, DirectorAnswer};
 use crate::domain::ids::EventId;
 use crate::domain::player::Player;
-use crate::service::Handled;
 use crate::service::clocks::not_a_player;
 use crate::service::post::Answering;
 use crate::service::report::by_mail::{report_letter, to_director};
+use crate::service::{Done, Handled, Ignored, Limited};
 
 /// Whether `address` is among an event's TDs (addresses compare without case).
 async fn directs(tx: &mut Tx, event: EventId, address: &str) -> Result<bool, StoreError> {
@@ -72,8 +72,10 @@ pub async fn answer_director(
         if events.is_empty() {
             return Ok(None);
         }
-        if !inbox.may_answer(tx, from, now).await? {
-            return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
+        if !inbox.post.may_answer(tx, from, now).await? {
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Answer,
+            ))));
         }
         for e in &events {
             let key = answering.key(&format!("reporthow.e{}", e.id.0));
@@ -82,17 +84,20 @@ pub async fn answer_director(
             };
             to_director(post, tx, key, kind, &td, e.id, Some(answering), now).await?;
         }
-        return Ok(Some(Handled::Done(format!(
-            "told TD {from} how to ask for the report"
-        ))));
+        return Ok(Some(Handled::Done(Done::ToldHowToAsk {
+            td: from.to_owned(),
+        })));
     };
     if !directs(tx, event, from).await? {
-        return Ok(Some(Handled::Ignored(format!(
-            "ignored: mail to the report address of event {event} from {from}, not its TD"
-        ))));
+        return Ok(Some(Handled::Ignored(Ignored::NotTheTd {
+            event,
+            from: from.to_owned(),
+        })));
     }
-    if !inbox.may_answer(tx, from, now).await? {
-        return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
+    if !inbox.post.may_answer(tx, from, now).await? {
+        return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+            Limited::Answer,
+        ))));
     }
     let name = tx.event(event).await?.name;
     let address = if post.tokens.director(event.0, from).matches(&token) {
@@ -105,20 +110,23 @@ pub async fn answer_director(
             let key = answering.key(&format!("reporthow.e{}", event.0));
             let kind = LetterKind::ReportInstructions { event: name };
             to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
-            Ok(Some(Handled::Done(format!(
-                "wrong report token from TD {from}: told how to ask"
-            ))))
+            Ok(Some(Handled::Done(Done::WrongReportToken {
+                td: from.to_owned(),
+            })))
         }
         Some(DirectorAnswer::Report) => {
             let kind = report_letter(store, tx, event, now).await?;
             let key = answering.key(&format!("report.e{}", event.0));
             to_director(post, tx, key, kind, &td, event, Some(answering), now).await?;
-            Ok(Some(Handled::Done(format!(
-                "sent the deadline report of event {event} to {from}"
-            ))))
+            Ok(Some(Handled::Done(Done::ReportSent {
+                event,
+                to: from.to_owned(),
+            })))
         }
-        Some(DirectorAnswer::Nothing) | None => Ok(Some(Handled::Ignored(format!(
-            "ignored: TD {from} wrote to the report address without `report`"
-        )))),
+        Some(DirectorAnswer::Nothing) | None => {
+            Ok(Some(Handled::Ignored(Ignored::NoReportAsked {
+                from: from.to_owned(),
+            })))
+        }
     }
 }

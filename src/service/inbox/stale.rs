@@ -14,7 +14,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{Handled, Inbox, first_line};
+use super::{Done, Handled, Ignored, Inbox, Limited, first_line};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::inbound::InboundMail;
 use crate::adapter::mail::stale::{self, Freshness, MovePoint};
@@ -68,31 +68,23 @@ impl Inbox {
         let Some(first) = first else {
             return Ok(None);
         };
-        if !self.may_answer(tx, player.email.as_str(), now).await? {
-            return Ok(Some(Handled::Ignored(
-                "ignored: a repeated mail (answer rate limit)".into(),
-            )));
+        let answer = Outgoing::new(
+            answering.key("repeated"),
+            LetterKind::Repeated {
+                wrote: first_line(&mail.text),
+                first: locale::describe_deadline(first, player.tz, player.lang),
+            },
+            player,
+        )
+        .about(table, table.record.side_of(player.id))
+        .answering(answering)
+        .reply_to(self.post.reply_to(game, player));
+        if !self.post.answer(tx, answer, now).await? {
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Repeated,
+            ))));
         }
-        self.post
-            .queue(
-                tx,
-                Outgoing::new(
-                    answering.key("repeated"),
-                    LetterKind::Repeated {
-                        wrote: first_line(&mail.text),
-                        first: locale::describe_deadline(first, player.tz, player.lang),
-                    },
-                    player,
-                )
-                .about(table, table.record.side_of(player.id))
-                .answering(answering)
-                .reply_to(self.post.reply_to(game, player)),
-                now,
-            )
-            .await?;
-        Ok(Some(Handled::Done(format!(
-            "not carried out again: the same mail first came at {first}"
-        ))))
+        Ok(Some(Handled::Done(Done::Repeated { first })))
     }
 
     /// Asks the player to confirm, against the board as it is now, words
@@ -163,10 +155,10 @@ impl Inbox {
         if !arbiter::apply(&board, Seat { side, lang }, &moves, written.received_at).changed {
             return Ok(None);
         }
-        if !self.may_answer(tx, player.email.as_str(), now).await? {
-            return Ok(Some(Handled::Ignored(
-                "ignored: a stale reply (answer rate limit)".into(),
-            )));
+        if !self.post.may_answer(tx, player.email.as_str(), now).await? {
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Stale,
+            ))));
         }
         let id = tx
             .add_confirmation(game, player.id, written.text, written.received_at, now)
@@ -204,10 +196,10 @@ impl Inbox {
                 now,
             )
             .await?;
-        Ok(Some(Handled::Done(format!(
-            "asked {} to confirm: the mail answers move {then}, the game is at move {now_at}",
-            player.email
-        ))))
+        Ok(Some(Handled::Done(Done::AskedToConfirm {
+            to: player.email.to_string(),
+            stale: Some((then, now_at)),
+        })))
     }
 
     /// The game as the arbiter takes it: with the standing offer, the
