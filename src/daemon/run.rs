@@ -18,9 +18,9 @@ use crate::service::delivery::{self, OutboxMail};
 use crate::service::inbox::{self, Content, Handled, Inbox};
 use crate::service::lease::Lease;
 use crate::service::post::Post;
-use crate::service::quarantine::{self, FailedMail, MailFault, SetAside, Unhandled, is_outage};
+use crate::service::quarantine::{self, FailedMail, MailFault, SetAside, Unhandled};
 use crate::service::retention::{self, Retention};
-use crate::service::{Store, StoreError};
+use crate::service::{ServiceError, Store, StoreError};
 
 /// While the inbox is read, the outbox is sent after this many mails...
 const SEND_EVERY_MAILS: usize = 8;
@@ -324,7 +324,7 @@ impl Daemon {
                 .await
             {
                 Ok(_) => {}
-                Err(e) if is_outage(&e) => return Err(e.into()),
+                Err(e) if e.is_outage() => return Err(e.into()),
                 Err(e) => {
                     tracing::warn!(mail = %reference, error = %e, "could not tell the sender")
                 }
@@ -581,7 +581,7 @@ impl Daemon {
             return Ok(Offered::Pending);
         }
         Ok(Offered::Failed(Box::new(FailedMail {
-            fault: MailFault::Store(error),
+            fault: MailFault::Service(error),
             read: sender,
         })))
     }
@@ -755,7 +755,7 @@ impl Daemon {
                     }
                     handled += 1;
                 }
-                Err(e) if is_outage(&e) => {
+                Err(e) if e.is_outage() => {
                     return Err(anyhow::Error::new(e).context(format!("scheduling game {game}")));
                 }
                 Err(e) => {
@@ -771,24 +771,24 @@ impl Daemon {
     /// Runs one unit of scheduler work (a digest, a report) unless it is
     /// waiting out a pause after failing; a failure other than an outage is
     /// recorded and put off. `Ok(None)`: not done this time.
-    async fn contained<T>(
+    async fn contained<T, E: Into<ServiceError>>(
         &self,
         subject: String,
         stuck: &HashSet<String>,
         waiting: &HashSet<String>,
-        work: impl std::future::Future<Output = Result<T, StoreError>>,
+        work: impl std::future::Future<Output = Result<T, E>>,
     ) -> anyhow::Result<Option<T>> {
         if waiting.contains(&subject) {
             return Ok(None);
         }
-        match work.await {
+        match work.await.map_err(Into::into) {
             Ok(done) => {
                 if stuck.contains(&subject) {
                     quarantine::unstuck(&self.store, &subject).await?;
                 }
                 Ok(Some(done))
             }
-            Err(e) if is_outage(&e) => Err(anyhow::Error::new(e).context(subject)),
+            Err(e) if e.is_outage() => Err(anyhow::Error::new(e).context(subject)),
             Err(e) => {
                 quarantine::record_stuck(&self.store, &subject, &e, self.clock.now()).await?;
                 Ok(None)
@@ -814,7 +814,7 @@ impl Daemon {
                 if let Some(done) = &done {
                     tracing::info!(game = game.0, done, "votes closed");
                 }
-                Ok(done.is_some())
+                Ok::<bool, ServiceError>(done.is_some())
             };
             if self
                 .contained(format!("votes:{}", game.0), &stuck, &waiting, work)
@@ -865,7 +865,7 @@ impl Daemon {
                 if let Some(done) = &done {
                     tracing::info!(event = event.0, ?done, "entries closed");
                 }
-                Ok(done.is_some())
+                Ok::<bool, ServiceError>(done.is_some())
             };
             if self
                 .contained(format!("entries:{}", event.0), &stuck, &waiting, work)
@@ -885,7 +885,7 @@ impl Daemon {
                 if let Some(built) = &built {
                     tracing::info!(event = event.0, final_event = built.event.0, "final built");
                 }
-                Ok(built.is_some())
+                Ok::<bool, ServiceError>(built.is_some())
             };
             if self
                 .contained(format!("stages:{}", event.0), &stuck, &waiting, work)
@@ -910,7 +910,7 @@ impl Daemon {
                         "promotions recorded"
                     );
                 }
-                Ok(done.is_some())
+                Ok::<bool, ServiceError>(done.is_some())
             };
             if self
                 .contained(format!("promotions:{}", section.0), &stuck, &waiting, work)

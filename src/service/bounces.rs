@@ -26,6 +26,7 @@
 //! a notice to a TD whose address bounces in turn only counts against that
 //! TD, and mail to a paused address is held.
 
+use crate::service::ServiceError;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, Utc};
@@ -49,7 +50,7 @@ pub(super) async fn record(
     mail: &InboundMail,
     received_at: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<Handled, StoreError> {
+) -> Result<Handled, ServiceError> {
     let Some(report) = &mail.bounce else {
         return Ok(Handled::Ignored(Ignored::Bounce(None)));
     };
@@ -107,7 +108,7 @@ pub(crate) async fn hard_bounce(
     mail_key: &str,
     received_at: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<BounceNote, StoreError> {
+) -> Result<BounceNote, ServiceError> {
     let address = player.email.to_string();
     tx.record_bounce(&NewBounce {
         player: player.id,
@@ -167,7 +168,7 @@ async fn tell_directors(
     count: i64,
     status: Option<&str>,
     now: DateTime<Utc>,
-) -> Result<usize, StoreError> {
+) -> Result<usize, ServiceError> {
     let lines = tx.game_lines_of(player.id).await?;
     // Each TD hears once, of the games of the events they direct.
     let mut directors: BTreeMap<String, (Player, Vec<String>)> = BTreeMap::new();

@@ -20,6 +20,7 @@
 //! before the scheduler runs in each pass, so a move that reached the
 //! mailbox in time is played rather than timed out.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, NaiveDate, Timelike, Utc};
 use shakmaty::Color;
 
@@ -96,7 +97,7 @@ pub async fn end_on_time(
     side: Color,
     at: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     if table.game.is_over() {
         return Ok(());
     }
@@ -165,7 +166,7 @@ impl Scheduler {
         &self,
         store: &Store,
         now: DateTime<Utc>,
-    ) -> Result<Option<(GameId, Result<Vec<Due>, StoreError>)>, StoreError> {
+    ) -> Result<Option<(GameId, Result<Vec<Due>, ServiceError>)>, StoreError> {
         let mut tx = store.begin().await?;
         let Some(id) = tx.claim_due_game(now).await? else {
             tx.commit().await?;
@@ -174,7 +175,7 @@ impl Scheduler {
         match self.settle(&mut tx, id, now).await {
             Ok(done) => match tx.commit().await {
                 Ok(()) => Ok(Some((id, Ok(done)))),
-                Err(e) => Ok(Some((id, Err(e)))),
+                Err(e) => Ok(Some((id, Err(e.into())))),
             },
             // Dropping the transaction rolls back what was begun.
             Err(e) => Ok(Some((id, Err(e)))),
@@ -187,7 +188,7 @@ impl Scheduler {
         tx: &mut Tx,
         id: GameId,
         now: DateTime<Utc>,
-    ) -> Result<Vec<Due>, StoreError> {
+    ) -> Result<Vec<Due>, ServiceError> {
         let mut table = load_table(tx, id).await?;
         let Some(clock) = table.clock.clone() else {
             // Nothing to time: no next instant, so the game is not claimed again.
@@ -284,7 +285,7 @@ impl Scheduler {
         store: &Store,
         id: PlayerId,
         now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool, ServiceError> {
         let mut tx = store.begin().await?;
         let player = tx.player(id).await?;
         let local = match player.tz {
@@ -323,7 +324,7 @@ impl Scheduler {
         table: &LoadedGame,
         side: Option<Color>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let reply_to = side.map(|_| self.post.reply_to(table.record.id, to));
         self.post
             .queue(

@@ -10,6 +10,7 @@
 //! member gets the side's mails, a move mail is a vote, and the tally
 //! ([`crate::domain::event::consultation`]) picks the move.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
 
@@ -78,7 +79,7 @@ impl Inbox {
         answering: &Answering<'_>,
         times: (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
+    ) -> Result<Option<Handled>, ServiceError> {
         hear(self, tx, table, voter, commands, answering, times, now).await
     }
 }
@@ -98,7 +99,7 @@ async fn hear(
     answering: &Answering<'_>,
     times: (DateTime<Utc>, DateTime<Utc>),
     now: DateTime<Utc>,
-) -> Result<Option<Handled>, StoreError> {
+) -> Result<Option<Handled>, ServiceError> {
     // The members came with the game (none in other games).
     let members = &table.members;
     let game = table.record.id;
@@ -256,7 +257,7 @@ async fn refuse(
     kind: LetterKind,
     answering: &Answering<'_>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     let answer = Outgoing::new(answering.key("vote"), kind, to).answering(answering);
     inbox.post.answer(tx, answer, now).await?;
     Ok(())
@@ -275,7 +276,7 @@ pub(crate) async fn decide(
     at: DateTime<Utc>,
     vote_hours: u32,
     now: DateTime<Utc>,
-) -> Result<Option<String>, StoreError> {
+) -> Result<Option<String>, ServiceError> {
     let table = load_table(tx, game).await?;
     if table.record.status != GameStatus::Active || table.game.is_over() {
         tx.set_votes_close_at(game, None).await?;
@@ -293,10 +294,7 @@ pub(crate) async fn decide(
     };
     let before = table.game.position().clone();
     let Some(text) = MoveText::new(&winner.uci) else {
-        return Err(StoreError::Corrupt(format!(
-            "game {game}: a vote '{}'",
-            winner.uci
-        )));
+        return Err(StoreError::Corrupt(format!("game {game}: a vote '{}'", winner.uci)).into());
     };
     let captain = table.player(side).clone();
     let mail_key = format!("vote.g{}.p{ply}", game.0);
@@ -407,7 +405,7 @@ pub async fn close_one(
     inbox: &Inbox,
     game: GameId,
     now: DateTime<Utc>,
-) -> Result<Option<String>, StoreError> {
+) -> Result<Option<String>, ServiceError> {
     let mut tx = store.begin().await?;
     // Locked and read again: a last vote may have made the move meanwhile.
     tx.game_for_update(game).await?;

@@ -15,6 +15,7 @@
 //! address and per hour, so a forger cannot make us mail a third party
 //! over and over.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use super::inbox::{Inbox, Words};
@@ -196,7 +197,7 @@ async fn send(
     answering: Option<&Answering<'_>>,
     reply_to: Option<EmailAddress>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     post.queue(
         tx,
         Outgoing::new(key, LetterKind::Entry { news }, to)
@@ -222,7 +223,7 @@ impl Inbox {
         words: &mut Words<'_>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
+    ) -> Result<Option<Handled>, ServiceError> {
         let lang = sender.map_or_else(|| language_of(&mail.text), |p| p.lang);
         let said = words.in_lang(lang).to_vec();
         // `enter` without a usable number, in a mail to no game: answered
@@ -316,7 +317,7 @@ impl Inbox {
         key: String,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, ServiceError> {
         let mut events = Vec::new();
         for id in tx.events_taking_entries().await? {
             if let Some((ev, rules)) = taking_entries(tx, id.0).await?
@@ -354,7 +355,7 @@ impl Inbox {
         key: String,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, ServiceError> {
         let Some((ev, rules)) = taking_entries(tx, number).await? else {
             let why = if number > 0
                 && tx.event(EventId(number)).await.is_ok()
@@ -460,7 +461,7 @@ impl Inbox {
         key: String,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, ServiceError> {
         let found = taking_entries(tx, number).await?;
         let entry = match &found {
             Some((ev, _)) => tx.entry_of(ev.record.id, me.email.as_str()).await?,
@@ -518,7 +519,7 @@ impl Inbox {
         key: String,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, ServiceError> {
         let (word, detail) = refusal_words(why, me);
         let news = EntryNews::Refused {
             number,
@@ -545,7 +546,7 @@ impl Inbox {
         token: &str,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
         if !self.post.tokens.entry(id).matches(token) {
             return Ok(Handled::Ignored(Ignored::EntryWrongToken));
         }

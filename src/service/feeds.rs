@@ -4,9 +4,10 @@
 
 use chrono::{DateTime, Utc};
 
+use super::ServiceError;
 use super::loaded_game;
 use super::post::Post;
-use crate::adapter::store::{Store, StoreError};
+use crate::adapter::store::Store;
 use crate::domain::player::Player;
 
 /// The `.ics` text of `player`'s deadlines at `now`. `game_link` makes the
@@ -17,7 +18,7 @@ pub async fn deadlines(
     player: &Player,
     game_link: impl Fn(i64) -> Option<String>,
     now: DateTime<Utc>,
-) -> Result<String, StoreError> {
+) -> Result<String, ServiceError> {
     let mut tx = store.begin().await?;
     let mut entries = Vec::new();
     for game in tx.games_to_move(player.id).await? {

@@ -8,6 +8,7 @@ mod director;
 mod stale;
 mod too_large;
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use self::stale::Written;
@@ -149,7 +150,7 @@ pub enum InBatch {
     /// errors), so the mails before it in the batch are undone too.
     Failed {
         /// Why.
-        error: StoreError,
+        error: ServiceError,
         /// Whether the batch before it was lost with it.
         batch_lost: bool,
     },
@@ -326,7 +327,7 @@ impl Inbox {
         batch: &mut MailBatch,
         mail: CheckedMail,
         now: DateTime<Utc>,
-    ) -> Result<InBatch, StoreError> {
+    ) -> Result<InBatch, ServiceError> {
         let tx = &mut batch.tx;
         tx.begin_item().await?;
         match self.handle_in(store, tx, mail, now).await {
@@ -334,7 +335,7 @@ impl Inbox {
                 tx.keep_item().await?;
                 Ok(InBatch::Handled(handled))
             }
-            Err(e) if super::quarantine::is_outage(&e) => Err(e),
+            Err(e) if e.is_outage() => Err(e),
             Err(error) => {
                 let batch_lost = match tx.roll_back_item().await {
                     Ok(()) => false,
@@ -355,7 +356,7 @@ impl Inbox {
         tx: &mut Tx,
         checked: CheckedMail,
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
         let CheckedMail {
             mailbox_ref,
             received_at,
@@ -462,7 +463,7 @@ impl Inbox {
         arrived: Arrived<'_>,
         words: &mut Words<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(Option<GameId>, Handled), StoreError> {
+    ) -> Result<(Option<GameId>, Handled), ServiceError> {
         let Arrived {
             mail,
             sender,
@@ -705,7 +706,7 @@ impl Inbox {
         sender: Option<Player>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(Option<GameId>, Handled), StoreError> {
+    ) -> Result<(Option<GameId>, Handled), ServiceError> {
         let why = Reason::Unsigned {
             from: mail.from.to_string(),
         };
@@ -745,7 +746,7 @@ impl Inbox {
         failure_key: &str,
         cause: NotHandledCause,
         now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool, ServiceError> {
         let mut tx = store.begin().await?;
         let told = self
             .tell_not_handled_in(&mut tx, mail, failure_key, cause, now)
@@ -764,7 +765,7 @@ impl Inbox {
         failure_key: &str,
         cause: NotHandledCause,
         now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool, ServiceError> {
         if mail.automatic.is_some() {
             return Ok(false);
         }
@@ -970,7 +971,7 @@ impl Inbox {
         answering: &Answering<'_>,
         times: (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
         // A consultation member's move is a vote (the captain's too).
         if let Some(done) =
             Box::pin(self.hear_vote(tx, &table, player, commands, answering, times, now)).await?
@@ -1074,7 +1075,7 @@ impl Inbox {
         mut current: Option<LoadedGame>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
         let mut player = player.clone();
         let mut ruled = Ruled::default();
         for step in ruling.steps {
@@ -1269,7 +1270,7 @@ impl Inbox {
         player: &Player,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
+    ) -> Result<Option<Handled>, ServiceError> {
         let rejected = verdict
             .notices
             .iter()
@@ -1357,7 +1358,7 @@ impl Inbox {
         notify: Option<bool>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         if let Some(lang) = chosen {
             player.lang = lang;
             tx.set_player_lang(player.id, lang).await?;
@@ -1390,18 +1391,13 @@ pub async fn mailbox_cursor(store: &Store, mailbox: &str) -> Result<Option<Strin
     store.mailbox_cursor(mailbox).await
 }
 
-/// The standings letter of an event, with event errors as store errors (a
-/// stored event that cannot be read back is corrupt).
+/// The standings letter of an event (see `ServiceError`'s `From<TdError>`:
+/// a stored event that cannot be read back is corrupt).
 async fn standings_kind(
     tx: &mut Tx,
     event: crate::domain::ids::EventId,
-) -> Result<LetterKind, StoreError> {
-    crate::service::td::standings_letter(tx, event)
-        .await
-        .map_err(|e| match e {
-            crate::service::td::TdError::Store(e) => e,
-            other => StoreError::Corrupt(other.to_string()),
-        })
+) -> Result<LetterKind, ServiceError> {
+    Ok(crate::service::td::standings_letter(tx, event).await?)
 }
 
 fn first_line(text: &str) -> String {

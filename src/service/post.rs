@@ -2,6 +2,7 @@
 //! tokens, deterministic keys and Message-IDs, threading, and the letters
 //! themselves (composed from `templates/`).
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
@@ -405,7 +406,7 @@ impl Post {
         &self,
         table: Option<&LoadedGame>,
         mail_key: &str,
-    ) -> Result<MessageId, StoreError> {
+    ) -> Result<MessageId, ServiceError> {
         let game = table.map(|t| {
             let ply = u32::try_from(t.game.plies().len()).unwrap_or(u32::MAX);
             (t.record.id.0, ply)
@@ -422,7 +423,7 @@ impl Post {
 
     /// The Message-ID every mail of a game refers to, so clients keep one
     /// thread per game: the (virtual) first mail of the game.
-    fn thread_root(&self, game: GameId) -> Result<MessageId, StoreError> {
+    fn thread_root(&self, game: GameId) -> Result<MessageId, ServiceError> {
         let text = format!("dopis.g{}.start@{}", game.0, self.ours.domain());
         MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
     }
@@ -442,7 +443,7 @@ impl Post {
         tx: &mut Tx,
         mail: Outgoing<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         self.queue_with_talk(tx, mail, None, now).await
     }
 
@@ -454,7 +455,7 @@ impl Post {
         mail: Outgoing<'_>,
         talk: Option<Talk>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let page = match mail.game {
             Some(table) => self.game_page(tx, table, mail.to).await?,
             None => None,
@@ -470,7 +471,7 @@ impl Post {
         mail: Outgoing<'_>,
         event: crate::domain::ids::EventId,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let page = self.event_page(tx, event, mail.to).await?;
         self.queue_linked(tx, mail, None, page, now).await
     }
@@ -482,7 +483,7 @@ impl Post {
         talk: Option<Talk>,
         page: Option<String>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let Outgoing {
             key: mail_key,
             kind,
@@ -539,26 +540,26 @@ impl Post {
             page,
             calendar,
         };
-        let raw = compose::compose(&letter)
-            .map_err(|e| StoreError::Corrupt(format!("cannot compose a mail: {e}")))?;
-        tx.enqueue(
-            &NewOutboxMail {
-                mail_key,
-                message_id: message_id.as_str().to_string(),
-                kind: if answering.is_some() {
-                    OutboxKind::Answer
-                } else {
-                    OutboxKind::Notice
+        let raw = compose::compose(&letter).map_err(ServiceError::Compose)?;
+        Ok(tx
+            .enqueue(
+                &NewOutboxMail {
+                    mail_key,
+                    message_id: message_id.as_str().to_string(),
+                    kind: if answering.is_some() {
+                        OutboxKind::Answer
+                    } else {
+                        OutboxKind::Notice
+                    },
+                    envelope_from: self.ours.to_string(),
+                    recipient: to.email.to_string(),
+                    raw,
+                    game_id,
+                    ply,
                 },
-                envelope_from: self.ours.to_string(),
-                recipient: to.email.to_string(),
-                raw,
-                game_id,
-                ply,
-            },
-            now,
-        )
-        .await
+                now,
+            )
+            .await?)
     }
 
     /// The deadline of a game where it is `to`'s move, as an entry of
@@ -571,7 +572,7 @@ impl Post {
         to: &Player,
         link: Option<String>,
         now: DateTime<Utc>,
-    ) -> Result<Option<compose::FeedEntry>, StoreError> {
+    ) -> Result<Option<compose::FeedEntry>, ServiceError> {
         let Some(side) = table.record.side_of(to.id) else {
             return Ok(None);
         };
@@ -594,8 +595,7 @@ impl Post {
             page: None,
             calendar: None,
         };
-        compose::feed_entry(&letter, link)
-            .map_err(|e| StoreError::Corrupt(format!("cannot write a calendar entry: {e}")))
+        Ok(compose::feed_entry(&letter, link)?)
     }
 
     /// Tells both players, and `directors`, that a game is over: the one
@@ -609,7 +609,7 @@ impl Post {
         table: &LoadedGame,
         directors: &[Player],
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         // Every end of a game passes here, so the rating list moves in the
         // transaction that ends the game, whichever way it ended.
         let rated = table.event.as_ref().map(|e| e.settings.rated);
@@ -651,7 +651,7 @@ impl Post {
         table: &LoadedGame,
         side: Color,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let to = table.player(side);
         let reply_to = self.reply_to(table.record.id, to);
         let fellows = Self::fellows(table, side);
@@ -692,7 +692,7 @@ impl Post {
         side: Color,
         fellows: &[Player],
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         for member in fellows {
             self.queue(
                 tx,
@@ -715,7 +715,7 @@ impl Post {
         tx: &mut Tx,
         mail: Outgoing<'_>,
         now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool, ServiceError> {
         if !self.may_answer(tx, mail.to.email.as_str(), now).await? {
             return Ok(false);
         }
@@ -731,7 +731,7 @@ impl Post {
         tx: &mut Tx,
         table: &LoadedGame,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let id = table.record.id.0;
         // The side to move is White but after a thematic line that ends
         // with White's move (1.e4 e5 2.Nf3 Nc6 3.Bb5): then Black.
@@ -765,7 +765,7 @@ impl Post {
         notices: &[Notice],
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let id = table.record.id;
         let ply = i64::try_from(table.game.plies().len()).unwrap_or(i64::MAX);
         // A message rides with the first mail its recipient gets of this
@@ -957,7 +957,7 @@ impl Post {
         tables: &[LoadedGame],
         day: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let key = format!("digest.p{}.{day}", to.id.0);
         let mut games = Vec::with_capacity(tables.len());
         for t in tables {
@@ -1052,9 +1052,11 @@ impl Talks {
 }
 
 /// Our own Message-IDs are made from a validated domain, so this is a bug
-/// report, not a player's error.
-fn bad_message_id(text: &str) -> StoreError {
-    StoreError::Corrupt(format!("cannot make a Message-ID from '{text}'"))
+/// report, not a player's error: the mail cannot be built.
+fn bad_message_id(text: &str) -> ServiceError {
+    ServiceError::Compose(compose::ComposeError::Build(format!(
+        "cannot make a Message-ID from '{text}'"
+    )))
 }
 
 /// Example move texts for a help mail: legal moves of the position in the

@@ -14,6 +14,7 @@
 //! Passwords are made here ([`new_password`], [`revoke_password`]): random,
 //! shown once, stored only as an Argon2id hash.
 
+use crate::service::ServiceError;
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Mutex;
@@ -130,7 +131,7 @@ fn decoy_hash() -> &'static str {
 /// Gives the player with address `email` a new XFCC password (the old one
 /// stops working) and returns it: the only time it is ever shown. `None`:
 /// no such player.
-pub async fn new_password(store: &Store, email: &str) -> Result<Option<String>, StoreError> {
+pub async fn new_password(store: &Store, email: &str) -> Result<Option<String>, ServiceError> {
     let mut tx = store.begin().await?;
     let Some(player) = tx.player_by_email(email).await? else {
         return Ok(None);
@@ -566,14 +567,14 @@ pub async fn make_a_move(
     player: &Player,
     request: &MoveRequest,
     now: DateTime<Utc>,
-) -> Result<MoveResult, StoreError> {
+) -> Result<MoveResult, ServiceError> {
     let game = GameId(request.game_id);
     let mut tx = store.begin().await?;
     // Loaded once, for the checks below and the arbiter.
     let table = match loaded_game::load_table_with(&mut tx, game, Some(player)).await {
         Ok(table) => table,
         Err(StoreError::UnknownGame(_)) => return Ok(MoveResult::InvalidGameID),
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
     let record = &table.record;
     let Some(me) = record.side_of(player.id) else {

@@ -11,6 +11,7 @@
 //! `List-Unsubscribe` address (`mailto:…?subject=notify%20each`; Gmail adds
 //! a line of its own to the body, which is then not read).
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use super::stale::Written;
@@ -18,7 +19,6 @@ use super::{Done, Handled, Inbox};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::digest_reply::{self, Line, Named};
 use crate::adapter::mail::inbound::InboundMail;
-use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
 use crate::domain::arbiter::{Reason, RejectionKind};
 use crate::domain::command::{self, Command, Notify};
@@ -38,7 +38,7 @@ impl Inbox {
         answering: &Answering<'_>,
         received_at: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<(Option<GameId>, Handled), StoreError> {
+    ) -> Result<(Option<GameId>, Handled), ServiceError> {
         // The digest answered, and the position it showed of each game.
         let mut shown = Vec::new();
         for id in mail.in_reply_to.iter().chain(mail.references.iter()) {

@@ -2,6 +2,7 @@
 //! `report` alone from a TD's address (see [`crate::service::report::by_mail`]
 //! for the rules). One of the inbox's routes, tried before players' mail.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use super::{Inbox, Words};
@@ -40,7 +41,7 @@ pub async fn answer_director(
     words: &mut Words<'_>,
     answering: &Answering<'_>,
     now: DateTime<Utc>,
-) -> Result<Option<Handled>, StoreError> {
+) -> Result<Option<Handled>, ServiceError> {
     let post = &inbox.post;
     let from = mail.from.as_str();
     let tag = mail

@@ -12,13 +12,13 @@
 //! something else replies to the newest mail, or writes the move with the
 //! current move number.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use super::{Done, Handled, Ignored, Inbox, Limited, first_line};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::inbound::InboundMail;
 use crate::adapter::mail::stale::{self, Freshness, MovePoint};
-use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
 use crate::adapter::store::games::GameStatus;
 use crate::domain::arbiter::{self, Seat};
@@ -54,7 +54,7 @@ impl Inbox {
         player: &Player,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
+    ) -> Result<Option<Handled>, ServiceError> {
         let Some(fingerprint) = stale::fingerprint(mail) else {
             return Ok(None);
         };
@@ -99,7 +99,7 @@ impl Inbox {
         written: &Written<'_>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
+    ) -> Result<Option<Handled>, ServiceError> {
         // Most replies answer the newest mail.
         let Some(answered) = written.answered else {
             return Ok(None);

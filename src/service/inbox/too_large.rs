@@ -8,14 +8,15 @@
 //! sender told in their language, as for a mail over the reader's other
 //! caps, in its batch's transaction; machines and strangers are not answered.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use super::{Done, Handled, Ignored, Inbox, Refused};
 use crate::adapter::mail::compose::NotHandledCause;
 use crate::adapter::mail::inbound::{Excess, InboundMail};
 use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::store::Tx;
 use crate::adapter::store::inbound::InboundRecord;
-use crate::adapter::store::{StoreError, Tx};
 
 /// A mail over the mailbox's size cap, as far as its header block could be
 /// read (outside the transaction: reading it may take a moment).
@@ -62,7 +63,7 @@ impl Inbox {
         mailbox_ref: &str,
         received_at: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
         let TooLarge { read, key, excess } = large;
         let record = InboundRecord {
             mail_key: &key,

@@ -2,12 +2,12 @@
 //! stored with their sides, the first side asked for its votes. Hearing
 //! and deciding the votes is `service::consultation`'s.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::{StoredEvent, TdError};
 use crate::adapter::mail::compose::{LetterKind, VoteNews};
-use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
 use crate::adapter::store::consultation::Member;
 use crate::adapter::store::games::NewGame;
@@ -110,7 +110,7 @@ pub(crate) async fn open_votes(
     members: &Members,
     closes: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     let side = table.game.turn();
     let ply = table.game.plies().len();
     let count = u32::try_from(members.of(side).count()).unwrap_or(u32::MAX);

@@ -37,6 +37,7 @@ mod standings;
 mod stored;
 mod visibility;
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use crate::adapter::mail::compose::LetterKind;
@@ -84,6 +85,18 @@ pub enum TdError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Another step failed: a mail could not be composed.
+    #[error(transparent)]
+    Service(ServiceError),
+}
+
+impl From<ServiceError> for TdError {
+    fn from(e: ServiceError) -> TdError {
+        match e {
+            ServiceError::Store(e) => TdError::Store(e),
+            other => TdError::Service(other),
+        }
+    }
 }
 
 impl From<BadEventFile> for TdError {
@@ -145,7 +158,7 @@ async fn tell(
     kind: LetterKind,
     to: &Player,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     post.queue(tx, Outgoing::new(key, kind, to), now).await
 }
 
