@@ -15,12 +15,12 @@ use crate::domain::address::EmailAddress;
 use crate::service::app::{Clock, Settings};
 use crate::service::clocks::Scheduler;
 use crate::service::delivery::{self, OutboxMail};
-use crate::service::inbox::{self, Handled, Inbox};
+use crate::service::inbox::{self, Content, Handled, Inbox};
 use crate::service::lease::Lease;
 use crate::service::post::Post;
-use crate::service::quarantine::{self, FailedMail, MailFault, SetAside, Unhandled, is_outage};
+use crate::service::quarantine::{self, FailedMail, MailFault, SetAside, Unhandled};
 use crate::service::retention::{self, Retention};
-use crate::service::{Store, StoreError};
+use crate::service::{ServiceError, Store, StoreError};
 
 /// While the inbox is read, the outbox is sent after this many mails...
 const SEND_EVERY_MAILS: usize = 8;
@@ -76,8 +76,9 @@ pub struct Pass {
 /// Mails handled in one open transaction, each after a savepoint of its
 /// own, not yet committed nor marked done. Committed after
 /// [`SEND_EVERY_MAILS`] mails or [`SEND_EVERY`], whichever comes first, so
-/// a reply waits at most that long for its batch; and before any mail that
-/// is handled on its own (one that failed, or is too large), so the mails
+/// a reply waits at most that long for its batch; and before a mail that
+/// failed is set aside, or one handled alone (a batch of one: every mail
+/// while DKIM is required, and the mails a failed one undid), so the mails
 /// keep their order.
 #[derive(Default)]
 struct Batch<'m> {
@@ -123,8 +124,6 @@ impl Batch<'_> {
 enum Offered {
     /// Handled in the batch; marked done once it commits.
     Pending,
-    /// Not for a batch: handled on its own once the batch is committed.
-    Alone,
     /// It failed; what it did is undone, the batch before it kept.
     Failed(Box<FailedMail>),
 }
@@ -226,82 +225,23 @@ impl Daemon {
         self
     }
 
-    /// Handles one mail and marks it done in the mailbox once its effects
-    /// are committed. A failure comes back with the mail as far as it was
-    /// read, so that its sender can be told.
-    pub async fn receive_one(
-        &self,
-        mailbox: &mut Mailbox,
-        mail: &Incoming,
-    ) -> Result<Handled, FailedMail> {
-        let span = mail_span(mail);
-        self.receive_in_span(mailbox, mail).instrument(span).await
-    }
-
-    async fn receive_in_span(
-        &self,
-        mailbox: &mut Mailbox,
-        mail: &Incoming,
-    ) -> Result<Handled, FailedMail> {
-        let now = self.clock.now();
-        let reference = mail.key.to_string();
-        // A mail cannot have arrived after it is read: a delivery time in the
-        // future (a wrong clock, a touched file) would charge a move's
-        // player for time to come.
-        let received_at = mail.received_at.min(now);
-        // With "handled mail" (or the failure) it brackets the time one mail
-        // took, which the fault suite reads from the log.
-        tracing::debug!(mail = %reference, bytes = mail.raw.len(), "reading mail");
-        let handled = if let Some(size) = mail.oversized {
-            tracing::warn!(mail = %reference, size, "mail too large: not read");
-            let max = mailbox.max_mail_bytes();
-            match self
-                .inbox
-                .refuse_too_large(
-                    &self.store,
-                    &reference,
-                    &mail.head,
-                    size,
-                    max,
-                    received_at,
-                    now,
-                )
-                .await
-            {
-                Ok(handled) => handled,
-                Err(e) if is_outage(&e) => {
-                    return Err(FailedMail {
-                        fault: MailFault::Store(e),
-                        read: None,
-                    });
-                }
-                // Not set aside: what is kept of a failed mail is what was
-                // read of it, and this one's body was not read.
-                Err(e) => {
-                    tracing::warn!(mail = %reference, error = %e, "the refusal of a mail too large could not be recorded");
-                    Handled::Ignored(format!("ignored: mail of {size} bytes is too large"))
-                }
-            }
-        } else {
-            let raw = Arc::new(mail.raw.clone());
-            let read = quarantine::read_within(raw, self.read_budget)
-                .await
-                .map_err(|fault| FailedMail { fault, read: None })?;
-            let sender = read.as_ref().ok().cloned();
-            self.inbox
-                .handle_read(&self.store, &reference, &mail.raw, read, received_at, now)
-                .await
-                .map_err(|e| FailedMail {
-                    fault: MailFault::Store(e),
-                    read: sender,
-                })?
-        };
-        tracing::info!(mail = %reference, outcome = ?handled, "handled mail");
-        crate::service::crash_point("after-inbound-commit");
-        self.after_commit(mailbox, mail)
-            .await
-            .map_err(|fault| FailedMail { fault, read: None })?;
-        Ok(handled)
+    /// Handles one mail outside any mailbox, as a pass handles each mail
+    /// (read within the budget, checked, handled in a batch of its own,
+    /// committed), but with nothing to mark done and no cursor to move: for
+    /// tests and tools that hold a mail and no mailbox. A mail that could
+    /// not be handled is an error, as is an outage.
+    pub async fn handle_one(&self, mail: &Incoming) -> anyhow::Result<Handled> {
+        let mut batch = Batch::default();
+        if let Offered::Failed(failure) =
+            Box::pin(self.offer(&mut batch, mail, super::mailbox::DEFAULT_MAX_MAIL_BYTES)).await?
+        {
+            return Err(
+                anyhow::Error::new(failure.fault).context(format!("handling mail {}", mail.key))
+            );
+        }
+        let handled = batch.pending.last().map(|p| p.handled.clone());
+        self.commit_batch(&mut batch, None, false).await?;
+        handled.context("a handled mail has an outcome")
     }
 
     /// Marks a mail done in the mailbox once its effects are committed, and
@@ -384,7 +324,7 @@ impl Daemon {
                 .await
             {
                 Ok(_) => {}
-                Err(e) if is_outage(&e) => return Err(e.into()),
+                Err(e) if e.is_outage() => return Err(e.into()),
                 Err(e) => {
                     tracing::warn!(mail = %reference, error = %e, "could not tell the sender")
                 }
@@ -430,9 +370,10 @@ impl Daemon {
     /// that fails here is left to the pass's own send after the inbox,
     /// which says why. Returns (handled, failed, sent).
     ///
-    /// Mails are handled in batches of the same size, one transaction each
-    /// with a savepoint per mail (see [`Batch`]): one commit, one fsync, for
-    /// several mails. A mail is marked done only once its batch committed.
+    /// This is the one way mail goes through: in batches of the same size,
+    /// one transaction each with a savepoint per mail (see [`Batch`]), a
+    /// mail handled alone being a batch of one. A mail is marked done only
+    /// once its batch committed.
     async fn receive_sending(
         &self,
         mailbox: &mut Mailbox,
@@ -443,74 +384,84 @@ impl Daemon {
         let mut after: Option<MailRef> = inbox::mailbox_cursor(&self.store, &self.mailbox_name)
             .await?
             .and_then(|c| c.parse().ok());
+        // Whether every mail so far is done with (handled or quarantined):
+        // the stored cursor moves only while it is.
         let mut all_done = true;
         // Each mail at most once a pass, even if it could not be moved out of the inbox.
         let mut seen = HashSet::new();
+        let max = mailbox.max_mail_bytes();
         loop {
             let fetched = mailbox.fetch_new(after.as_ref()).await?;
             let fetched: Vec<Incoming> = fetched
                 .into_iter()
                 .filter(|m| seen.insert(m.key.clone()))
                 .collect();
-            if fetched.is_empty() {
+            let Some(last) = fetched.last() else {
                 return Ok((count, failed, sent));
-            }
+            };
+            after = Some(last.key.clone());
             let mut batch = Batch::default();
             for mail in &fetched {
                 if *shutdown.borrow() {
-                    count += self.commit_batch(&mut batch, mailbox, all_done).await?;
+                    count += self
+                        .commit_batch(&mut batch, Some(mailbox), all_done)
+                        .await?;
                     return Ok((count, failed, sent));
                 }
-                after = Some(mail.key.clone());
-                let offered = self.offer(&mut batch, mail).await?;
-                let on_its_own = !matches!(offered, Offered::Pending);
-                if on_its_own {
-                    // What the batch did before this mail is kept (or, if
-                    // the database undid it, its mails are handled again on
-                    // their own), then this mail goes the way of a mail on
-                    // its own.
-                    count += self.commit_batch(&mut batch, mailbox, all_done).await?;
-                    let mut alone: Vec<(&Incoming, Option<FailedMail>)> =
-                        batch.undone.drain(..).map(|m| (m, None)).collect();
-                    alone.push(match offered {
-                        Offered::Failed(failure) => (mail, Some(*failure)),
-                        _ => (mail, None),
-                    });
-                    for (mail, failure) in alone {
-                        let result = match failure {
-                            None => self.receive_one(mailbox, mail).await,
-                            Some(failure) => Err(failure),
-                        };
-                        let done = match result {
-                            Ok(handled) => {
-                                if let Some(metrics) = &self.metrics {
-                                    metrics.mail(&handled);
-                                }
-                                count += 1;
-                                true
+                // With DKIM required, the check may wait on DNS, which must
+                // not hold a transaction open (other writers would wait on
+                // SQLite's lock): such a daemon handles each mail alone, a
+                // batch of one, checked before it begins.
+                let alone = self.inbox.check_may_wait();
+                if alone {
+                    count += self
+                        .commit_batch(&mut batch, Some(mailbox), all_done)
+                        .await?;
+                }
+                let failure = match Box::pin(self.offer(&mut batch, mail, max)).await? {
+                    Offered::Pending => None,
+                    Offered::Failed(failure) => Some(failure),
+                };
+                if failure.is_some() || !batch.undone.is_empty() {
+                    // What the batch did before this mail is kept; the mails
+                    // the database undid with it are handled again, each alone.
+                    count += self
+                        .commit_batch(&mut batch, Some(mailbox), all_done)
+                        .await?;
+                    for undone in std::mem::take(&mut batch.undone) {
+                        match Box::pin(self.offer(&mut batch, undone, max)).await? {
+                            Offered::Pending => {
+                                count += self
+                                    .commit_batch(&mut batch, Some(mailbox), all_done)
+                                    .await?;
                             }
-                            Err(failure) => {
+                            Offered::Failed(failure) => {
+                                failed += 1;
                                 if let Some(metrics) = &self.metrics {
                                     metrics.mail_failed();
                                 }
-                                failed += 1;
-                                self.set_aside(mailbox, mail, failure).await?
+                                all_done &= self.set_aside(mailbox, undone, *failure).await?;
+                                if all_done {
+                                    self.move_cursor_past(undone).await?;
+                                }
                             }
-                        };
-                        all_done &= done;
-                        if all_done {
-                            inbox::set_mailbox_cursor(
-                                &self.store,
-                                &self.mailbox_name,
-                                &mail.key.to_string(),
-                                self.clock.now(),
-                            )
-                            .await?;
                         }
                     }
                 }
-                if on_its_own || batch.is_due() {
-                    count += self.commit_batch(&mut batch, mailbox, all_done).await?;
+                if let Some(failure) = failure {
+                    failed += 1;
+                    if let Some(metrics) = &self.metrics {
+                        metrics.mail_failed();
+                    }
+                    all_done &= self.set_aside(mailbox, mail, *failure).await?;
+                    if all_done {
+                        self.move_cursor_past(mail).await?;
+                    }
+                }
+                if alone || batch.is_due() {
+                    count += self
+                        .commit_batch(&mut batch, Some(mailbox), all_done)
+                        .await?;
                     if let Some(sender) = mailer {
                         match self.send(sender, shutdown).await {
                             Ok(n) => sent += n,
@@ -524,47 +475,69 @@ impl Daemon {
                     }
                 }
             }
-            count += self.commit_batch(&mut batch, mailbox, all_done).await?;
+            count += self
+                .commit_batch(&mut batch, Some(mailbox), all_done)
+                .await?;
         }
     }
 
-    /// Handles `mail` inside the batch's transaction, after a savepoint of
-    /// its own: a mail that fails is undone alone and comes back to be set
-    /// aside. Mails a batch does not take (too large: refused on their own;
-    /// every mail while DKIM is required) come back as [`Offered::Alone`].
-    /// An error is an outage: the pass stops.
+    /// Reads, checks and handles `mail` inside the batch's transaction
+    /// (begun with its first mail), after a savepoint of its own: the one
+    /// function every mail goes through. A mail that fails is undone alone
+    /// and comes back to be set aside; `max` is the mailbox's size cap (a
+    /// mail over it is refused from its header fields). An error is an
+    /// outage: the pass stops.
     async fn offer<'m>(
         &self,
         batch: &mut Batch<'m>,
         mail: &'m Incoming,
+        max: u64,
     ) -> anyhow::Result<Offered> {
-        // With DKIM required, the check may wait on DNS, which must not hold
-        // a transaction open (other writers would wait on SQLite's lock):
-        // such a daemon handles each mail in its own transaction, checked
-        // before it begins.
-        if mail.oversized.is_some() || self.inbox.check_may_wait() {
-            return Ok(Offered::Alone);
-        }
         let span = mail_span(mail);
         let now = self.clock.now();
         let reference = mail.key.to_string();
+        // A mail cannot have arrived after it is read: a delivery time in the
+        // future (a wrong clock, a touched file) would charge a move's
+        // player for time to come.
         let received_at = mail.received_at.min(now);
+        // With "handled mail" (or the failure) it brackets the time one mail
+        // took, which the fault suite reads from the log.
         span.in_scope(
             || tracing::debug!(mail = %reference, bytes = mail.raw.len(), "reading mail"),
         );
-        let read = match quarantine::read_within(Arc::new(mail.raw.clone()), self.read_budget)
-            .instrument(span.clone())
-            .await
-        {
-            Ok(read) => read,
-            Err(fault) => return Ok(Offered::Failed(Box::new(FailedMail { fault, read: None }))),
+        let content = match mail.oversized {
+            Some(size) => {
+                span.in_scope(
+                    || tracing::warn!(mail = %reference, size, "mail too large: not read"),
+                );
+                Content::TooLarge {
+                    head: &mail.head,
+                    size,
+                    max,
+                }
+            }
+            None => {
+                let raw = Arc::new(mail.raw.clone());
+                match quarantine::read_within(raw, self.read_budget)
+                    .instrument(span.clone())
+                    .await
+                {
+                    Ok(read) => Content::Whole {
+                        raw: &mail.raw,
+                        read,
+                    },
+                    Err(fault) => {
+                        return Ok(Offered::Failed(Box::new(FailedMail { fault, read: None })));
+                    }
+                }
+            }
         };
-        let sender = read.as_ref().ok().cloned();
         let checked = self
             .inbox
-            .check(&mail.raw, read)
+            .check(&reference, content, received_at)
             .instrument(span.clone())
             .await;
+        let sender = checked.read().cloned();
         let open = match &mut batch.tx {
             Some(open) => open,
             None => {
@@ -574,57 +547,77 @@ impl Daemon {
         };
         // An error is an outage: the caller drops the batch, nothing of it
         // committed or marked; its mails are read again on the next pass.
-        let handled = open
-            .handle(
-                &self.inbox,
-                &self.store,
-                &reference,
-                &mail.raw,
-                checked,
-                received_at,
-                now,
-            )
+        // Boxed: the inbox's future is deep (a move that ends a game mails
+        // the standings), too large to sit inline on a thread's stack.
+        let handled = Box::pin(self.inbox.handle(&self.store, open, checked, now))
             .instrument(span.clone())
             .await
             .with_context(|| format!("handling mail {reference}"))?;
-        match handled {
+        let (error, batch_lost) = match handled {
             inbox::InBatch::Handled(handled) => {
                 batch.pending.push(Pending {
                     mail,
                     handled,
                     span,
                 });
-                Ok(Offered::Pending)
+                return Ok(Offered::Pending);
             }
-            inbox::InBatch::Failed { error, batch_lost } => {
-                if batch_lost {
-                    // The mails before this one are handled again on their
-                    // own (their effects are gone, their mails not marked).
-                    batch.undone();
-                }
-                Ok(Offered::Failed(Box::new(FailedMail {
-                    fault: MailFault::Store(error),
-                    read: sender,
-                })))
-            }
+            inbox::InBatch::Failed { error, batch_lost } => (error, batch_lost),
+        };
+        if batch_lost {
+            // The mails before this one are handled again on their own
+            // (their effects are gone, their mails not marked).
+            batch.undone();
         }
+        if let Some(size) = mail.oversized {
+            // Not set aside: what is kept of a failed mail is what was read
+            // of it, and this one's body was not read.
+            span.in_scope(|| tracing::warn!(mail = %reference, error = %error, "the refusal of a mail too large could not be recorded"));
+            batch.pending.push(Pending {
+                mail,
+                handled: Handled::Ignored(crate::service::Ignored::TooLargeUnrecorded { size }),
+                span,
+            });
+            return Ok(Offered::Pending);
+        }
+        Ok(Offered::Failed(Box::new(FailedMail {
+            fault: MailFault::Service(error),
+            read: sender,
+        })))
+    }
+
+    /// Moves the stored cursor past `mail`, a mail set aside for good, when
+    /// every mail before it is done with: a batch with no mail but the cursor.
+    async fn move_cursor_past(&self, mail: &Incoming) -> anyhow::Result<()> {
+        inbox::MailBatch::begin(&self.store)
+            .await?
+            .commit(
+                &self.mailbox_name,
+                Some(&mail.key.to_string()),
+                self.clock.now(),
+            )
+            .await
+            .context("moving the mailbox cursor past a mail set aside")
     }
 
     /// Commits the batch (with the mailbox cursor after its last mail, when
-    /// every mail before is done with), then marks its mails done. Returns
-    /// how many mails it handled. An error is an outage: mails not marked
-    /// are read again on the next pass (and found handled if committed).
+    /// every mail before is done with), then marks its mails done in
+    /// `mailbox` (none: a mail handled outside any mailbox, and no cursor).
+    /// Returns how many mails it handled. An error is an outage: mails not
+    /// marked are read again on the next pass (and found handled if
+    /// committed).
     async fn commit_batch(
         &self,
         batch: &mut Batch<'_>,
-        mailbox: &mut Mailbox,
+        mut mailbox: Option<&mut Mailbox>,
         all_done: bool,
     ) -> anyhow::Result<usize> {
         let pending = std::mem::take(&mut batch.pending);
+        batch.started = None;
         if let Some(open) = batch.tx.take() {
             let cursor = pending
                 .last()
-                .filter(|_| all_done)
+                .filter(|_| all_done && mailbox.is_some())
                 .map(|last| last.mail.key.to_string());
             open.commit(&self.mailbox_name, cursor.as_deref(), self.clock.now())
                 .await
@@ -640,12 +633,14 @@ impl Daemon {
             let reference = mail.key.to_string();
             span.in_scope(|| tracing::info!(mail = %reference, outcome = ?outcome, "handled mail"));
             crate::service::crash_point("after-inbound-commit");
-            self.after_commit(mailbox, mail)
-                .instrument(span)
-                .await
-                .map_err(|fault| {
-                    anyhow::Error::new(fault).context(format!("handling mail {reference}"))
-                })?;
+            if let Some(mailbox) = mailbox.as_deref_mut() {
+                self.after_commit(mailbox, mail)
+                    .instrument(span)
+                    .await
+                    .map_err(|fault| {
+                        anyhow::Error::new(fault).context(format!("handling mail {reference}"))
+                    })?;
+            }
             if let Some(metrics) = &self.metrics {
                 metrics.mail(&outcome);
             }
@@ -760,7 +755,7 @@ impl Daemon {
                     }
                     handled += 1;
                 }
-                Err(e) if is_outage(&e) => {
+                Err(e) if e.is_outage() => {
                     return Err(anyhow::Error::new(e).context(format!("scheduling game {game}")));
                 }
                 Err(e) => {
@@ -776,24 +771,24 @@ impl Daemon {
     /// Runs one unit of scheduler work (a digest, a report) unless it is
     /// waiting out a pause after failing; a failure other than an outage is
     /// recorded and put off. `Ok(None)`: not done this time.
-    async fn contained<T>(
+    async fn contained<T, E: Into<ServiceError>>(
         &self,
         subject: String,
         stuck: &HashSet<String>,
         waiting: &HashSet<String>,
-        work: impl std::future::Future<Output = Result<T, StoreError>>,
+        work: impl std::future::Future<Output = Result<T, E>>,
     ) -> anyhow::Result<Option<T>> {
         if waiting.contains(&subject) {
             return Ok(None);
         }
-        match work.await {
+        match work.await.map_err(Into::into) {
             Ok(done) => {
                 if stuck.contains(&subject) {
                     quarantine::unstuck(&self.store, &subject).await?;
                 }
                 Ok(Some(done))
             }
-            Err(e) if is_outage(&e) => Err(anyhow::Error::new(e).context(subject)),
+            Err(e) if e.is_outage() => Err(anyhow::Error::new(e).context(subject)),
             Err(e) => {
                 quarantine::record_stuck(&self.store, &subject, &e, self.clock.now()).await?;
                 Ok(None)
@@ -819,7 +814,7 @@ impl Daemon {
                 if let Some(done) = &done {
                     tracing::info!(game = game.0, done, "votes closed");
                 }
-                Ok(done.is_some())
+                Ok::<bool, ServiceError>(done.is_some())
             };
             if self
                 .contained(format!("votes:{}", game.0), &stuck, &waiting, work)
@@ -870,7 +865,7 @@ impl Daemon {
                 if let Some(done) = &done {
                     tracing::info!(event = event.0, ?done, "entries closed");
                 }
-                Ok(done.is_some())
+                Ok::<bool, ServiceError>(done.is_some())
             };
             if self
                 .contained(format!("entries:{}", event.0), &stuck, &waiting, work)
@@ -890,7 +885,7 @@ impl Daemon {
                 if let Some(built) = &built {
                     tracing::info!(event = event.0, final_event = built.event.0, "final built");
                 }
-                Ok(built.is_some())
+                Ok::<bool, ServiceError>(built.is_some())
             };
             if self
                 .contained(format!("stages:{}", event.0), &stuck, &waiting, work)
@@ -915,7 +910,7 @@ impl Daemon {
                         "promotions recorded"
                     );
                 }
-                Ok(done.is_some())
+                Ok::<bool, ServiceError>(done.is_some())
             };
             if self
                 .contained(format!("promotions:{}", section.0), &stuck, &waiting, work)
@@ -975,7 +970,9 @@ impl Daemon {
             None => true,
         };
         if pass.read_mailbox {
-            match self.receive_sending(mailbox, Some(mailer), shutdown).await {
+            // Boxed: a pass's future holds the inbox's, too large to sit
+            // inline on a thread's stack.
+            match Box::pin(self.receive_sending(mailbox, Some(mailer), shutdown)).await {
                 Ok((received, failed, sent)) => {
                     pass.received = received;
                     pass.failed = failed;

@@ -26,13 +26,14 @@
 //! a notice to a TD whose address bounces in turn only counts against that
 //! TD, and mail to a paused address is held.
 
+use crate::service::ServiceError;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::Handled;
 use super::clocks::directors_of_event;
 use super::post::{Outgoing, Post};
+use super::{BounceNote, Handled, Ignored};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::inbound::InboundMail;
 use crate::adapter::store::StoreError;
@@ -49,9 +50,9 @@ pub(super) async fn record(
     mail: &InboundMail,
     received_at: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<Handled, StoreError> {
+) -> Result<Handled, ServiceError> {
     let Some(report) = &mail.bounce else {
-        return Ok(Handled::Ignored("ignored: bounce".into()));
+        return Ok(Handled::Ignored(Ignored::Bounce(None)));
     };
     let ours: Vec<&str> = report
         .returned
@@ -68,9 +69,9 @@ pub(super) async fn record(
             continue;
         };
         let Some(message_id) = tx.our_mail_to(&ours, address.as_str()).await? else {
-            said.push(format!(
-                "not counted for {address}: it returns no mail we sent there"
-            ));
+            said.push(BounceNote::NotCounted {
+                address: address.to_string(),
+            });
             continue;
         };
         said.push(
@@ -88,12 +89,9 @@ pub(super) async fn record(
         );
     }
     if said.is_empty() {
-        said.push("names none of our players".into());
+        said.push(BounceNote::NamesNoPlayer);
     }
-    Ok(Handled::Ignored(format!(
-        "ignored: bounce; {}",
-        said.join("; ")
-    )))
+    Ok(Handled::Ignored(Ignored::Bounce(Some(said))))
 }
 
 /// Counts one hard failure of a mail of ours (`message_id`) to a player's
@@ -110,8 +108,8 @@ pub(crate) async fn hard_bounce(
     mail_key: &str,
     received_at: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<String, StoreError> {
-    let address = &player.email;
+) -> Result<BounceNote, ServiceError> {
+    let address = player.email.to_string();
     tx.record_bounce(&NewBounce {
         player: player.id,
         message_id,
@@ -124,10 +122,12 @@ pub(crate) async fn hard_bounce(
     let since = received_at - Duration::days(i64::from(policy.days));
     let count = tx.bounces_since(player.id, since).await?;
     if policy.to_pause == 0 || count < i64::from(policy.to_pause) {
-        return Ok(format!(
-            "{address} bounced ({count} of {} in {} days)",
-            policy.to_pause, policy.days
-        ));
+        return Ok(BounceNote::Counted {
+            address,
+            count,
+            of: policy.to_pause,
+            days: policy.days,
+        });
     }
     let reason = format!(
         "{count} of our mails bounced in {} days (last status {})",
@@ -135,11 +135,15 @@ pub(crate) async fn hard_bounce(
         status.unwrap_or("none given")
     );
     if !tx.pause_player(player.id, &reason, now).await? {
-        return Ok(format!("{address} bounced (paused already)"));
+        return Ok(BounceNote::PausedAlready { address });
     }
     tracing::warn!(player = %address, %reason, "address bounces: player paused, mail held");
     let told = tell_directors(post, tx, player, count, status, now).await?;
-    Ok(format!("paused {address}: {reason}; told {told} TD(s)"))
+    Ok(BounceNote::Paused {
+        address,
+        reason,
+        tds: told,
+    })
 }
 
 /// The enhanced status code (`5.1.1`) in an SMTP server's refusal, if any.
@@ -164,7 +168,7 @@ async fn tell_directors(
     count: i64,
     status: Option<&str>,
     now: DateTime<Utc>,
-) -> Result<usize, StoreError> {
+) -> Result<usize, ServiceError> {
     let lines = tx.game_lines_of(player.id).await?;
     // Each TD hears once, of the games of the events they direct.
     let mut directors: BTreeMap<String, (Player, Vec<String>)> = BTreeMap::new();

@@ -20,13 +20,15 @@
 //! before the scheduler runs in each pass, so a move that reached the
 //! mailbox in time is played rather than timed out.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, NaiveDate, Timelike, Utc};
 use shakmaty::Color;
 
 /// The hour of the player's day from which their digest goes out.
 pub const DIGEST_HOUR: u32 = 7;
 
-use super::post::{LoadedGame, Outgoing, Post, load_table};
+use super::loaded_game::{LoadedGame, load_table};
+use super::post::{Outgoing, Post};
 use super::schedule::{reschedule, reschedule_game};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::store::Tx;
@@ -71,13 +73,19 @@ pub async fn director(tx: &mut Tx, address: &str) -> Result<Option<Player>, Stor
     }
     Ok(crate::domain::address::EmailAddress::parse(address)
         .ok()
-        .map(|email| Player {
-            id: crate::domain::player::PlayerId(0),
-            name: email.to_string(),
-            email,
-            lang: crate::domain::lang::Lang::En,
-            tz: None,
-        }))
+        .map(not_a_player))
+}
+
+/// An address that is no player's as a mail recipient (a TD need not
+/// play): English mails, times in UTC.
+pub fn not_a_player(email: crate::domain::address::EmailAddress) -> Player {
+    Player {
+        id: crate::domain::player::PlayerId(0),
+        name: email.to_string(),
+        email,
+        lang: crate::domain::lang::Lang::En,
+        tz: None,
+    }
 }
 
 /// Ends a game on time: `side` ran out at `at`. A loss, or a draw when the
@@ -89,7 +97,7 @@ pub async fn end_on_time(
     side: Color,
     at: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     if table.game.is_over() {
         return Ok(());
     }
@@ -158,7 +166,7 @@ impl Scheduler {
         &self,
         store: &Store,
         now: DateTime<Utc>,
-    ) -> Result<Option<(GameId, Result<Vec<Due>, StoreError>)>, StoreError> {
+    ) -> Result<Option<(GameId, Result<Vec<Due>, ServiceError>)>, StoreError> {
         let mut tx = store.begin().await?;
         let Some(id) = tx.claim_due_game(now).await? else {
             tx.commit().await?;
@@ -167,7 +175,7 @@ impl Scheduler {
         match self.settle(&mut tx, id, now).await {
             Ok(done) => match tx.commit().await {
                 Ok(()) => Ok(Some((id, Ok(done)))),
-                Err(e) => Ok(Some((id, Err(e)))),
+                Err(e) => Ok(Some((id, Err(e.into())))),
             },
             // Dropping the transaction rolls back what was begun.
             Err(e) => Ok(Some((id, Err(e)))),
@@ -180,7 +188,7 @@ impl Scheduler {
         tx: &mut Tx,
         id: GameId,
         now: DateTime<Utc>,
-    ) -> Result<Vec<Due>, StoreError> {
+    ) -> Result<Vec<Due>, ServiceError> {
         let mut table = load_table(tx, id).await?;
         let Some(clock) = table.clock.clone() else {
             // Nothing to time: no next instant, so the game is not claimed again.
@@ -277,7 +285,7 @@ impl Scheduler {
         store: &Store,
         id: PlayerId,
         now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool, ServiceError> {
         let mut tx = store.begin().await?;
         let player = tx.player(id).await?;
         let local = match player.tz {
@@ -316,7 +324,7 @@ impl Scheduler {
         table: &LoadedGame,
         side: Option<Color>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let reply_to = side.map(|_| self.post.reply_to(table.record.id, to));
         self.post
             .queue(

@@ -10,13 +10,15 @@
 //! member gets the side's mails, a move mail is a vote, and the tally
 //! ([`crate::domain::event::consultation`]) picks the move.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 use shakmaty::{Color, Position};
 
 use super::inbox::Inbox;
-use super::post::{self, Answering, LoadedGame, Outgoing};
+use super::loaded_game::{LoadedGame, load_table};
+use super::post::{Answering, Outgoing};
 use super::td::consultation::{closes_at, open_votes};
-use super::votes::{Members, remark, votes_at};
+use super::votes::{remark, votes_at};
 use crate::adapter::mail::compose::{LetterKind, VoteLine, VoteNews};
 use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
@@ -29,7 +31,7 @@ use crate::domain::ids::GameId;
 use crate::domain::lang::Lang;
 use crate::domain::player::Player;
 
-pub use super::Handled;
+pub use super::{Done, Handled, Ignored, Refused};
 
 /// A move of the position as `lang` writes it; the UCI when it is none.
 fn san_in(
@@ -71,14 +73,14 @@ impl Inbox {
     pub(super) async fn hear_vote(
         &self,
         tx: &mut Tx,
-        game: GameId,
+        table: &LoadedGame,
         voter: &Player,
         commands: &[Command],
         answering: &Answering<'_>,
         times: (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
-        hear(self, tx, game, voter, commands, answering, times, now).await
+    ) -> Result<Option<Handled>, ServiceError> {
+        hear(self, tx, table, voter, commands, answering, times, now).await
     }
 }
 
@@ -91,14 +93,16 @@ impl Inbox {
 async fn hear(
     inbox: &Inbox,
     tx: &mut Tx,
-    game: GameId,
+    table: &LoadedGame,
     voter: &Player,
     commands: &[Command],
     answering: &Answering<'_>,
     times: (DateTime<Utc>, DateTime<Utc>),
     now: DateTime<Utc>,
-) -> Result<Option<Handled>, StoreError> {
-    let members = Members::load(tx, game).await?;
+) -> Result<Option<Handled>, ServiceError> {
+    // The members came with the game (none in other games).
+    let members = &table.members;
+    let game = table.record.id;
     let Some((member, _)) = members.0.iter().find(|(_, p)| p.id == voter.id) else {
         return Ok(None);
     };
@@ -123,12 +127,10 @@ async fn hear(
             kind: RejectionKind::Other,
         };
         refuse(inbox, tx, voter, kind, answering, now).await?;
-        return Ok(Some(Handled::Done(format!(
-            "refused: {} is a member, not the captain",
-            voter.email
-        ))));
+        return Ok(Some(Handled::Done(Done::Refused(Refused::NotCaptain {
+            member: voter.email.to_string(),
+        }))));
     };
-    let table = post::load_table(tx, game).await?;
     if table.record.status == GameStatus::Active && table.game.turn() != member.side {
         let kind = LetterKind::Rejected {
             wrote: text.as_str().to_string(),
@@ -139,7 +141,7 @@ async fn hear(
             kind: RejectionKind::Other,
         };
         refuse(inbox, tx, voter, kind, answering, now).await?;
-        return Ok(Some(Handled::Done("refused: a vote out of turn".into())));
+        return Ok(Some(Handled::Done(Done::Refused(Refused::VoteOutOfTurn))));
     }
     // Judged as the side's move, in the voter's words, without playing it.
     let ply = table.game.plies().len();
@@ -148,7 +150,7 @@ async fn hear(
         offer_draw: false,
     }];
     let (ruling, table) = inbox
-        .hear_as(tx, table, voter, member.side, &ballot, times)
+        .hear_as(tx, table.clone(), voter, member.side, &ballot, times)
         .await?;
     let mut legal = None;
     for step in &ruling.steps {
@@ -171,9 +173,8 @@ async fn hear(
                             kind: *kind,
                         };
                         refuse(inbox, tx, voter, kind, answering, now).await?;
-                        return Ok(Some(Handled::Done(format!(
-                            "vote refused: {}",
-                            verdict.summary
+                        return Ok(Some(Handled::Done(Done::VoteRefused(
+                            verdict.summary.clone(),
                         ))));
                     }
                 }
@@ -181,25 +182,29 @@ async fn hear(
             // Out of time: the game ends on time as it would for a move.
             Step::EndOnTime { .. } => {
                 let captain = table.player(member.side).clone();
-                return inbox
-                    .carry_out(tx, ruling, &captain, Some(table), answering, now)
-                    .await
-                    .map(Some);
+                return Box::pin(inbox.carry_out(
+                    tx,
+                    ruling,
+                    &captain,
+                    Some(table),
+                    answering,
+                    now,
+                ))
+                .await
+                .map(Some);
             }
             _ => {}
         }
     }
     let Some(chosen) = legal else {
-        return Ok(Some(Handled::Ignored(
-            "ignored: a vote that plays nothing".into(),
-        )));
+        return Ok(Some(Handled::Ignored(Ignored::VoteUnplayable)));
     };
     let ply = i64::try_from(ply).unwrap_or(i64::MAX);
     let changed = tx
         .cast_vote(game, ply, voter.id, (&chosen.uci, &chosen.san), times.1)
         .await?;
     let stored = tx.votes(game).await?;
-    let votes = votes_at(&stored, ply, &members);
+    let votes = votes_at(&stored, ply, members);
     let counts = tally::tally(&votes);
     let (hours, closes) = tx.consultation(game).await?.unwrap_or((0, None));
     let side_ids: Vec<i64> = members.of(member.side).map(|(m, _)| m.player.0).collect();
@@ -238,12 +243,11 @@ async fn hear(
         // too deep for a thread's stack as one future.
         Box::pin(decide(inbox, tx, game, times.1, hours, now)).await?;
     }
-    Ok(Some(Handled::Done(format!(
-        "vote for {} counted ({} of {})",
-        chosen.san,
-        votes.len(),
-        side_ids.len()
-    ))))
+    Ok(Some(Handled::Done(Done::VoteCounted {
+        san: chosen.san.clone(),
+        voted: votes.len(),
+        members: side_ids.len(),
+    })))
 }
 
 async fn refuse(
@@ -253,13 +257,9 @@ async fn refuse(
     kind: LetterKind,
     answering: &Answering<'_>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    if inbox.may_answer(tx, to.email.as_str(), now).await? {
-        inbox
-            .post
-            .answer(tx, answering.key("vote"), kind, to, answering, now)
-            .await?;
-    }
+) -> Result<(), ServiceError> {
+    let answer = Outgoing::new(answering.key("vote"), kind, to).answering(answering);
+    inbox.post.answer(tx, answer, now).await?;
     Ok(())
 }
 
@@ -276,13 +276,13 @@ pub(crate) async fn decide(
     at: DateTime<Utc>,
     vote_hours: u32,
     now: DateTime<Utc>,
-) -> Result<Option<String>, StoreError> {
-    let table = post::load_table(tx, game).await?;
+) -> Result<Option<String>, ServiceError> {
+    let table = load_table(tx, game).await?;
     if table.record.status != GameStatus::Active || table.game.is_over() {
         tx.set_votes_close_at(game, None).await?;
         return Ok(None);
     }
-    let members = Members::load(tx, game).await?;
+    let members = table.members.clone();
     let side = table.game.turn();
     let ply = table.game.plies().len();
     let stored = tx.votes(game).await?;
@@ -294,10 +294,7 @@ pub(crate) async fn decide(
     };
     let before = table.game.position().clone();
     let Some(text) = MoveText::new(&winner.uci) else {
-        return Err(StoreError::Corrupt(format!(
-            "game {game}: a vote '{}'",
-            winner.uci
-        )));
+        return Err(StoreError::Corrupt(format!("game {game}: a vote '{}'", winner.uci)).into());
     };
     let captain = table.player(side).clone();
     let mail_key = format!("vote.g{}.p{ply}", game.0);
@@ -330,10 +327,8 @@ pub(crate) async fn decide(
                 .retain(|n| !matches!(n, Notice::MoveAccepted { .. } | Notice::YourMove { .. }));
         }
     }
-    inbox
-        .carry_out(tx, ruling, &captain, Some(table), &answering, now)
-        .await?;
-    let table = post::load_table(tx, game).await?;
+    Box::pin(inbox.carry_out(tx, ruling, &captain, Some(table), &answering, now)).await?;
+    let table = load_table(tx, game).await?;
     if table.game.plies().len() <= ply {
         // Not played (the side was out of time): the game is over or goes on as it is.
         tx.set_votes_close_at(game, None).await?;
@@ -410,7 +405,7 @@ pub async fn close_one(
     inbox: &Inbox,
     game: GameId,
     now: DateTime<Utc>,
-) -> Result<Option<String>, StoreError> {
+) -> Result<Option<String>, ServiceError> {
     let mut tx = store.begin().await?;
     // Locked and read again: a last vote may have made the move meanwhile.
     tx.game_for_update(game).await?;

@@ -5,8 +5,9 @@
 
 use argon2::password_hash::{PasswordHasher, SaltString};
 
-use crate::adapter::store::{StoreError, Tx};
+use crate::adapter::store::Tx;
 use crate::domain::player::Player;
+use crate::service::ServiceError;
 
 /// Letters of a generated password: no look-alikes (0/O, 1/l/I), so it can
 /// be typed from a mail.
@@ -25,13 +26,13 @@ pub(crate) fn generate_password() -> String {
 
 /// The Argon2id hash of a password (default parameters: 19 MiB, 2 passes),
 /// as a PHC string. Slow on purpose: run it off the async threads.
-pub(crate) fn hash_password(password: &str) -> Result<String, StoreError> {
+pub(crate) fn hash_password(password: &str) -> Result<String, ServiceError> {
     let salt: [u8; 16] = rand::random();
-    let salt = SaltString::encode_b64(&salt).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    let salt = SaltString::encode_b64(&salt).map_err(|e| ServiceError::Password(e.to_string()))?;
     argon2::Argon2::default()
         .hash_password(password.as_bytes(), &salt)
         .map(|h| h.to_string())
-        .map_err(|e| StoreError::Corrupt(format!("hashing an XFCC password: {e}")))
+        .map_err(|e| ServiceError::Password(e.to_string()))
 }
 
 /// Runs slow work (hashing) off the async threads.
@@ -43,7 +44,7 @@ pub(crate) async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + '
 }
 
 /// The same within a transaction, for a player already known.
-pub(crate) async fn set_new_password(tx: &mut Tx, player: &Player) -> Result<String, StoreError> {
+pub(crate) async fn set_new_password(tx: &mut Tx, player: &Player) -> Result<String, ServiceError> {
     let password = generate_password();
     let clear = password.clone();
     let hash = blocking(move || hash_password(&clear)).await?;

@@ -3,6 +3,7 @@
 //! and the hard bounce a refusal for good counts as. The daemon's sender
 //! hands mails to the SMTP server and tells this module how it went.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Duration, Utc};
 
 use super::post::Post;
@@ -72,7 +73,7 @@ pub async fn refused(
     mail: &OutboxMail,
     error: &str,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     store.outbox_failed(mail, error, None).await?;
     let mut tx = store.begin().await?;
     let Some(player) = tx.player_by_email(&mail.recipient).await? else {

@@ -15,12 +15,13 @@
 //! address and per hour, so a forger cannot make us mail a third party
 //! over and over.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
-use super::Handled;
-use super::inbox::Inbox;
+use super::inbox::{Inbox, Words};
 use super::post::{Answering, Outgoing, Post};
 use super::td::{StoredEvent, TdError};
+use super::{Done, Handled, Ignored, Limited};
 use crate::adapter::mail::compose::{EntryNews, LetterKind, OpenEvent};
 use crate::adapter::mail::inbound::InboundMail;
 use crate::adapter::store::entries::{EntryRecord, NewEntry, hour_before};
@@ -196,7 +197,7 @@ async fn send(
     answering: Option<&Answering<'_>>,
     reply_to: Option<EmailAddress>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     post.queue(
         tx,
         Outgoing::new(key, LetterKind::Entry { news }, to)
@@ -212,21 +213,23 @@ impl Inbox {
     /// `withdraw entry 12`, `notify announcements`) from a player or, where
     /// `sender` is `None`, from an address that is none: `None` when the
     /// mail has none, and is for the rest of the inbox.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn hear_entries(
         &self,
         tx: &mut Tx,
         mail: &InboundMail,
         sender: Option<&Player>,
         in_game: bool,
+        words: &mut Words<'_>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
+    ) -> Result<Option<Handled>, ServiceError> {
         let lang = sender.map_or_else(|| language_of(&mail.text), |p| p.lang);
-        let reading = command::parse(&mail.text, lang);
+        let said = words.in_lang(lang).to_vec();
         // `enter` without a usable number, in a mail to no game: answered
         // about entries (a reply to a game mail goes on to the game, which
         // answers a line it does not understand as it always has).
-        let without_number = match reading.commands.first() {
+        let without_number = match said.first() {
             Some(Command::Unknown { text })
                 if !in_game && command::is_entry_without_number(text, lang) =>
             {
@@ -234,8 +237,7 @@ impl Inbox {
             }
             _ => None,
         };
-        let commands: Vec<Command> = reading
-            .commands
+        let commands: Vec<Command> = said
             .into_iter()
             .filter(is_entry_command)
             .take(MAX_ENTRY_COMMANDS)
@@ -248,20 +250,21 @@ impl Inbox {
             None => Some(addressee(&mail.from, &stranger_name(mail), lang)),
         };
         let me = sender.or(stranger.as_ref()).expect("one of the two");
-        if !self.may_answer(tx, mail.from.as_str(), now).await? {
-            return Ok(Some(Handled::Ignored(
-                "ignored: an entry mail over the answer rate limit".into(),
-            )));
+        if !self.post.may_answer(tx, mail.from.as_str(), now).await? {
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Entry,
+            ))));
         }
         if stranger.is_some() {
             let (mine, everyone) = tx
                 .stranger_entries_since(mail.from.as_str(), hour_before(now))
                 .await?;
             if mine >= STRANGER_ENTRIES_PER_ADDRESS_HOUR || everyone >= STRANGER_ENTRIES_PER_HOUR {
-                return Ok(Some(Handled::Ignored(format!(
-                    "ignored: entries by addresses that are no players over the hourly limit ({mine} from {}, {everyone} in all)",
-                    mail.from
-                ))));
+                return Ok(Some(Handled::Ignored(Ignored::StrangerEntries {
+                    mine,
+                    from: mail.from.to_string(),
+                    everyone,
+                })));
             }
         }
         if let Some(wrote) = without_number {
@@ -273,9 +276,9 @@ impl Inbox {
             };
             let key = answering.key("entry.0");
             send(tx, &self.post, key, news, me, Some(answering), None, now).await?;
-            return Ok(Some(Handled::Done(
+            return Ok(Some(Handled::Done(Done::Entries(
                 "refused an entry command without an event number".into(),
-            )));
+            ))));
         }
         let mut said = Vec::new();
         for (i, c) in commands.iter().enumerate() {
@@ -303,7 +306,7 @@ impl Inbox {
             };
             said.push(done);
         }
-        Ok(Some(Handled::Done(said.join("; "))))
+        Ok(Some(Handled::Done(Done::Entries(said.join("; ")))))
     }
 
     /// `entries`: the events open for entries now.
@@ -314,7 +317,7 @@ impl Inbox {
         key: String,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, ServiceError> {
         let mut events = Vec::new();
         for id in tx.events_taking_entries().await? {
             if let Some((ev, rules)) = taking_entries(tx, id.0).await?
@@ -352,7 +355,7 @@ impl Inbox {
         key: String,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, ServiceError> {
         let Some((ev, rules)) = taking_entries(tx, number).await? else {
             let why = if number > 0
                 && tx.event(EventId(number)).await.is_ok()
@@ -458,7 +461,7 @@ impl Inbox {
         key: String,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, ServiceError> {
         let found = taking_entries(tx, number).await?;
         let entry = match &found {
             Some((ev, _)) => tx.entry_of(ev.record.id, me.email.as_str()).await?,
@@ -516,7 +519,7 @@ impl Inbox {
         key: String,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
+    ) -> Result<String, ServiceError> {
         let (word, detail) = refusal_words(why, me);
         let news = EntryNews::Refused {
             number,
@@ -543,25 +546,23 @@ impl Inbox {
         token: &str,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
         if !self.post.tokens.entry(id).matches(token) {
-            return Ok(Handled::Ignored(
-                "ignored: an entry reply with a wrong token".into(),
-            ));
+            return Ok(Handled::Ignored(Ignored::EntryWrongToken));
         }
         let Some(entry) = tx.entry(id).await? else {
-            return Ok(Handled::Ignored("ignored: no such entry".into()));
+            return Ok(Handled::Ignored(Ignored::NoSuchEntry));
         };
         if !entry.email.eq_ignore_ascii_case(mail.from.as_str()) {
-            return Ok(Handled::Ignored(format!(
-                "ignored: a reply to {}'s entry from {}",
-                entry.email, mail.from
-            )));
+            return Ok(Handled::Ignored(Ignored::NotTheirEntry {
+                entry: entry.email.clone(),
+                from: mail.from.to_string(),
+            }));
         }
-        if !self.may_answer(tx, mail.from.as_str(), now).await? {
-            return Ok(Handled::Ignored(
-                "ignored: an entry reply over the answer rate limit".into(),
-            ));
+        if !self.post.may_answer(tx, mail.from.as_str(), now).await? {
+            return Ok(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::EntryReply,
+            )));
         }
         let player = tx.player_by_email(&entry.email).await?;
         let me = player
@@ -582,7 +583,7 @@ impl Inbox {
                     now,
                 )
                 .await
-                .map(Handled::Done);
+                .map(|said| Handled::Done(Done::Entries(said)));
         };
         let withdraw = command::parse(&mail.text, me.lang)
             .commands
@@ -603,7 +604,7 @@ impl Inbox {
                         now,
                     )
                     .await
-                    .map(Handled::Done);
+                    .map(|said| Handled::Done(Done::Entries(said)));
             }
             tx.end_entry(id, EntryStatus::Withdrawn, None, now).await?;
             let left = entered - u32::from(entry.status == EntryStatus::Confirmed);
@@ -611,10 +612,10 @@ impl Inbox {
                 event: shown(&ev, &rules, left, &me),
             };
             send(tx, &self.post, key, news, &me, Some(answering), None, now).await?;
-            return Ok(Handled::Done(format!(
+            return Ok(Handled::Done(Done::Entries(format!(
                 "{} withdrew their entry to event {number}",
                 entry.email
-            )));
+            ))));
         }
         match entry.status {
             EntryStatus::Pending => {}
@@ -626,10 +627,10 @@ impl Inbox {
                     detail: None,
                 };
                 send(tx, &self.post, key, news, &me, Some(answering), None, now).await?;
-                return Ok(Handled::Done(format!(
+                return Ok(Handled::Done(Done::Entries(format!(
                     "{} confirmed again; entered already",
                     entry.email
-                )));
+                ))));
             }
             _ => {
                 return self
@@ -644,7 +645,7 @@ impl Inbox {
                         now,
                     )
                     .await
-                    .map(Handled::Done);
+                    .map(|said| Handled::Done(Done::Entries(said)));
             }
         }
         let rating = match &player {
@@ -670,7 +671,7 @@ impl Inbox {
             return self
                 .refuse(tx, &me, number, Some(shown), &why, key, answering, now)
                 .await
-                .map(Handled::Done);
+                .map(|said| Handled::Done(Done::Entries(said)));
         }
         // A stranger becomes a player now, with the name and language of
         // its mail (changeable later with `language`, or by the admin).
@@ -709,10 +710,10 @@ impl Inbox {
             now,
         )
         .await?;
-        Ok(Handled::Done(format!(
+        Ok(Handled::Done(Done::Entries(format!(
             "{} confirmed their entry to event {number}",
             entry.email
-        )))
+        ))))
     }
 }
 

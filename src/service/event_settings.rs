@@ -1,8 +1,10 @@
 //! An event's settings as the store keeps them (JSON in `events.settings`):
-//! one schema, read by the TD tools (`td::stored`, which also writes it),
-//! by the post (an event's analysis link) and by the ratings (whether the
-//! event is rated). It sits apart from `td` because `td` sends its mail
-//! through the post, and the post needs these settings too.
+//! one schema, read by the TD tools (`td::stored`, which also writes it)
+//! and by the game loader (`service::loaded_game`), which reads them once
+//! with a game of the event for the arbiter (the game's rules), the post
+//! (the analysis link) and the ratings (whether the event is rated). It
+//! sits apart from `td` because `td` sends its mail through the post, and
+//! the post needs these settings too.
 
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +86,53 @@ pub struct StoredTeam {
     pub(crate) members: Vec<String>,
 }
 
+/// The rules of a stored event that the arbiter applies to each of its
+/// games: draw offers, messages and the endgame tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameRules {
+    /// The draw offer rules.
+    pub draws: crate::domain::event::DrawPolicy,
+    /// Whether players may pass messages to each other.
+    pub messages: bool,
+    /// The rules for the endgame tables.
+    pub tablebase: crate::domain::chess::tablebase::TablebasePolicy,
+}
+
+impl Default for GameRules {
+    /// The rules of a game outside any event.
+    fn default() -> Self {
+        GameRules {
+            draws: crate::domain::event::DrawPolicy::default(),
+            messages: true,
+            tablebase: crate::domain::chess::tablebase::TablebasePolicy::default(),
+        }
+    }
+}
+
 impl EventSettings {
+    /// The rules the event's games are played by.
+    pub fn rules(&self) -> GameRules {
+        GameRules {
+            draws: self.draws,
+            messages: self.messages,
+            tablebase: self.tablebase,
+        }
+    }
+
+    /// The analysis board link the event sets for its games' mails; `None`
+    /// when it leaves it to the server's `[mail] analysis_link`.
+    pub fn analysis_link(
+        &self,
+    ) -> Result<Option<crate::domain::chess::analysis::AnalysisLink>, StoreError> {
+        self.analysis_link
+            .as_deref()
+            .map(|text| {
+                crate::domain::chess::analysis::AnalysisLink::parse(text)
+                    .map_err(|e| StoreError::Corrupt(format!("event settings: analysis_link {e}")))
+            })
+            .transpose()
+    }
+
     /// Decodes the stored settings of event `event`.
     pub fn decode(event: EventId, json: &str) -> Result<EventSettings, StoreError> {
         serde_json::from_str(json)

@@ -4,8 +4,10 @@
 
 use chrono::{DateTime, Utc};
 
-use super::post::{self, Post};
-use crate::adapter::store::{Store, StoreError};
+use super::ServiceError;
+use super::loaded_game;
+use super::post::Post;
+use crate::adapter::store::Store;
 use crate::domain::player::Player;
 
 /// The `.ics` text of `player`'s deadlines at `now`. `game_link` makes the
@@ -16,12 +18,12 @@ pub async fn deadlines(
     player: &Player,
     game_link: impl Fn(i64) -> Option<String>,
     now: DateTime<Utc>,
-) -> Result<String, StoreError> {
+) -> Result<String, ServiceError> {
     let mut tx = store.begin().await?;
     let mut entries = Vec::new();
     for game in tx.games_to_move(player.id).await? {
         // Read without locks: a feed is fetched often and changes nothing.
-        let table = post::load_to_read(&mut tx, game, false).await?;
+        let table = loaded_game::load_to_read(&mut tx, game, false).await?;
         entries.extend(post.feed_entry(&table, player, game_link(game.0), now)?);
     }
     // Read only: the commit ends the snapshot.

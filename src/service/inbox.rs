@@ -8,11 +8,13 @@ mod director;
 mod stale;
 mod too_large;
 
-use chrono::{DateTime, Duration, Utc};
+use crate::service::ServiceError;
+use chrono::{DateTime, Utc};
 
 use self::stale::Written;
 use super::clocks;
-use super::post::{self, Answering, LoadedGame, Outgoing, Post};
+use super::loaded_game::{self, LoadedGame};
+use super::post::{self, Answering, Outgoing, Post, answer_key};
 use super::schedule;
 use crate::adapter::mail::compose::{LetterKind, NotHandledCause};
 use crate::adapter::mail::inbound::{self, InboundMail};
@@ -32,15 +34,13 @@ use crate::domain::ids::GameId;
 use crate::domain::lang::Lang;
 use crate::domain::player::Player;
 
-pub use super::Handled;
+pub use super::{BounceNote, DigestLine, Done, Handled, Ignored, Limited, Refused, Ruled};
 
 /// Settings for handling mail.
 #[derive(Debug, Clone)]
 pub struct Inbox {
-    /// Addresses and tokens.
+    /// Addresses and tokens, and the hourly limit of answers.
     pub post: Post,
-    /// Answers per hour to one address.
-    pub answers_per_hour: u32,
     /// Regular leave days per player and calendar year.
     pub allowance: Allowance,
     /// The endgame tables claims are judged on.
@@ -51,8 +51,7 @@ impl Inbox {
     /// Inbound handling with the daemon's settings.
     pub fn new(post: Post, settings: &crate::service::app::Settings) -> Inbox {
         Inbox {
-            post,
-            answers_per_hour: settings.answers_per_hour,
+            post: post.with_answer_limit(settings.answers_per_hour),
             allowance: settings.allowance,
             tables: settings.tables.clone(),
         }
@@ -61,8 +60,11 @@ impl Inbox {
 
 /// Whom a mail is from and what it is for.
 enum Route {
-    /// The player may act in the game.
-    Act { game: GameId, player: Player },
+    /// The player may act in the game (loaded for the whole mail).
+    Act {
+        table: Box<LoadedGame>,
+        player: Player,
+    },
     /// A reply to a confirmation: apply the stored command.
     Confirm { id: i64, player: Player },
     /// A reply to the player's daily digest: one line per game.
@@ -70,8 +72,12 @@ enum Route {
     /// A reply to an entry's address: confirms or withdraws it (see
     /// `service::entries`).
     EntryReply { id: i64, token: String },
-    /// The player wrote from their address but without the token.
-    NeedsConfirmation { game: GameId, player: Player },
+    /// The player wrote from their address but without the token, about
+    /// this game.
+    NeedsConfirmation {
+        table: Box<LoadedGame>,
+        player: Player,
+    },
     /// A registered player wrote without naming a game.
     NoGame { player: Player },
     /// Refuse; tell the registered address (if any) why.
@@ -84,10 +90,52 @@ enum Route {
     },
 }
 
-/// Several mails handled in one transaction, each after a savepoint of its
-/// own, so that one commit (one fsync) serves them all while a mail that
-/// fails is still undone alone (issue 15). Nothing of it stands until
-/// [`MailBatch::commit`]; dropped, it is rolled back.
+/// What a mail says, read as commands once in each language it is read
+/// in: in practice once, in its sender's (the TD's report, entries, the
+/// route and the game all read the same words).
+pub(crate) struct Words<'m> {
+    text: &'m str,
+    read: Vec<(Lang, Vec<Command>)>,
+}
+
+impl<'m> Words<'m> {
+    /// The words of `text`, not read yet.
+    pub(crate) fn of(text: &'m str) -> Words<'m> {
+        Words {
+            text,
+            read: Vec::new(),
+        }
+    }
+
+    /// The commands as a writer of `lang` means them.
+    pub(crate) fn in_lang(&mut self, lang: Lang) -> &[Command] {
+        let at = match self.read.iter().position(|(l, _)| *l == lang) {
+            Some(at) => at,
+            None => {
+                self.read
+                    .push((lang, command::parse(self.text, lang).commands));
+                self.read.len() - 1
+            }
+        };
+        &self.read[at].1
+    }
+}
+
+/// A mail as the inbox acts on it: read, recorded, its sender looked up.
+struct Arrived<'a> {
+    mail: &'a InboundMail,
+    /// The registered player of its From, if any.
+    sender: Option<Player>,
+    answering: &'a Answering<'a>,
+    received_at: DateTime<Utc>,
+}
+
+/// The transaction mails are handled in: several mails each after a
+/// savepoint of its own, so that one commit (one fsync) serves them all
+/// while a mail that fails is still undone alone (issue 15); a mail handled
+/// alone is a batch of one. Nothing of it stands until
+/// [`MailBatch::commit`], which also moves the mailbox's cursor (the one
+/// place it moves); dropped, it is rolled back.
 pub struct MailBatch {
     tx: Tx,
 }
@@ -102,7 +150,7 @@ pub enum InBatch {
     /// errors), so the mails before it in the batch are undone too.
     Failed {
         /// Why.
-        error: StoreError,
+        error: ServiceError,
         /// Whether the batch before it was lost with it.
         batch_lost: bool,
     },
@@ -114,50 +162,6 @@ impl MailBatch {
         Ok(MailBatch {
             tx: store.begin().await?,
         })
-    }
-
-    /// Handles one checked mail (see [`Inbox::handle_checked`]) after a
-    /// savepoint. An error is an outage: the batch is to be dropped.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn handle(
-        &mut self,
-        inbox: &Inbox,
-        store: &Store,
-        mailbox_ref: &str,
-        raw: &[u8],
-        checked: Checked,
-        received_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<InBatch, StoreError> {
-        self.tx.begin_item().await?;
-        match inbox
-            .handle_checked(
-                store,
-                &mut self.tx,
-                mailbox_ref,
-                raw,
-                checked,
-                received_at,
-                now,
-            )
-            .await
-        {
-            Ok(handled) => {
-                self.tx.keep_item().await?;
-                Ok(InBatch::Handled(handled))
-            }
-            Err(e) if super::quarantine::is_outage(&e) => Err(e),
-            Err(error) => {
-                let batch_lost = match self.tx.roll_back_item().await {
-                    Ok(()) => false,
-                    Err(undo) => {
-                        tracing::warn!(error = %undo, "a failed mail undid its whole batch");
-                        true
-                    }
-                };
-                Ok(InBatch::Failed { error, batch_lost })
-            }
-        }
     }
 
     /// Commits the batch, with the mailbox's cursor moved to `cursor` when
@@ -176,13 +180,51 @@ impl MailBatch {
     }
 }
 
-/// A mail as far as [`Inbox::check`] got without the database.
+/// What the mailbox gave of a mail, for [`Inbox::check`].
+#[allow(clippy::large_enum_variant)] // made and taken apart at once, one mail at a time
+pub enum Content<'a> {
+    /// The whole mail, and what [`inbound::parse`] made of it (the daemon
+    /// reads it apart, within a time budget).
+    Whole {
+        /// The mail as delivered.
+        raw: &'a [u8],
+        /// What was read of it.
+        read: Result<InboundMail, inbound::InboundError>,
+    },
+    /// A mail over the mailbox's size cap, not read: its header block.
+    TooLarge {
+        /// Its beginning (its header fields).
+        head: &'a [u8],
+        /// Its size in bytes.
+        size: u64,
+        /// The mailbox's cap.
+        max: u64,
+    },
+}
+
+/// A mail as far as [`Inbox::check`] got without the database, ready for
+/// [`Inbox::handle`].
 #[derive(Debug)]
-pub enum Checked {
+pub struct CheckedMail {
+    /// Where the mailbox has it (recorded with it).
+    mailbox_ref: String,
+    /// When it reached the mailbox.
+    received_at: DateTime<Utc>,
+    checked: Checked,
+}
+
+#[derive(Debug)]
+enum Checked {
     /// A `dopis doctor` probe: dropped without a record or an answer.
     Probe,
-    /// No usable sender: recorded, never answered.
-    Unreadable(inbound::InboundError),
+    /// No usable sender: recorded (under a hash of the mail), never answered.
+    Unreadable {
+        key: String,
+        error: inbound::InboundError,
+    },
+    /// Over the size cap: recorded as handled, its registered sender told
+    /// (see `too_large`).
+    TooLarge(Box<too_large::TooLarge>),
     /// A mail to act on.
     Read {
         /// The mail.
@@ -194,59 +236,44 @@ pub enum Checked {
     },
 }
 
+impl CheckedMail {
+    /// The mail as far as it was read, so that its sender can be told
+    /// when its handling fails.
+    pub fn read(&self) -> Option<&InboundMail> {
+        match &self.checked {
+            Checked::Read { mail, .. } => Some(mail),
+            Checked::TooLarge(large) => large.read.as_ref(),
+            Checked::Probe | Checked::Unreadable { .. } => None,
+        }
+    }
+}
+
 impl Inbox {
-    /// Handles one mail that reached the mailbox at `received_at`.
-    pub async fn handle(
-        &self,
-        store: &Store,
-        mailbox_ref: &str,
-        raw: &[u8],
-        received_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
-        self.handle_read(
-            store,
-            mailbox_ref,
-            raw,
-            inbound::parse(raw),
-            received_at,
-            now,
-        )
-        .await
-    }
-
-    /// Handles one mail already read (the daemon reads mail apart, within a
-    /// time budget): `read` is what [`inbound::parse`] made of `raw`.
-    pub async fn handle_read(
-        &self,
-        store: &Store,
-        mailbox_ref: &str,
-        raw: &[u8],
-        read: Result<InboundMail, inbound::InboundError>,
-        received_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
-        let checked = self.check(raw, read).await;
-        if let Checked::Probe = checked {
-            return Ok(Handled::Ignored("ignored: a dopis doctor probe".into()));
-        }
-        let mut tx = store.begin().await?;
-        let handled = self
-            .handle_checked(store, &mut tx, mailbox_ref, raw, checked, received_at, now)
-            .await?;
-        if handled != Handled::Duplicate {
-            crate::service::crash_point("before-inbound-commit");
-            tx.commit().await?;
-        }
-        Ok(handled)
-    }
-
     /// What can be known of a mail before the database is asked: whether it
     /// is a `dopis doctor` probe, could be read, and passed the DKIM check.
-    /// Apart from [`Inbox::handle_checked`] because the DKIM check may wait
-    /// on DNS, which must not happen inside a transaction (the daemon
-    /// handles several mails in one).
+    /// Apart from [`Inbox::handle`] because the DKIM check may wait on DNS,
+    /// which must not happen inside a transaction (the daemon handles
+    /// several mails in one).
     pub async fn check(
+        &self,
+        mailbox_ref: &str,
+        content: Content<'_>,
+        received_at: DateTime<Utc>,
+    ) -> CheckedMail {
+        let checked = match content {
+            Content::Whole { raw, read } => self.check_whole(raw, read).await,
+            Content::TooLarge { head, size, max } => {
+                Checked::TooLarge(Box::new(too_large::TooLarge::read(head, size, max).await))
+            }
+        };
+        CheckedMail {
+            mailbox_ref: mailbox_ref.to_owned(),
+            received_at,
+            checked,
+        }
+    }
+
+    async fn check_whole(
         &self,
         raw: &[u8],
         read: Result<InboundMail, inbound::InboundError>,
@@ -262,7 +289,12 @@ impl Inbox {
         }
         let mail = match read {
             Ok(mail) => mail,
-            Err(e) => return Checked::Unreadable(e),
+            Err(error) => {
+                return Checked::Unreadable {
+                    key: format!("sha256:{}", sha256_hex(raw, 32)),
+                    error,
+                };
+            }
         };
         // One of our own mails sent back by a machine (it copied our X-Loop):
         // dropped before anything else, never answered.
@@ -284,25 +316,57 @@ impl Inbox {
         self.post.require_dkim
     }
 
-    /// Handles a checked mail inside `tx`, which the caller commits (unless
-    /// the answer is [`Handled::Duplicate`]: then nothing was written).
-    /// `store` is only read, for the deadline report a TD asks for.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn handle_checked(
+    /// Handles a checked mail in `batch`, after a savepoint of its own:
+    /// the one way into the inbox, for every mail (the daemon's, a mail
+    /// handled alone as a batch of one). `store` is only read, for the
+    /// deadline report a TD asks for. An error is an outage: the batch is
+    /// to be dropped.
+    pub async fn handle(
+        &self,
+        store: &Store,
+        batch: &mut MailBatch,
+        mail: CheckedMail,
+        now: DateTime<Utc>,
+    ) -> Result<InBatch, ServiceError> {
+        let tx = &mut batch.tx;
+        tx.begin_item().await?;
+        match self.handle_in(store, tx, mail, now).await {
+            Ok(handled) => {
+                tx.keep_item().await?;
+                Ok(InBatch::Handled(handled))
+            }
+            Err(e) if e.is_outage() => Err(e),
+            Err(error) => {
+                let batch_lost = match tx.roll_back_item().await {
+                    Ok(()) => false,
+                    Err(undo) => {
+                        tracing::warn!(error = %undo, "a failed mail undid its whole batch");
+                        true
+                    }
+                };
+                Ok(InBatch::Failed { error, batch_lost })
+            }
+        }
+    }
+
+    /// Handles a checked mail inside `tx`.
+    async fn handle_in(
         &self,
         store: &Store,
         tx: &mut Tx,
-        mailbox_ref: &str,
-        raw: &[u8],
-        checked: Checked,
-        received_at: DateTime<Utc>,
+        checked: CheckedMail,
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
+        let CheckedMail {
+            mailbox_ref,
+            received_at,
+            checked,
+        } = checked;
+        let mailbox_ref = mailbox_ref.as_str();
         let (mail, ours_back, dkim_failed) = match checked {
-            Checked::Probe => return Ok(Handled::Ignored("ignored: a dopis doctor probe".into())),
-            Checked::Unreadable(e) => {
+            Checked::Probe => return Ok(Handled::Ignored(Ignored::Probe)),
+            Checked::Unreadable { key, error } => {
                 // No usable sender: nobody to answer. Record it so it is not read again.
-                let key = format!("sha256:{}", sha256_hex(raw, 32));
                 let record = InboundRecord {
                     mail_key: &key,
                     mailbox_ref,
@@ -312,9 +376,14 @@ impl Inbox {
                 if !tx.record_inbound(&record, now).await? {
                     return Ok(Handled::Duplicate);
                 }
-                let why = format!("ignored: unreadable mail ({e})");
-                tx.inbound_outcome(&key, None, &why).await?;
-                return Ok(Handled::Ignored(why));
+                let outcome = Handled::Ignored(Ignored::Unreadable(error.to_string()));
+                tx.inbound_outcome(&key, None, &outcome.to_string()).await?;
+                return Ok(outcome);
+            }
+            Checked::TooLarge(large) => {
+                return self
+                    .refuse_too_large(tx, *large, mailbox_ref, received_at, now)
+                    .await;
             }
             Checked::Read {
                 mail,
@@ -340,10 +409,7 @@ impl Inbox {
             message_id: mail.message_id.as_ref(),
         };
         let (game, outcome) = if ours_back {
-            (
-                None,
-                Handled::Ignored("ignored: it carries our own X-Loop (a mail loop)".into()),
-            )
+            (None, Handled::Ignored(Ignored::OurLoop))
         } else if let Some(auto) = &mail.automatic {
             // RFC 3834: never answer bounces, auto-replies or list mail; a
             // bounce is counted against the address it names.
@@ -351,38 +417,60 @@ impl Inbox {
                 let done = super::bounces::record(&self.post, tx, &mail, received_at, now).await?;
                 (None, done)
             } else {
-                (None, Handled::Ignored(format!("ignored: {auto:?}")))
+                (None, Handled::Ignored(Ignored::Automatic(auto.clone())))
             }
-        } else if dkim_failed {
-            self.refuse_unsigned(tx, &mail, &answering, now).await?
-        } else if let Some(done) =
-            director::answer_director(self, store, tx, &mail, &answering, now).await?
-        {
-            // A TD's `report`, or a mail to a report address.
-            (None, done)
         } else {
-            self.act(tx, &mail, &answering, received_at, now).await?
-        };
-        let text = match &outcome {
-            Handled::Duplicate => "duplicate".to_string(),
-            Handled::Ignored(t) | Handled::Done(t) => t.clone(),
+            // Whom it is from, read once for every way below.
+            let sender = tx.player_by_email(mail.from.as_str()).await?;
+            let mut words = Words::of(&mail.text);
+            if dkim_failed {
+                self.refuse_unsigned(tx, &mail, sender, &answering, now)
+                    .await?
+            } else if let Some(done) = director::answer_director(
+                self,
+                store,
+                tx,
+                &mail,
+                sender.as_ref(),
+                &mut words,
+                &answering,
+                now,
+            )
+            .await?
+            {
+                // A TD's `report`, or a mail to a report address.
+                (None, done)
+            } else {
+                let mail = Arrived {
+                    mail: &mail,
+                    sender,
+                    answering: &answering,
+                    received_at,
+                };
+                Box::pin(self.act(tx, mail, &mut words, now)).await?
+            }
         };
         if let Some(game) = game {
             span.record("game", game.0);
         }
-        tx.inbound_outcome(&key, game, &text).await?;
+        tx.inbound_outcome(&key, game, &outcome.to_string()).await?;
         Ok(outcome)
     }
 
     async fn act(
         &self,
         tx: &mut Tx,
-        mail: &InboundMail,
-        answering: &Answering<'_>,
-        received_at: DateTime<Utc>,
+        arrived: Arrived<'_>,
+        words: &mut Words<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(Option<GameId>, Handled), StoreError> {
-        let route = self.route(tx, mail).await?;
+    ) -> Result<(Option<GameId>, Handled), ServiceError> {
+        let Arrived {
+            mail,
+            sender,
+            answering,
+            received_at,
+        } = arrived;
+        let route = self.route(tx, mail, sender, words).await?;
         // A mail that authenticates shows the address works: a player paused
         // for bounces gets their held mail from now on.
         if let Route::Act { player, .. }
@@ -406,7 +494,7 @@ impl Inbox {
         let in_game = !matches!(route, Route::NoGame { .. } | Route::Refuse { .. });
         if let Some(sender) = entering
             && let Some(done) = self
-                .hear_entries(tx, mail, sender, in_game, answering, now)
+                .hear_entries(tx, mail, sender, in_game, words, answering, now)
                 .await?
         {
             return Ok((None, done));
@@ -422,15 +510,18 @@ impl Inbox {
                 self.digest_reply(tx, mail, &player, answering, received_at, now)
                     .await
             }
-            Route::Act { game, player } => {
+            Route::Act { table, player } => {
+                let game = table.record.id;
                 if let Some(done) = self
-                    .repeated(tx, mail, game, &player, answering, now)
+                    .repeated(tx, mail, &table, &player, answering, now)
                     .await?
                 {
                     return Ok((Some(game), done));
                 }
+                let commands = words.in_lang(player.lang).to_vec();
                 let written = Written {
                     text: &mail.text,
+                    commands: &commands,
                     answered: crate::adapter::mail::stale::answered_ply(
                         game.0,
                         &mail.in_reply_to,
@@ -439,18 +530,17 @@ impl Inbox {
                     received_at,
                 };
                 if let Some(done) = self
-                    .ask_if_stale(tx, game, &player, &written, answering, now)
+                    .ask_if_stale(tx, &table, &player, &written, answering, now)
                     .await?
                 {
                     return Ok((Some(game), done));
                 }
-                let reading = command::parse(&mail.text, player.lang);
                 let done = self
                     .apply(
                         tx,
-                        game,
+                        *table,
                         &player,
-                        &reading.commands,
+                        &commands,
                         answering,
                         (received_at, received_at),
                         now,
@@ -460,32 +550,32 @@ impl Inbox {
             }
             Route::Confirm { id, player } => {
                 let Some(confirmation) = tx.confirmation(id).await? else {
-                    return Ok((
-                        None,
-                        Handled::Ignored("ignored: unknown confirmation".into()),
-                    ));
+                    return Ok((None, Handled::Ignored(Ignored::UnknownConfirmation)));
                 };
                 if confirmation.used {
                     return Ok((
                         Some(confirmation.game_id),
-                        Handled::Ignored("ignored: confirmation already used".into()),
+                        Handled::Ignored(Ignored::ConfirmationUsed),
                     ));
                 }
                 tx.use_confirmation(id, now).await?;
+                let game = confirmation.game_id;
+                let table = loaded_game::load_table_with(tx, game, Some(&player)).await?;
                 // Asked about one position: if the game has moved on since,
                 // asked again about the board as it is now.
+                let commands = command::parse(&confirmation.text, player.lang).commands;
                 let written = Written {
                     text: &confirmation.text,
+                    commands: &commands,
                     answered: tx.confirmation_ply(id).await?,
                     received_at,
                 };
                 if let Some(done) = self
-                    .ask_if_stale(tx, confirmation.game_id, &player, &written, answering, now)
+                    .ask_if_stale(tx, &table, &player, &written, answering, now)
                     .await?
                 {
-                    return Ok((Some(confirmation.game_id), done));
+                    return Ok((Some(game), done));
                 }
-                let reading = command::parse(&confirmation.text, player.lang);
                 // Leave is judged when the confirming reply arrived, not the
                 // first mail: only then is the request known to be the
                 // player's, and judging it earlier would let a player wait
@@ -494,21 +584,26 @@ impl Inbox {
                 let done = self
                     .apply(
                         tx,
-                        confirmation.game_id,
+                        table,
                         &player,
-                        &reading.commands,
+                        &commands,
                         answering,
                         (received_at, confirmation.received_at),
                         now,
                     )
                     .await?;
-                Ok((Some(confirmation.game_id), done))
+                Ok((Some(game), done))
             }
-            Route::NeedsConfirmation { game, player } => {
-                if !self.may_answer(tx, &player.email.to_string(), now).await? {
+            Route::NeedsConfirmation { table, player } => {
+                let game = table.record.id;
+                if !self
+                    .post
+                    .may_answer(tx, &player.email.to_string(), now)
+                    .await?
+                {
                     return Ok((
                         Some(game),
-                        Handled::Ignored("ignored: answer rate limit".into()),
+                        Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
                     ));
                 }
                 let id = tx
@@ -516,11 +611,9 @@ impl Inbox {
                     .await?;
                 // The position asked about: a confirmation after the game
                 // moved on is asked again (see `stale`).
-                let table = post::load_table(tx, game).await?;
                 let ply = u32::try_from(table.game.plies().len()).unwrap_or(u32::MAX);
                 tx.set_confirmation_ply(id, ply).await?;
-                let reading = command::parse(&mail.text, player.lang);
-                let command = command::describe(&reading.commands, player.lang);
+                let command = command::describe(words.in_lang(player.lang), player.lang);
                 self.post
                     .queue(
                         tx,
@@ -537,15 +630,24 @@ impl Inbox {
                     .await?;
                 Ok((
                     Some(game),
-                    Handled::Done(format!("asked {} to confirm", player.email)),
+                    Handled::Done(Done::AskedToConfirm {
+                        to: player.email.to_string(),
+                        stale: None,
+                    }),
                 ))
             }
             Route::NoGame { player } => {
-                if !self.may_answer(tx, &player.email.to_string(), now).await? {
-                    return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
+                if !self
+                    .post
+                    .may_answer(tx, &player.email.to_string(), now)
+                    .await?
+                {
+                    return Ok((
+                        None,
+                        Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
+                    ));
                 }
-                let reading = command::parse(&mail.text, player.lang);
-                let commands = reading.commands;
+                let commands = words.in_lang(player.lang).to_vec();
                 let games = tx.active_games_of(player.id).await?;
                 let events = if commands.iter().any(|c| matches!(c, Command::Standings)) {
                     tx.events_of_player(player.id).await?
@@ -571,22 +673,26 @@ impl Inbox {
                 log,
             } => {
                 let Some(player) = player else {
-                    return Ok((game, Handled::Ignored(format!("ignored: {log}"))));
+                    return Ok((game, Handled::Ignored(Ignored::NobodyToTell { why, log })));
                 };
-                if !self.may_answer(tx, &player.email.to_string(), now).await? {
-                    return Ok((game, Handled::Ignored("ignored: answer rate limit".into())));
+                let refused = LetterKind::Refused {
+                    reason: why.clone(),
+                };
+                let answer = Outgoing::new(answering.key("refused"), refused, &player);
+                if !self
+                    .post
+                    .answer(tx, answer.answering(answering), now)
+                    .await?
+                {
+                    return Ok((
+                        game,
+                        Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
+                    ));
                 }
-                self.post
-                    .answer(
-                        tx,
-                        answering.key("refused"),
-                        LetterKind::Refused { reason: why },
-                        &player,
-                        answering,
-                        now,
-                    )
-                    .await?;
-                Ok((game, Handled::Done(format!("refused: {log}"))))
+                Ok((
+                    game,
+                    Handled::Done(Done::Refused(Refused::Route { why, log })),
+                ))
             }
         }
     }
@@ -597,32 +703,37 @@ impl Inbox {
         &self,
         tx: &mut Tx,
         mail: &InboundMail,
+        sender: Option<Player>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(Option<GameId>, Handled), StoreError> {
+    ) -> Result<(Option<GameId>, Handled), ServiceError> {
         let why = Reason::Unsigned {
             from: mail.from.to_string(),
         };
-        let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
+        let Some(player) = sender else {
             return Ok((
                 None,
-                Handled::Ignored(format!("ignored: no DKIM pass from {}", mail.from)),
+                Handled::Ignored(Ignored::Unsigned {
+                    from: mail.from.to_string(),
+                }),
             ));
         };
-        if !self.may_answer(tx, &player.email.to_string(), now).await? {
-            return Ok((None, Handled::Ignored("ignored: answer rate limit".into())));
+        let answer = Outgoing::new(
+            answering.key("dkim"),
+            LetterKind::Refused { reason: why },
+            &player,
+        );
+        if !self
+            .post
+            .answer(tx, answer.answering(answering), now)
+            .await?
+        {
+            return Ok((
+                None,
+                Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
+            ));
         }
-        self.post
-            .answer(
-                tx,
-                answering.key("dkim"),
-                LetterKind::Refused { reason: why },
-                &player,
-                answering,
-                now,
-            )
-            .await?;
-        Ok((None, Handled::Done("refused: no DKIM pass".into())))
+        Ok((None, Handled::Done(Done::Refused(Refused::Unsigned))))
     }
 
     /// Tells the registered sender of a mail that could not be handled (and
@@ -635,7 +746,7 @@ impl Inbox {
         failure_key: &str,
         cause: NotHandledCause,
         now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool, ServiceError> {
         let mut tx = store.begin().await?;
         let told = self
             .tell_not_handled_in(&mut tx, mail, failure_key, cause, now)
@@ -654,50 +765,35 @@ impl Inbox {
         failure_key: &str,
         cause: NotHandledCause,
         now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<bool, ServiceError> {
         if mail.automatic.is_some() {
             return Ok(false);
         }
         let Some(player) = tx.player_by_email(mail.from.as_str()).await? else {
             return Ok(false);
         };
-        if !self.may_answer(tx, &player.email.to_string(), now).await? {
-            return Ok(false);
-        }
         let answering = Answering {
             mail_key: failure_key,
             message_id: mail.message_id.as_ref(),
         };
+        let kind = LetterKind::NotHandled {
+            subject: mail.subject.clone(),
+            cause,
+        };
+        let answer = Outgoing::new(answer_key(failure_key, "not-handled"), kind, &player);
         self.post
-            .answer(
-                tx,
-                crate::service::post::answer_key(failure_key, "not-handled"),
-                LetterKind::NotHandled {
-                    subject: mail.subject.clone(),
-                    cause,
-                },
-                &player,
-                &answering,
-                now,
-            )
-            .await?;
-        Ok(true)
-    }
-
-    /// Whether another answer to this address stays within the hourly limit.
-    pub(crate) async fn may_answer(
-        &self,
-        tx: &mut Tx,
-        address: &str,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
-        let sent = tx.answers_since(address, now - Duration::hours(1)).await?;
-        Ok(sent < i64::from(self.answers_per_hour))
+            .answer(tx, answer.answering(&answering), now)
+            .await
     }
 
     /// Works out whom a mail is from and what it may do.
-    async fn route(&self, tx: &mut Tx, mail: &InboundMail) -> Result<Route, StoreError> {
-        let sender = tx.player_by_email(mail.from.as_str()).await?;
+    async fn route(
+        &self,
+        tx: &mut Tx,
+        mail: &InboundMail,
+        sender: Option<Player>,
+        words: &mut Words<'_>,
+    ) -> Result<Route, StoreError> {
         let tags: Vec<ReplyTag> = mail
             .recipients
             .iter()
@@ -764,8 +860,10 @@ impl Inbox {
             ReplyTag::Game { game, token } => Some((GameId(*game), token)),
             _ => None,
         }) {
-            let record = match tx.game_for_update(game).await {
-                Ok(r) => r,
+            // The game is loaded here, once for the whole mail: the token's
+            // owner, the stale check, the arbiter and the post all read it.
+            let table = match loaded_game::load_table_with(tx, game, sender.as_ref()).await {
+                Ok(table) => table,
                 Err(StoreError::UnknownGame(_)) => {
                     return Ok(Route::Refuse {
                         player: sender,
@@ -778,11 +876,10 @@ impl Inbox {
             };
             // Whose token is it? A consultation game's members each have
             // their own (a move of theirs is a vote).
-            let members = tx.consultation_members(game).await?;
-            let players = if members.is_empty() {
-                vec![record.white, record.black]
+            let players: Vec<_> = if table.members.0.is_empty() {
+                vec![table.record.white, table.record.black]
             } else {
-                members.iter().map(|m| m.player).collect()
+                table.members.0.iter().map(|(m, _)| m.player).collect()
             };
             let owner = players
                 .iter()
@@ -790,7 +887,7 @@ impl Inbox {
                 .find(|p| self.post.tokens.player(game.0, p.0).matches(token));
             return Ok(match (owner, sender) {
                 (Some(owner), Some(sender)) if owner == sender.id => Route::Act {
-                    game,
+                    table: Box::new(table),
                     player: sender,
                 },
                 (Some(owner), _) => Route::Refuse {
@@ -837,74 +934,72 @@ impl Inbox {
                 .find_map(|id| route::game_in_message_id(id.as_str()))
         });
         if let Some(game) = named
-            && let Ok(record) = tx.game_for_update(GameId(game)).await
-            && record.side_of(player.id).is_some()
+            && let Ok(table) = loaded_game::load_table_with(tx, GameId(game), Some(&player)).await
+            && table.record.side_of(player.id).is_some()
         {
             return Ok(Route::NeedsConfirmation {
-                game: GameId(game),
+                table: Box::new(table),
                 player,
             });
         }
         // A single game in progress: that is the one.
         let games = tx.active_games_of(player.id).await?;
-        let reading = command::parse(&mail.text, player.lang);
-        let is_move = reading
-            .commands
+        let is_move = words
+            .in_lang(player.lang)
             .iter()
             .any(|c| matches!(c, command::Command::Move { .. }));
-        if is_move && games.len() == 1 {
+        if is_move && let [game] = games[..] {
+            let table = loaded_game::load_table_with(tx, game, Some(&player)).await?;
             return Ok(Route::NeedsConfirmation {
-                game: games[0],
+                table: Box::new(table),
                 player,
             });
         }
         Ok(Route::NoGame { player })
     }
 
-    /// Hears a mail's commands in a game — one call into the arbiter — and
-    /// carries out the ruling. Leave is judged at `asked_at`, moves count
-    /// from `played_at`.
+    /// Hears a mail's commands in its game, as loaded — one call into the
+    /// arbiter — and carries out the ruling. Leave is judged at `asked_at`,
+    /// moves count from `played_at`.
     #[allow(clippy::too_many_arguments)]
     async fn apply(
         &self,
         tx: &mut Tx,
-        game: GameId,
+        table: LoadedGame,
         player: &Player,
         commands: &[Command],
         answering: &Answering<'_>,
         times: (DateTime<Utc>, DateTime<Utc>),
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
         // A consultation member's move is a vote (the captain's too).
         if let Some(done) =
-            Box::pin(self.hear_vote(tx, game, player, commands, answering, times, now)).await?
+            Box::pin(self.hear_vote(tx, &table, player, commands, answering, times, now)).await?
         {
             return Ok(done);
         }
-        let Some((ruling, current)) = self.hear_game(tx, game, player, commands, times).await?
+        let Some((ruling, current)) = self.hear_game(tx, table, player, commands, times).await?
         else {
-            return Ok(Handled::Ignored("ignored: not a player of the game".into()));
+            return Ok(Handled::Ignored(Ignored::NotAPlayer));
         };
-        self.carry_out(tx, ruling, player, Some(current), answering, now)
-            .await
+        Box::pin(self.carry_out(tx, ruling, player, Some(current), answering, now)).await
     }
 
-    /// Hears commands of `player` in `game` — one call into the arbiter —
-    /// without carrying anything out: the ruling and the game as loaded (its
-    /// row locked for the transaction), for [`Inbox::carry_out`]. `None`
-    /// when the player does not play in the game. A mail and an XFCC
-    /// request (`service::xfcc`) both come this way, so they are judged by
-    /// the same rules. Leave is judged at `asked_at`, moves count from
-    /// `played_at`.
+    /// Hears commands of `player` in the loaded game (its row locked for
+    /// the transaction) — one call into the arbiter — without carrying
+    /// anything out: the ruling and the game, for [`Inbox::carry_out`].
+    /// `None` when the player does not play in the game. A mail and an
+    /// XFCC request (`service::xfcc`) both come this way, so they are
+    /// judged by the same rules. Leave is judged at `asked_at`, moves count
+    /// from `played_at`.
     pub(crate) async fn hear_game(
         &self,
         tx: &mut Tx,
-        game: GameId,
+        current: LoadedGame,
         player: &Player,
         commands: &[Command],
         (asked_at, played_at): (DateTime<Utc>, DateTime<Utc>),
     ) -> Result<Option<(Ruling, LoadedGame)>, StoreError> {
-        let current = post::load_table(tx, game).await?;
         let Some(side) = current.record.side_of(player.id) else {
             return Ok(None);
         };
@@ -944,7 +1039,8 @@ impl Inbox {
         } else {
             None
         };
-        let (board, event) = self.board_and_event(tx, &current).await?;
+        let board = self.board(&current);
+        let event = current.record.event;
         let place = Place::Game {
             id: game,
             board: &board,
@@ -979,16 +1075,18 @@ impl Inbox {
         mut current: Option<LoadedGame>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+    ) -> Result<Handled, ServiceError> {
         let mut player = player.clone();
+        let mut ruled = Ruled::default();
         for step in ruling.steps {
             match step {
                 Step::BookLeave { leave, left } => {
+                    ruled.leave_booked.push((leave.from(), leave.to()));
                     clocks::store_leave(tx, &player, leave, player.email.as_str(), None, now)
                         .await?;
                     // The game's clocks and deadlines now know the leave.
                     if let Some(table) = &current {
-                        current = Some(post::load_table(tx, table.record.id).await?);
+                        current = Some(loaded_game::load_table(tx, table.record.id).await?);
                     }
                     let kind = LetterKind::LeaveBooked {
                         from: leave.from().to_string(),
@@ -998,22 +1096,40 @@ impl Inbox {
                     };
                     let key = answering.key(&format!("leave.{}", leave.from()));
                     self.post
-                        .answer(tx, key, kind, &player, answering, now)
+                        .answer(
+                            tx,
+                            Outgoing::new(key, kind, &player).answering(answering),
+                            now,
+                        )
                         .await?;
                 }
                 Step::RefuseLeave { from, to, reason } => {
+                    ruled.leave_refused.push((from, to));
                     let kind = LetterKind::LeaveRefused {
                         wrote: format!("leave {from} {to}"),
                         reason: Reason::Leave(reason),
                     };
                     let key = answering.key(&format!("leave.{from}"));
                     self.post
-                        .answer(tx, key, kind, &player, answering, now)
+                        .answer(
+                            tx,
+                            Outgoing::new(key, kind, &player).answering(answering),
+                            now,
+                        )
                         .await?;
                 }
                 Step::Settings { lang, digest } => {
+                    (ruled.lang, ruled.digest) = (lang, digest);
                     self.settings(tx, &mut player, lang, digest, answering, now)
                         .await?;
+                    // The game's mails are written in the language chosen.
+                    if let Some(table) = &mut current {
+                        for p in [&mut table.white, &mut table.black] {
+                            if p.id == player.id {
+                                p.lang = player.lang;
+                            }
+                        }
+                    }
                 }
                 Step::Standings(asked) => {
                     let events = match asked {
@@ -1031,9 +1147,12 @@ impl Inbox {
                     // In a game the rest of the mail waits on this answer;
                     // without one the limit was checked on the way in.
                     if current.is_some()
-                        && !self.may_answer(tx, &player.email.to_string(), now).await?
+                        && !self
+                            .post
+                            .may_answer(tx, &player.email.to_string(), now)
+                            .await?
                     {
-                        return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+                        return Ok(Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)));
                     }
                     for (key, event) in events {
                         match event {
@@ -1049,37 +1168,35 @@ impl Inbox {
                                     reason: Reason::NotInEvent { game },
                                     kind: RejectionKind::Other,
                                 };
-                                self.post
-                                    .answer(tx, key, kind, &player, answering, now)
-                                    .await?;
+                                let answer = Outgoing::new(key, kind, &player).answering(answering);
+                                self.post.answer(tx, answer, now).await?;
                             }
                         }
                     }
                 }
                 Step::XfccPassword => {
                     if current.is_some()
-                        && !self.may_answer(tx, &player.email.to_string(), now).await?
+                        && !self
+                            .post
+                            .may_answer(tx, &player.email.to_string(), now)
+                            .await?
                     {
-                        return Ok(Handled::Ignored("ignored: answer rate limit".into()));
+                        return Ok(Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)));
                     }
                     let password = super::credentials::set_new_password(tx, &player).await?;
                     // To the registered address only (`answer` writes to
                     // the player as registered, never to a From).
+                    let kind = LetterKind::XfccPassword {
+                        username: player.email.to_string(),
+                        password,
+                    };
+                    let answer = Outgoing::new(answering.key("xfcc"), kind, &player);
                     self.post
-                        .answer(
-                            tx,
-                            answering.key("xfcc"),
-                            LetterKind::XfccPassword {
-                                username: player.email.to_string(),
-                                password,
-                            },
-                            &player,
-                            answering,
-                            now,
-                        )
+                        .answer(tx, answer.answering(answering), now)
                         .await?;
                 }
                 Step::EndOnTime { side, at } => {
+                    ruled.out_of_time = Some(side);
                     let Some(mut table) = current.take() else {
                         continue;
                     };
@@ -1090,9 +1207,20 @@ impl Inbox {
                     let Some(table) = current.take() else {
                         continue;
                     };
-                    if let Some(ignored) = self
-                        .play(tx, table, *verdict, &player, answering, now)
-                        .await?
+                    let before = table.game.plies().len();
+                    ruled.played = verdict
+                        .game
+                        .plies()
+                        .iter()
+                        .skip(before)
+                        .map(|p| p.san.clone())
+                        .collect();
+                    ruled.rejected = verdict
+                        .notices
+                        .iter()
+                        .any(|n| matches!(n, Notice::Rejected { .. }));
+                    if let Some(ignored) =
+                        Box::pin(self.play(tx, table, *verdict, &player, answering, now)).await?
                     {
                         return Ok(ignored);
                     }
@@ -1121,13 +1249,15 @@ impl Inbox {
                             kind,
                         },
                     };
+                    let answer = Outgoing::new(answering.key("nogame"), kind, &player);
                     self.post
-                        .answer(tx, answering.key("nogame"), kind, &player, answering, now)
+                        .answer(tx, answer.answering(answering), now)
                         .await?;
                 }
             }
         }
-        Ok(Handled::Done(ruling.summary))
+        ruled.summary = ruling.summary;
+        Ok(Handled::Done(Done::Ruled(ruled)))
     }
 
     /// Carries out the arbiter's verdict on a game: saves it and queues the
@@ -1140,7 +1270,7 @@ impl Inbox {
         player: &Player,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
+    ) -> Result<Option<Handled>, ServiceError> {
         let rejected = verdict
             .notices
             .iter()
@@ -1154,23 +1284,29 @@ impl Inbox {
                 .iter()
                 .any(|n| matches!(n, Notice::Message { .. } | Notice::MessageHeld { .. }));
         if (rejected || message_alone)
-            && !self.may_answer(tx, &player.email.to_string(), now).await?
+            && !self
+                .post
+                .may_answer(tx, &player.email.to_string(), now)
+                .await?
         {
-            return Ok(Some(Handled::Ignored("ignored: answer rate limit".into())));
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Answer,
+            ))));
         }
         let record = current.record.clone();
         let mut table = if verdict.changed {
-            tx.save_game(
-                &record,
-                &verdict.game,
-                verdict.draw_offer_by,
-                &verdict.conditionals,
-                verdict.last_offers,
-                now,
-            )
-            .await?;
-            // Read back within the transaction: the clock with the new move.
-            post::reload_after_move(tx, current).await?
+            let saved = tx
+                .save_game(
+                    &record,
+                    &verdict.game,
+                    verdict.draw_offer_by,
+                    &verdict.conditionals,
+                    verdict.last_offers,
+                    now,
+                )
+                .await?;
+            // The clock with the new move, from the record as saved.
+            loaded_game::after_move(tx, current, saved).await?
         } else {
             current
         };
@@ -1195,12 +1331,19 @@ impl Inbox {
                 table.messages.push(kept);
             }
         }
-        self.post
-            .notices(tx, &table, &verdict.notices, answering, now)
-            .await?;
+        // Boxed, as the other deep steps of a mail: the mails of a game's
+        // end nest deep, and a future holding them inline would be too
+        // large for a thread's stack (as the daemon's and a test's are).
+        Box::pin(
+            self.post
+                .notices(tx, &table, &verdict.notices, answering, now),
+        )
+        .await?;
         if verdict.changed && table.game.is_over() {
-            crate::service::td::finals::mail_final_standings(tx, &self.post, record.id, now)
-                .await?;
+            Box::pin(crate::service::td::finals::mail_final_standings(
+                tx, &self.post, record.id, now,
+            ))
+            .await?;
         }
         Ok(None)
     }
@@ -1215,7 +1358,7 @@ impl Inbox {
         notify: Option<bool>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         if let Some(lang) = chosen {
             player.lang = lang;
             tx.set_player_lang(player.id, lang).await?;
@@ -1235,11 +1378,8 @@ impl Inbox {
             }),
         ];
         for (what, kind) in answers.into_iter().flatten() {
-            if self.may_answer(tx, &player.email.to_string(), now).await? {
-                self.post
-                    .answer(tx, answering.key(what), kind, player, answering, now)
-                    .await?;
-            }
+            let answer = Outgoing::new(answering.key(what), kind, player).answering(answering);
+            self.post.answer(tx, answer, now).await?;
         }
         Ok(())
     }
@@ -1251,30 +1391,13 @@ pub async fn mailbox_cursor(store: &Store, mailbox: &str) -> Result<Option<Strin
     store.mailbox_cursor(mailbox).await
 }
 
-/// Moves the cursor of mailbox `mailbox` past mail `reference`.
-pub async fn set_mailbox_cursor(
-    store: &Store,
-    mailbox: &str,
-    reference: &str,
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let mut tx = store.begin().await?;
-    tx.set_mailbox_cursor(mailbox, reference, now).await?;
-    tx.commit().await
-}
-
-/// The standings letter of an event, with event errors as store errors (a
-/// stored event that cannot be read back is corrupt).
+/// The standings letter of an event (see `ServiceError`'s `From<TdError>`:
+/// a stored event that cannot be read back is corrupt).
 async fn standings_kind(
     tx: &mut Tx,
     event: crate::domain::ids::EventId,
-) -> Result<LetterKind, StoreError> {
-    crate::service::td::standings_letter(tx, event)
-        .await
-        .map_err(|e| match e {
-            crate::service::td::TdError::Store(e) => e,
-            other => StoreError::Corrupt(other.to_string()),
-        })
+) -> Result<LetterKind, ServiceError> {
+    Ok(crate::service::td::standings_letter(tx, event).await?)
 }
 
 fn first_line(text: &str) -> String {

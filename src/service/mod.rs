@@ -4,8 +4,11 @@
 //! mail in and out), never the daemon or the CLI.
 //!
 //! - [`app`]: the config, store and clock every command shares.
-//! - [`inbox`]: an inbound mail routed, authenticated and applied.
+//! - [`inbox`]: an inbound mail routed, authenticated and applied;
+//!   [`handled`]: what became of it, typed.
 //! - [`dkim`]: the optional DKIM check of an inbound mail.
+//! - [`loaded_game`]: a stored game loaded once with its players, clock,
+//!   ratings and event settings, for the inbox, the arbiter and the post.
 //! - [`post`]: the mails a change causes, queued in its transaction.
 //! - [`clocks`]: deadlines, reminders, leave and the scheduler.
 //! - [`schedule`]: a game's schedule stored in its row after every change.
@@ -51,9 +54,11 @@ pub mod export;
 pub mod feeds;
 pub mod forget;
 pub mod games;
+pub mod handled;
 pub mod inbox;
 pub mod lease;
 pub mod links;
+pub mod loaded_game;
 pub mod pages;
 pub mod players;
 pub mod post;
@@ -76,6 +81,55 @@ pub mod xfcc;
 /// these two types and no other of the store's.
 pub use crate::adapter::store::{Store, StoreError, redact_url};
 
+/// Why a service step failed, kept apart by what went wrong: the
+/// database (away, or holding what dopis cannot read), or a mail that could
+/// not be composed (a template, the board picture, an address the mail
+/// library will not take), which is no fault of the database.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The database failed, or holds data dopis cannot read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A mail could not be composed.
+    #[error("cannot compose a mail: {0}")]
+    Compose(#[from] crate::adapter::mail::compose::ComposeError),
+    /// An XFCC password could not be hashed.
+    #[error("hashing an XFCC password: {0}")]
+    Password(String),
+}
+
+impl ServiceError {
+    /// Whose fault it is: the database's is its own to say; a mail that
+    /// cannot be composed is the item's (its player's address, its game),
+    /// tried again a few times and then set aside like any item.
+    pub fn blame(&self) -> crate::adapter::store::Blame {
+        match self {
+            ServiceError::Store(e) => e.blame(),
+            ServiceError::Compose(_) | ServiceError::Password(_) => {
+                crate::adapter::store::Blame::Item
+            }
+        }
+    }
+
+    /// Whether the database is away: the daemon's pass stops.
+    pub fn is_outage(&self) -> bool {
+        self.blame() == crate::adapter::store::Blame::Outage
+    }
+}
+
+impl From<td::TdError> for ServiceError {
+    /// A TD step on the way of a mail (the standings a player asked for, an
+    /// event's final table): its database and mail failures as they are;
+    /// anything else means the stored event cannot be read back.
+    fn from(e: td::TdError) -> ServiceError {
+        match e {
+            td::TdError::Store(e) => ServiceError::Store(e),
+            td::TdError::Service(e) => e,
+            other => ServiceError::Store(StoreError::Corrupt(other.to_string())),
+        }
+    }
+}
+
 /// Creates (or brings up to date) the database at `url` and opens it, as
 /// `dopis init` does.
 pub async fn create_store(url: &str) -> Result<Store, StoreError> {
@@ -88,16 +142,7 @@ pub async fn open_store(url: &str) -> Result<Store, StoreError> {
     Store::open_existing(url).await
 }
 
-/// What became of a mail, for logs and tests.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Handled {
-    /// Seen before: did nothing.
-    Duplicate,
-    /// Not answered by rule (bounce, auto-reply, list, unreadable, rate limit).
-    Ignored(String),
-    /// Acted on or answered; the text says how.
-    Done(String),
-}
+pub use handled::{BounceNote, DigestLine, Done, Handled, Ignored, Limited, Refused, Ruled};
 
 /// A test hook for crash-and-restart tests: when `DOPIS_CRASH_AT` names
 /// this point, the process dies here at once, as if killed with `kill -9`

@@ -42,7 +42,8 @@ use crate::domain::lang::Lang;
 use crate::domain::locale::{self, Reader};
 use crate::domain::player::Player;
 use crate::service::event_settings::EventSettings;
-use crate::service::post::{self, Post};
+use crate::service::loaded_game;
+use crate::service::post::Post;
 use crate::service::td::{self, StoredEvent, TdError};
 
 /// The public paths of pages (kept with the private links, which the
@@ -757,7 +758,7 @@ pub async fn game(
             None,
         ),
     };
-    let table = post::load_around(&mut tx, record, false).await?;
+    let table = loaded_game::load_around(&mut tx, record, false).await?;
     tx.commit().await?;
     let (tz, lang) = reading(viewer, reader, event_lang);
     let notation = if reader.figurines {
@@ -885,7 +886,7 @@ pub async fn game_pgn(
         Viewer::Player(p) => record.side_of(p.id).is_some(),
         Viewer::Anyone { .. } => false,
     };
-    let table = post::load_around(&mut tx, record, plays).await?;
+    let table = loaded_game::load_around(&mut tx, record, plays).await?;
     tx.commit().await?;
     Ok(Some(table.pgn()))
 }
@@ -918,7 +919,7 @@ pub async fn player(
             }
             None => None,
         };
-        let table = post::load_around(&mut tx, record, false).await?;
+        let table = loaded_game::load_around(&mut tx, record, false).await?;
         let over = table.game.is_over() || table.record.status == GameStatus::Finished;
         let clocks = table.clock.as_ref().map(|c| c.clocks(now));
         games.push(PlayerGame {

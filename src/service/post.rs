@@ -2,8 +2,9 @@
 //! tokens, deterministic keys and Message-IDs, threading, and the letters
 //! themselves (composed from `templates/`).
 
-use chrono::{DateTime, TimeDelta, Utc};
-use shakmaty::{ByColor, Color};
+use crate::service::ServiceError;
+use chrono::{DateTime, Utc};
+use shakmaty::Color;
 
 use crate::adapter::config::MailConfig;
 use crate::adapter::mail::compose::{
@@ -14,18 +15,16 @@ use crate::adapter::mail::key::sha256_hex;
 use crate::adapter::mail::route::{self, ReplyAddresses, ReplyTag, Tokens, message_id_local};
 use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
-use crate::adapter::store::games::GameRecord;
 use crate::adapter::store::outbox::{NewOutboxMail, OutboxKind};
 use crate::domain::address::EmailAddress;
 use crate::domain::arbiter::Notice;
 use crate::domain::chess::analysis::AnalysisLink;
-use crate::domain::chess::game::Game;
-use crate::domain::chess::pgn::{self, PgnTags};
 use crate::domain::chess::side;
-use crate::domain::clock::{Clocks, GameClock, Leave, Pauses, TimeControl, Timeline};
+use crate::domain::clock::{Clocks, TimeControl};
 use crate::domain::ids::GameId;
 use crate::domain::locale;
 use crate::domain::player::Player;
+use crate::service::loaded_game::{LoadedGame, load_table};
 
 /// Everything needed to address and compose our mails.
 #[derive(Debug, Clone)]
@@ -53,6 +52,9 @@ pub struct Post {
     /// link to the game's page from the recipient's side, event mails to
     /// the event's page ([`Post::with_pages`]). Unset, mails are as before.
     pub pages: Option<String>,
+    /// Answers per hour to one address (`[mail] answers_per_hour`): the
+    /// limit [`Post::answer`] keeps.
+    pub answers_per_hour: u32,
 }
 
 /// When hard bounces pause a player's mail.
@@ -97,231 +99,6 @@ pub enum PostError {
          subaddresses of [mail] address"
     )]
     ReplyDomain(String),
-}
-
-/// A game with its players, as a mail shows it.
-#[derive(Debug, Clone)]
-pub struct LoadedGame {
-    /// The stored game.
-    pub record: GameRecord,
-    /// The game in the rules core (after the change being told of).
-    pub game: Game,
-    /// White.
-    pub white: Player,
-    /// Black.
-    pub black: Player,
-    /// The standing draw offer.
-    pub draw_offer_by: Option<Color>,
-    /// The game's clocks with both players' leave; `None` shows no clocks.
-    pub clock: Option<GameClock>,
-    /// The messages between the players, in the order of the game.
-    pub messages: Vec<crate::adapter::store::game_messages::GameMessage>,
-    /// White's and Black's ratings for the game (see
-    /// [`crate::service::ratings::game_ratings`]); `None`: unrated.
-    pub ratings: [Option<i32>; 2],
-    /// What the endgame tables say, in the mails of the move that brought
-    /// the game into them (only there: players are told once).
-    pub tables_news: Option<crate::domain::chess::tablebase::TableNews>,
-    /// A consultation game's votes on each move made, as PGN comments
-    /// (see `service::votes::vote_remarks`); none in other games.
-    pub vote_remarks: Vec<pgn::Remark>,
-}
-
-impl LoadedGame {
-    /// The player of a colour.
-    pub fn player(&self, side: Color) -> &Player {
-        match side {
-            Color::White => &self.white,
-            Color::Black => &self.black,
-        }
-    }
-
-    /// The game's PGN, with its players and dates.
-    pub fn pgn(&self) -> String {
-        let tags = PgnTags {
-            event: "dopis correspondence game".into(),
-            site: "dopis".into(),
-            date: pgn::pgn_date(self.record.created_at.date_naive()),
-            round: "-".into(),
-            white: self.white.name.clone(),
-            black: self.black.name.clone(),
-            time_control: Some(pgn_time_control(self.record.time_control)),
-            end_date: self
-                .record
-                .finished_at
-                .map(|t| pgn::pgn_date(t.date_naive())),
-            other: [("WhiteElo", self.ratings[0]), ("BlackElo", self.ratings[1])]
-                .into_iter()
-                .filter_map(|(tag, r)| r.map(|r| (tag.to_string(), r.to_string())))
-                .collect(),
-        };
-        let mut remarks: Vec<pgn::Remark> = self.vote_remarks.clone();
-        remarks.extend(self.messages.iter().map(|m| pgn::Remark {
-            after: m.ply,
-            text: format!("{}: {}", self.player(m.side).name, m.body),
-        }));
-        // A cancelled game has no outcome to write: its cancellation is the
-        // last comment (its Result is `*`, its Termination `unterminated`).
-        if let Some(c) = self.record.cancellation() {
-            remarks.push(pgn::Remark {
-                after: self.game.plies().len(),
-                text: c.to_string(),
-            });
-        }
-        pgn::export_with_remarks(&self.game, &tags, &remarks)
-    }
-}
-
-/// The timeline of a stored game (a move without its arrival time counts as
-/// arriving when its clock started; see `service::clocks`).
-pub fn timeline_of(record: &GameRecord, game: &Game) -> Timeline {
-    let first = game
-        .start()
-        .to_position()
-        .map(|p| shakmaty::Position::turn(&p))
-        .unwrap_or(Color::White);
-    let mut timeline = Timeline {
-        first,
-        ..Timeline::new(record.created_at)
-    };
-    for m in &record.moves {
-        let started = timeline.clock_start(timeline.moves.len());
-        let received = m.received_at.or(m.sent_at).unwrap_or(started).max(started);
-        timeline = timeline.with_move(received, m.sent_at);
-    }
-    timeline
-}
-
-/// A game's clock: its control, its move times, both players' leave.
-pub async fn game_clock(
-    tx: &mut Tx,
-    record: &GameRecord,
-    game: &Game,
-    white: &Player,
-    black: &Player,
-) -> Result<GameClock, StoreError> {
-    let mut pauses = ByColor::new_with(|_| Pauses::none());
-    let extensions = tx.deadline_extensions(record.id).await?;
-    for (side, player) in [(Color::White, white), (Color::Black, black)] {
-        let leaves: Vec<Leave> = tx
-            .leaves_of(player.id)
-            .await?
-            .into_iter()
-            .map(|l| l.leave)
-            .collect();
-        let mut spans: Vec<_> = leaves.iter().map(|l| l.span(player.tz)).collect();
-        // A TD's extension of N days stops that side's clock for N days from
-        // when it was granted: the deadline they are thinking against moves
-        // N days later (given to the side to move, as TDs do).
-        let name = side::key(side);
-        spans.extend(extensions.iter().filter(|e| e.side == name).map(|e| {
-            (
-                e.granted_at,
-                e.granted_at + TimeDelta::days(i64::from(e.days)),
-            )
-        }));
-        *pauses.get_mut(side) = Pauses::from_spans(spans);
-    }
-    Ok(GameClock {
-        control: record.time_control,
-        timeline: timeline_of(record, game),
-        pauses,
-    })
-}
-
-/// Loads a game with its players and clock, its row locked for the transaction.
-pub async fn load_table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
-    let record = tx.game_for_update(id).await?;
-    load_around(tx, record, true).await
-}
-
-/// A game read without locks as a mail shows it (the web pages, the
-/// calendar feed); `messages` only for its players (they are kept out of
-/// public pages and PGN).
-pub async fn load_to_read(
-    tx: &mut Tx,
-    id: GameId,
-    messages: bool,
-) -> Result<LoadedGame, StoreError> {
-    let record = tx.game_to_read(id).await?;
-    load_around(tx, record, messages).await
-}
-
-/// A stored game with its players, clock, ratings and (when asked for)
-/// messages.
-pub async fn load_around(
-    tx: &mut Tx,
-    record: GameRecord,
-    messages: bool,
-) -> Result<LoadedGame, StoreError> {
-    let game = record.to_game()?;
-    let white = tx.player(record.white).await?;
-    let black = tx.player(record.black).await?;
-    let clock = game_clock(tx, &record, &game, &white, &black).await?;
-    let messages = if messages {
-        tx.game_messages(record.id).await?
-    } else {
-        Vec::new()
-    };
-    let ratings = crate::service::ratings::game_ratings(tx, &record).await?;
-    let vote_remarks =
-        crate::service::votes::vote_remarks(tx, record.id, game.plies().len()).await?;
-    Ok(LoadedGame {
-        vote_remarks,
-        messages,
-        ratings,
-        draw_offer_by: record.draw_offer_by,
-        record,
-        game,
-        white,
-        black,
-        clock: Some(clock),
-        tables_news: None,
-    })
-}
-
-/// The game as a move just saved left it, read back within the transaction:
-/// its row and moves (the clock's timeline gains the move) and its players
-/// (a mail may change its writer's language before it moves). What a move
-/// cannot change is kept from `before`: both players' leave and deadline
-/// extensions (a leave booked by the same mail reloaded the game in full),
-/// the messages (the caller adds the move's own) and the ratings (a game is
-/// rated after this, when its end is told). Four statements where
-/// [`load_table`] takes eleven: this runs for every move (issue 15).
-pub async fn reload_after_move(tx: &mut Tx, before: LoadedGame) -> Result<LoadedGame, StoreError> {
-    let record = tx.game_for_update(before.record.id).await?;
-    let game = record.to_game()?;
-    let white = tx.player(record.white).await?;
-    let black = tx.player(record.black).await?;
-    let clock = match before.clock {
-        Some(clock) => GameClock {
-            control: record.time_control,
-            timeline: timeline_of(&record, &game),
-            pauses: clock.pauses,
-        },
-        None => game_clock(tx, &record, &game, &white, &black).await?,
-    };
-    Ok(LoadedGame {
-        vote_remarks: before.vote_remarks,
-        messages: before.messages,
-        ratings: before.ratings,
-        draw_offer_by: record.draw_offer_by,
-        record,
-        game,
-        white,
-        black,
-        clock: Some(clock),
-        tables_news: None,
-    })
-}
-
-/// The PGN `TimeControl` tag: "moves/seconds" where the standard can say
-/// it (N days per move is `1/(N×86400)`), else our spec string.
-pub fn pgn_time_control(control: TimeControl) -> String {
-    match control {
-        TimeControl::DaysPerMove { days } => format!("1/{}", u64::from(days) * 86_400),
-        other => other.to_string(),
-    }
 }
 
 /// What a mail is in reply to, for threading and keys.
@@ -442,7 +219,31 @@ impl Post {
             },
             analysis: AnalysisLink::parse(&cfg.analysis_link).map_err(PostError::AnalysisLink)?,
             pages: None,
+            answers_per_hour: cfg.answers_per_hour,
         })
+    }
+
+    /// The same post keeping another hourly limit of answers.
+    #[must_use]
+    pub fn with_answer_limit(mut self, answers_per_hour: u32) -> Post {
+        self.answers_per_hour = answers_per_hour;
+        self
+    }
+
+    /// Whether another answer to this address stays within the hourly
+    /// limit. [`Post::answer`] asks it itself; the inbox asks it first only
+    /// where the answer is about something it would do first (a
+    /// confirmation stored, a move saved).
+    pub async fn may_answer(
+        &self,
+        tx: &mut Tx,
+        address: &str,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let sent = tx
+            .answers_since(address, now - chrono::Duration::hours(1))
+            .await?;
+        Ok(sent < i64::from(self.answers_per_hour))
     }
 
     /// The same post with mails linking to the web pages under `base`
@@ -486,10 +287,7 @@ impl Post {
                 .await?
                 .map(|own| format!("{own}/games/{}", id.0)));
         }
-        let visibility = match table.record.event {
-            Some(event) => Some(tx.event(event).await?.visibility),
-            None => None,
-        };
+        let visibility = table.event.as_ref().map(|e| e.visibility);
         Ok(
             crate::service::links::game_path(&self.tokens, id, visibility)
                 .map(|path| format!("{base}{path}")),
@@ -608,7 +406,7 @@ impl Post {
         &self,
         table: Option<&LoadedGame>,
         mail_key: &str,
-    ) -> Result<MessageId, StoreError> {
+    ) -> Result<MessageId, ServiceError> {
         let game = table.map(|t| {
             let ply = u32::try_from(t.game.plies().len()).unwrap_or(u32::MAX);
             (t.record.id.0, ply)
@@ -625,19 +423,15 @@ impl Post {
 
     /// The Message-ID every mail of a game refers to, so clients keep one
     /// thread per game: the (virtual) first mail of the game.
-    fn thread_root(&self, game: GameId) -> Result<MessageId, StoreError> {
+    fn thread_root(&self, game: GameId) -> Result<MessageId, ServiceError> {
         let text = format!("dopis.g{}.start@{}", game.0, self.ours.domain());
         MessageId::parse(&text).ok_or_else(|| bad_message_id(&text))
     }
 
     /// The analysis board link of a game's mails: its event's setting, else ours.
-    async fn analysis_of(
-        &self,
-        tx: &mut Tx,
-        table: &LoadedGame,
-    ) -> Result<AnalysisLink, StoreError> {
-        let own = match table.record.event {
-            Some(event) => event_analysis_link(tx, event).await?,
+    fn analysis_of(&self, table: &LoadedGame) -> Result<AnalysisLink, StoreError> {
+        let own = match &table.event {
+            Some(event) => event.settings.analysis_link()?,
             None => None,
         };
         Ok(own.unwrap_or_else(|| self.analysis.clone()))
@@ -649,7 +443,7 @@ impl Post {
         tx: &mut Tx,
         mail: Outgoing<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         self.queue_with_talk(tx, mail, None, now).await
     }
 
@@ -661,7 +455,7 @@ impl Post {
         mail: Outgoing<'_>,
         talk: Option<Talk>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let page = match mail.game {
             Some(table) => self.game_page(tx, table, mail.to).await?,
             None => None,
@@ -677,7 +471,7 @@ impl Post {
         mail: Outgoing<'_>,
         event: crate::domain::ids::EventId,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let page = self.event_page(tx, event, mail.to).await?;
         self.queue_linked(tx, mail, None, page, now).await
     }
@@ -689,7 +483,7 @@ impl Post {
         talk: Option<Talk>,
         page: Option<String>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let Outgoing {
             key: mail_key,
             kind,
@@ -711,7 +505,7 @@ impl Post {
         let in_reply_to = answering.and_then(|a| a.message_id).cloned();
         references.extend(in_reply_to.iter().cloned());
         let analysis = match table {
-            Some(t) if matches!(kind, LetterKind::YourMove) => self.analysis_of(tx, t).await?,
+            Some(t) if matches!(kind, LetterKind::YourMove) => self.analysis_of(t)?,
             _ => AnalysisLink::Off,
         };
         let game = table.map(|t| game_view(t, side, to, now, &analysis));
@@ -753,26 +547,26 @@ impl Post {
             calendar,
             unsubscribe,
         };
-        let raw = compose::compose(&letter)
-            .map_err(|e| StoreError::Corrupt(format!("cannot compose a mail: {e}")))?;
-        tx.enqueue(
-            &NewOutboxMail {
-                mail_key,
-                message_id: message_id.as_str().to_string(),
-                kind: if answering.is_some() {
-                    OutboxKind::Answer
-                } else {
-                    OutboxKind::Notice
+        let raw = compose::compose(&letter).map_err(ServiceError::Compose)?;
+        Ok(tx
+            .enqueue(
+                &NewOutboxMail {
+                    mail_key,
+                    message_id: message_id.as_str().to_string(),
+                    kind: if answering.is_some() {
+                        OutboxKind::Answer
+                    } else {
+                        OutboxKind::Notice
+                    },
+                    envelope_from: self.ours.to_string(),
+                    recipient: to.email.to_string(),
+                    raw,
+                    game_id,
+                    ply,
                 },
-                envelope_from: self.ours.to_string(),
-                recipient: to.email.to_string(),
-                raw,
-                game_id,
-                ply,
-            },
-            now,
-        )
-        .await
+                now,
+            )
+            .await?)
     }
 
     /// The deadline of a game where it is `to`'s move, as an entry of
@@ -785,7 +579,7 @@ impl Post {
         to: &Player,
         link: Option<String>,
         now: DateTime<Utc>,
-    ) -> Result<Option<compose::FeedEntry>, StoreError> {
+    ) -> Result<Option<compose::FeedEntry>, ServiceError> {
         let Some(side) = table.record.side_of(to.id) else {
             return Ok(None);
         };
@@ -809,8 +603,7 @@ impl Post {
             calendar: None,
             unsubscribe: None,
         };
-        compose::feed_entry(&letter, link)
-            .map_err(|e| StoreError::Corrupt(format!("cannot write a calendar entry: {e}")))
+        Ok(compose::feed_entry(&letter, link)?)
     }
 
     /// Tells both players, and `directors`, that a game is over: the one
@@ -824,10 +617,11 @@ impl Post {
         table: &LoadedGame,
         directors: &[Player],
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         // Every end of a game passes here, so the rating list moves in the
         // transaction that ends the game, whichever way it ended.
-        crate::service::ratings::rate_game(tx, &table.record, &table.game, now).await?;
+        let rated = table.event.as_ref().map(|e| e.settings.rated);
+        crate::service::ratings::rate_game(tx, &table.record, &table.game, rated, now).await?;
         for side in [Color::White, Color::Black] {
             self.to_player(
                 tx,
@@ -865,10 +659,10 @@ impl Post {
         table: &LoadedGame,
         side: Color,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let to = table.player(side);
         let reply_to = self.reply_to(table.record.id, to);
-        let fellows = self.fellows(tx, table, side).await?;
+        let fellows = Self::fellows(table, side);
         self.to_fellows(tx, &mail_key, &kind, table, side, &fellows, now)
             .await?;
         self.queue(
@@ -884,20 +678,14 @@ impl Post {
     /// The members of a consultation game's side but its captain (who is
     /// the game's player): they get the side's mails too. None in any
     /// other game.
-    async fn fellows(
-        &self,
-        tx: &mut Tx,
-        table: &LoadedGame,
-        side: Color,
-    ) -> Result<Vec<Player>, StoreError> {
+    fn fellows(table: &LoadedGame, side: Color) -> Vec<Player> {
         let captain = table.player(side).id;
-        let mut out = Vec::new();
-        for member in tx.consultation_members(table.record.id).await? {
-            if member.side == side && member.player != captain {
-                out.push(tx.player(member.player).await?);
-            }
-        }
-        Ok(out)
+        table
+            .members
+            .of(side)
+            .filter(|(member, _)| member.player != captain)
+            .map(|(_, player)| player.clone())
+            .collect()
     }
 
     /// Queues to each of `fellows` (see [`Post::fellows`]) the mail the
@@ -912,7 +700,7 @@ impl Post {
         side: Color,
         fellows: &[Player],
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         for member in fellows {
             self.queue(
                 tx,
@@ -926,23 +714,21 @@ impl Post {
         Ok(())
     }
 
-    /// Queues an answer to a player's mail that is about no one game
-    /// (confirmations, refusals, preferences, standings, leave).
+    /// Queues an answer to a player's mail (`mail`, made `answering` it),
+    /// unless it would go over the hourly limit of answers to their
+    /// address, which also bounds how many mails one sender can make the
+    /// server send: whether it was queued.
     pub async fn answer(
         &self,
         tx: &mut Tx,
-        mail_key: String,
-        kind: LetterKind,
-        to: &Player,
-        answering: &Answering<'_>,
+        mail: Outgoing<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        self.queue(
-            tx,
-            Outgoing::new(mail_key, kind, to).answering(answering),
-            now,
-        )
-        .await
+    ) -> Result<bool, ServiceError> {
+        if !self.may_answer(tx, mail.to.email.as_str(), now).await? {
+            return Ok(false);
+        }
+        self.queue(tx, mail, now).await?;
+        Ok(true)
     }
 
     /// Queues the mails for a new game: the side to move (White, unless a
@@ -953,7 +739,7 @@ impl Post {
         tx: &mut Tx,
         table: &LoadedGame,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let id = table.record.id.0;
         // The side to move is White but after a thematic line that ends
         // with White's move (1.e4 e5 2.Nf3 Nc6 3.Bb5): then Black.
@@ -987,7 +773,7 @@ impl Post {
         notices: &[Notice],
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let id = table.record.id;
         let ply = i64::try_from(table.game.plies().len()).unwrap_or(i64::MAX);
         // A message rides with the first mail its recipient gets of this
@@ -1121,7 +907,7 @@ impl Post {
             // A consultation side's members hear what its captain hears,
             // but for the answers to the captain's own mail.
             if !answer {
-                let fellows = self.fellows(tx, table, side).await?;
+                let fellows = Self::fellows(table, side);
                 self.to_fellows(tx, &key, &kind, table, side, &fellows, now)
                     .await?;
             }
@@ -1179,12 +965,12 @@ impl Post {
         tables: &[LoadedGame],
         day: &str,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let key = format!("digest.p{}.{day}", to.id.0);
         let mut games = Vec::with_capacity(tables.len());
         for t in tables {
             let side = t.record.side_of(to.id);
-            let analysis = self.analysis_of(tx, t).await?;
+            let analysis = self.analysis_of(t)?;
             let mut told = t.clone();
             if let Some(last) = told
                 .clock
@@ -1273,27 +1059,12 @@ impl Talks {
     }
 }
 
-/// The analysis board link an event sets for its games' mails; `None`
-/// when it leaves it to the server's `[mail] analysis_link`.
-async fn event_analysis_link(
-    tx: &mut Tx,
-    event: crate::domain::ids::EventId,
-) -> Result<Option<AnalysisLink>, StoreError> {
-    crate::service::event_settings::EventSettings::read(tx, event)
-        .await?
-        .analysis_link
-        .as_deref()
-        .map(|text| {
-            AnalysisLink::parse(text)
-                .map_err(|e| StoreError::Corrupt(format!("event settings: analysis_link {e}")))
-        })
-        .transpose()
-}
-
 /// Our own Message-IDs are made from a validated domain, so this is a bug
-/// report, not a player's error.
-fn bad_message_id(text: &str) -> StoreError {
-    StoreError::Corrupt(format!("cannot make a Message-ID from '{text}'"))
+/// report, not a player's error: the mail cannot be built.
+fn bad_message_id(text: &str) -> ServiceError {
+    ServiceError::Compose(compose::ComposeError::Build(format!(
+        "cannot make a Message-ID from '{text}'"
+    )))
 }
 
 /// Example move texts for a help mail: legal moves of the position in the
@@ -1351,10 +1122,7 @@ pub(crate) async fn game_list(
     let mut list = Vec::with_capacity(games.len());
     for id in games {
         let table = load_table(tx, *id).await?;
-        let event = match tx.event_of_game(*id).await? {
-            Some(event) => Some(tx.event(event).await?.name),
-            None => None,
-        };
+        let event = table.event.as_ref().map(|e| e.name.clone());
         let over = table.game.is_over();
         let clocks = table.clock.as_ref().map(|c| c.clocks(now));
         let side = if table.white.id == to.id {

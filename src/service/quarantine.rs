@@ -11,6 +11,7 @@
 //! Each is logged once when set aside (and at warning level for the few
 //! retries before), not on every pass.
 
+use crate::service::ServiceError;
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -43,9 +44,10 @@ pub enum MailFault {
     /// nesting, work).
     #[error("the mail is not read: {0}")]
     TooComplex(Excess),
-    /// The database failed while handling it.
+    /// The service failed while handling it: the database, or a mail it
+    /// could not compose.
     #[error("{0}")]
-    Store(#[from] StoreError),
+    Service(#[from] ServiceError),
     /// The mailbox failed after the mail's effects were committed (its
     /// error, in words).
     #[error("{0}")]
@@ -69,7 +71,7 @@ impl MailFault {
             MailFault::TooSlow(_) | MailFault::ReaderCrashed(_) | MailFault::TooComplex(_) => {
                 Blame::Item
             }
-            MailFault::Store(e) => e.blame(),
+            MailFault::Service(e) => e.blame(),
             MailFault::Mailbox(_) => Blame::Outage,
         }
     }
@@ -306,7 +308,7 @@ pub async fn stuck_subjects(
 pub async fn record_stuck(
     store: &Store,
     subject: &str,
-    e: &StoreError,
+    e: &impl std::fmt::Display,
     now: DateTime<Utc>,
 ) -> Result<i64, StoreError> {
     let attempts = store
@@ -363,7 +365,7 @@ mod tests {
             Blame::Outage
         );
         assert_eq!(
-            MailFault::Store(StoreError::Corrupt("x".into())).blame(),
+            MailFault::Service(StoreError::Corrupt("x".into()).into()).blame(),
             Blame::Item
         );
     }

@@ -71,18 +71,20 @@ fn score_of(result: GameResult, side: Color) -> Score {
 }
 
 /// Rates a game that has just ended, in the transaction that ended it:
-/// nothing for a game that is not rated or was rated before.
+/// nothing for a game that is not rated or was rated before. `rated`: its
+/// event's `rated` setting (as loaded with the game), `None` outside events.
 pub async fn rate_game(
     tx: &mut Tx,
     record: &GameRecord,
     game: &Game,
+    rated: Option<bool>,
     now: DateTime<Utc>,
 ) -> Result<(), StoreError> {
     let Some(outcome) = game.outcome() else {
         return Ok(());
     };
     let id = record.id;
-    if !counts(tx, record, game, outcome).await? || tx.game_in_rating_history(id).await? {
+    if !counts(game, outcome, rated) || tx.game_in_rating_history(id).await? {
         return Ok(());
     }
     let at = record.finished_at.unwrap_or(now);
@@ -111,24 +113,12 @@ pub async fn rate_game(
     Ok(())
 }
 
-/// Whether the game counts for ratings (see the module's list).
-async fn counts(
-    tx: &mut Tx,
-    record: &GameRecord,
-    game: &Game,
-    outcome: &Outcome,
-) -> Result<bool, StoreError> {
+/// Whether the game counts for ratings (see the module's list): only in
+/// an event whose stored settings say `rated` (absent: rated).
+fn counts(game: &Game, outcome: &Outcome, rated: Option<bool>) -> bool {
     // A thematic line's moves are no one's: each player must have made a
     // move of their own.
-    if !played(&outcome.reason) || game.plies().len() < game.opening_plies() + 2 {
-        return Ok(false);
-    }
-    let Some(event) = tx.event_of_game(record.id).await? else {
-        return Ok(false);
-    };
-    // The event's stored settings say `rated` (absent: rated).
-    let settings = crate::service::event_settings::EventSettings::read(tx, event).await?;
-    Ok(settings.rated)
+    played(&outcome.reason) && game.plies().len() >= game.opening_plies() + 2 && rated == Some(true)
 }
 
 fn history_row(

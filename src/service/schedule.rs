@@ -7,7 +7,7 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::post::{LoadedGame, load_table};
+use super::loaded_game::{LoadedGame, load_table};
 use crate::adapter::store::{StoreError, Tx};
 use crate::domain::clock::ReminderPlan;
 use crate::domain::ids::GameId;

@@ -2,9 +2,11 @@
 //! (White gets "your move", Black "game started"), and loading a game with
 //! its players as mails show it.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
-use super::post::{LoadedGame, Post};
+use super::loaded_game::{LoadedGame, load_table};
+use super::post::Post;
 use crate::adapter::store::Tx;
 use crate::adapter::store::games::NewGame;
 use crate::adapter::store::{Store, StoreError};
@@ -22,7 +24,7 @@ pub async fn start_game(
     start: StartPosition,
     time_control: TimeControl,
     now: DateTime<Utc>,
-) -> Result<GameId, StoreError> {
+) -> Result<GameId, ServiceError> {
     let mut tx = store.begin().await?;
     let game = NewGame {
         white,
@@ -43,7 +45,7 @@ pub async fn start_game_in(
     post: &Post,
     game: &NewGame,
     now: DateTime<Utc>,
-) -> Result<GameId, StoreError> {
+) -> Result<GameId, ServiceError> {
     let id = tx.add_game(game, now).await?;
     first_mails(tx, post, id, now).await?;
     Ok(id)
@@ -57,16 +59,16 @@ pub async fn first_mails(
     post: &Post,
     id: GameId,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let table = super::post::load_table(tx, id).await?;
+) -> Result<(), ServiceError> {
+    let table = load_table(tx, id).await?;
     post.game_started(tx, &table, now).await?;
-    super::schedule::reschedule(tx, &table, None, now).await
+    Ok(super::schedule::reschedule(tx, &table, None, now).await?)
 }
 
 /// A game with its players.
 pub async fn table(store: &Store, id: GameId) -> Result<LoadedGame, StoreError> {
     let mut tx = store.begin().await?;
-    let table = super::post::load_table(&mut tx, id).await?;
+    let table = load_table(&mut tx, id).await?;
     tx.commit().await?;
     Ok(table)
 }

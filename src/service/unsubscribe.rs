@@ -29,6 +29,7 @@ use crate::adapter::mail::compose::{EntryNews, LetterKind};
 use crate::adapter::mail::route::Tokens;
 use crate::adapter::store::{Store, StoreError, Tx};
 use crate::domain::player::{Player, PlayerId};
+use crate::service::ServiceError;
 pub use crate::service::links::{List, unsubscribe_url as url};
 use crate::service::post::{Outgoing, Post};
 
@@ -163,7 +164,7 @@ pub async fn apply(
     post: &Post,
     text: &str,
     now: DateTime<Utc>,
-) -> Result<Outcome, StoreError> {
+) -> Result<Outcome, ServiceError> {
     let mut tx = store.begin().await?;
     let Some((player, list, issued, on)) = read(&mut tx, &post.tokens, text).await? else {
         return Ok(Outcome::Refused);

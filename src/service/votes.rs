@@ -1,8 +1,8 @@
 //! The votes of consultation games as stored, read the way the rest of the
 //! service needs them: each side's members, the votes on one half-move as
 //! the tally counts them, and the PGN comments of the moves they chose.
-//! Only reads, and below the post (whose game loader carries the PGN
-//! comments), so that hearing votes (`service::consultation`) and starting
+//! Only reads, and below the game loader (`service::loaded_game`, which
+//! carries the members and the PGN comments), so that hearing votes (`service::consultation`) and starting
 //! the game (`service::td::consultation`) can both build on it.
 
 use shakmaty::Color;
@@ -15,7 +15,8 @@ use crate::domain::ids::GameId;
 use crate::domain::player::Player;
 
 /// A game's sides as stored: each member with their player row.
-pub(crate) struct Members(pub(crate) Vec<(Member, Player)>);
+#[derive(Debug, Clone, Default)]
+pub struct Members(pub(crate) Vec<(Member, Player)>);
 
 impl Members {
     pub(crate) async fn load(tx: &mut Tx, game: GameId) -> Result<Members, StoreError> {
@@ -63,10 +64,10 @@ pub(crate) fn votes_at(stored: &[StoredVote], ply: i64, members: &Members) -> Ve
 /// move. None in any other game.
 pub async fn vote_remarks(
     tx: &mut Tx,
+    members: &Members,
     game: GameId,
     played: usize,
 ) -> Result<Vec<crate::domain::chess::pgn::Remark>, StoreError> {
-    let members = Members::load(tx, game).await?;
     if members.0.is_empty() {
         return Ok(Vec::new());
     }
@@ -78,7 +79,7 @@ pub async fn vote_remarks(
         .filter_map(|ply| {
             let at = usize::try_from(ply).ok()?;
             // Only a move that was made: an open vote stays the side's own.
-            (at < played).then(|| remark(at, &tally::tally(&votes_at(&stored, ply, &members))))
+            (at < played).then(|| remark(at, &tally::tally(&votes_at(&stored, ply, members))))
         })
         .collect())
 }

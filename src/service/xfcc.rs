@@ -14,6 +14,7 @@
 //! Passwords are made here ([`new_password`], [`revoke_password`]): random,
 //! shown once, stored only as an Argon2id hash.
 
+use crate::service::ServiceError;
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::sync::Mutex;
@@ -25,7 +26,8 @@ use shakmaty::{Color, Position};
 use super::Handled;
 use super::credentials::{blocking, hash_password, set_new_password};
 use super::inbox::Inbox;
-use super::post::{self, Answering, LoadedGame};
+use super::loaded_game::{self, LoadedGame};
+use super::post::Answering;
 use crate::adapter::store::games::GameStatus;
 use crate::adapter::store::{Store, StoreError};
 use crate::domain::arbiter::{Notice, Reason, Step};
@@ -129,7 +131,7 @@ fn decoy_hash() -> &'static str {
 /// Gives the player with address `email` a new XFCC password (the old one
 /// stops working) and returns it: the only time it is ever shown. `None`:
 /// no such player.
-pub async fn new_password(store: &Store, email: &str) -> Result<Option<String>, StoreError> {
+pub async fn new_password(store: &Store, email: &str) -> Result<Option<String>, ServiceError> {
     let mut tx = store.begin().await?;
     let Some(player) = tx.player_by_email(email).await? else {
         return Ok(None);
@@ -265,7 +267,7 @@ pub async fn my_games(
     let mut tx = store.begin().await?;
     let mut games = Vec::new();
     for id in tx.games_of(player.id).await? {
-        let table = post::load_table(&mut tx, id).await?;
+        let table = loaded_game::load_table(&mut tx, id).await?;
         let event = match tx.event_of_game(id).await? {
             Some(event) => tx.event(event).await?.name,
             None => "dopis correspondence game".to_owned(),
@@ -565,19 +567,21 @@ pub async fn make_a_move(
     player: &Player,
     request: &MoveRequest,
     now: DateTime<Utc>,
-) -> Result<MoveResult, StoreError> {
+) -> Result<MoveResult, ServiceError> {
     let game = GameId(request.game_id);
     let mut tx = store.begin().await?;
-    let record = match tx.game_for_update(game).await {
-        Ok(r) => r,
+    // Loaded once, for the checks below and the arbiter.
+    let table = match loaded_game::load_table_with(&mut tx, game, Some(player)).await {
+        Ok(table) => table,
         Err(StoreError::UnknownGame(_)) => return Ok(MoveResult::InvalidGameID),
-        Err(e) => return Err(e),
+        Err(e) => return Err(e.into()),
     };
+    let record = &table.record;
     let Some(me) = record.side_of(player.id) else {
         return Ok(MoveResult::NotYourGame);
     };
-    let board = record.to_game()?;
-    if already_played(&board, me, request, player) {
+    let board = &table.game;
+    if already_played(board, me, request, player) {
         return Ok(MoveResult::Success);
     }
     let Some(commands) = commands_of(request) else {
@@ -597,7 +601,7 @@ pub async fn make_a_move(
         }
     }
     let Some((ruling, current)) = inbox
-        .hear_game(&mut tx, game, player, &commands, (now, now))
+        .hear_game(&mut tx, table, player, &commands, (now, now))
         .await?
     else {
         return Ok(MoveResult::NotYourGame);
@@ -647,7 +651,7 @@ pub async fn make_a_move(
         .await?;
     if let Handled::Ignored(why) = &done {
         // Held back (the hourly answer limit): nothing was saved.
-        tracing::warn!(game = game.0, why, "XFCC move not carried out");
+        tracing::warn!(game = game.0, %why, "XFCC move not carried out");
         return Ok(MoveResult::ServerError);
     }
     tx.commit().await?;

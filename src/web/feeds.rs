@@ -190,7 +190,7 @@ fn not_found() -> Response {
         .into_response()
 }
 
-fn unavailable(e: &crate::service::StoreError) -> Response {
+fn unavailable(e: &dyn std::fmt::Display) -> Response {
     tracing::error!(error = %e, "calendar feed failed");
     (
         StatusCode::SERVICE_UNAVAILABLE,

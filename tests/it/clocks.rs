@@ -13,7 +13,7 @@ use dopis::domain::clock::TimeControl;
 use dopis::domain::ids::GameId;
 use dopis::domain::lang::Lang;
 use dopis::domain::player::Player;
-use dopis::service::inbox::Handled;
+use dopis::service::inbox::{Done, Handled};
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;
@@ -174,7 +174,7 @@ async fn a_move_that_reached_the_mailbox_in_time_counts_even_if_handled_late(db:
     w.app.advance(h(80));
     let done = w.mail(&w.white.clone(), "e4", start() + h(71)).await;
     assert!(
-        matches!(done, Handled::Done(ref t) if t.contains("e4")),
+        matches!(&done, Handled::Done(Done::Ruled(r)) if r.first_move() == Some("e4")),
         "{done:?}"
     );
     w.at(start() + h(80)).await;
@@ -185,7 +185,7 @@ async fn a_move_that_reached_the_mailbox_in_time_counts_even_if_handled_late(db:
     late.app.advance(h(80));
     let done = late.mail(&late.white.clone(), "e4", start() + h(73)).await;
     assert!(
-        matches!(done, Handled::Done(ref t) if t.contains("ran out of time")),
+        matches!(&done, Handled::Done(Done::Ruled(r)) if r.out_of_time.is_some()),
         "{done:?}"
     );
     assert_eq!(late.ending().await.1.as_deref(), Some("0-1"));
@@ -203,7 +203,7 @@ async fn leave_pauses_the_clock_and_the_opponent_is_told(db: &TestDb) {
         .mail(&black, "leave 2026-03-04 2026-03-06", start() + h(1))
         .await;
     assert!(
-        matches!(done, Handled::Done(ref t) if t.contains("booked leave")),
+        matches!(&done, Handled::Done(Done::Ruled(r)) if !r.leave_booked.is_empty()),
         "{done:?}"
     );
     let mails = keys(&w.new_mails().await);
@@ -218,7 +218,7 @@ async fn leave_pauses_the_clock_and_the_opponent_is_told(db: &TestDb) {
         .mail(&black, "leave 2026-03-02 2026-03-03", start() + h(2))
         .await;
     assert!(
-        matches!(refused, Handled::Done(ref t) if t.contains("refused leave")),
+        matches!(&refused, Handled::Done(Done::Ruled(r)) if !r.leave_refused.is_empty()),
         "{refused:?}"
     );
     assert_eq!(w.new_mails().await.len(), 1, "one refusal mail");
@@ -275,7 +275,7 @@ async fn a_leave_mail_read_late_is_judged_on_the_day_it_arrived(db: &TestDb) {
     w.app.advance(read - start());
     let done = w.mail(&ana, "leave 2026-03-03 2026-03-04", asked).await;
     assert!(
-        matches!(done, Handled::Done(ref t) if t.contains("booked leave 2026-03-03 to 2026-03-04")),
+        matches!(&done, Handled::Done(Done::Ruled(r)) if r.leave_booked == [(day(2026, 3, 3), day(2026, 3, 4))]),
         "{done:?}"
     );
     let mails = keys(&w.new_mails().await);
@@ -316,7 +316,7 @@ async fn a_confirmed_leave_is_judged_when_the_confirming_reply_arrived(db: &Test
         )
         .await;
     assert!(
-        matches!(done, Handled::Done(ref t) if t.contains("confirm")),
+        matches!(&done, Handled::Done(Done::AskedToConfirm { .. })),
         "{done:?}"
     );
     let confirm = reply_to_of_last_mail(&w.app, "ana@players.test").await;
@@ -326,7 +326,7 @@ async fn a_confirmed_leave_is_judged_when_the_confirming_reply_arrived(db: &Test
         .advance(Utc.with_ymd_and_hms(2026, 3, 3, 0, 0, 0).unwrap() - asked);
     let done = w.mail_to(&ana, &confirm, "yes", confirmed).await;
     assert!(
-        matches!(done, Handled::Done(ref t) if t.contains("booked leave 2026-03-03")),
+        matches!(&done, Handled::Done(Done::Ruled(r)) if r.leave_booked.first().is_some_and(|(from, _)| *from == day(2026, 3, 3))),
         "{done:?}"
     );
     w.new_mails().await;
@@ -343,7 +343,7 @@ async fn a_confirmed_leave_is_judged_when_the_confirming_reply_arrived(db: &Test
         )
         .await;
     assert!(
-        matches!(done, Handled::Done(ref t) if t.contains("confirm")),
+        matches!(&done, Handled::Done(Done::AskedToConfirm { .. })),
         "{done:?}"
     );
     let confirm = reply_to_of_last_mail(&w.app, "ana@players.test").await;
@@ -351,7 +351,7 @@ async fn a_confirmed_leave_is_judged_when_the_confirming_reply_arrived(db: &Test
     w.app.advance(late - w.app.now());
     let done = w.mail_to(&ana, &confirm, "yes", late).await;
     assert!(
-        matches!(done, Handled::Done(ref t) if t.contains("refused leave 2026-03-06")),
+        matches!(&done, Handled::Done(Done::Ruled(r)) if r.leave_refused.first().is_some_and(|(from, _)| *from == day(2026, 3, 6))),
         "{done:?}"
     );
 }
@@ -464,4 +464,9 @@ async fn a_td_extension_moves_the_deadline_of_the_side_to_move(db: &TestDb) {
         (status, result.as_deref()),
         (GameStatus::Finished, Some("0-1"))
     );
+}
+
+/// A calendar day.
+fn day(year: i32, month: u32, day: u32) -> chrono::NaiveDate {
+    chrono::NaiveDate::from_ymd_opt(year, month, day).expect("a day")
 }

@@ -3,11 +3,12 @@
 //! what gets answered.
 
 use chrono::Duration;
+use dopis::domain::arbiter::Reason;
 use dopis::domain::clock::TimeControl;
 use dopis::domain::ids::GameId;
 use dopis::domain::lang::Lang;
 use dopis::domain::player::Player;
-use dopis::service::inbox::Handled;
+use dopis::service::inbox::{Done, Handled, Refused};
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;
@@ -90,7 +91,7 @@ async fn the_player_to_move_moves_by_replying_and_both_are_told(db: &TestDb) {
         ))
         .await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("played e4")),
+        matches!(&handled, Handled::Done(Done::Ruled(r)) if r.first_move() == Some("e4")),
         "{handled:?}"
     );
     assert_eq!(w.moves().await, vec!["e4"]);
@@ -129,7 +130,7 @@ async fn a_forged_from_never_moves_a_piece(db: &TestDb) {
         .handle(&mail("mallory@evil.test", &to, "Re: [dopis #1]", "e4", ""))
         .await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.starts_with("refused")),
+        matches!(&handled, Handled::Done(Done::Refused(_))),
         "{handled:?}"
     );
     assert!(w.moves().await.is_empty());
@@ -154,7 +155,13 @@ async fn a_wrong_token_is_refused_and_changes_nothing(db: &TestDb) {
         ))
         .await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("wrong token")),
+        matches!(
+            &handled,
+            Handled::Done(Done::Refused(Refused::Route {
+                why: Reason::WrongToken { .. },
+                ..
+            }))
+        ),
         "{handled:?}"
     );
     assert!(w.moves().await.is_empty());
@@ -190,7 +197,7 @@ async fn the_right_address_without_the_token_is_asked_to_confirm(db: &TestDb) {
     let handled = w.handle(&first).await;
     let received = w.app.now();
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("confirm")),
+        matches!(&handled, Handled::Done(Done::AskedToConfirm { .. })),
         "{handled:?}"
     );
     assert!(
@@ -213,7 +220,7 @@ async fn the_right_address_without_the_token_is_asked_to_confirm(db: &TestDb) {
         ))
         .await;
     assert!(
-        !matches!(&handled, Handled::Done(s) if s.contains("played")),
+        !matches!(&handled, Handled::Done(Done::Ruled(r)) if r.first_move().is_some()),
         "{handled:?}"
     );
     assert!(w.moves().await.is_empty());
@@ -229,7 +236,7 @@ async fn the_right_address_without_the_token_is_asked_to_confirm(db: &TestDb) {
         ))
         .await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        matches!(&handled, Handled::Done(Done::Ruled(r)) if r.first_move() == Some("Nf3")),
         "{handled:?}"
     );
     let game = w.app.game_row(w.game).await;
@@ -371,7 +378,7 @@ async fn with_require_dkim_an_unsigned_mail_moves_nothing(db: &TestDb) {
     let handled = w
         .handle(&mail("alice@players.test", &to, "Re: [dopis #1]", "e4", ""))
         .await;
-    assert_eq!(handled, Handled::Done("refused: no DKIM pass".into()));
+    assert_eq!(handled, Handled::Done(Done::Refused(Refused::Unsigned)));
     assert!(w.moves().await.is_empty());
     let out = w.outbox().await;
     assert_eq!(out.len(), 1);

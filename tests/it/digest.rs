@@ -7,7 +7,7 @@ use dopis::domain::clock::TimeControl;
 use dopis::domain::ids::GameId;
 use dopis::domain::lang::Lang;
 use dopis::domain::player::Player;
-use dopis::service::inbox::Handled;
+use dopis::service::inbox::{DigestLine, Done, Handled, Refused};
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;
@@ -54,7 +54,10 @@ async fn a_digest_player_gets_one_mail_a_day_with_all_their_games(db: &TestDb) {
         .await;
     // Bob asks for the digest.
     let h = mail(&app, &bob, "chess@chess.test", "notify digest").await;
-    assert_eq!(h, Handled::Done("notify digest".into()));
+    assert!(
+        matches!(&h, Handled::Done(Done::Ruled(r)) if r.digest == Some(true)),
+        "{h:?}"
+    );
     let first = new_mails(&app).await;
     assert_eq!(first.len(), 1, "{first:?}");
     assert!(first[0].1.contains("daily digest"), "{first:?}");
@@ -66,7 +69,7 @@ async fn a_digest_player_gets_one_mail_a_day_with_all_their_games(db: &TestDb) {
         let to = app.reply_address(id, white);
         let h = mail(&app, white, &to, "e4").await;
         assert!(
-            matches!(h, Handled::Done(ref s) if s.contains("played e4")),
+            matches!(&h, Handled::Done(Done::Ruled(r)) if r.first_move() == Some("e4")),
             "{h:?}"
         );
     }
@@ -235,10 +238,7 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
         at,
     )
     .await;
-    assert!(
-        matches!(&h, Handled::Done(t) if t.matches("played").count() == 2),
-        "{h:?}"
-    );
+    assert!(played_lines(&h) == 2, "{h:?}");
     for game in &games {
         assert_eq!(
             store.game(*game).await.unwrap().moves.len(),
@@ -281,10 +281,7 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
         next + Duration::hours(1),
     )
     .await;
-    assert!(
-        matches!(&h, Handled::Done(t) if t.matches("played").count() == 2),
-        "{h:?}"
-    );
+    assert!(played_lines(&h) == 2, "{h:?}");
     for game in &games {
         assert_eq!(
             store.game(*game).await.unwrap().moves.len(),
@@ -334,7 +331,7 @@ async fn a_digest_player_plays_two_games_by_answering_only_digests(db: &TestDb) 
     )
     .await;
     assert!(
-        matches!(&h, Handled::Done(t) if t.starts_with("refused")),
+        matches!(&h, Handled::Done(Done::Refused(Refused::Route { .. }))),
         "{h:?}"
     );
     assert_eq!(store.game(games[0]).await.unwrap().moves.len(), 5);
@@ -408,7 +405,7 @@ async fn the_digest_s_unsubscribe_address_switches_back_to_a_mail_per_move(db: &
     };
     let h = app.deliver_as_at(&unsubscribe(&eve), at).await;
     assert!(
-        !matches!(&h, Handled::Done(t) if t.contains("notify")),
+        !matches!(&h, Handled::Done(Done::Digest(lines)) if lines.contains(&DigestLine::Notify(false))),
         "{h:?}"
     );
     // Bob's mail program unsubscribes.
@@ -416,7 +413,7 @@ async fn the_digest_s_unsubscribe_address_switches_back_to_a_mail_per_move(db: &
         .deliver_as_at(&unsubscribe(&bob), at + Duration::minutes(1))
         .await;
     assert!(
-        matches!(&h, Handled::Done(t) if t == "notify each"),
+        matches!(&h, Handled::Done(Done::Digest(lines)) if *lines == [DigestLine::Notify(false)]),
         "{h:?}"
     );
     let told = deliver(store, at + Duration::minutes(1)).await;
@@ -517,4 +514,17 @@ async fn a_digest_player_plays_two_games_by_mail_answering_only_digests(db: &Tes
     serve(&tomorrow);
     assert_eq!(club.moves_of(db, 1), ["e4", "e5", "Nf3", "Nc6"]);
     assert_eq!(club.moves_of(db, second), ["e4", "c5", "Nf3", "Nc6"]);
+}
+
+/// How many lines of a digest reply played a move.
+fn played_lines(handled: &Handled) -> usize {
+    match handled {
+        Handled::Done(Done::Digest(lines)) => lines
+            .iter()
+            .filter(|line| {
+                matches!(line, DigestLine::Game { outcome: Handled::Done(Done::Ruled(r)), .. } if r.first_move().is_some())
+            })
+            .count(),
+        _ => 0,
+    }
 }

@@ -12,7 +12,7 @@ use dopis::domain::clock::TimeControl;
 use dopis::domain::ids::GameId;
 use dopis::domain::lang::Lang;
 use dopis::domain::player::Player;
-use dopis::service::inbox::Handled;
+use dopis::service::inbox::{Handled, Ignored};
 
 use crate::on_both_backends;
 use crate::support::app::TestApp;
@@ -58,10 +58,7 @@ async fn a_probe_marked_with_our_secret_is_dropped_unanswered_and_a_forged_mark_
     let mark = app.post().tokens.probe_mark("0123abcd");
     let genuine = move_mail(&app, game, &ana, &format!("X-Dopis-Doctor: {mark}\r\n"));
     let handled = app.deliver(&genuine).await;
-    assert_eq!(
-        handled,
-        Handled::Ignored("ignored: a dopis doctor probe".into())
-    );
+    assert_eq!(handled, Handled::Ignored(Ignored::Probe));
     assert!(app.moves(game).await.is_empty());
     assert!(app.sent().await.is_empty(), "a probe is never answered");
 

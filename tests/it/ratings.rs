@@ -196,7 +196,7 @@ async fn a_rated_event_moves_the_list_as_worked_out_by_hand(db: &TestDb) {
     // Each game's PGN names the ratings it was rated against.
     let t = {
         let mut tx = cup.app.store.begin().await.unwrap();
-        let t = dopis::service::post::load_table(&mut tx, cup.games[3])
+        let t = dopis::service::loaded_game::load_table(&mut tx, cup.games[3])
             .await
             .unwrap();
         tx.commit().await.unwrap();

@@ -15,7 +15,7 @@ use dopis::domain::clock::TimeControl;
 use dopis::domain::ids::GameId;
 use dopis::domain::lang::Lang;
 use dopis::domain::player::Player;
-use dopis::service::inbox::Handled;
+use dopis::service::inbox::{Done, Handled};
 
 use crate::support::TestDb;
 use crate::support::app::TestApp;
@@ -145,7 +145,7 @@ impl World {
         .raw();
         let handled = self.handle(&raw).await;
         assert!(
-            matches!(&handled, Handled::Done(s) if s.contains("played")),
+            matches!(&handled, Handled::Done(Done::Ruled(r)) if r.first_move().is_some()),
             "{text}: {handled:?}"
         );
         self.outbox().await;
@@ -189,7 +189,7 @@ async fn a_reply_to_an_old_your_move_mail_asks_to_confirm_and_confirming_plays_i
     };
     let handled = w.handle(&stale.raw()).await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("confirm")),
+        matches!(&handled, Handled::Done(Done::AskedToConfirm { .. })),
         "{handled:?}"
     );
     assert_eq!(
@@ -234,7 +234,7 @@ async fn a_reply_to_an_old_your_move_mail_asks_to_confirm_and_confirming_plays_i
         )
         .await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        matches!(&handled, Handled::Done(Done::Ruled(r)) if r.first_move() == Some("Nf3")),
         "{handled:?}"
     );
     assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
@@ -262,7 +262,7 @@ async fn the_same_mail_resent_with_a_new_message_id_is_not_played_twice(db: &Tes
     };
     let handled = w.handle(&sent.raw()).await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        matches!(&handled, Handled::Done(Done::Ruled(r)) if r.first_move() == Some("Nf3")),
         "{handled:?}"
     );
     w.outbox().await;
@@ -287,7 +287,7 @@ async fn the_same_mail_resent_with_a_new_message_id_is_not_played_twice(db: &Tes
     sent.id = new_id();
     let handled = w.handle(&sent.raw()).await;
     assert!(
-        !matches!(&handled, Handled::Done(s) if s.contains("played")),
+        !matches!(&handled, Handled::Done(Done::Ruled(r)) if r.first_move().is_some()),
         "{handled:?}"
     );
     assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8"]);
@@ -342,7 +342,7 @@ async fn a_confirmation_answered_after_the_game_moved_on_asks_again(db: &TestDb)
         )
         .await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("confirm")),
+        matches!(&handled, Handled::Done(Done::AskedToConfirm { .. })),
         "{handled:?}"
     );
     assert_eq!(w.moves().await, ["Nf3", "Nf6", "Ng1", "Ng8", "Nc3", "Nc6"]);
@@ -375,7 +375,7 @@ async fn a_confirmation_answered_after_the_game_moved_on_asks_again(db: &TestDb)
         )
         .await;
     assert!(
-        matches!(&handled, Handled::Done(s) if s.contains("played Nf3")),
+        matches!(&handled, Handled::Done(Done::Ruled(r)) if r.first_move() == Some("Nf3")),
         "{handled:?}"
     );
 }
@@ -400,11 +400,31 @@ struct Case {
     /// position); if not, it is a new mail, not a reply.
     replies_to_the_first_mail: bool,
     body: &'static str,
-    /// A phrase of the inbox's account of the mail.
-    handled: &'static str,
+    /// What the inbox made of the mail.
+    handled: fn(&Handled) -> bool,
     /// The game's moves after it.
     moves: &'static [&'static str],
     result: Option<&'static str>,
+}
+
+/// The mail played Nf3.
+fn played_nf3(handled: &Handled) -> bool {
+    matches!(handled, Handled::Done(Done::Ruled(r)) if r.first_move() == Some("Nf3"))
+}
+
+/// A command of the mail was turned down.
+fn rejected(handled: &Handled) -> bool {
+    matches!(handled, Handled::Done(Done::Ruled(r)) if r.rejected)
+}
+
+/// The player was asked to confirm.
+fn asked_to_confirm(handled: &Handled) -> bool {
+    matches!(handled, Handled::Done(Done::AskedToConfirm { .. }))
+}
+
+/// The game ended on time before the mail came.
+fn out_of_time(handled: &Handled) -> bool {
+    matches!(handled, Handled::Done(Done::Ruled(r)) if r.out_of_time.is_some())
 }
 
 const CASES: &[Case] = &[
@@ -415,7 +435,7 @@ const CASES: &[Case] = &[
         from: Who::Alice,
         replies_to_the_first_mail: true,
         body: "3. Nf3",
-        handled: "played Nf3",
+        handled: played_nf3,
         moves: &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"],
         result: None,
     },
@@ -426,7 +446,7 @@ const CASES: &[Case] = &[
         from: Who::Bob,
         replies_to_the_first_mail: true,
         body: "1... Nf6",
-        handled: "rejected",
+        handled: rejected,
         moves: &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"],
         result: None,
     },
@@ -438,7 +458,7 @@ const CASES: &[Case] = &[
         from: Who::Alice,
         replies_to_the_first_mail: false,
         body: "Nf3",
-        handled: "played Nf3",
+        handled: played_nf3,
         moves: &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"],
         result: None,
     },
@@ -449,7 +469,7 @@ const CASES: &[Case] = &[
         from: Who::Alice,
         replies_to_the_first_mail: true,
         body: "resign",
-        handled: "confirm",
+        handled: asked_to_confirm,
         moves: &["Nf3", "Nf6", "Ng1", "Ng8"],
         result: None,
     },
@@ -461,7 +481,7 @@ const CASES: &[Case] = &[
         from: Who::Alice,
         replies_to_the_first_mail: true,
         body: "Nf3",
-        handled: "ran out of time",
+        handled: out_of_time,
         moves: &["Nf3", "Nf6", "Ng1", "Ng8"],
         result: Some("0-1"),
     },
@@ -501,11 +521,7 @@ async fn a_reply_is_judged_by_the_position_it_was_written_for(db: &TestDb) {
                 .raw(),
             )
             .await;
-        assert!(
-            matches!(&handled, Handled::Done(s) if s.contains(case.handled)),
-            "{}: {handled:?}",
-            case.what
-        );
+        assert!((case.handled)(&handled), "{}: {handled:?}", case.what);
         assert_eq!(w.moves().await, case.moves, "{}", case.what);
         let game = w.app.game_row(w.game).await;
         assert_eq!(game.result.as_deref(), case.result, "{}", case.what);

@@ -449,7 +449,7 @@ impl Tx {
         .await?;
         let id = GameId(row.try_get("id")?);
         // The line's moves are the game's first moves, with no mail times:
-        // they cost no one's clock (see `service::post::timeline_of`).
+        // they cost no one's clock (see `service::loaded_game::timeline_of`).
         for (i, ply) in opening.plies().iter().enumerate() {
             sqlx::query("INSERT INTO moves (game_id, ply, uci, san) VALUES ($1, $2, $3, $4)")
                 .bind(id.0)
@@ -496,7 +496,9 @@ impl Tx {
         Ok(record)
     }
     /// Saves a game's new moves (those beyond the stored ones), its ending,
-    /// and its draw offer.
+    /// and its draw offer. Returns the record as it now stands, as a read
+    /// of it would give it (times to the millisecond), so that a move need
+    /// not read its game back.
     pub async fn save_game(
         &mut self,
         record: &GameRecord,
@@ -505,14 +507,24 @@ impl Tx {
         conditionals: &crate::domain::arbiter::Conditionals,
         last_offers: crate::domain::arbiter::LastOffers,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<GameRecord, StoreError> {
         let stored = record.moves.len();
+        let mut saved = record.clone();
+        let as_read = |t: Option<DateTime<Utc>>| t.map(to_millis).map(from_millis).transpose();
         for (i, ply) in game.plies().iter().enumerate().skip(stored) {
+            let number = i64::try_from(i + 1).unwrap_or(i64::MAX);
+            saved.moves.push(StoredMove {
+                ply: number,
+                uci: ply.uci.clone(),
+                san: ply.san.clone(),
+                received_at: as_read(ply.received_at)?,
+                sent_at: as_read(ply.sent_at)?,
+            });
             sqlx::query(
                 "INSERT INTO moves (game_id, ply, uci, san, received_at, sent_at) VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(record.id.0)
-            .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
+            .bind(number)
             .bind(&ply.uci)
             .bind(&ply.san)
             .bind(ply.received_at.map(to_millis))
@@ -529,6 +541,17 @@ impl Tx {
             ),
             None => ("active", None, None, None),
         };
+        saved.status = if finished.is_some() {
+            GameStatus::Finished
+        } else {
+            GameStatus::Active
+        };
+        saved.result.clone_from(&result);
+        saved.end_reason.clone_from(&reason);
+        saved.finished_at = finished.map(from_millis).transpose()?;
+        saved.draw_offer_by = draw_offer_by;
+        saved.conditionals = conditionals.clone();
+        saved.last_offers = last_offers;
         let conditionals = if conditionals.is_empty() {
             None
         } else {
@@ -553,7 +576,7 @@ impl Tx {
         .bind(record.id.0)
         .execute(&mut *self.tx)
         .await?;
-        Ok(())
+        Ok(saved)
     }
     /// The active games of a player, by number.
     pub async fn active_games_of(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {

@@ -99,7 +99,7 @@ async fn head_of_file(path: &Path) -> Vec<u8> {
 /// (`cp -p`, `rsync -t`, a restore) keeps its first delivery time, which is
 /// right; a plain `cp` makes it the time of the copy, later than the mail
 /// came. A time in the future (a clock set wrong) is taken as the moment
-/// the mail is read (see `Daemon::receive_one`), as it cannot have arrived
+/// the mail is read (see `Daemon::offer`), as it cannot have arrived
 /// later; one from before the game began counts from its start.
 struct Entry {
     delivered: SystemTime,

@@ -11,19 +11,21 @@
 //! `List-Unsubscribe` address (`mailto:…?subject=notify%20each`; Gmail adds
 //! a line of its own to the body, which is then not read).
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use super::stale::Written;
-use super::{Handled, Inbox};
+use super::{Done, Handled, Inbox};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::digest_reply::{self, Line, Named};
 use crate::adapter::mail::inbound::InboundMail;
-use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
 use crate::domain::arbiter::{Reason, RejectionKind};
 use crate::domain::command::{self, Command, Notify};
 use crate::domain::ids::GameId;
 use crate::domain::player::Player;
+use crate::service::DigestLine;
+use crate::service::loaded_game;
 use crate::service::post::{Answering, Outgoing};
 
 impl Inbox {
@@ -36,7 +38,7 @@ impl Inbox {
         answering: &Answering<'_>,
         received_at: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<(Option<GameId>, Handled), StoreError> {
+    ) -> Result<(Option<GameId>, Handled), ServiceError> {
         // The digest answered, and the position it showed of each game.
         let mut shown = Vec::new();
         for id in mail.in_reply_to.iter().chain(mail.references.iter()) {
@@ -68,7 +70,10 @@ impl Inbox {
             let mut player = player.clone();
             self.settings(tx, &mut player, None, Some(digest), answering, now)
                 .await?;
-            return Ok((None, Handled::Done(notify_done(digest))));
+            return Ok((
+                None,
+                Handled::Done(Done::Digest(vec![DigestLine::Notify(digest)])),
+            ));
         }
         let shown_ids: Vec<i64> = shown.iter().map(|(g, _)| g.0).collect();
         let lines = digest_reply::read(&mail.text, &named, &shown_ids);
@@ -103,45 +108,47 @@ impl Inbox {
                 mail_key: &key,
                 message_id: answering.message_id,
             };
+            // Each line's game is loaded once for its line (an earlier
+            // line may have moved in it).
+            let table = loaded_game::load_table_with(tx, game, Some(player)).await?;
+            let commands = command::parse(&text, player.lang).commands;
             let written = Written {
                 text: &text,
+                commands: &commands,
                 answered: shown.iter().find(|(g, _)| *g == game).map(|(_, ply)| *ply),
                 received_at,
             };
             if let Some(outcome) = self
-                .ask_if_stale(tx, game, player, &written, &line_answering, now)
+                .ask_if_stale(tx, &table, player, &written, &line_answering, now)
                 .await?
             {
-                done.push(format!("#{}: {}", game.0, outcome_text(&outcome)));
+                done.push(DigestLine::Game { game, outcome });
                 continue;
             }
-            let reading = command::parse(&text, player.lang);
-            if reading.commands.is_empty() {
+            if commands.is_empty() {
                 continue;
             }
             let outcome = self
                 .apply(
                     tx,
-                    game,
+                    table,
                     player,
-                    &reading.commands,
+                    &commands,
                     &line_answering,
                     (received_at, received_at),
                     now,
                 )
                 .await?;
-            done.push(format!("#{}: {}", game.0, outcome_text(&outcome)));
+            done.push(DigestLine::Game { game, outcome });
         }
 
         if let Some(digest) = notify {
             let mut player = player.clone();
             self.settings(tx, &mut player, None, Some(digest), answering, now)
                 .await?;
-            done.push(notify_done(digest));
+            done.push(DigestLine::Notify(digest));
         }
-        if (!unread.is_empty() || done.is_empty())
-            && self.may_answer(tx, player.email.as_str(), now).await?
-        {
+        if !unread.is_empty() || done.is_empty() {
             let games: Vec<String> = known
                 .iter()
                 .map(|(g, name)| format!("#{} ({name})", g.0))
@@ -155,30 +162,26 @@ impl Inbox {
             };
             // Answered from the digest's address: a reply to it is read as
             // a reply to the digest, one line per game.
-            self.post
-                .queue(
-                    tx,
-                    Outgoing::new(
-                        answering.key("digest"),
-                        LetterKind::Rejected {
-                            wrote: if unread.is_empty() {
-                                String::new()
-                            } else {
-                                unread.join("\n")
-                            },
-                            reason,
-                            kind: RejectionKind::UnknownGame,
-                        },
-                        player,
-                    )
-                    .answering(answering)
-                    .reply_to(self.post.digest_address(player)),
-                    now,
-                )
-                .await?;
-            done.push(format!("{} line(s) named no game of theirs", unread.len()));
+            let answer = Outgoing::new(
+                answering.key("digest"),
+                LetterKind::Rejected {
+                    wrote: if unread.is_empty() {
+                        String::new()
+                    } else {
+                        unread.join("\n")
+                    },
+                    reason,
+                    kind: RejectionKind::UnknownGame,
+                },
+                player,
+            )
+            .answering(answering)
+            .reply_to(self.post.digest_address(player));
+            if self.post.answer(tx, answer, now).await? {
+                done.push(DigestLine::Unnamed(unread.len()));
+            }
         }
-        Ok((first_game, Handled::Done(done.join("; "))))
+        Ok((first_game, Handled::Done(Done::Digest(done))))
     }
 }
 
@@ -188,16 +191,5 @@ fn notify_choice(text: &str, player: &Player) -> Option<bool> {
     match command::parse(text, player.lang).commands.as_slice() {
         [Command::Notify(choice)] => Some(*choice == Notify::Digest),
         _ => None,
-    }
-}
-
-fn notify_done(digest: bool) -> String {
-    format!("notify {}", if digest { "digest" } else { "each" })
-}
-
-fn outcome_text(handled: &Handled) -> String {
-    match handled {
-        Handled::Duplicate => "duplicate".into(),
-        Handled::Ignored(t) | Handled::Done(t) => t.clone(),
     }
 }

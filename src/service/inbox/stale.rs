@@ -12,26 +12,28 @@
 //! something else replies to the newest mail, or writes the move with the
 //! current move number.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
-use super::{Handled, Inbox, first_line};
+use super::{Done, Handled, Ignored, Inbox, Limited, first_line};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::mail::inbound::InboundMail;
 use crate::adapter::mail::stale::{self, Freshness, MovePoint};
-use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
 use crate::adapter::store::games::GameStatus;
 use crate::domain::arbiter::{self, Seat};
 use crate::domain::command::{self, Command};
-use crate::domain::ids::GameId;
 use crate::domain::locale;
 use crate::domain::player::Player;
-use crate::service::post::{self, Answering, LoadedGame, Outgoing};
+use crate::service::loaded_game::LoadedGame;
+use crate::service::post::{Answering, Outgoing};
 
 /// A player's words for a game, and the position they were written for.
 pub(super) struct Written<'a> {
     /// The text (a mail's, or a confirmation's stored one).
     pub text: &'a str,
+    /// The commands it says, read once (in the player's language).
+    pub commands: &'a [Command],
     /// The position it answers (half-moves played), when known.
     pub answered: Option<u32>,
     /// When the mail that brought it now reached the mailbox: the time a
@@ -48,14 +50,15 @@ impl Inbox {
         &self,
         tx: &mut Tx,
         mail: &InboundMail,
-        game: GameId,
+        table: &LoadedGame,
         player: &Player,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
+    ) -> Result<Option<Handled>, ServiceError> {
         let Some(fingerprint) = stale::fingerprint(mail) else {
             return Ok(None);
         };
+        let game = table.record.id;
         let fingerprint = format!("g{}.{fingerprint}", game.0);
         let first = tx
             .first_with_fingerprint(&fingerprint, answering.mail_key)
@@ -65,32 +68,23 @@ impl Inbox {
         let Some(first) = first else {
             return Ok(None);
         };
-        if !self.may_answer(tx, player.email.as_str(), now).await? {
-            return Ok(Some(Handled::Ignored(
-                "ignored: a repeated mail (answer rate limit)".into(),
-            )));
+        let answer = Outgoing::new(
+            answering.key("repeated"),
+            LetterKind::Repeated {
+                wrote: first_line(&mail.text),
+                first: locale::describe_deadline(first, player.tz, player.lang),
+            },
+            player,
+        )
+        .about(table, table.record.side_of(player.id))
+        .answering(answering)
+        .reply_to(self.post.reply_to(game, player));
+        if !self.post.answer(tx, answer, now).await? {
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Repeated,
+            ))));
         }
-        let table = post::load_table(tx, game).await?;
-        self.post
-            .queue(
-                tx,
-                Outgoing::new(
-                    answering.key("repeated"),
-                    LetterKind::Repeated {
-                        wrote: first_line(&mail.text),
-                        first: locale::describe_deadline(first, player.tz, player.lang),
-                    },
-                    player,
-                )
-                .about(&table, table.record.side_of(player.id))
-                .answering(answering)
-                .reply_to(self.post.reply_to(game, player)),
-                now,
-            )
-            .await?;
-        Ok(Some(Handled::Done(format!(
-            "not carried out again: the same mail first came at {first}"
-        ))))
+        Ok(Some(Handled::Done(Done::Repeated { first })))
     }
 
     /// Asks the player to confirm, against the board as it is now, words
@@ -100,22 +94,21 @@ impl Inbox {
     pub(super) async fn ask_if_stale(
         &self,
         tx: &mut Tx,
-        game: GameId,
+        table: &LoadedGame,
         player: &Player,
         written: &Written<'_>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
-    ) -> Result<Option<Handled>, StoreError> {
-        // Most replies answer the newest mail: known fresh before the game
-        // is loaded with its players and clocks.
+    ) -> Result<Option<Handled>, ServiceError> {
+        // Most replies answer the newest mail.
         let Some(answered) = written.answered else {
             return Ok(None);
         };
-        let played = tx.game_for_update(game).await?.moves.len();
+        let played = table.record.moves.len();
         if u32::try_from(played).is_ok_and(|played| played <= answered) {
             return Ok(None);
         }
-        let table = post::load_table(tx, game).await?;
+        let game = table.record.id;
         let Some(side) = table.record.side_of(player.id) else {
             return Ok(None);
         };
@@ -128,9 +121,9 @@ impl Inbox {
         if table.record.status != GameStatus::Active || flagged.is_some() {
             return Ok(None);
         }
-        let commands = command::parse(written.text, player.lang).commands;
+        let commands = written.commands;
         let Freshness::Stale { answered, current } =
-            stale::judge(Some(answered), &table.game, &commands)
+            stale::judge(Some(answered), &table.game, commands)
         else {
             return Ok(None);
         };
@@ -158,14 +151,14 @@ impl Inbox {
             })
             .cloned()
             .collect();
-        let board = self.board(tx, &table).await?;
+        let board = self.board(table);
         if !arbiter::apply(&board, Seat { side, lang }, &moves, written.received_at).changed {
             return Ok(None);
         }
-        if !self.may_answer(tx, player.email.as_str(), now).await? {
-            return Ok(Some(Handled::Ignored(
-                "ignored: a stale reply (answer rate limit)".into(),
-            )));
+        if !self.post.may_answer(tx, player.email.as_str(), now).await? {
+            return Ok(Some(Handled::Ignored(Ignored::OverAnswerLimit(
+                Limited::Stale,
+            ))));
         }
         let id = tx
             .add_confirmation(game, player.id, written.text, written.received_at, now)
@@ -190,48 +183,31 @@ impl Inbox {
                 Outgoing::new(
                     answering.key("stale"),
                     LetterKind::ConfirmStale {
-                        command: command::describe(&commands, lang),
+                        command: command::describe(commands, lang),
                         answered: then,
                         current: now_at,
                         example,
                     },
                     player,
                 )
-                .about(&table, side)
+                .about(table, side)
                 .answering(answering)
                 .reply_to(self.post.confirmation_address(id)),
                 now,
             )
             .await?;
-        Ok(Some(Handled::Done(format!(
-            "asked {} to confirm: the mail answers move {then}, the game is at move {now_at}",
-            player.email
-        ))))
+        Ok(Some(Handled::Done(Done::AskedToConfirm {
+            to: player.email.to_string(),
+            stale: Some((then, now_at)),
+        })))
     }
 
     /// The game as the arbiter takes it: with the standing offer, the
     /// conditional moves and the event's draw rules.
-    pub(super) async fn board(
-        &self,
-        tx: &mut Tx,
-        table: &LoadedGame,
-    ) -> Result<arbiter::StateOfPlay, StoreError> {
-        Ok(self.board_and_event(tx, table).await?.0)
-    }
-
-    /// [`Inbox::board`], and the event the game belongs to.
-    pub(super) async fn board_and_event(
-        &self,
-        tx: &mut Tx,
-        table: &LoadedGame,
-    ) -> Result<(arbiter::StateOfPlay, Option<crate::domain::ids::EventId>), StoreError> {
+    pub(super) fn board(&self, table: &LoadedGame) -> arbiter::StateOfPlay {
         let record = &table.record;
-        let event = record.event;
-        let rules = match event {
-            Some(event) => crate::service::td::game_rules(tx, event).await?,
-            None => crate::service::td::GameRules::default(),
-        };
-        let board = arbiter::StateOfPlay {
+        let rules = table.rules();
+        arbiter::StateOfPlay {
             game: table.game.clone(),
             draw_offer_by: record.draw_offer_by,
             conditionals: record.conditionals.clone(),
@@ -240,7 +216,6 @@ impl Inbox {
             messages: rules.messages,
             tables: self.tables.clone(),
             tablebase: rules.tablebase,
-        };
-        Ok((board, event))
+        }
     }
 }

@@ -6,38 +6,34 @@
 //! must learn that the move was not read, or their clock runs while they
 //! wait. So the mail is recorded as handled, with why, and its registered
 //! sender told in their language, as for a mail over the reader's other
-//! caps, in one transaction; machines and strangers are not answered.
+//! caps, in its batch's transaction; machines and strangers are not answered.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
-use super::{Handled, Inbox};
+use super::{Done, Handled, Ignored, Inbox, Refused};
 use crate::adapter::mail::compose::NotHandledCause;
-use crate::adapter::mail::inbound::Excess;
+use crate::adapter::mail::inbound::{Excess, InboundMail};
 use crate::adapter::mail::key::sha256_hex;
+use crate::adapter::store::Tx;
 use crate::adapter::store::inbound::InboundRecord;
-use crate::adapter::store::{Store, StoreError};
 
-impl Inbox {
-    /// Refuses a mail of `size` bytes, over the mailbox's cap of `max`,
-    /// from its header block `head` (whatever of it could be read): recorded
-    /// as handled, once (the same mail again is a duplicate), and its
-    /// registered sender told unless a machine sent it.
-    #[allow(clippy::too_many_arguments)]
-    pub async fn refuse_too_large(
-        &self,
-        store: &Store,
-        mailbox_ref: &str,
-        head: &[u8],
-        size: u64,
-        max: u64,
-        received_at: DateTime<Utc>,
-        now: DateTime<Utc>,
-    ) -> Result<Handled, StoreError> {
+/// A mail over the mailbox's size cap, as far as its header block could be
+/// read (outside the transaction: reading it may take a moment).
+#[derive(Debug)]
+pub(super) struct TooLarge {
+    /// Its header fields, when they could be read.
+    pub(super) read: Option<InboundMail>,
+    /// Its key: the Message-ID's, else a hash of its head and size.
+    key: String,
+    excess: Excess,
+}
+
+impl TooLarge {
+    /// Reads what can be read of a mail of `size` bytes, over the cap of
+    /// `max`, from its header block `head`.
+    pub(super) async fn read(head: &[u8], size: u64, max: u64) -> TooLarge {
         let read = crate::service::quarantine::read_head(head).await;
-        let excess = Excess::Size {
-            bytes: usize::try_from(size).unwrap_or(usize::MAX),
-            max: usize::try_from(max).unwrap_or(usize::MAX),
-        };
         let key = match &read {
             Some(mail) => mail.idempotency_key.to_string(),
             None => format!(
@@ -45,7 +41,30 @@ impl Inbox {
                 sha256_hex(&[head, &size.to_be_bytes()[..]].concat(), 32)
             ),
         };
-        let mut tx = store.begin().await?;
+        TooLarge {
+            read,
+            key,
+            excess: Excess::Size {
+                bytes: usize::try_from(size).unwrap_or(usize::MAX),
+                max: usize::try_from(max).unwrap_or(usize::MAX),
+            },
+        }
+    }
+}
+
+impl Inbox {
+    /// Refuses a mail too large to read: recorded as handled, once (the
+    /// same mail again is a duplicate), and its registered sender told
+    /// unless a machine sent it.
+    pub(super) async fn refuse_too_large(
+        &self,
+        tx: &mut Tx,
+        large: TooLarge,
+        mailbox_ref: &str,
+        received_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, ServiceError> {
+        let TooLarge { read, key, excess } = large;
         let record = InboundRecord {
             mail_key: &key,
             mailbox_ref,
@@ -59,7 +78,7 @@ impl Inbox {
             Some(mail) => {
                 let (cap, found, max) = excess.figures();
                 self.tell_not_handled_in(
-                    &mut tx,
+                    tx,
                     mail,
                     &format!("too-large:{key}"),
                     NotHandledCause::TooComplex { cap, found, max },
@@ -71,17 +90,13 @@ impl Inbox {
             None => None,
         };
         let outcome = match told {
-            Some(to) => Handled::Done(format!(
-                "refused: the mail is not read: {excess}; told {to}"
-            )),
-            None => Handled::Ignored(format!("ignored: the mail is not read: {excess}")),
+            Some(told) => Handled::Done(Done::Refused(Refused::TooLarge {
+                excess: excess.to_string(),
+                told,
+            })),
+            None => Handled::Ignored(Ignored::TooLarge(excess.to_string())),
         };
-        let text = match &outcome {
-            Handled::Done(t) | Handled::Ignored(t) => t.as_str(),
-            Handled::Duplicate => "duplicate",
-        };
-        tx.inbound_outcome(&key, None, text).await?;
-        tx.commit().await?;
+        tx.inbound_outcome(&key, None, &outcome.to_string()).await?;
         Ok(outcome)
     }
 }

@@ -20,6 +20,7 @@
 //! works, and a forged From reaches only the TD. Anyone else writing to a
 //! report address is ignored and logged, never answered.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, TimeDelta, Utc};
 
 use crate::adapter::mail::compose::LetterKind;
@@ -84,7 +85,7 @@ pub(crate) async fn to_director(
     event: EventId,
     answering: Option<&Answering<'_>>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     let reply_to = post.report_address(event.0, &td.email);
     post.queue(
         tx,
@@ -121,7 +122,7 @@ impl Scheduler {
         store: &Store,
         event: EventId,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), ServiceError> {
         let today = now.date_naive();
         let mut tx = store.begin().await?;
         let kind = report_letter(store, &mut tx, event, now).await?;
@@ -153,7 +154,7 @@ impl Scheduler {
         &self,
         store: &Store,
         now: DateTime<Utc>,
-    ) -> Result<usize, StoreError> {
+    ) -> Result<usize, ServiceError> {
         let due = self.reports_due(store, now).await?;
         for &event in &due {
             self.daily_report(store, event, now).await?;

@@ -2,18 +2,19 @@
 //! stored with their sides, the first side asked for its votes. Hearing
 //! and deciding the votes is `service::consultation`'s.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
 
 use super::{StoredEvent, TdError};
 use crate::adapter::mail::compose::{LetterKind, VoteNews};
-use crate::adapter::store::StoreError;
 use crate::adapter::store::Tx;
 use crate::adapter::store::consultation::Member;
 use crate::adapter::store::games::NewGame;
 use crate::domain::event::consultation::{self as tally, Sides};
 use crate::domain::ids::GameId;
-use crate::service::post::{self, LoadedGame, Outgoing, Post};
+use crate::service::loaded_game::{LoadedGame, load_table};
+use crate::service::post::{Outgoing, Post};
 use crate::service::votes::Members;
 
 /// Starts a consultation event's one game: White is the first team (its
@@ -68,7 +69,7 @@ pub(crate) async fn start(
             position += 1;
         }
     }
-    let table = post::load_table(tx, id).await?;
+    let table = load_table(tx, id).await?;
     let closes = closes_at(&table, sides.vote_hours, now);
     tx.add_consultation(id, sides.vote_hours, closes).await?;
     let members = Members::load(tx, id).await?;
@@ -109,7 +110,7 @@ pub(crate) async fn open_votes(
     members: &Members,
     closes: DateTime<Utc>,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     let side = table.game.turn();
     let ply = table.game.plies().len();
     let count = u32::try_from(members.of(side).count()).unwrap_or(u32::MAX);

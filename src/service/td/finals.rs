@@ -10,11 +10,12 @@
 //! crash before the commit loses the game's end and the mails together, so
 //! the retried mail ends the game and queues them again.
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
-use super::{StoredEvent, TdError, standings_letter};
+use super::{StoredEvent, standings_letter};
+use crate::adapter::store::Tx;
 use crate::adapter::store::games::GameStatus;
-use crate::adapter::store::{StoreError, Tx};
 use crate::domain::ids::GameId;
 use crate::service::post::Outgoing;
 use crate::service::post::Post;
@@ -26,7 +27,7 @@ pub async fn mail_final_standings(
     post: &Post,
     game: GameId,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     let Some(event) = tx.event_of_game(game).await? else {
         return Ok(());
     };
@@ -34,12 +35,10 @@ pub async fn mail_final_standings(
     if games.is_empty() || games.iter().any(|g| g.game.status != GameStatus::Finished) {
         return Ok(());
     }
-    let as_store = |e: TdError| match e {
-        TdError::Store(e) => e,
-        other => StoreError::Corrupt(other.to_string()),
-    };
-    let letter = standings_letter(tx, event).await.map_err(as_store)?;
-    let ev = StoredEvent::load(tx, event).await.map_err(as_store)?;
+    // A stored event that cannot be read back is corrupt (see
+    // `ServiceError`'s `From<TdError>`).
+    let letter = standings_letter(tx, event).await?;
+    let ev = StoredEvent::load(tx, event).await?;
     let mut told = std::collections::HashSet::new();
     for e in &ev.entrants {
         if !told.insert(e.player.id) {

@@ -37,6 +37,7 @@ mod standings;
 mod stored;
 mod visibility;
 
+use crate::service::ServiceError;
 use chrono::{DateTime, Utc};
 
 use crate::adapter::mail::compose::LetterKind;
@@ -47,7 +48,8 @@ use crate::domain::address::EmailAddress;
 use crate::domain::event::file::BadEventFile;
 use crate::domain::ids::GameId;
 use crate::domain::player::Player;
-use crate::service::post::{LoadedGame, Outgoing, Post};
+use crate::service::loaded_game::LoadedGame;
+use crate::service::post::{Outgoing, Post};
 
 pub use boards::board_tables;
 pub use deadlines::extend;
@@ -83,6 +85,18 @@ pub enum TdError {
     /// The database failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Another step failed: a mail could not be composed.
+    #[error(transparent)]
+    Service(ServiceError),
+}
+
+impl From<ServiceError> for TdError {
+    fn from(e: ServiceError) -> TdError {
+        match e {
+            ServiceError::Store(e) => TdError::Store(e),
+            other => TdError::Service(other),
+        }
+    }
 }
 
 impl From<BadEventFile> for TdError {
@@ -144,13 +158,13 @@ async fn tell(
     kind: LetterKind,
     to: &Player,
     now: DateTime<Utc>,
-) -> Result<(), StoreError> {
+) -> Result<(), ServiceError> {
     post.queue(tx, Outgoing::new(key, kind, to), now).await
 }
 
 /// Loads a game with its players and clock, as mails show it.
 async fn table(tx: &mut Tx, id: GameId) -> Result<LoadedGame, StoreError> {
-    crate::service::post::load_table(tx, id).await
+    crate::service::loaded_game::load_table(tx, id).await
 }
 
 /// Whether a game was closed without a result (annulled by a withdrawal):

@@ -28,7 +28,7 @@ use crate::adapter::store::Tx;
 use crate::adapter::store::events::EventStatus;
 use crate::domain::chess::pgn::{self, PgnTags};
 use crate::domain::player::Player;
-use crate::service::post::pgn_time_control;
+use crate::service::loaded_game::pgn_time_control;
 
 /// The `WhiteElo` and `BlackElo` tags of a game: the ratings a rated game
 /// was rated against, else the players' current ones (as a game's own PGN
@@ -96,7 +96,10 @@ pub async fn event_pgn(tx: &mut Tx, ev: &StoredEvent, site: &str) -> Result<Stri
             out.push('\n');
         }
         // A consultation game's moves carry the votes that chose them.
-        let votes = crate::service::votes::vote_remarks(tx, record.id, game.plies().len()).await?;
+        let members = crate::service::votes::Members::load(tx, record.id).await?;
+        let votes =
+            crate::service::votes::vote_remarks(tx, &members, record.id, game.plies().len())
+                .await?;
         out.push_str(&pgn::export_with_remarks(&game, &tags, &votes));
     }
     Ok(out)

@@ -14,6 +14,7 @@ use crate::domain::event::{Points, Scoring, WithdrawalRule};
 use crate::domain::ids::EventId;
 use crate::domain::player::PlayerId;
 pub(super) use crate::service::event_settings::EventSettings as Settings;
+pub use crate::service::event_settings::GameRules;
 use crate::service::event_settings::{StoredSides, StoredTeam};
 
 impl StoredSides {
@@ -160,45 +161,9 @@ impl Settings {
     }
 }
 
-/// The rules of a stored event that the arbiter applies to each of its
-/// games: draw offers, messages and the endgame tables, from one read of
-/// the event's row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameRules {
-    /// The draw offer rules.
-    pub draws: crate::domain::event::DrawPolicy,
-    /// Whether players may pass messages to each other.
-    pub messages: bool,
-    /// The rules for the endgame tables.
-    pub tablebase: crate::domain::chess::tablebase::TablebasePolicy,
-}
-
-impl Default for GameRules {
-    /// The rules of a game outside any event.
-    fn default() -> Self {
-        GameRules {
-            draws: crate::domain::event::DrawPolicy::default(),
-            messages: true,
-            tablebase: crate::domain::chess::tablebase::TablebasePolicy::default(),
-        }
-    }
-}
-
 /// The rules a stored event's games are played by.
 pub async fn game_rules(tx: &mut Tx, event: EventId) -> Result<GameRules, StoreError> {
-    let settings = Settings::read(tx, event).await?;
-    Ok(GameRules {
-        draws: settings.draws,
-        messages: settings.messages,
-        tablebase: settings.tablebase,
-    })
-}
-
-fn stored_analysis_link(
-    text: &str,
-) -> Result<crate::domain::chess::analysis::AnalysisLink, StoreError> {
-    crate::domain::chess::analysis::AnalysisLink::parse(text)
-        .map_err(|e| StoreError::Corrupt(format!("event settings: analysis_link {e}")))
+    Ok(Settings::read(tx, event).await?.rules())
 }
 
 /// An event as stored, rebuilt as the pure [`Event`] with its seats.
@@ -329,11 +294,7 @@ impl StoredEvent {
             withdrawal,
             sb_counts_unplayed: s.sb_counts_unplayed,
             draws: s.draws,
-            analysis_link: s
-                .analysis_link
-                .as_deref()
-                .map(stored_analysis_link)
-                .transpose()?,
+            analysis_link: s.analysis_link()?,
             messages: s.messages,
             rated: s.rated,
             visibility: record.visibility,

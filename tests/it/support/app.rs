@@ -11,6 +11,7 @@ use dopis::adapter::config::{MailConfig, Secret};
 use dopis::adapter::store::Store;
 use dopis::adapter::store::games::GameRecord;
 use dopis::adapter::store::outbox::OutboxStatus;
+use dopis::daemon::mailbox::{Incoming, MailRef};
 use dopis::daemon::run::Daemon;
 use dopis::domain::address::EmailAddress;
 use dopis::domain::chess::game::StartPosition;
@@ -156,21 +157,39 @@ impl TestApp {
         self.deliver_at(raw, self.now()).await
     }
 
-    /// A mail that reached the mailbox at `arrived`, handled now.
+    /// A mail that reached the mailbox at `arrived`, handled now the way
+    /// the daemon handles every mail (a batch of one). A mail cannot be
+    /// read before it arrives: one that arrives after the clock's time is
+    /// handled as the clock will read then, the clock left as it is.
     pub async fn deliver_at(&self, raw: &[u8], arrived: DateTime<Utc>) -> Handled {
-        self.inbox()
-            .handle(&self.store, "test", raw, arrived, self.now())
-            .await
-            .unwrap()
+        if arrived > self.now() {
+            return self.deliver_as_at(raw, arrived).await;
+        }
+        self.handle(raw, arrived).await
     }
 
     /// A mail handled as if the clock read `at` (it arrived then), the
     /// clock left as it is: for tests that name their instants.
     pub async fn deliver_as_at(&self, raw: &[u8], at: DateTime<Utc>) -> Handled {
-        self.inbox()
-            .handle(&self.store, "test", raw, at, at)
-            .await
-            .unwrap()
+        let now = self.clock.now();
+        self.clock.advance(at - now);
+        let handled = self.handle(raw, at).await;
+        self.clock.advance(now - at);
+        handled
+    }
+
+    /// The daemon's way with one mail that arrived at `arrived`.
+    async fn handle(&self, raw: &[u8], arrived: DateTime<Utc>) -> Handled {
+        let mail = Incoming {
+            key: MailRef::Maildir {
+                name: "test".into(),
+            },
+            raw: raw.to_vec(),
+            head: Vec::new(),
+            received_at: arrived,
+            oversized: None,
+        };
+        self.daemon.handle_one(&mail).await.unwrap()
     }
 
     /// The daily deadline reports due at `at`; how many events got one.
