@@ -9,7 +9,7 @@
 # The tests build this image and play the demo in it where a container
 # runtime is available (tests/it/packaging.rs).
 
-# The toolchain the project is built and tested with (README, TESTING).
+# The toolchain the project is built and tested with (docs/contributing.md).
 FROM rust:1.95-slim-bookworm AS build
 WORKDIR /src
 COPY . .

@@ -4,7 +4,7 @@
 # outages (Postfix, Dovecot, PostgreSQL stopped under load), hostile mail,
 # forgery and replay, mail loops and two daemons on one database; each test
 # prints its figures, shown as a table at the end. The tests are the
-# `faults::` tests of tests/it (see README, "Testing").
+# `faults::` tests of tests/it (see docs/contributing.md, "The fault suite").
 #
 # usage: scripts/faults.sh            the short run (minutes; scripts/test.sh runs it too)
 #        scripts/faults.sh --long     the long run, by hand (an hour or more): release

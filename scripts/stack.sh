@@ -16,20 +16,29 @@
 #   MAILSTACK_DIR, MAILSTACK_*_PORT
 #   DOPIS_TEST_SCID_ROOT               Debian's scid-data, tdom and libgumbo1 unpacked (XFCC interop)
 #   DOPIS_CAISSIFY_PYTHON              a python with caissify-pairings (the Swiss pairing oracle)
-# env in: DOPIS_PG_DIR, MAILSTACK_DIR (defaults: scripts/pg.sh's, a new temp dir)
+# env in: DOPIS_PG_DIR, MAILSTACK_DIR (default: a new temp dir each)
 
 declare -F step >/dev/null || step() { printf '\n==> %s\n' "$*"; }
 
 stack_mail_dir_made=""
+stack_pg_dir_made=""
 stack_down() {
     if [ -n "${MAILSTACK_DIR:-}" ]; then scripts/mailstack.sh stop >/dev/null || true; fi
     if [ -n "$stack_mail_dir_made" ]; then rm -rf "$stack_mail_dir_made"; fi
     scripts/pg.sh stop || true
+    if [ -n "$stack_pg_dir_made" ]; then rm -rf "$stack_pg_dir_made"; fi
 }
 
 stack_up() {
     step "starting a throwaway PostgreSQL"
     trap stack_down EXIT
+    # Its own directory, as the mail system has: `pg.sh start` stops and wipes
+    # the cluster of its directory, so with pg.sh's one default a run from
+    # another checkout stopped this one's cluster in the middle of its tests.
+    if [ -z "${DOPIS_PG_DIR:-}" ]; then
+        DOPIS_PG_DIR=$(mktemp -d /tmp/dopis-test-pg.XXXXXX); stack_pg_dir_made=$DOPIS_PG_DIR
+    fi
+    export DOPIS_PG_DIR
     DOPIS_TEST_POSTGRES_URL=$(scripts/pg.sh start)
     export DOPIS_TEST_POSTGRES_URL
     echo "PostgreSQL for the tests: $DOPIS_TEST_POSTGRES_URL"
@@ -117,6 +126,26 @@ print(*(s.getsockname()[1] for s in socks))')
         { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
           DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium; } \
             >/tmp/dopis-chromium.log 2>&1 || { tail -n 20 /tmp/dopis-chromium.log >&2; return 1; }
+    fi
+    # The accessibility test (tests/it/accessibility.rs) drives that Chromium with
+    # playwright-core (over the DevTools protocol; `npx playwright install` is not
+    # needed) and runs axe-core in each page: both from npm, pinned, into a cache
+    # folder of their own (NODE_PATH points there), never installed globally.
+    local node_dir=${XDG_CACHE_HOME:-$HOME/.cache}/dopis/node
+    if [ ! -f "$node_dir/node_modules/axe-core/axe.min.js" ] || [ ! -f "$node_dir/node_modules/playwright-core/package.json" ]; then
+        if ! command -v npm >/dev/null; then
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nodejs npm \
+                >/tmp/dopis-node.log 2>&1 || { tail -n 20 /tmp/dopis-node.log >&2; return 1; }
+        fi
+        mkdir -p "$node_dir"
+        npm install --prefix "$node_dir" --no-audit --no-fund --no-save --loglevel=error \
+            playwright-core@1.65.2 axe-core@4.14.1 >/tmp/dopis-npm.log 2>&1 \
+            || { tail -n 20 /tmp/dopis-npm.log >&2; return 1; }
+    fi
+    # feedparser reads the events' Atom feeds (tests/it/feeds.rs), from PyPI
+    if ! /usr/bin/python3 -c 'import feedparser' 2>/dev/null; then
+        /usr/bin/python3 -m pip install -q --break-system-packages feedparser==6.0.14 \
+            >/tmp/dopis-feedparser.log 2>&1 || { tail -n 20 /tmp/dopis-feedparser.log >&2; return 1; }
     fi
     command -v faketime
 }

@@ -204,7 +204,7 @@ async fn play(
 }
 
 /// How to go on from the demo to a club of one's own: the steps of the
-/// README's "Using it", each a command to copy (a test runs them).
+/// README's tour, each a command to copy (a test runs them).
 fn what_next(out: &mut dyn Write, dir: &Path) -> Result<()> {
     writeln!(
         out,

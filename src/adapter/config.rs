@@ -32,7 +32,7 @@ pub struct Config {
     pub tablebase: TablebaseConfig,
 }
 
-/// `[tablebase]`: the Syzygy endgame tables (README: "Endgame tables").
+/// `[tablebase]`: the Syzygy endgame tables (docs/admin.md: "Endgame tables").
 #[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct TablebaseConfig {
@@ -42,7 +42,7 @@ pub struct TablebaseConfig {
 }
 
 /// `[retention]`: how long `dopis serve` keeps what it needs only for a
-/// while (README, "What dopis keeps, and for how long"). 0 keeps for ever.
+/// while (docs/admin.md, "What dopis keeps, and for how long"). 0 keeps for ever.
 #[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct RetentionConfig {

@@ -9,7 +9,9 @@
 //! - [`telemetry`]: logging for the daemon.
 //! - [`tablebase`]: the Syzygy endgame tables a club supplies (read with
 //!   shakmaty-syzygy).
+//! - [`atom`]: Atom feeds, an event's news for feed readers.
 
+pub mod atom;
 pub mod config;
 pub mod mail;
 pub mod store;

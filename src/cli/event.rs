@@ -25,7 +25,7 @@ use crate::service::td::{
 /// Event subcommands.
 #[derive(Debug, Subcommand)]
 pub enum EventCommand {
-    /// Create an event from its TOML file (format: README, "Events"); prints its number.
+    /// Create an event from its TOML file (format: docs/td.md, "The event file"); prints its number.
     Create {
         /// The event file.
         file: PathBuf,

@@ -32,7 +32,7 @@ pub enum GameCommand {
         /// Black's e-mail address.
         #[arg(long)]
         black: EmailAddress,
-        /// Time control: 3d, 10/50d, 30d+3d, … (see the README).
+        /// Time control: 3d, 10/50d, 30d+3d, … (see docs/td.md).
         #[arg(long, default_value = "3d")]
         control: TimeControl,
         /// Play Chess960 from position N (0-959), or `random`.
@@ -242,7 +242,7 @@ pub async fn run(app: &App, cmd: GameCommand, out: &mut dyn Write) -> Result<Exi
             let (tables, _) = crate::service::app::open_tables(&app.config)?;
             if tables.most_pieces() == 0 {
                 bail!(
-                    "no endgame tables are set up: set [tablebase] syzygy_path in the config (README: Endgame tables)"
+                    "no endgame tables are set up: set [tablebase] syzygy_path in the config (docs/admin.md: Endgame tables)"
                 );
             }
             let post = Post::new(&app.config.mail)?.with_pages(app.config.web.base()?);

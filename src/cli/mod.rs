@@ -187,6 +187,20 @@ fn init(cli: &Cli, out: &mut dyn Write) -> Result<ExitCode> {
             Err(message) => anyhow::bail!("config file {}: {message}", path.display()),
         }
     } else {
+        // `--config club/dopis.toml` for a club not yet set up: its folder
+        // is made, as `init` makes the rest of what it needs.
+        if let Some(folder) = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty() && !p.exists())
+        {
+            std::fs::create_dir_all(folder).with_context(|| {
+                format!(
+                    "cannot make the folder {} for config file {}",
+                    folder.display(),
+                    path.display()
+                )
+            })?;
+        }
         std::fs::write(&path, crate::adapter::config::example_with_secret())
             .with_context(|| format!("cannot write config file {}", path.display()))?;
         writeln!(out, "wrote example config {}", path.display())?;

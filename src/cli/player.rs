@@ -36,7 +36,7 @@ pub enum PlayerCommand {
     /// lang and tz optional) in one go: all or none. Registered addresses
     /// are kept as they are and reported.
     Import {
-        /// The CSV file (format: `src/domain/roster.rs`, README "Players").
+        /// The CSV file (format: `src/domain/roster.rs`, docs/td.md "Players").
         file: PathBuf,
         /// Show what would change, and change nothing.
         #[arg(long)]

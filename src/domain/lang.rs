@@ -87,6 +87,52 @@ impl Lang {
         Lang::Is,
     ];
 
+    /// The languages the mail templates and the web pages are written in
+    /// (every other language reads them in English).
+    pub const WRITTEN: [Lang; 5] = [Lang::En, Lang::Sl, Lang::Pl, Lang::Lv, Lang::De];
+
+    /// Whether the mails and pages are written in this language.
+    pub fn is_written(self) -> bool {
+        Lang::WRITTEN.contains(&self)
+    }
+
+    /// This language if the pages are written in it, else English.
+    pub fn or_english(self) -> Lang {
+        if self.is_written() { self } else { Lang::En }
+    }
+
+    /// A language the web pages are written in, from its code (an event
+    /// file's `lang`); a clear refusal for any other.
+    pub fn of_pages(code: &str) -> Result<Lang, String> {
+        let lang: Lang = code.parse().map_err(|e: UnknownLang| e.to_string())?;
+        if lang.is_written() {
+            Ok(lang)
+        } else {
+            Err(format!(
+                "'{}' ({}): the web pages are written in {}; write one of them",
+                code.trim(),
+                lang.english_name(),
+                Lang::WRITTEN
+                    .map(Lang::code)
+                    .join(", ")
+                    .replacen(", de", " and de", 1)
+            ))
+        }
+    }
+
+    /// The language's name in itself, for a page's language links
+    /// (`Slovenščina`); the English name for languages the pages are not
+    /// written in.
+    pub fn own_name(self) -> &'static str {
+        match self {
+            Lang::Sl => "Slovenščina",
+            Lang::Pl => "Polski",
+            Lang::Lv => "Latviešu",
+            Lang::De => "Deutsch",
+            other => other.english_name(),
+        }
+    }
+
     /// The ISO 639-1 code, e.g. `sl`.
     pub fn code(self) -> &'static str {
         match self {

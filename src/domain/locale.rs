@@ -21,6 +21,76 @@ pub fn format_date(lang: Lang, date: NaiveDate) -> String {
     date_writer(lang)(date)
 }
 
+/// An instant in the reader's time zone (UTC without one), with the date
+/// as `lang` writes it: `2. 12. 2026 18:00 CET`, `2026-12-02 17:00 UTC`.
+/// For times already past (when a move arrived), where the deadline's
+/// second, UTC time would only be noise.
+pub fn describe_moment(instant: DateTime<Utc>, tz: Option<Tz>, lang: Lang) -> String {
+    let date = date_writer(lang);
+    match tz {
+        Some(tz) => {
+            let local = instant.with_timezone(&tz);
+            let zone = local.format("%Z").to_string();
+            let zone = if zone.starts_with(['+', '-']) {
+                format!("UTC{zone}")
+            } else {
+                zone
+            };
+            format!(
+                "{} {} {zone}",
+                date(local.date_naive()),
+                local.format("%H:%M")
+            )
+        }
+        None => format!(
+            "{} {} UTC",
+            date(instant.date_naive()),
+            instant.format("%H:%M")
+        ),
+    }
+}
+
+/// The mark between a number's whole and its fraction as `lang` writes
+/// it: a point in English, a comma in the other written languages.
+pub fn decimal_mark(lang: Lang) -> char {
+    match lang {
+        Lang::En => '.',
+        l if l.is_written() => ',',
+        _ => '.',
+    }
+}
+
+/// What the reader of a web page asked for: a language picked on the page
+/// (a link of the page's language switch), the languages their browser
+/// names (`Accept-Language`, best first), and whether moves show
+/// figurines instead of letters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reader {
+    /// The language picked by a link, if any.
+    pub chosen: Option<Lang>,
+    /// The browser's languages, best first.
+    pub accepted: Vec<Lang>,
+    /// Figurines (♘f3) instead of the language's piece letters.
+    pub figurines: bool,
+}
+
+impl Reader {
+    /// The language of a page for this reader: the one they picked, else
+    /// `own` (a player's language, on their own pages), else the first
+    /// their browser names that the pages are written in, else `fallback`
+    /// (a public event's `lang`), else English. Only languages the pages
+    /// are written in are ever chosen.
+    pub fn page_lang(&self, own: Option<Lang>, fallback: Option<Lang>) -> Lang {
+        self.chosen
+            .into_iter()
+            .chain(own)
+            .chain(self.accepted.iter().copied())
+            .chain(fallback)
+            .find(|l| l.is_written())
+            .unwrap_or(Lang::En)
+    }
+}
+
 /// A deadline in the reader's time zone and UTC, with dates as `lang`
 /// writes them, e.g. `2. 12. 2026 18:00 CET (17:00 UTC)`.
 pub fn describe_deadline(instant: DateTime<Utc>, tz: Option<Tz>, lang: Lang) -> String {
@@ -115,7 +185,7 @@ pub fn describe_control(control: &TimeControl, lang: Lang) -> String {
 
 /// Which form a noun takes after a number, by the language's rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Count {
+pub enum Count {
     /// 1 (and in Latvian 21, 31 …).
     One,
     /// Slovenian dual: 2 (102 …).
@@ -126,7 +196,8 @@ enum Count {
     Many,
 }
 
-fn count(lang: Lang, n: u32) -> Count {
+/// The form a noun takes after `n` in `lang` (the web pages' `plural`).
+pub fn count(lang: Lang, n: u32) -> Count {
     match lang {
         Lang::Sl => match n % 100 {
             1 => Count::One,
@@ -410,6 +481,61 @@ mod tests {
         ] {
             assert_eq!(format_date(lang, date), want, "{lang}");
         }
+    }
+
+    #[test]
+    fn a_page_speaks_the_readers_choice_then_their_own_then_their_browsers() {
+        let reader = |chosen: Option<Lang>, accepted: &[Lang]| Reader {
+            chosen,
+            accepted: accepted.to_vec(),
+            figurines: false,
+        };
+        // A public page: the browser first, then the event's language.
+        assert_eq!(
+            reader(None, &[Lang::De]).page_lang(None, Some(Lang::Sl)),
+            Lang::De
+        );
+        assert_eq!(reader(None, &[]).page_lang(None, Some(Lang::Sl)), Lang::Sl);
+        // A language the pages are not written in is passed over.
+        assert_eq!(
+            reader(None, &[Lang::Fr, Lang::Pl]).page_lang(None, Some(Lang::Sl)),
+            Lang::Pl
+        );
+        assert_eq!(
+            reader(None, &[Lang::Fr]).page_lang(None, Some(Lang::Sl)),
+            Lang::Sl
+        );
+        assert_eq!(reader(None, &[Lang::Fr]).page_lang(None, None), Lang::En);
+        // A player's own page: theirs before the browser's.
+        assert_eq!(
+            reader(None, &[Lang::De]).page_lang(Some(Lang::Lv), None),
+            Lang::Lv
+        );
+        assert_eq!(
+            reader(None, &[Lang::De]).page_lang(Some(Lang::Cs), None),
+            Lang::De
+        );
+        // The switch beats everything.
+        assert_eq!(
+            reader(Some(Lang::Pl), &[Lang::De]).page_lang(Some(Lang::Lv), Some(Lang::Sl)),
+            Lang::Pl
+        );
+    }
+
+    #[test]
+    fn a_moment_is_written_in_the_readers_zone_with_their_dates() {
+        let at = Utc
+            .with_ymd_and_hms(2026, 12, 2, 17, 5, 0)
+            .single()
+            .expect("a real instant");
+        assert_eq!(
+            describe_moment(at, Some(Europe::Ljubljana), Lang::Sl),
+            "2. 12. 2026 18:05 CET"
+        );
+        assert_eq!(describe_moment(at, None, Lang::Lv), "02.12.2026. 17:05 UTC");
+        assert_eq!(describe_moment(at, None, Lang::En), "2026-12-02 17:05 UTC");
+        assert_eq!(decimal_mark(Lang::De), ',');
+        assert_eq!(decimal_mark(Lang::En), '.');
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `dopis backup FILE`: a consistent copy of a SQLite database, taken while
-//! `serve` runs. PostgreSQL has `pg_dump` for this (README, "Backups").
+//! `serve` runs. PostgreSQL has `pg_dump` for this (docs/admin.md, "Backups").
 
 use std::path::Path;
 
@@ -11,7 +11,7 @@ pub enum BackupError {
     /// The database is PostgreSQL.
     #[error(
         "dopis backup copies SQLite databases; for PostgreSQL use its own tool, e.g. \
-         `pg_dump --format=custom --file=dopis.dump 'postgres://…'` (README, Backups), \
+         `pg_dump --format=custom --file=dopis.dump 'postgres://…'` (docs/admin.md, Backups), \
          which also runs while `dopis serve` does"
     )]
     Postgres,

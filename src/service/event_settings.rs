@@ -61,6 +61,9 @@ pub struct EventSettings {
     /// number (absent: not Chess960).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) chess960: Option<String>,
+    /// The language of its public web pages, by code (absent: English).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) lang: Option<String>,
     /// A consultation game's sides (absent: not one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) consultation: Option<StoredSides>,
@@ -86,6 +89,15 @@ impl EventSettings {
     pub fn decode(event: EventId, json: &str) -> Result<EventSettings, StoreError> {
         serde_json::from_str(json)
             .map_err(|e| StoreError::Corrupt(format!("event {event} settings: {e}")))
+    }
+
+    /// The language of the event's public pages, if its file named one
+    /// (a code stored by an older or newer dopis that this one does not
+    /// know reads as none).
+    pub fn page_lang(&self) -> Option<crate::domain::lang::Lang> {
+        self.lang
+            .as_deref()
+            .and_then(|code| crate::domain::lang::Lang::of_pages(code).ok())
     }
 
     /// Reads and decodes the settings of event `event`.

@@ -128,6 +128,10 @@ pub const TABLES: &[(&str, &str)] = &[
     ),
     ("bounces", "hard bounces, towards pausing a player"),
     ("digest_games", "the games and positions each digest showed"),
+    (
+        "unsubscribes",
+        "one-click unsubscribe links used (each works once)",
+    ),
     ("game_messages", "messages between the players"),
     (
         "consultation_games",

@@ -8,6 +8,9 @@
 //! a new secret ends every link, and `dopis player link EMAIL --revoke`
 //! bumps the generation so the links given out so far stop working.
 
+use chrono::{DateTime, Utc};
+
+use crate::adapter::mail::compose::{EntryNews, LetterKind};
 use crate::adapter::mail::route::Tokens;
 use crate::adapter::store::{Store, StoreError};
 use crate::domain::event::Visibility;
@@ -91,4 +94,68 @@ pub fn game_path(tokens: &Tokens, id: GameId, visibility: Option<Visibility>) ->
         )),
         Visibility::Private => None,
     }
+}
+
+/// What a one-click unsubscribe link stops (see `service::unsubscribe`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum List {
+    /// The daily digest: the player gets a mail per move again.
+    Digest,
+    /// The announcements of events opening for entries.
+    Announcements,
+}
+
+impl List {
+    /// Its word in links and in the store.
+    pub fn key(self) -> &'static str {
+        match self {
+            List::Digest => "digest",
+            List::Announcements => "news",
+        }
+    }
+
+    /// The list of a word of [`List::key`].
+    pub fn from_key(key: &str) -> Option<List> {
+        match key {
+            "digest" => Some(List::Digest),
+            "news" => Some(List::Announcements),
+            _ => None,
+        }
+    }
+
+    /// The list a mail kind may be unsubscribed from, if any: the mails a
+    /// player chose to get in bulk.
+    pub fn of(kind: &LetterKind) -> Option<List> {
+        match kind {
+            LetterKind::Digest { .. } => Some(List::Digest),
+            LetterKind::Entry {
+                news: EntryNews::Announced { .. },
+            } => Some(List::Announcements),
+            _ => None,
+        }
+    }
+}
+
+/// The one-click unsubscribe link of `player` for `list`, made at `now`,
+/// under `base` (`[web] base_url`): `BASE/unsubscribe/PLAYER.LIST.ISSUED.MAC`.
+/// Only an https base gets one: RFC 8058 asks for https, and mail programs
+/// POST nowhere else.
+pub fn unsubscribe_url(
+    base: Option<&str>,
+    tokens: &Tokens,
+    player: PlayerId,
+    list: List,
+    now: DateTime<Utc>,
+) -> Option<String> {
+    let base = base?.trim_end_matches('/');
+    if !base.starts_with("https://") {
+        return None;
+    }
+    let issued = now.timestamp();
+    Some(format!(
+        "{base}/unsubscribe/{}.{}.{issued}.{}",
+        player.0,
+        list.key(),
+        tokens.unsubscribe(player.0, list.key(), issued)
+    ))
 }

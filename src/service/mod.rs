@@ -14,6 +14,9 @@
 //! - [`td`]: events and what their directors do; [`event_settings`]: an
 //!   event's stored settings, one schema for the TD tools, the post and the
 //!   ratings.
+//! - [`entries`]: entries by mail, and starting an event when they close.
+//! - [`consultation`]: consultation games (vote chess): votes heard, the
+//!   side's move made when they close; `votes`: the stored votes as read.
 //! - [`report`]: the deadline report, on the command line and by mail.
 //! - [`ratings`]: the rating list, moved by every rated game's end.
 //! - [`bounces`]: bounced mail, and holding a player's mail.
@@ -26,9 +29,13 @@
 //! - [`retention`]: old mail bodies and inbound records pruned.
 //! - [`feeds`]: a player's calendar feed of deadlines.
 //! - [`links`]: private web links to a player's pages and calendar feed.
-//! - [`export`]: `dopis export` and `dopis import`, to move to another server.
-//! - [`xfcc`]: what a chess program's XFCC requests do (logins, games, moves).
+//! - [`export`]: `dopis export` and `dopis import`, to move to another server;
+//!   [`backup`]: `dopis backup`, a copy of a SQLite database while it runs.
+//! - [`xfcc`]: what a chess program's XFCC requests do (logins, games,
+//!   moves); `credentials`: XFCC passwords made and stored.
 //! - [`pages`]: what the web pages show, and who may see them.
+//! - [`unsubscribe`]: one-click unsubscribe from the digest and the
+//!   announcements (RFC 8058), once per link.
 
 pub mod app;
 pub mod backup;
@@ -58,6 +65,7 @@ pub mod retention;
 pub mod schedule;
 pub mod start;
 pub mod td;
+pub mod unsubscribe;
 pub(crate) mod votes;
 pub mod xfcc;
 

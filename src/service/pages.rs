@@ -33,13 +33,15 @@ use crate::adapter::store::games::{GameRecord, GameStatus};
 use crate::adapter::store::{Store, StoreError, Tx};
 use crate::domain::chess::diagram::Diagram;
 use crate::domain::chess::game::Game;
+use crate::domain::chess::notation::{self, Notation};
 use crate::domain::event::boards::BoardTable;
 use crate::domain::event::crosstable::Crosstable;
 use crate::domain::event::{EventStatus, Visibility};
 use crate::domain::ids::{EventId, GameId};
 use crate::domain::lang::Lang;
-use crate::domain::locale;
+use crate::domain::locale::{self, Reader};
 use crate::domain::player::Player;
+use crate::service::event_settings::EventSettings;
 use crate::service::post::{self, Post};
 use crate::service::td::{self, StoredEvent, TdError};
 
@@ -66,7 +68,7 @@ pub struct EventSummary {
     pub id: EventId,
     /// Its name.
     pub name: String,
-    /// `round-robin`, `olympiad` or `team-match`.
+    /// `round-robin`, `olympiad`, `team-match` or `consultation`.
     pub kind: String,
     /// Open (entrants still come) or started.
     pub status: EventStatus,
@@ -110,32 +112,16 @@ pub struct EntriesInfo {
     pub invited_only: bool,
     /// An open class: a section of this many starts each time they wait.
     pub section_size: Option<u32>,
-    /// An open class's rating bands in words (`below 1800`, `1800 to
-    /// 2199`, `2200 and up`); empty for one band.
-    pub section_bands: Vec<String>,
-    /// What a section earns, in words (`first place or 65% of the points
-    /// → Higher`), when the class promotes.
-    pub promotes: Option<String>,
+    /// An open class's rating bands by their lower edges (`[1800,
+    /// 2200]`: below 1800, 1800 to 2199, 2200 and up); empty for one band.
+    pub section_bands: Vec<i32>,
+    /// What a section earns, when the class promotes.
+    pub promotes: Option<crate::domain::event::entries::Promotion>,
     /// The qualification an entrant needs, when the event requires one.
     pub requires: Option<String>,
     /// The names of those who have entered (in an open class: who wait
     /// for a section), in the order they did.
     pub entrants: Vec<String>,
-}
-
-/// An open class's bands from their lower edges, in words.
-fn bands(edges: &[i32]) -> Vec<String> {
-    if edges.is_empty() {
-        return Vec::new();
-    }
-    let mut out = vec![format!("below {}", edges[0])];
-    for pair in edges.windows(2) {
-        out.push(format!("{} to {}", pair[0], pair[1] - 1));
-    }
-    if let Some(last) = edges.last() {
-        out.push(format!("{last} and up"));
-    }
-    out
 }
 
 /// One game of an event's pairings.
@@ -164,11 +150,13 @@ pub struct Pairing {
 /// An event's page.
 #[derive(Debug, Clone)]
 pub struct EventPage {
+    /// The language its words are in, for this reader.
+    pub lang: Lang,
     /// Its number.
     pub id: EventId,
     /// Its name.
     pub name: String,
-    /// `round-robin`, `olympiad` or `team-match`.
+    /// `round-robin`, `olympiad`, `team-match` or `consultation`.
     pub kind: String,
     /// Who may see it: links to its games follow it.
     pub visibility: Visibility,
@@ -250,12 +238,12 @@ pub struct MoveRow {
 /// A half-move and when it arrived.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayedMove {
-    /// English SAN.
+    /// SAN in the reader's piece letters, or with figurines.
     pub san: String,
     /// When it reached the server, in the viewer's time zone.
     pub arrived: Option<String>,
-    /// In a consultation game, the votes that chose it (`votes: f3 2 (Cy
-    /// Cole, Ann Archer), e4 1 (Bob Bizjak)`): shown once the move is made,
+    /// In a consultation game, the votes that chose it (`f3 2 (Cy Cole,
+    /// Ann Archer), e4 1 (Bob Bizjak)`): shown once the move is made,
     /// never while a side still votes.
     pub votes: Option<String>,
 }
@@ -263,6 +251,10 @@ pub struct PlayedMove {
 /// A game's page.
 #[derive(Debug, Clone)]
 pub struct GamePage {
+    /// The language its words and piece letters are in, for this reader.
+    pub lang: Lang,
+    /// Whether its moves show figurines instead of letters.
+    pub figurines: bool,
     /// Its number.
     pub id: GameId,
     /// White's name.
@@ -281,6 +273,9 @@ pub struct GamePage {
     pub svg: String,
     /// The moves, by move number.
     pub moves: Vec<MoveRow>,
+    /// The moves in order as one line (`1. e4 e5 2. Sf3`), the board's
+    /// text beside its FEN.
+    pub moves_text: String,
     /// Whose move it is, while being played.
     pub to_move: Option<Color>,
     /// `1-0`, `0-1`, `1/2-1/2` once over.
@@ -304,7 +299,24 @@ pub struct GamePage {
     pub conditionals: Vec<String>,
     /// What the endgame tables say of the position while the game runs
     /// (none outside the tables, or without tables).
-    pub tables: Option<String>,
+    pub tables: Option<TablesSay>,
+}
+
+/// What the endgame tables say of a running game's position, for the
+/// page's words.
+#[derive(Debug, Clone, Serialize)]
+pub struct TablesSay {
+    /// The material, e.g. `KRvK`.
+    pub material: String,
+    /// The distance to zeroing in half-moves, when the tables give one.
+    pub dtz: Option<u32>,
+    /// `iccf` or `fifty-move`: the event's rule.
+    pub rule: &'static str,
+    /// `white`, `black`, `draw`, or `open` where the 50-move rule leaves
+    /// it open.
+    pub result: &'static str,
+    /// The command that claims it, in the reader's language.
+    pub claim: &'static str,
 }
 
 /// A line of a player's page: one of their games.
@@ -366,8 +378,13 @@ fn open_to_anyone(
     }
 }
 
-/// The public events, newest first; those open for entries say so.
-pub async fn index(store: &Store, now: DateTime<Utc>) -> Result<Vec<EventSummary>, StoreError> {
+/// The public events, newest first; those open for entries say so (their
+/// closing time in `lang`'s words).
+pub async fn index(
+    store: &Store,
+    lang: Lang,
+    now: DateTime<Utc>,
+) -> Result<Vec<EventSummary>, StoreError> {
     let mut tx = store.begin().await?;
     let taking = tx.events_taking_entries().await?;
     let mut list = Vec::new();
@@ -377,7 +394,7 @@ pub async fn index(store: &Store, now: DateTime<Utc>) -> Result<Vec<EventSummary
         }
         let entries = if taking.contains(&e.id) {
             match StoredEvent::load(&mut tx, e.id).await {
-                Ok(ev) => entries_info(&mut tx, &ev, true, None, Lang::En, now).await?,
+                Ok(ev) => entries_info(&mut tx, &ev, true, None, lang, now).await?,
                 Err(TdError::Store(err)) => return Err(err),
                 Err(_) => None,
             }
@@ -446,15 +463,15 @@ async fn entries_info(
         rating_max: rules.rating_max,
         invited_only: !rules.invited.is_empty(),
         section_size: rules.section_size,
-        section_bands: bands(&rules.section_bands),
-        promotes: rules.promotes.as_ref().map(|p| p.describe()),
+        section_bands: rules.section_bands.clone(),
+        promotes: rules.promotes.clone(),
         requires: rules.requires.clone(),
         entrants,
     }))
 }
 
 /// An event the viewer may see, loaded; `None` otherwise.
-async fn event_for(
+pub(crate) async fn event_for(
     tx: &mut Tx,
     tokens: &Tokens,
     id: EventId,
@@ -477,22 +494,31 @@ async fn event_for(
     Ok(open.then_some(ev))
 }
 
-/// An event's page, if the viewer may see it.
+/// The reader's time zone and the language of a page for them: a
+/// player's own, else what the reader asked for, else `fallback` (the
+/// event's).
+fn reading(viewer: Viewer<'_>, reader: &Reader, fallback: Option<Lang>) -> (Option<Tz>, Lang) {
+    match viewer {
+        Viewer::Player(p) => (p.tz, reader.page_lang(Some(p.lang), fallback)),
+        Viewer::Anyone { .. } => (None, reader.page_lang(None, fallback)),
+    }
+}
+
+/// An event's page, if the viewer may see it, in the language `reader`
+/// and the event settle on.
 pub async fn event(
     store: &Store,
     tokens: &Tokens,
     id: EventId,
     viewer: Viewer<'_>,
+    reader: &Reader,
     now: DateTime<Utc>,
 ) -> Result<Option<EventPage>, TdError> {
     let mut tx = store.begin().await?;
     let Some(ev) = event_for(&mut tx, tokens, id, viewer).await? else {
         return Ok(None);
     };
-    let (tz, lang) = match viewer {
-        Viewer::Player(p) => (p.tz, p.lang),
-        Viewer::Anyone { .. } => (None, Lang::En),
-    };
+    let (tz, lang) = reading(viewer, reader, ev.event.lang);
     let taking = tx.events_taking_entries().await?.contains(&id);
     let entries = entries_info(&mut tx, &ev, taking, tz, lang, now).await?;
     let mut parts = Vec::new();
@@ -555,6 +581,7 @@ pub async fn event(
         })
         .collect();
     Ok(Some(EventPage {
+        lang,
         id,
         name: ev.event.name.clone(),
         kind: ev.record.kind.clone(),
@@ -636,40 +663,44 @@ async fn game_for(
     Ok(open.then_some((record, event)))
 }
 
-/// An instant in a zone (UTC when none), e.g. `2026-12-02 18:00 CET`.
-fn when(t: DateTime<Utc>, tz: Option<Tz>) -> String {
-    match tz {
-        Some(tz) => t.with_timezone(&tz).format("%Y-%m-%d %H:%M %Z").to_string(),
-        None => t.format("%Y-%m-%d %H:%M UTC").to_string(),
-    }
-}
-
 /// The FEN of a position.
 pub fn fen(pos: &shakmaty::Chess) -> String {
     shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal).to_string()
 }
 
-/// The moves of a game by move number, each with when it arrived.
+/// The moves of a game by move number, each in `notation` with when it
+/// arrived (in `tz`, dates as `lang` writes them), and the same moves in
+/// order as one line (`1. e4 e5 2. Sf3`).
 fn move_rows(
     game: &Game,
     tz: Option<Tz>,
+    lang: Lang,
+    notation: Notation,
     votes: &[crate::domain::chess::pgn::Remark],
-) -> Vec<MoveRow> {
-    let first = game
-        .start()
-        .to_position()
-        .map(|p| (p.turn(), p.fullmoves().get()))
-        .unwrap_or((Color::White, 1));
+) -> (Vec<MoveRow>, String) {
     let mut rows: Vec<MoveRow> = Vec::new();
-    let (mut turn, mut number) = first;
-    for (at, ply) in game.plies().iter().enumerate() {
+    let mut line: Vec<String> = Vec::new();
+    let Ok(mut pos) = game.start().to_position() else {
+        return (rows, String::new());
+    };
+    let mode = game.castling_mode();
+    for (at, (mv, ply)) in game.moves().iter().zip(game.plies()).enumerate() {
+        let (turn, number) = (pos.turn(), pos.fullmoves().get());
+        let san = notation::render(&pos, mv, notation, mode);
+        line.push(match turn {
+            Color::White => format!("{number}. {san}"),
+            Color::Black if line.is_empty() => format!("{number}... {san}"),
+            Color::Black => san.clone(),
+        });
         let played = PlayedMove {
-            san: ply.san.clone(),
-            arrived: ply.received_at.map(|t| when(t, tz)),
+            san,
+            arrived: ply
+                .received_at
+                .map(|t| locale::describe_moment(t, tz, lang)),
             votes: votes
                 .iter()
                 .find(|r| r.after == at + 1)
-                .map(|r| r.text.clone()),
+                .map(|r| r.text.strip_prefix("votes: ").unwrap_or(&r.text).to_owned()),
         };
         match turn {
             Color::White => rows.push(MoveRow {
@@ -688,21 +719,24 @@ fn move_rows(
                 }),
             },
         }
-        if turn == Color::Black {
-            number += 1;
-        }
-        turn = turn.other();
+        pos = match pos.play(*mv) {
+            Ok(next) => next,
+            // A Game holds legal moves only; stop rather than show nonsense.
+            Err(_) => break,
+        };
     }
-    rows
+    (rows, line.join(" "))
 }
 
-/// A game's page, if the viewer may see it.
+/// A game's page, if the viewer may see it, in the language `reader`
+/// and the game's event settle on.
 pub async fn game(
     store: &Store,
     post: &Post,
     tables: &dyn crate::domain::chess::tablebase::Tables,
     id: GameId,
     viewer: Viewer<'_>,
+    reader: &Reader,
     now: DateTime<Utc>,
 ) -> Result<Option<GamePage>, TdError> {
     let mut tx = store.begin().await?;
@@ -713,20 +747,23 @@ pub async fn game(
         Viewer::Player(p) => record.side_of(p.id).map(|side| (p, side)),
         Viewer::Anyone { .. } => None,
     };
-    let rule = match record.event {
+    let (rule, event_lang) = match record.event {
         Some(event) => {
-            crate::service::td::game_rules(&mut tx, event)
-                .await?
-                .tablebase
-                .rule
+            let settings = EventSettings::read(&mut tx, event).await?;
+            (settings.tablebase.rule, settings.page_lang())
         }
-        None => crate::domain::chess::tablebase::TablebaseRule::default(),
+        None => (
+            crate::domain::chess::tablebase::TablebaseRule::default(),
+            None,
+        ),
     };
     let table = post::load_around(&mut tx, record, false).await?;
     tx.commit().await?;
-    let (tz, lang) = match viewer {
-        Viewer::Player(p) => (p.tz, p.lang),
-        Viewer::Anyone { .. } => (None, Lang::En),
+    let (tz, lang) = reading(viewer, reader, event_lang);
+    let notation = if reader.figurines {
+        Notation::Figurine
+    } else {
+        Notation::San(lang)
     };
     let over = table.game.is_over();
     let clocks = table.clock.as_ref().map(|c| {
@@ -753,12 +790,22 @@ pub async fn game(
                 .conditionals
                 .of(side)
                 .iter()
-                .map(|line| crate::domain::arbiter::show_line(&table.game, line, p.lang))
+                .map(|line| crate::domain::arbiter::show_line(&table.game, line, lang))
                 .collect(),
         ),
         None => (None, Vec::new()),
     };
+    let (moves, moves_text) = move_rows(&table.game, tz, lang, notation, &table.vote_remarks);
+    let end_reason = crate::adapter::mail::compose::outcome_words(
+        &table.game,
+        &table.white.name,
+        &table.black.name,
+        lang,
+    )
+    .or_else(|| table.record.end_reason.clone());
     Ok(Some(GamePage {
+        lang,
+        figurines: reader.figurines,
         id,
         white: table.white.name.clone(),
         black: table.black.name.clone(),
@@ -767,10 +814,11 @@ pub async fn game(
         event,
         fen: fen(position),
         svg: diagram.to_svg(),
-        moves: move_rows(&table.game, tz, &table.vote_remarks),
+        moves,
+        moves_text,
         to_move: running.then(|| table.game.turn()),
         result: table.record.result.clone(),
-        end_reason: table.record.end_reason.clone(),
+        end_reason,
         time_control: locale::describe_control(&table.record.time_control, lang),
         clocks: clocks.map(|c| {
             locale::describe_clocks(&c, table.record.time_control, lang).replace('\n', " ")
@@ -781,51 +829,42 @@ pub async fn game(
         reply_address,
         conditionals,
         tables: running
-            .then(|| tables_say(tables, &table.game, rule))
+            .then(|| tables_say(tables, &table.game, rule, lang))
             .flatten(),
     }))
 }
 
-/// What the tables say of a running game's position, in words: the
-/// verdict by the event's rule and who may claim it.
+/// What the tables say of a running game's position: the verdict by the
+/// event's rule and the command (in `lang`) that claims it.
 fn tables_say(
     tables: &dyn crate::domain::chess::tablebase::Tables,
     game: &crate::domain::chess::game::Game,
     rule: crate::domain::chess::tablebase::TablebaseRule,
-) -> Option<String> {
+    lang: Lang,
+) -> Option<TablesSay> {
     use crate::domain::chess::outcome::GameResult;
     use crate::domain::chess::tablebase::TablebaseRule;
     if rule == TablebaseRule::None {
         return None;
     }
     let reading = tables.read(game.position()).ok()?;
-    let dtz = reading
-        .dtz
-        .map(|d| format!(" (DTZ {})", d.plies.unsigned_abs()))
-        .unwrap_or_default();
-    let rule_name = match rule {
-        TablebaseRule::FiftyMove => "the 50-move rule",
-        _ => "ICCF's rule",
-    };
-    Some(match reading.result(rule) {
-        Some(GameResult::Draw) => format!(
-            "The endgame tables ({}) say this is a draw{dtz} by {rule_name}: either player may claim it by mail (\"claim draw\").",
-            reading.material
-        ),
-        Some(won) => {
-            let side = if won == GameResult::WhiteWins {
-                "White"
-            } else {
-                "Black"
-            };
-            format!(
-                "The endgame tables ({}) say {side} wins{dtz} by {rule_name}: {side} may claim it by mail (\"claim win\").",
-                reading.material
-            )
-        }
-        None => format!(
-            "The endgame tables ({}) hold this position, but by the 50-move rule they cannot tell yet who wins{dtz}.",
-            reading.material
+    let result = reading.result(rule);
+    Some(TablesSay {
+        material: reading.material.clone(),
+        dtz: reading.dtz.map(|d| d.plies.unsigned_abs()),
+        rule: match rule {
+            TablebaseRule::FiftyMove => "fifty-move",
+            _ => "iccf",
+        },
+        result: match result {
+            Some(GameResult::Draw) => "draw",
+            Some(GameResult::WhiteWins) => "white",
+            Some(GameResult::BlackWins) => "black",
+            None => "open",
+        },
+        claim: crate::domain::command::claim_words(
+            lang,
+            matches!(result, Some(GameResult::WhiteWins | GameResult::BlackWins)),
         ),
     })
 }
@@ -852,12 +891,15 @@ pub async fn game_pgn(
 }
 
 /// A player's own page: their games (being played first, longest number
-/// last) and their events.
+/// last) and their events, in their language unless `reader` picked
+/// another.
 pub async fn player(
     store: &Store,
     player: &Player,
+    reader: &Reader,
     now: DateTime<Utc>,
 ) -> Result<PlayerPage, TdError> {
+    let lang = reader.page_lang(Some(player.lang), None);
     let mut tx = store.begin().await?;
     let mut games = Vec::new();
     let mut events: Vec<(EventId, String, Visibility)> = Vec::new();
@@ -889,7 +931,7 @@ pub async fn player(
             deadline: clocks
                 .filter(|_| !over)
                 .and_then(|c| c.players.get(c.to_move).next_deadline)
-                .map(|d| locale::describe_deadline(d, player.tz, player.lang)),
+                .map(|d| locale::describe_deadline(d, player.tz, lang)),
             result: over.then(|| table.record.result.clone().unwrap_or_default()),
         });
     }
@@ -899,7 +941,7 @@ pub async fn player(
     events.sort_by_key(|(e, _, _)| e.0);
     Ok(PlayerPage {
         name: player.name.clone(),
-        lang: player.lang,
+        lang,
         games,
         events,
     })
@@ -951,7 +993,8 @@ mod tests {
             &["e2e4", "e7e5", "g1f3"],
         )
         .expect("legal");
-        let rows = move_rows(&game, None, &[]);
+        let (rows, line) = move_rows(&game, None, Lang::En, Notation::San(Lang::En), &[]);
+        assert_eq!(line, "1. e4 e5 2. Nf3");
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].number, 1);
         assert_eq!(rows[0].white.as_ref().map(|m| m.san.as_str()), Some("e4"));
@@ -967,10 +1010,32 @@ mod tests {
         )
         .expect("fen");
         let game = Game::replay(start, &["e7e5", "g1f3"]).expect("legal");
-        let rows = move_rows(&game, None, &[]);
+        let (rows, line) = move_rows(&game, None, Lang::En, Notation::San(Lang::En), &[]);
+        assert_eq!(line, "1... e5 2. Nf3");
         assert_eq!(rows[0].number, 1);
         assert!(rows[0].white.is_none());
         assert_eq!(rows[1].number, 2);
         assert_eq!(rows[1].white.as_ref().map(|m| m.san.as_str()), Some("Nf3"));
+    }
+
+    #[test]
+    fn moves_are_written_in_the_readers_letters_or_with_figurines() {
+        let game = Game::replay(
+            crate::domain::chess::game::StartPosition::Standard,
+            &["g1f3", "g8f6", "b1c3"],
+        )
+        .expect("legal");
+        for (notation, want) in [
+            (Notation::San(Lang::Sl), "1. Sf3 Sf6 2. Sc3"),
+            (Notation::San(Lang::De), "1. Sf3 Sf6 2. Sc3"),
+            (Notation::San(Lang::Pl), "1. Sf3 Sf6 2. Sc3"),
+            (Notation::San(Lang::Lv), "1. Zf3 Zf6 2. Zc3"),
+            (Notation::Figurine, "1. ♘f3 ♘f6 2. ♘c3"),
+        ] {
+            let (rows, line) = move_rows(&game, None, Lang::Sl, notation, &[]);
+            assert_eq!(line, want, "{notation:?}");
+            let first = rows[0].white.as_ref().map(|m| m.san.clone());
+            assert_eq!(first.as_deref(), want.split(' ').nth(1), "{notation:?}");
+        }
     }
 }

@@ -728,6 +728,12 @@ impl Post {
             } else {
                 None
             };
+        // A mail the player chose in bulk carries a one-click unsubscribe
+        // link when the pages are at an https address (service::unsubscribe).
+        let unsubscribe = crate::service::links::List::of(&kind).and_then(|list| {
+            let base = self.pages.as_deref();
+            crate::service::links::unsubscribe_url(base, &self.tokens, to.id, list, now)
+        });
         let letter = Letter {
             kind,
             lang: to.lang,
@@ -745,6 +751,7 @@ impl Post {
             talk,
             page,
             calendar,
+            unsubscribe,
         };
         let raw = compose::compose(&letter)
             .map_err(|e| StoreError::Corrupt(format!("cannot compose a mail: {e}")))?;
@@ -800,6 +807,7 @@ impl Post {
             // The feed gives its own link (`link`).
             page: None,
             calendar: None,
+            unsubscribe: None,
         };
         compose::feed_entry(&letter, link)
             .map_err(|e| StoreError::Corrupt(format!("cannot write a calendar entry: {e}")))

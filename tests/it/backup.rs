@@ -1,6 +1,6 @@
 //! `dopis backup FILE` through the real binary: a consistent SQLite copy
 //! taken while `dopis serve` runs on the same database, which then opens as
-//! a club of its own; PostgreSQL is pointed to `pg_dump`, and the README's
+//! a club of its own; PostgreSQL is pointed to `pg_dump`, and the admins' guide's
 //! `pg_dump` / `pg_restore` lines, run while `serve` runs, give the same club.
 
 use std::process::{Command, Stdio};
@@ -51,7 +51,10 @@ async fn a_backup_taken_while_serve_runs_holds_the_same_club(db: &TestDb) {
     std::thread::sleep(std::time::Duration::from_millis(1500));
     if !db.url.starts_with("sqlite:") {
         let err = fails(&dopis(d, db, &["backup", backup_arg]));
-        assert!(err.contains("pg_dump") && err.contains("README"), "{err}");
+        assert!(
+            err.contains("pg_dump") && err.contains("docs/admin.md"),
+            "{err}"
+        );
         assert!(!backup.exists());
         let restored = pg_dump_and_restore(db, &d.join("club.dump")).await;
         let _ = serve.kill();
@@ -85,7 +88,7 @@ async fn a_backup_taken_while_serve_runs_holds_the_same_club(db: &TestDb) {
     assert!(players.contains("Bob"), "{players}");
 }
 
-/// The README's PostgreSQL backup and restore: `pg_dump --format=custom`
+/// The admins' guide's PostgreSQL backup and restore: `pg_dump --format=custom`
 /// of the live database, `pg_restore --no-owner` into a new, empty one.
 async fn pg_dump_and_restore(db: &TestDb, file: &std::path::Path) -> TestDb {
     let libpq = |url: &str| {

@@ -190,6 +190,7 @@ fn your_move(moves: &[&str], date: DateTime<Utc>, deadline: DateTime<Utc>, lang:
         talk: None,
         page: None,
         calendar: None,
+        unsubscribe: None,
     }
 }
 

@@ -210,18 +210,7 @@ impl Club {
 
     /// The moves of a game, in SAN.
     pub fn moves_of(&self, db: &TestDb, game: i64) -> Vec<String> {
-        let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
-            self.path(),
-            db,
-            &["game", "show", &game.to_string(), "--format", "json"],
-        )))
-        .unwrap();
-        json["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["san"].as_str().unwrap().to_string())
-            .collect()
+        crate::support::game_shown(self.path(), db, &game.to_string()).0
     }
 
     /// The moves of game 1.

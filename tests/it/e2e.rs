@@ -108,29 +108,42 @@ impl Player {
     /// Waits (up to 60 s) for a new mail whose subject contains `wanted`
     /// (or, for a player who reads Slovenian, its Slovenian wording).
     pub(crate) async fn wait_for(&mut self, wanted: &str) -> mail_parser::Message<'static> {
-        let wanted = if self.slovenian {
-            slovenian(wanted)
-        } else {
-            wanted
-        };
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            if let Some(i) = self
-                .inbox
-                .iter()
-                .position(|m| m.subject().unwrap_or("").contains(wanted))
-            {
-                return self.inbox.remove(i);
-            }
-            assert!(
-                Instant::now() < deadline,
+        match self.poll_for(wanted, Duration::from_secs(60)).await {
+            Some(mail) => mail,
+            None => panic!(
                 "{} got no mail with {wanted:?} in time; unread: {:?}",
                 self.address,
                 self.inbox
                     .iter()
                     .map(|m| m.subject().unwrap_or("").to_string())
                     .collect::<Vec<_>>()
-            );
+            ),
+        }
+    }
+
+    /// As [`Player::wait_for`], giving up after `within`: `None` then.
+    pub(crate) async fn poll_for(
+        &mut self,
+        wanted: &str,
+        within: Duration,
+    ) -> Option<mail_parser::Message<'static>> {
+        let wanted = if self.slovenian {
+            slovenian(wanted)
+        } else {
+            wanted
+        };
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(i) = self
+                .inbox
+                .iter()
+                .position(|m| m.subject().unwrap_or("").contains(wanted))
+            {
+                return Some(self.inbox.remove(i));
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
             let batch = self.mailbox.fetch_new(self.cursor.as_ref()).await.unwrap();
             if batch.is_empty() {
                 tokio::time::sleep(Duration::from_millis(100)).await;
@@ -199,19 +212,7 @@ struct Match {
 impl Match {
     /// The game's moves in SAN, and the arrival times, from `game show`.
     fn moves(&self, db: &TestDb) -> (Vec<String>, serde_json::Value) {
-        let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
-            self.dir.path(),
-            db,
-            &["game", "show", &self.id, "--format", "json"],
-        )))
-        .unwrap();
-        let sans = json["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["san"].as_str().unwrap().to_string())
-            .collect();
-        (sans, json)
+        crate::support::game_shown(self.dir.path(), db, &self.id)
     }
 
     /// `side` answers their newest mail whose subject has `wanted` with `text`.
@@ -373,18 +374,7 @@ async fn two_players_play_a_game_to_mate_by_replying_to_real_mail_over_tls_with_
         assert!(pgn.contains("7. Nd5#"), "{pgn}");
         assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
     }
-    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
-        d,
-        db,
-        &["game", "show", &id, "--format", "json"],
-    )))
-    .unwrap();
-    let sans: Vec<&str> = json["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["san"].as_str().unwrap())
-        .collect();
+    let (sans, json) = crate::support::game_shown(d, db, &id);
     assert_eq!(
         sans,
         [

@@ -34,7 +34,7 @@ fn placement(unit: &str) -> Option<(Layer, u8)> {
         "locale" | "event" | "command" => (Layer::Core, 3),
         "arbiter" => (Layer::Core, 4),
         // adapters: the database, mail in and out, the config, logging.
-        "store" | "mail" | "config" | "telemetry" | "tablebase" => (Layer::Adapter, 0),
+        "store" | "mail" | "config" | "telemetry" | "tablebase" | "atom" => (Layer::Adapter, 0),
         // the application (today still in `td`, `report`, `app`).
         "service" | "td" | "report" | "app" => (Layer::Service, 0),
         // the daemon's transports and loops.

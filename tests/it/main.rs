@@ -2,6 +2,7 @@
 
 mod support;
 
+mod accessibility;
 mod architecture;
 mod backup;
 mod batch;
@@ -22,12 +23,14 @@ mod e2e;
 mod english_left;
 mod entries;
 mod entries_cli;
+mod event_feed;
 mod event_mail;
 mod event_pgn;
 mod events;
 mod exit;
 mod faults;
 mod gender;
+mod guides;
 mod iccf_event;
 mod inbound_fixtures;
 mod languages;
@@ -61,6 +64,7 @@ mod time_cli;
 mod time_mail;
 mod tls;
 mod transport;
+mod unsubscribe;
 mod web;
 mod web_pages;
 mod xfcc;

@@ -304,18 +304,7 @@ impl Game {
 
     /// The game's moves in SAN and its result, from `game show`.
     fn state(&self, db: &TestDb) -> (Vec<String>, String) {
-        let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
-            self.dir.path(),
-            db,
-            &["game", "show", &self.id, "--format", "json"],
-        )))
-        .unwrap();
-        let sans = json["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["san"].as_str().unwrap().to_string())
-            .collect();
+        let (sans, json) = crate::support::game_shown(self.dir.path(), db, &self.id);
         (sans, json["result"].as_str().unwrap_or("").to_string())
     }
 

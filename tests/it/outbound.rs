@@ -168,6 +168,7 @@ fn letter(kind: LetterKind, lang: Lang, to: Color, game: Option<GameView>) -> Le
         talk: None,
         page: None,
         calendar: None,
+        unsubscribe: None,
     }
 }
 
@@ -520,17 +521,7 @@ fn english(name: &str) -> Vec<&'static str> {
 pub(crate) fn cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut add = |name, mut letter: Letter, board, pgn| {
-        if let Some(game) = letter.game.as_mut()
-            && game.deadline.is_some()
-        {
-            game.deadline = Some(deadline_in(lang, 2026, 12, 2, 17, 5));
-        }
-        if let Some(game) = letter.game.as_mut() {
-            game.time_control = describe_control(&TimeControl::default(), lang);
-            if game.clocks.is_some() {
-                game.clocks = Some(clocks_in(lang, &game.game));
-            }
-        }
+        localize(&mut letter, lang);
         cases.push(Case {
             name,
             letter,
@@ -1117,6 +1108,13 @@ fn check_parsed(case: &Case, bytes: &[u8]) -> Vec<String> {
 /// golden file in `tests/fixtures/outbound/` (`subdir` for a translation);
 /// panics with every problem found.
 pub(crate) fn check_golden(cases: Vec<Case>, subdir: Option<&str>) {
+    let problems = golden_problems(cases, subdir);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// What is wrong with `cases` against their golden files in `subdir` (none
+/// under `DOPIS_BLESS=1`, which writes them): each problem named by case.
+pub(crate) fn golden_problems(cases: Vec<Case>, subdir: Option<&str>) -> Vec<String> {
     let bless = std::env::var("DOPIS_BLESS").is_ok_and(|v| v == "1");
     let dir = subdir.map_or_else(dir, |d| dir().join(d));
     let mut problems = Vec::new();
@@ -1149,7 +1147,7 @@ pub(crate) fn check_golden(cases: Vec<Case>, subdir: Option<&str>) {
             }
         }
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    problems
 }
 
 /// The raw bytes are 7-bit with CRLF line ends and no line over 998 octets.
@@ -1187,6 +1185,21 @@ fn deadline_in(lang: Lang, y: i32, mo: u32, d: u32, h: u32, mi: u32) -> String {
     describe_deadline(at, Some(chrono_tz::Europe::Ljubljana), lang)
 }
 
+/// A letter's game as the daemon writes it for a reader of `lang` in
+/// Ljubljana: its deadline (where it has one), time control and clocks (where
+/// it shows them) in the reader's language.
+fn localize(letter: &mut Letter, lang: Lang) {
+    if let Some(game) = letter.game.as_mut() {
+        if game.deadline.is_some() {
+            game.deadline = Some(deadline_in(lang, 2026, 12, 2, 17, 5));
+        }
+        game.time_control = describe_control(&TimeControl::default(), lang);
+        if game.clocks.is_some() {
+            game.clocks = Some(clocks_in(lang, &game.game));
+        }
+    }
+}
+
 /// The bishop's letter in `lang`.
 fn bishop(lang: Lang) -> &'static str {
     match lang {
@@ -1207,15 +1220,7 @@ pub(crate) fn event_and_time_cases_in(
 ) -> Vec<Case> {
     let mut cases = Vec::new();
     let mut add = |name, mut letter: Letter, board, pgn| {
-        if let Some(game) = letter.game.as_mut() {
-            if game.deadline.is_some() {
-                game.deadline = Some(deadline_in(lang, 2026, 12, 2, 17, 5));
-            }
-            game.time_control = describe_control(&TimeControl::default(), lang);
-            if game.clocks.is_some() {
-                game.clocks = Some(clocks_in(lang, &game.game));
-            }
-        }
+        localize(&mut letter, lang);
         cases.push(Case {
             name,
             letter,
@@ -1679,6 +1684,10 @@ pub(crate) fn notify_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
     digest.reply_to = Some(addr("chess+d1.w3k8x2m9qa@chess.test"));
     digest.in_reply_to = None;
     digest.references = Vec::new();
+    // The pages at an https address: a one-click unsubscribe link (RFC 8058).
+    digest.unsubscribe = Some(
+        "https://chess.test/unsubscribe/7.digest.1796212800.k7f3q9ab2cp2x8m4nv7dk7f3q9".into(),
+    );
 
     let mut cases = vec![Case {
         name: "digest",
@@ -1767,15 +1776,7 @@ pub(crate) fn talk_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> 
     let mut cases = Vec::new();
     let mut add = |name, mut letter: Letter, talk, board| {
         letter.talk = talk;
-        if let Some(game) = letter.game.as_mut() {
-            if game.deadline.is_some() {
-                game.deadline = Some(deadline_in(lang, 2026, 12, 2, 17, 5));
-            }
-            game.time_control = describe_control(&TimeControl::default(), lang);
-            if game.clocks.is_some() {
-                game.clocks = Some(clocks_in(lang, &game.game));
-            }
-        }
+        localize(&mut letter, lang);
         cases.push(Case {
             name,
             letter,
@@ -1956,17 +1957,8 @@ pub(crate) fn tables_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -
         boards: 1,
         pgn: false,
     });
-    // Clocks, deadline and time control as the reader's language writes them.
     for case in &mut cases {
-        if let Some(game) = case.letter.game.as_mut() {
-            if game.deadline.is_some() {
-                game.deadline = Some(deadline_in(lang, 2026, 12, 2, 17, 5));
-            }
-            game.time_control = describe_control(&TimeControl::default(), lang);
-            if game.clocks.is_some() {
-                game.clocks = Some(clocks_in(lang, &game.game));
-            }
-        }
+        localize(&mut case.letter, lang);
     }
     cases
 }

@@ -14,7 +14,9 @@
 //! - a thematic event whose games all start from its position;
 //! - a consultation game (three members against two) played to mate by
 //!   votes, with a changed vote and a tie the captain's vote breaks at the
-//!   votes' close; the votes are in the event's PGN.
+//!   votes' close (the daemon dying there, at `before-votes-commit` and
+//!   just after a send, makes it once and tells each member once); the
+//!   votes are in the event's PGN.
 
 use std::collections::BTreeSet;
 
@@ -69,6 +71,23 @@ impl<'a> Season<'a> {
     fn serve(&mut self) -> Vec<Sent> {
         let offset = format!("+{}h", self.days * 24);
         ok(&self.club.serve_once_at(self.db, None, Some(&offset)));
+        let all = self.club.sent_mails();
+        let new = all[self.seen..].to_vec();
+        self.seen = all.len();
+        new
+    }
+
+    /// One `dopis serve --once`, `days` into the season, that dies at the
+    /// crash point `point` (it aborts): the mails it sent before it died.
+    fn serve_dying_at(&mut self, point: &str) -> Vec<Sent> {
+        let offset = format!("+{}h", self.days * 24);
+        let out = self.club.serve_once_at(self.db, Some(point), Some(&offset));
+        // faketime catches the abort and exits with a code of its own.
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && said.contains(&format!("DOPIS_CRASH_AT={point}: aborting")),
+            "dopis serve dies at {point}: {said}"
+        );
         let all = self.club.sent_mails();
         let new = all[self.seen..].to_vec();
         self.seen = all.len();
@@ -476,12 +495,7 @@ async fn a_thematic_event_starts_every_game_from_its_position(db: &TestDb) {
     assert_eq!(games.len(), 6);
     for (game, white, black) in &games {
         let shown = s.json(&["game", "show", &game.to_string()]);
-        let sans: Vec<&str> = shown["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["san"].as_str().unwrap())
-            .collect();
+        let sans = crate::support::sans(&shown);
         assert_eq!(sans, ["e4", "c5", "Nf3", "d6"], "game {game}");
         assert_eq!(shown["opening_plies"], 4);
         // White is to move after 2...d6, and plays on by mail from there.
@@ -512,6 +526,11 @@ async fn a_consultation_game_is_played_to_mate_by_votes(db: &TestDb) {
     )
     .unwrap();
     let event = s.event("create", "consultation.toml", &file);
+    let listed = s.json(&["event", "list"]);
+    assert_eq!(
+        listed[0]["kind"], "consultation",
+        "listed as what it is: {listed}"
+    );
     s.run(&["event", "start", &event.to_string()]);
     s.serve();
     let games = s.games(event);
@@ -553,13 +572,40 @@ async fn a_consultation_game_is_played_to_mate_by_votes(db: &TestDb) {
     vote(&mut s, BOB, "Sc3");
     vote(&mut s, ANN, "g4");
     assert_eq!(moves(&s), ["f3", "e5"], "the votes stay open 48 hours");
+    // At the votes' close the daemon dies inside the transaction that
+    // makes the move (nothing is made, nothing sent), then just after
+    // sending the first mail it caused; the next one finishes the pass.
     s.days = 3;
-    s.serve();
+    let died = s.serve_dying_at("before-votes-commit");
+    assert!(
+        died.is_empty(),
+        "nothing is sent before the commit: {died:#?}"
+    );
+    assert_eq!(moves(&s), ["f3", "e5"], "nothing is made before the commit");
+    let mut sent = s.serve_dying_at("after-send");
+    assert_eq!(sent.len(), 1, "one mail went out as it died: {sent:#?}");
+    assert_eq!(moves(&s), ["f3", "e5", "g4"], "the move was committed");
+    sent.extend(s.serve());
     assert_eq!(
         moves(&s),
         ["f3", "e5", "g4"],
-        "the captain's vote breaks the tie"
+        "the captain's vote breaks the tie, and the move is made once"
     );
+    // Every member is told once: the mail sent as the daemon died goes out
+    // again with its Message-ID, and no second mail says the same thing.
+    let ids: BTreeSet<&str> = sent.iter().map(|m| m.message_id.as_str()).collect();
+    let told: BTreeSet<(&str, &str)> = sent
+        .iter()
+        .map(|m| (m.to.as_str(), m.subject.as_str()))
+        .collect();
+    assert_eq!(ids.len(), told.len(), "a mail said twice: {sent:#?}");
+    assert_eq!(sent.len(), ids.len() + 1, "the one cut short is sent again");
+    for member in [ANN, BOB, CY, DAN, EVE] {
+        assert!(
+            sent.iter().any(|m| m.to == member),
+            "{member} is told of g4: {sent:#?}"
+        );
+    }
     vote(&mut s, DAN, "Dh4");
     vote(&mut s, EVE, "Hh4#");
     assert_eq!(moves(&s), ["f3", "e5", "g4", "Qh4#"]);

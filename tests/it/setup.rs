@@ -330,6 +330,10 @@ fn init_with_a_new_config_file_writes_it_there() {
         d,
         &["--config", "club/new.toml", "player", "list"],
     ));
+    // A folder that is not there yet is made.
+    ok(&dopis_bare(d, &["--config", "new/club/dopis.toml", "init"]));
+    assert!(d.join("new/club/dopis.toml").exists());
+    assert!(d.join("new/club/dopis.db").exists());
 }
 
 /// A command line as the demo prints it, split into words (double quotes

@@ -501,12 +501,16 @@ async fn a_td_adjudicates_by_the_tables_with_the_proof(db: &TestDb) {
     let (status, page) = web.get(&format!("{me}/games/{cut}"));
     assert_eq!(status, 200, "{page}");
     assert!(
-        page.contains("The endgame tables (KBNvK) say White wins (DTZ 56) by ICCF&#39;s rule: White may claim it by mail"),
+        page.contains("The endgame tables (KBNvK) say White wins (DTZ 56) by ICCF's rule: White may claim it by mail"),
         "{page}"
     );
+    // The page tells the end as the game's mails do, in the reader's words.
     let (_, page) = web.get(&format!("{me}/games/{won}"));
     assert!(
-        page.contains("endgame tables (Syzygy KRvK): win for White"),
+        page.contains(
+            "Adjudicated: Ana Novak wins. Decided by the endgame tables (KRvK, DTZ 27, ICCF rule), \
+             at the tournament director&#39;s request."
+        ),
         "{page}"
     );
     assert!(

@@ -33,6 +33,7 @@ use dopis::service::Handled;
 
 use crate::support::app::TestApp;
 use crate::support::mail::Mail;
+use crate::support::pages::{rule, rule_as};
 use crate::support::web::WebServer;
 use crate::support::{TestDb, dopis, ok, postgres, sqlite};
 
@@ -214,11 +215,12 @@ fn tables(html: &str, class: &str) -> Vec<Vec<Vec<String>>> {
         .collect()
 }
 
-/// Every `href` of a page.
+/// Every `href` of a page that leaves it (not `#main`, the skip link).
 fn links(html: &str) -> Vec<String> {
     html.split(" href=\"")
         .skip(1)
         .filter_map(|s| s.split('"').next())
+        .filter(|s| !s.starts_with('#'))
         .map(|s| s.replace("&amp;", "&"))
         .collect()
 }
@@ -269,14 +271,7 @@ struct Played {
 impl Played {
     /// `email` writes `text` to their reply address of `game`.
     async fn says(&self, game: GameId, email: &str, text: &str) {
-        let player = self.app.player_by_email(email).await;
-        let to = self.app.reply_address(game, &player);
-        self.app.advance(Duration::minutes(7));
-        let handled = self
-            .app
-            .deliver(&Mail::new(email, &to).body(text).bytes())
-            .await;
-        assert!(matches!(handled, Handled::Done(_)), "{text}: {handled:?}");
+        crate::support::pages::says(&self.app, game, email, text).await;
     }
 }
 
@@ -312,58 +307,28 @@ async fn play(db: &TestDb) -> Played {
     };
     let [a, b, c, d] = EMAILS;
     // Game 1: Ana mates Dora.
-    let g1 = played.games[0];
-    for (who, mv) in [
-        (a, "e4"),
-        (d, "e5"),
-        (a, "Qh5"),
-        (d, "Nc6"),
-        (a, "Bc4"),
-        (d, "Nf6"),
-        (a, "Qxf7#"),
-    ] {
-        played.says(g1, who, mv).await;
-    }
+    crate::support::pages::scholars_mate(&played.app, played.games[0], a, d).await;
     // Game 2: Bor-Cene adjudicated a draw after a move each.
     played.says(played.games[1], b, "d4").await;
     played.says(played.games[1], c, "d5").await;
-    {
-        let mut tx = played.app.store.begin().await.unwrap();
-        dopis::service::td::set_result(
-            &mut tx,
-            played.app.post(),
-            played.games[1],
-            dopis::service::td::Ruling::Result(
-                GameResult::Draw,
-                dopis::domain::chess::outcome::ResultKind::Adjudication,
-            ),
-            "dead equal",
-            &EmailAddress::parse("td@club.test").unwrap(),
-            played.app.now(),
-        )
-        .await
-        .unwrap();
-        tx.commit().await.unwrap();
-    }
+    rule(
+        &played.app,
+        played.games[1],
+        GameResult::Draw,
+        "dead equal",
+        "td@club.test",
+    )
+    .await;
     // The team match: board 1's first game won by White on time.
-    {
-        let mut tx = played.app.store.begin().await.unwrap();
-        dopis::service::td::set_result(
-            &mut tx,
-            played.app.post(),
-            played.team.1[0],
-            dopis::service::td::Ruling::Result(
-                GameResult::WhiteWins,
-                dopis::domain::chess::outcome::ResultKind::Time,
-            ),
-            "no move in time",
-            &EmailAddress::parse("td@example.org").unwrap(),
-            played.app.now(),
-        )
-        .await
-        .unwrap();
-        tx.commit().await.unwrap();
-    }
+    rule_as(
+        &played.app,
+        played.team.1[0],
+        GameResult::WhiteWins,
+        dopis::domain::chess::outcome::ResultKind::Time,
+        "no move in time",
+        "td@example.org",
+    )
+    .await;
     // Game 3 runs: Dora-Cene after 1. Nf3.
     played.says(played.games[2], d, "Nf3").await;
     // Game 4 runs: Ana-Bor after 1. e4 c5, and Bor sets a conditional.
@@ -992,21 +957,22 @@ async fn entries_on_the_pages(db: &TestDb, shots: bool) {
     );
     assert!(!words.contains("To enter"), "{words}");
 
-    // Dora's own view: her words for the command, her time zone.
+    // Dora's own view: in her language, with her words for the command
+    // (and English's, always read), in her time zone.
     let dora = link_of(dir.path(), db, "dora@club.test", false);
     let words = text(&browse(&format!("{dora}/events/{n}")));
     assert!(
         words.contains(&format!(
-            "To enter, write prijava {n} (or enter {n}) to {CLUB}."
+            "Prijavite se tako, da na {CLUB} napišete prijava {n} (ali enter {n})."
         )),
         "{words}"
     );
     assert!(
-        words.contains("Entries close 1. 7. 2099 01:59 CEST (30. 6. 2099 23:59 UTC)"),
+        words.contains("Prijave se zaprejo 1. 7. 2099 01:59 CEST (30. 6. 2099 23:59 UTC)"),
         "{words}"
     );
     assert!(
-        !words.contains("If you are not registered yet"),
+        !words.contains("Če še niste registrirani"),
         "Dora is registered: {words}"
     );
 

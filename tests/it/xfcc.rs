@@ -174,19 +174,7 @@ fn password_in(out: &str) -> String {
 
 /// The moves of a game, from `game show`.
 fn moves_of(dir: &Path, db: &TestDb, id: &str) -> (Vec<String>, serde_json::Value) {
-    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
-        dir,
-        db,
-        &["game", "show", id, "--format", "json"],
-    )))
-    .expect("game show json");
-    let sans = json["moves"]
-        .as_array()
-        .expect("moves")
-        .iter()
-        .map(|m| m["san"].as_str().unwrap_or_default().to_string())
-        .collect();
-    (sans, json)
+    crate::support::game_shown(dir, db, id)
 }
 
 /// Polls (up to 60 s) until the game has `n` moves.

@@ -185,6 +185,29 @@ impl Tokens {
                 == 0
     }
 
+    /// The signature of a one-click unsubscribe link (RFC 8058): of the
+    /// player, what it stops (`digest`, `news`) and when it was made, 26
+    /// base32 characters as a private link's (a URL is tried without any
+    /// rate limit).
+    pub fn unsubscribe(&self, player: i64, list: &str, issued: i64) -> String {
+        self.mac_base32(
+            &format!("unsubscribe player {player} list {list} issued {issued}"),
+            26,
+        )
+    }
+
+    /// Whether `written` is the signature [`Tokens::unsubscribe`] makes
+    /// (compared in constant time).
+    pub fn is_unsubscribe(&self, player: i64, list: &str, issued: i64, written: &str) -> bool {
+        let wanted = self.unsubscribe(player, list, issued);
+        written.len() == wanted.len()
+            && written
+                .bytes()
+                .zip(wanted.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+                == 0
+    }
+
     /// The token of a tournament director (by address, any case) in an event.
     pub fn director(&self, event: i64, address: &str) -> ReplyToken {
         self.token(&format!(

@@ -24,7 +24,7 @@ pub struct EventRecord {
     pub id: EventId,
     /// Its name.
     pub name: String,
-    /// `round-robin`, `olympiad` or `team-match`.
+    /// `round-robin`, `olympiad`, `team-match` or `consultation`.
     pub kind: String,
     /// The settings as JSON text (read by `td::Settings`).
     #[serde(skip)]

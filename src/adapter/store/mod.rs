@@ -33,6 +33,7 @@
 //! - [`privacy`]: forgetting a player, pruning old mail bodies and inbound records.
 //! - [`dump`]: whole tables read and written column by column (export, import).
 //! - [`xfcc`]: XFCC password hashes, all of a player's games.
+//! - [`unsubscribes`]: one-click unsubscribe links used, each once.
 
 pub mod bench;
 pub mod bounces;
@@ -55,6 +56,7 @@ pub mod qualifications;
 pub mod ratings;
 pub mod schedule;
 pub mod td_log;
+pub mod unsubscribes;
 pub mod xfcc;
 
 use std::time::Duration;

@@ -21,8 +21,9 @@ use rustls::pki_types::pem::PemObject;
 use crate::adapter::config::DkimConfig;
 
 /// The headers signed, when present (a header listed but absent is signed
-/// as absent, so nobody can add it later).
-const SIGNED: [&str; 11] = [
+/// as absent, so nobody can add it later). `List-Unsubscribe` and `List-Unsubscribe-Post` because RFC 8058 §4
+/// requires a one-click link to be signed (Gmail and Yahoo check it).
+const SIGNED: [&str; 13] = [
     "From",
     "To",
     "Cc",
@@ -34,6 +35,8 @@ const SIGNED: [&str; 11] = [
     "References",
     "MIME-Version",
     "Content-Type",
+    "List-Unsubscribe",
+    "List-Unsubscribe-Post",
 ];
 
 enum Signer {

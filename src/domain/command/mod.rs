@@ -934,6 +934,16 @@ pub fn enter_word(lang: Lang) -> &'static str {
     words::first(lang, |v| v.enter)
 }
 
+/// The words that claim a result the endgame tables give, in `lang`
+/// (`claim win`, `zahtevam remi`).
+pub fn claim_words(lang: Lang, win: bool) -> &'static str {
+    if win {
+        words::first(lang, |v| v.claim_win)
+    } else {
+        words::first(lang, |v| v.claim_draw)
+    }
+}
+
 /// The word that starts a conditional line in `lang` (`if`, `če`, `wenn`).
 pub fn if_word(lang: Lang) -> &'static str {
     words::first(lang, |v| v.if_words)

@@ -569,24 +569,46 @@ impl Crosstable {
     /// HTML: one `<table class="crosstable">` with the title as caption,
     /// every text escaped.
     pub fn to_html(&self) -> String {
+        self.html(false, '.')
+    }
+
+    /// HTML for a web page: as [`Crosstable::to_html`], with every column
+    /// heading scoped for screen readers and the fractions of tie-break
+    /// values written with `decimal_mark` (`10,25` where the reader's
+    /// language writes a comma).
+    pub fn to_page_html(&self, decimal_mark: char) -> String {
+        self.html(true, decimal_mark)
+    }
+
+    fn html(&self, scoped: bool, decimal_mark: char) -> String {
         let mut out = String::from("<table class=\"crosstable\">\n");
         out.push_str(&format!(
             "<caption>{}</caption>\n<thead><tr>",
             crate::domain::html::escape(&self.title)
         ));
+        let th = if scoped { "<th scope=\"col\">" } else { "<th>" };
         for h in self.header(false) {
-            out.push_str(&format!("<th>{}</th>", crate::domain::html::escape(&h)));
+            out.push_str(&format!("{th}{}</th>", crate::domain::html::escape(&h)));
         }
         out.push_str("</tr></thead>\n<tbody>\n");
         let decimal = self.decimal_columns();
+        // The value columns (tie-breaks) follow the name, the rating and
+        // the grid; only their fractions take the reader's mark.
+        let values = 3 + usize::from(self.rated()) + self.rows.len();
         for row in &self.rows {
             out.push_str("<tr>");
             for (i, c) in self.cells(row, &decimal, false).iter().enumerate() {
                 let tag = if i == 2 { "th scope=\"row\"" } else { "td" };
                 let close = if i == 2 { "th" } else { "td" };
+                let text =
+                    if decimal_mark != '.' && (values..values + self.headings.len()).contains(&i) {
+                        c.replace('.', &decimal_mark.to_string())
+                    } else {
+                        c.clone()
+                    };
                 out.push_str(&format!(
                     "<{tag}>{}</{close}>",
-                    crate::domain::html::escape(c)
+                    crate::domain::html::escape(&text)
                 ));
             }
             out.push_str("</tr>\n");
@@ -859,5 +881,27 @@ Rank  No  Name             1  2   3   4  GP  MP  DE  SB
             )
         );
         assert_eq!(html.matches("<tr>").count(), 5);
+    }
+
+    #[test]
+    fn a_page_table_scopes_its_headings_and_writes_fractions_as_the_reader_does() {
+        let table = six();
+        let page = table.to_page_html(',');
+        assert!(page.contains("<th scope=\"col\">"), "{page}");
+        assert!(!page.contains("<th>"), "{page}");
+        // Sonneborn-Berger's quarter points take the comma; the points' ½ stay.
+        let english = table.to_html();
+        let fractions = english.matches(".25<").count()
+            + english.matches(".5<").count()
+            + english.matches(".75<").count();
+        assert!(fractions > 0, "{english}");
+        let commas = page.matches(",25<").count()
+            + page.matches(",5<").count()
+            + page.matches(",75<").count();
+        assert_eq!(commas, fractions, "{page}");
+        assert_eq!(
+            table.to_page_html('.').replace(" scope=\"col\"", ""),
+            english
+        );
     }
 }

@@ -24,6 +24,11 @@
 //!                                   # "public" (listed on the index), "unlisted" (the
 //!                                   # default: by link only) or "private" (its own
 //!                                   # players only); see super::Visibility
+//! lang = "sl"                       # optional: the language of its public web pages
+//!                                   # (and their Atom feed) for a reader whose browser
+//!                                   # names none of the pages' languages: en (the
+//!                                   # default), sl, pl, lv or de. A reader may still
+//!                                   # switch; a player's own pages are in their language
 //!
 //! start = { moves = "1.e4 c5 2.Nf3 d6" }
 //!                                   # optional, one of three forms (see "Where the
@@ -204,6 +209,9 @@ pub struct Event {
     pub messages: bool,
     /// Who may see its web pages (`visibility`, default unlisted).
     pub visibility: super::Visibility,
+    /// The language of its public pages for a reader whose browser names
+    /// none of theirs (`lang`; `None`: English).
+    pub lang: Option<Lang>,
     /// Whether its finished games count for the rating list (`rated`,
     /// default true).
     pub rated: bool,
@@ -417,6 +425,7 @@ struct RawEvent {
     messages: Option<bool>,
     rated: Option<bool>,
     visibility: Option<Spanned<String>>,
+    lang: Option<Spanned<String>>,
     tablebase_rule: Option<Spanned<String>>,
     tablebase_end: Option<Spanned<String>>,
     tablebase_notice: Option<bool>,
@@ -1362,6 +1371,11 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                 .map_err(|e: String| c.at(v, "visibility", e))
                 .unwrap_or_default()
         });
+    let lang = raw.lang.as_ref().and_then(|l| {
+        Lang::of_pages(l.get_ref())
+            .map_err(|e| c.at(l, "lang", e))
+            .ok()
+    });
     let analysis_link = raw.analysis_link.as_ref().and_then(|a| {
         crate::domain::chess::analysis::AnalysisLink::parse(a.get_ref())
             .map_err(|e| c.at(a, "analysis_link", e.to_string()))
@@ -1692,6 +1706,7 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             messages: raw.messages.unwrap_or(true),
             rated: raw.rated.unwrap_or(true),
             visibility,
+            lang,
             tablebase,
             start,
             entries,
@@ -2001,6 +2016,24 @@ mod tests {
             err.contains("visibility") && err.contains("\"unlisted\""),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_events_pages_speak_the_language_its_file_names() {
+        assert_eq!(parse(ROUND_ROBIN).unwrap().lang, None);
+        for (value, want) in [("sl", Lang::Sl), ("de", Lang::De), ("PL", Lang::Pl)] {
+            let text = ROUND_ROBIN.replacen("kind = ", &format!("lang = \"{value}\"\nkind = "), 1);
+            assert_eq!(parse(&text).unwrap().lang, Some(want), "{value}");
+        }
+        // A language the pages are not written in, and no language at all.
+        for (value, says) in [
+            ("cs", "the web pages are written in en, sl, pl, lv and de"),
+            ("klingon", "unknown language 'klingon'"),
+        ] {
+            let text = ROUND_ROBIN.replacen("kind = ", &format!("lang = \"{value}\"\nkind = "), 1);
+            let err = parse(&text).unwrap_err().to_string();
+            assert!(err.contains("lang") && err.contains(says), "{err}");
+        }
     }
 
     #[test]

@@ -57,7 +57,7 @@ pub async fn store_event(
         .map_err(|e| corrupt(format!("event settings: {e}")))?;
     let tds: Vec<String> = event.tds.iter().map(|t| t.to_string()).collect();
     let id = tx
-        .add_event(&event.name, kind_key(&event.kind), &settings, &tds, now)
+        .add_event(&event.name, kind_key(event), &settings, &tds, now)
         .await?;
     tx.set_event_visibility(id, event.visibility).await?;
     // A consultation game's members vote without a seat: registered here,

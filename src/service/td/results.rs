@@ -464,7 +464,9 @@ pub async fn import_results(
                 l.board.map(|b| format!(", board {b}")).unwrap_or_default(),
                 white.player.name,
                 black.player.name,
-                ev.record.id
+                // The bare number: `#1` is how events are named, not how
+                // the command takes them.
+                ev.record.id.0
             ));
             continue;
         };

@@ -77,8 +77,12 @@ pub(super) fn rule_key(rule: WithdrawalRule) -> &'static str {
     }
 }
 
-pub(super) fn kind_key(kind: &EventKind) -> &'static str {
-    match kind {
+/// The kind an event is stored and listed as. A consultation game is a
+/// round robin of its two captains underneath, but TDs, the lists and the
+/// pages name it for what it is.
+pub(super) fn kind_key(event: &crate::domain::event::file::Event) -> &'static str {
+    match &event.kind {
+        EventKind::RoundRobin { .. } if event.consultation.is_some() => "consultation",
         EventKind::RoundRobin { .. } => "round-robin",
         EventKind::Olympiad { .. } => "olympiad",
         EventKind::TeamMatch { .. } => "team-match",
@@ -151,6 +155,7 @@ impl Settings {
             start_moves: event.opening.as_ref().map(|o| o.text().to_owned()),
             chess960: event.chess960.map(|d| d.key()),
             consultation: event.consultation.as_ref().map(StoredSides::of),
+            lang: event.lang.map(|l| l.code().to_owned()),
         }
     }
 }
@@ -258,7 +263,7 @@ impl StoredEvent {
             s.tie_breaks.iter().filter_map(|t| t.parse().ok()).collect()
         };
         let kind = match record.kind.as_str() {
-            "round-robin" => EventKind::RoundRobin {
+            "round-robin" | "consultation" => EventKind::RoundRobin {
                 cycles: if s.cycles == 2 {
                     Cycles::Double
                 } else {
@@ -332,6 +337,7 @@ impl StoredEvent {
             messages: s.messages,
             rated: s.rated,
             visibility: record.visibility,
+            lang: s.page_lang(),
             tablebase: s.tablebase,
             start,
             opening,

@@ -4,10 +4,11 @@
 //! [`crate::service::pages`]'s; [`routes`] reads the address and asks it,
 //! [`render`] makes the HTML.
 
+pub(super) mod reader;
 pub mod render;
 mod routes;
 
-pub(super) use routes::{nowhere, routes};
+pub(super) use routes::{nowhere, numbered, routes};
 
 #[cfg(test)]
 mod tests;

@@ -15,12 +15,14 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
+use super::reader::Asked;
 use super::render::{self, EventLinks, GameLinks, PlayerLinks, Site};
 use crate::domain::ids::{EventId, GameId};
-use crate::domain::lang::Lang;
 use crate::domain::player::Player;
+use crate::service::links::List;
 use crate::service::links::{event_path, game_path};
 use crate::service::pages::{self, Viewer};
+use crate::service::unsubscribe::{self, Outcome, Standing};
 use crate::web::Shared;
 
 /// The pages' routes (merged into `web::router`).
@@ -37,6 +39,10 @@ pub fn routes() -> Router<Shared> {
         .route("/me/{segment}/games/{id}/pgn", get(my_game_pgn))
         .route("/me/{segment}/events/{id}", get(my_event))
         .route("/me/{segment}/events/{id}/pgn", get(my_event_pgn))
+        .route(
+            "/unsubscribe/{link}",
+            get(unsubscribe_page).post(unsubscribe_now),
+        )
 }
 
 /// A number and the token after it: `7` or `7.TOKEN`. `None` for anything
@@ -60,10 +66,11 @@ pub fn numbered(text: &str) -> Option<(i64, Option<&str>)> {
     (n > 0).then_some((n, token))
 }
 
-fn site(web: &Shared) -> Site<'_> {
+fn site<'a>(web: &'a Shared, asked: &'a Asked) -> Site<'a> {
     Site {
         server: &web.post.name,
         home: "/",
+        path: &asked.path,
     }
 }
 
@@ -93,23 +100,32 @@ fn html(status: StatusCode, body: String) -> Response {
     response
 }
 
-fn refused(web: &Shared, status: StatusCode) -> Response {
-    html(status, render::error(site(web), status.as_u16()))
+fn refused(web: &Shared, asked: &Asked, status: StatusCode) -> Response {
+    // The language links of a refusal go to the index: the page is then
+    // the same for every refused address, and tells nothing of any.
+    let site = Site {
+        path: "/",
+        ..site(web, asked)
+    };
+    asked.finish(html(
+        status,
+        render::error(site, asked.lang(), status.as_u16()),
+    ))
 }
 
-fn not_found(web: &Shared) -> Response {
-    refused(web, StatusCode::NOT_FOUND)
+fn not_found(web: &Shared, asked: &Asked) -> Response {
+    refused(web, asked, StatusCode::NOT_FOUND)
 }
 
 /// The page for an address no route serves (the router's fallback).
-pub(in crate::web) async fn nowhere(State(web): State<Shared>) -> Response {
-    not_found(&web)
+pub(in crate::web) async fn nowhere(State(web): State<Shared>, asked: Asked) -> Response {
+    not_found(&web, &asked)
 }
 
 /// A failure of ours (the database, a template): logged, said shortly.
-fn failed(web: &Shared, what: &str, e: impl std::fmt::Display) -> Response {
+fn failed(web: &Shared, asked: &Asked, what: &str, e: impl std::fmt::Display) -> Response {
     tracing::error!("web page {what}: {e}");
-    refused(web, StatusCode::INTERNAL_SERVER_ERROR)
+    refused(web, asked, StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 fn pgn(name: String, text: String) -> Response {
@@ -135,18 +151,19 @@ async fn style() -> Response {
     response
 }
 
-async fn index(State(web): State<Shared>) -> Response {
-    match pages::index(&web.store, web.clock.now()).await {
+async fn index(State(web): State<Shared>, asked: Asked) -> Response {
+    let lang = asked.lang();
+    match pages::index(&web.store, lang, web.clock.now()).await {
         Ok(events) => {
             let tokens = &web.post.tokens;
-            match render::index(site(&web), &events, |id| {
+            match render::index(site(&web, &asked), lang, &events, |id| {
                 event_path(tokens, id, crate::domain::event::Visibility::Public)
             }) {
-                Ok(body) => html(StatusCode::OK, body),
-                Err(e) => failed(&web, "index", e),
+                Ok(body) => asked.finish(html(StatusCode::OK, body)),
+                Err(e) => failed(&web, &asked, "index", e),
             }
         }
-        Err(e) => failed(&web, "index", e),
+        Err(e) => failed(&web, &asked, "index", e),
     }
 }
 
@@ -160,9 +177,10 @@ enum Refusal {
     Failed,
 }
 
-fn answer(web: &Shared, refusal: Refusal) -> Response {
+fn answer(web: &Shared, asked: &Asked, refusal: Refusal) -> Response {
     refused(
         web,
+        asked,
         match refusal {
             Refusal::Bad => StatusCode::BAD_REQUEST,
             Refusal::NotFound => StatusCode::NOT_FOUND,
@@ -193,14 +211,21 @@ async fn player_of(web: &Shared, segment: &str) -> Result<Option<Player>, Refusa
 }
 
 /// Renders an event for a viewer, with links fit for them.
-async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) -> Response {
+async fn event_page(
+    web: &Shared,
+    asked: &Asked,
+    id: i64,
+    viewer: Viewer<'_>,
+    me: Option<&str>,
+) -> Response {
     let now = web.clock.now();
-    let page = match pages::event(&web.store, &web.post.tokens, EventId(id), viewer, now).await {
-        Ok(Some(page)) => page,
-        Ok(None) => return not_found(web),
-        Err(e) => return failed(web, "event", e),
-    };
     let tokens = &web.post.tokens;
+    let page = match pages::event(&web.store, tokens, EventId(id), viewer, &asked.reader, now).await
+    {
+        Ok(Some(page)) => page,
+        Ok(None) => return not_found(web, asked),
+        Err(e) => return failed(web, asked, "event", e),
+    };
     let visibility = page.visibility;
     let game_link = |g: GameId| match me {
         Some(seg) => Some(format!("/me/{seg}/games/{}", g.0)),
@@ -213,32 +238,35 @@ async fn event_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>)
             Some(seg) => format!("/me/{seg}/events/{id}/pgn"),
             None => format!("{}/pgn", event_path(tokens, EventId(id), visibility)),
         }),
+        // The feed of an event anyone may see, at its public address.
+        feed: (visibility != crate::domain::event::Visibility::Private)
+            .then(|| format!("{}/feed.atom", event_path(tokens, EventId(id), visibility))),
         back: me.map(|seg| format!("/me/{seg}")),
-        lang: match viewer {
-            Viewer::Player(p) => p.lang,
-            Viewer::Anyone { .. } => Lang::En,
-        },
         address: web.post.ours.as_str(),
         event: &|e: EventId, v: crate::domain::event::Visibility| match me {
             Some(seg) => format!("/me/{seg}/events/{}", e.0),
             None => event_path(tokens, e, v),
         },
     };
-    match render::event(site(web), &page, &links) {
-        Ok(body) => html(StatusCode::OK, body),
-        Err(e) => failed(web, "event", e),
+    match render::event(site(web, asked), &page, &links) {
+        Ok(body) => asked.finish(html(StatusCode::OK, body)),
+        Err(e) => failed(web, asked, "event", e),
     }
 }
 
-async fn event(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+async fn event(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
     let raw = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return answer(&web, r),
+        Err(r) => return answer(&web, &asked, r),
     };
     let Some((id, token)) = numbered(&raw) else {
-        return not_found(&web);
+        return not_found(&web, &asked);
     };
-    event_page(&web, id, Viewer::Anyone { token }, None).await
+    event_page(&web, &asked, id, Viewer::Anyone { token }, None).await
 }
 
 /// The `Site` tag of the PGN downloads: the domain of our address, as
@@ -247,33 +275,54 @@ fn pgn_site(web: &Shared) -> String {
     web.post.ours.domain().to_string()
 }
 
-async fn event_pgn_of(web: &Shared, id: i64, viewer: Viewer<'_>) -> Response {
+async fn event_pgn_of(web: &Shared, asked: &Asked, id: i64, viewer: Viewer<'_>) -> Response {
     let site = pgn_site(web);
     match pages::event_pgn(&web.store, &web.post.tokens, EventId(id), viewer, &site).await {
         Ok(Some(text)) => pgn(format!("event-{id}.pgn"), text),
-        Ok(None) => not_found(web),
-        Err(e) => failed(web, "event PGN", e),
+        Ok(None) => not_found(web, asked),
+        Err(e) => failed(web, asked, "event PGN", e),
     }
 }
 
-async fn event_pgn(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+async fn event_pgn(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
     let raw = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return answer(&web, r),
+        Err(r) => return answer(&web, &asked, r),
     };
     let Some((id, token)) = numbered(&raw) else {
-        return not_found(&web);
+        return not_found(&web, &asked);
     };
-    event_pgn_of(&web, id, Viewer::Anyone { token }).await
+    event_pgn_of(&web, &asked, id, Viewer::Anyone { token }).await
 }
 
-async fn game_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) -> Response {
+async fn game_page(
+    web: &Shared,
+    asked: &Asked,
+    id: i64,
+    viewer: Viewer<'_>,
+    me: Option<&str>,
+) -> Response {
     let now = web.clock.now();
     let tables = web.inbox.tables.as_ref();
-    let page = match pages::game(&web.store, &web.post, tables, GameId(id), viewer, now).await {
+    let reader = &asked.reader;
+    let page = match pages::game(
+        &web.store,
+        &web.post,
+        tables,
+        GameId(id),
+        viewer,
+        reader,
+        now,
+    )
+    .await
+    {
         Ok(Some(page)) => page,
-        Ok(None) => return not_found(web),
-        Err(e) => return failed(web, "game", e),
+        Ok(None) => return not_found(web, asked),
+        Err(e) => return failed(web, asked, "game", e),
     };
     let tokens = &web.post.tokens;
     let event = page.event.as_ref().and_then(|(e, _, v, _, _)| match me {
@@ -293,60 +342,68 @@ async fn game_page(web: &Shared, id: i64, viewer: Viewer<'_>, me: Option<&str>) 
         event,
         pgn,
         back: me.map(|seg| format!("/me/{seg}")),
-        lang: match viewer {
-            Viewer::Player(p) => p.lang,
-            Viewer::Anyone { .. } => Lang::En,
-        },
     };
-    match render::game(site(web), &page, &links) {
-        Ok(body) => html(StatusCode::OK, body),
-        Err(e) => failed(web, "game", e),
+    match render::game(site(web, asked), &page, &links) {
+        Ok(body) => asked.finish(html(StatusCode::OK, body)),
+        Err(e) => failed(web, asked, "game", e),
     }
 }
 
-async fn game(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+async fn game(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
     let raw = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return answer(&web, r),
+        Err(r) => return answer(&web, &asked, r),
     };
     let Some((id, token)) = numbered(&raw) else {
-        return not_found(&web);
+        return not_found(&web, &asked);
     };
-    game_page(&web, id, Viewer::Anyone { token }, None).await
+    game_page(&web, &asked, id, Viewer::Anyone { token }, None).await
 }
 
-async fn game_pgn_of(web: &Shared, id: i64, viewer: Viewer<'_>) -> Response {
+async fn game_pgn_of(web: &Shared, asked: &Asked, id: i64, viewer: Viewer<'_>) -> Response {
     match pages::game_pgn(&web.store, &web.post.tokens, GameId(id), viewer).await {
         Ok(Some(text)) => pgn(format!("game-{id}.pgn"), text),
-        Ok(None) => not_found(web),
-        Err(e) => failed(web, "game PGN", e),
+        Ok(None) => not_found(web, asked),
+        Err(e) => failed(web, asked, "game PGN", e),
     }
 }
 
-async fn game_pgn(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+async fn game_pgn(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
     let raw = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return answer(&web, r),
+        Err(r) => return answer(&web, &asked, r),
     };
     let Some((id, token)) = numbered(&raw) else {
-        return not_found(&web);
+        return not_found(&web, &asked);
     };
-    game_pgn_of(&web, id, Viewer::Anyone { token }).await
+    game_pgn_of(&web, &asked, id, Viewer::Anyone { token }).await
 }
 
-async fn me(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -> Response {
+async fn me(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
     let segment = match param(p) {
         Ok(raw) => raw,
-        Err(r) => return answer(&web, r),
+        Err(r) => return answer(&web, &asked, r),
     };
     let player = match player_of(&web, &segment).await {
         Ok(Some(p)) => p,
-        Ok(None) => return not_found(&web),
-        Err(r) => return answer(&web, r),
+        Ok(None) => return not_found(&web, &asked),
+        Err(r) => return answer(&web, &asked, r),
     };
-    let page = match pages::player(&web.store, &player, web.clock.now()).await {
+    let page = match pages::player(&web.store, &player, &asked.reader, web.clock.now()).await {
         Ok(page) => page,
-        Err(e) => return failed(&web, "player", e),
+        Err(e) => return failed(&web, &asked, "player", e),
     };
     let game = |g: GameId| format!("/me/{segment}/games/{}", g.0);
     let event = |e: EventId| format!("/me/{segment}/events/{}", e.0);
@@ -355,9 +412,9 @@ async fn me(State(web): State<Shared>, p: Result<Path<String>, PathRejection>) -
         event: &event,
         calendar: format!("/me/{segment}/deadlines.ics"),
     };
-    match render::player(site(&web), &page, &links) {
-        Ok(body) => html(StatusCode::OK, body),
-        Err(e) => failed(&web, "player", e),
+    match render::player(site(&web, &asked), &page, &links) {
+        Ok(body) => asked.finish(html(StatusCode::OK, body)),
+        Err(e) => failed(&web, &asked, "player", e),
     }
 }
 
@@ -376,45 +433,153 @@ async fn mine(
 
 async fn my_game(
     State(web): State<Shared>,
+    asked: Asked,
     p: Result<Path<(String, String)>, PathRejection>,
 ) -> Response {
     match mine(&web, p).await {
         Ok((segment, player, id)) => {
-            game_page(&web, id, Viewer::Player(&player), Some(&segment)).await
+            game_page(&web, &asked, id, Viewer::Player(&player), Some(&segment)).await
         }
-        Err(r) => answer(&web, r),
+        Err(r) => answer(&web, &asked, r),
     }
 }
 
 async fn my_game_pgn(
     State(web): State<Shared>,
+    asked: Asked,
     p: Result<Path<(String, String)>, PathRejection>,
 ) -> Response {
     match mine(&web, p).await {
-        Ok((_, player, id)) => game_pgn_of(&web, id, Viewer::Player(&player)).await,
-        Err(r) => answer(&web, r),
+        Ok((_, player, id)) => game_pgn_of(&web, &asked, id, Viewer::Player(&player)).await,
+        Err(r) => answer(&web, &asked, r),
     }
 }
 
 async fn my_event(
     State(web): State<Shared>,
+    asked: Asked,
     p: Result<Path<(String, String)>, PathRejection>,
 ) -> Response {
     match mine(&web, p).await {
         Ok((segment, player, id)) => {
-            event_page(&web, id, Viewer::Player(&player), Some(&segment)).await
+            event_page(&web, &asked, id, Viewer::Player(&player), Some(&segment)).await
         }
-        Err(r) => answer(&web, r),
+        Err(r) => answer(&web, &asked, r),
     }
 }
 
 async fn my_event_pgn(
     State(web): State<Shared>,
+    asked: Asked,
     p: Result<Path<(String, String)>, PathRejection>,
 ) -> Response {
     match mine(&web, p).await {
-        Ok((_, player, id)) => event_pgn_of(&web, id, Viewer::Player(&player)).await,
-        Err(r) => answer(&web, r),
+        Ok((_, player, id)) => event_pgn_of(&web, &asked, id, Viewer::Player(&player)).await,
+        Err(r) => answer(&web, &asked, r),
+    }
+}
+
+/// The command that undoes an unsubscribe, in `lang`'s words.
+fn undo_command(list: List, lang: crate::domain::lang::Lang) -> String {
+    use crate::domain::command::{Command, Notify, describe};
+    let command = match list {
+        List::Digest => Command::Notify(Notify::Digest),
+        List::Announcements => Command::Announcements(true),
+    };
+    describe(&[command], lang)
+}
+
+/// A one-click unsubscribe link opened in a browser (or fetched by a
+/// mail scanner): says what it would do, with a button that does it (a
+/// POST to the same address); never changes anything itself.
+async fn unsubscribe_page(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
+    let link = match param(p) {
+        Ok(link) => link,
+        Err(r) => return answer(&web, &asked, r),
+    };
+    let page = match unsubscribe::standing(&web.store, &web.post.tokens, &link).await {
+        Ok(Standing::Refused) => None,
+        Ok(Standing::Open { player, list, on }) => {
+            Some((player, list, if on { "ask" } else { "already" }, None))
+        }
+        Ok(Standing::Used { player, list, at }) => Some((player, list, "used", Some(at))),
+        Err(e) => return failed(&web, &asked, "unsubscribe", e),
+    };
+    unsubscribe_answer(&web, &asked, page)
+}
+
+/// A one-click unsubscribe (RFC 8058): a mail program's POST with
+/// `List-Unsubscribe=One-Click`, or the page's button. The link alone is
+/// the authority (signed, for one player and one list, used once); the
+/// body is not needed, so it is not read.
+async fn unsubscribe_now(
+    State(web): State<Shared>,
+    asked: Asked,
+    p: Result<Path<String>, PathRejection>,
+) -> Response {
+    let link = match param(p) {
+        Ok(link) => link,
+        Err(r) => return answer(&web, &asked, r),
+    };
+    let page = match unsubscribe::apply(&web.store, &web.post, &link, web.clock.now()).await {
+        Ok(Outcome::Refused) => None,
+        Ok(Outcome::Done {
+            player,
+            list,
+            changed,
+        }) => Some((player, list, if changed { "done" } else { "same" }, None)),
+        Ok(Outcome::Replayed { player, list, at }) => Some((player, list, "used", Some(at))),
+        Err(e) => return failed(&web, &asked, "unsubscribe", e),
+    };
+    unsubscribe_answer(&web, &asked, page)
+}
+
+/// The page about a link: for its player (in their language unless the
+/// reader picked another) what it does or did, `state` as
+/// [`render::UnsubscribePage`] has it, and when it was used; `None`: a
+/// link that is not ours, answered 404 naming no one.
+fn unsubscribe_answer(
+    web: &Shared,
+    asked: &Asked,
+    page: Option<(
+        Player,
+        List,
+        &'static str,
+        Option<chrono::DateTime<chrono::Utc>>,
+    )>,
+) -> Response {
+    let (status, lang, page) = match page {
+        None => (StatusCode::NOT_FOUND, asked.lang(), refused_link()),
+        Some((player, list, state, at)) => {
+            let lang = asked.reader.page_lang(Some(player.lang), None);
+            let page = render::UnsubscribePage {
+                state,
+                list: list.key(),
+                name: player.name.clone(),
+                date: at.map(|at| crate::domain::locale::describe_moment(at, player.tz, lang)),
+                command: undo_command(list, lang),
+            };
+            (StatusCode::OK, lang, page)
+        }
+    };
+    match render::unsubscribe(site(web, asked), lang, &page) {
+        Ok(body) => asked.finish(html(status, body)),
+        Err(e) => failed(web, asked, "unsubscribe", e),
+    }
+}
+
+/// The page of a link that is not ours: it names no one.
+fn refused_link() -> render::UnsubscribePage {
+    render::UnsubscribePage {
+        state: "refused",
+        list: "",
+        name: String::new(),
+        date: None,
+        command: String::new(),
     }
 }
 

@@ -8,11 +8,14 @@ use crate::service::pages::{EventSummary, GamePage, fen};
 const SITE: Site<'static> = Site {
     server: "Club <chess>",
     home: "/",
+    path: "/games/42",
 };
 
 fn page(side: Option<shakmaty::Color>) -> GamePage {
     let game = Game::replay(StartPosition::Standard, &["e2e4", "e7e5", "g1f3"]).expect("legal");
     GamePage {
+        lang: Lang::En,
+        figurines: false,
         id: GameId(42),
         white: "Ana <b>".into(),
         black: "Boris & Co".into(),
@@ -28,6 +31,7 @@ fn page(side: Option<shakmaty::Color>) -> GamePage {
         fen: fen(game.position()),
         svg: Diagram::new(game.position(), game.last_move()).to_svg(),
         moves: Vec::new(),
+        moves_text: "1. e4 e5 2. Nf3".into(),
         to_move: Some(shakmaty::Color::Black),
         result: None,
         end_reason: None,
@@ -47,7 +51,6 @@ fn links() -> GameLinks {
         event: Some("/events/3".into()),
         pgn: "/games/42/pgn".into(),
         back: None,
-        lang: Lang::En,
     }
 }
 
@@ -87,7 +90,8 @@ fn the_index_links_each_event_and_escapes_its_name() {
         started_at: None,
         entries: None,
     }];
-    let html = render::index(SITE, &events, |id| format!("/events/{}", id.0)).expect("renders");
+    let html =
+        render::index(SITE, Lang::En, &events, |id| format!("/events/{}", id.0)).expect("renders");
     assert!(html.contains("href=\"/events/7\""));
     assert!(!html.contains("<script>"));
     assert!(html.contains("Round robin"));
@@ -96,15 +100,17 @@ fn the_index_links_each_event_and_escapes_its_name() {
 #[test]
 fn error_pages_say_little_and_render() {
     for status in [400, 404, 405, 500] {
-        let html = render::error(SITE, status);
+        let html = render::error(SITE, Lang::En, status);
         assert!(html.starts_with("<!DOCTYPE html>"), "{status}: {html}");
         assert!(!html.contains('@'));
     }
-    assert!(render::error(SITE, 404).contains("Not found"));
+    assert!(render::error(SITE, Lang::En, 404).contains("Not found"));
+    assert!(render::error(SITE, Lang::Sl, 404).contains("Ni najdeno"));
 }
 
 fn open_event(entrants: Vec<String>) -> crate::service::pages::EventPage {
     crate::service::pages::EventPage {
+        lang: Lang::En,
         id: EventId(12),
         name: "Spring <open>".into(),
         kind: "round-robin".into(),
@@ -149,8 +155,8 @@ fn a_staged_event_links_its_groups_and_final_and_each_part_its_event() {
     let links = super::render::EventLinks {
         game: &game,
         pgn: None,
+        feed: None,
         back: None,
-        lang: Lang::En,
         address: "chess@club.example",
         event: &event,
     };
@@ -170,7 +176,7 @@ fn a_staged_event_links_its_groups_and_final_and_each_part_its_event() {
         part(15, "Cup final", "waiting"),
     ];
     let html = render::event(SITE, &page, &links).expect("renders");
-    assert!(html.contains("<h2>Stages</h2>"), "{html}");
+    assert!(html.contains(">Stages</h2>"), "{html}");
     assert!(html.contains(r#"<a href="/events/13">Cup, group 1</a> — finished"#));
     assert!(html.contains(r#"<a href="/events/14">Cup, group 2</a> — being played"#));
     assert!(html.contains(r#"<a href="/events/15">Cup final</a> — not started yet"#));
@@ -188,16 +194,16 @@ fn a_staged_event_links_its_groups_and_final_and_each_part_its_event() {
 #[test]
 fn an_event_open_for_entries_says_how_to_enter_in_the_readers_words() {
     let game = |_: GameId| None;
-    let page = open_event(vec!["Ana <b>".into()]);
-    let links = |lang| super::render::EventLinks {
+    let mut page = open_event(vec!["Ana <b>".into()]);
+    let links = super::render::EventLinks {
         game: &game,
         pgn: None,
+        feed: None,
         back: None,
-        lang,
         address: "chess@club.example",
         event: &|e: EventId, _| format!("/events/{}", e.0),
     };
-    let html = render::event(SITE, &page, &links(Lang::En)).expect("renders");
+    let html = render::event(SITE, &page, &links).expect("renders");
     assert!(
         html.contains("To enter, write <code>enter 12</code> to"),
         "{html}"
@@ -206,11 +212,126 @@ fn an_event_open_for_entries_says_how_to_enter_in_the_readers_words() {
     assert!(html.contains("<li>Ana &lt;b&gt;</li>"), "names are escaped");
     assert!(html.contains("registered players, rated 1800 or more"));
     assert!(!html.contains("Standings") && !html.contains("Pairings"));
-    let html = render::event(SITE, &page, &links(Lang::De)).expect("renders");
+    page.lang = Lang::De;
+    let html = render::event(SITE, &page, &links).expect("renders");
     assert!(
-        html.contains("<code>anmelden 12</code> (or <code>enter 12</code>)"),
+        html.contains("<code>anmelden 12</code> (oder <code>enter 12</code>)"),
         "{html}"
     );
-    let html = render::event(SITE, &open_event(Vec::new()), &links(Lang::En)).expect("renders");
+    assert!(html.contains("eingetragene Spieler, mit einer Wertung von 1800 oder mehr"));
+    let html = render::event(SITE, &open_event(Vec::new()), &links).expect("renders");
     assert!(html.contains("No one yet."));
+}
+
+/// Every language's words have exactly English's keys, and each is a
+/// template that renders.
+#[test]
+fn every_language_has_every_word_of_the_pages() {
+    use std::collections::BTreeSet;
+    let keys = |lang: Lang| -> BTreeSet<String> {
+        let (_, source) = render::WORDS
+            .iter()
+            .find(|(l, _)| *l == lang)
+            .expect("a words file");
+        render::words_of(source)
+            .expect("reads")
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect()
+    };
+    let english = keys(Lang::En);
+    assert!(english.len() > 100, "{}", english.len());
+    for lang in Lang::WRITTEN {
+        assert_eq!(render::WORDS.iter().filter(|(l, _)| *l == lang).count(), 1);
+        let own = keys(lang);
+        let missing: Vec<_> = english.difference(&own).collect();
+        let extra: Vec<_> = own.difference(&english).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{lang}: missing {missing:?}, extra {extra:?}"
+        );
+    }
+}
+
+/// Each page in each language: rendered, in that language (its `lang`
+/// attribute and its own words), with a link to every other language.
+#[test]
+fn every_page_renders_in_every_language_with_a_switch_to_the_others() {
+    for lang in Lang::WRITTEN {
+        let mut game = page(Some(shakmaty::Color::Black));
+        game.lang = lang;
+        let mut event = open_event(vec!["Ana".into()]);
+        event.lang = lang;
+        let links = super::render::EventLinks {
+            game: &|_| None,
+            pgn: None,
+            feed: Some("/events/12/feed.atom".into()),
+            back: None,
+            address: "chess@club.example",
+            event: &|e: EventId, _| format!("/events/{}", e.0),
+        };
+        let pages = [
+            render::game(SITE, &game, &links_for_game()).expect("game"),
+            render::event(SITE, &event, &links).expect("event"),
+            render::error(SITE, lang, 404),
+        ];
+        for html in &pages {
+            assert!(
+                html.contains(&format!("<html lang=\"{}\">", lang.code())),
+                "{html}"
+            );
+            for other in Lang::WRITTEN {
+                assert!(
+                    html.contains(&format!("href=\"/games/42?lang={}\"", other.code())),
+                    "{lang}: no link to {other}"
+                );
+            }
+        }
+        let your_move = [
+            "Your move",
+            "Na potezi ste vi",
+            "Twój ruch",
+            "Jūsu gājiens",
+            "Sie sind am Zug",
+        ];
+        let index = Lang::WRITTEN
+            .iter()
+            .position(|l| *l == lang)
+            .expect("written");
+        assert!(pages[0].contains(your_move[index]), "{lang}: {}", pages[0]);
+    }
+}
+
+fn links_for_game() -> GameLinks {
+    links()
+}
+
+#[test]
+fn a_count_takes_the_form_its_language_gives_it() {
+    let mut page = open_event(Vec::new());
+    page.entries = page.entries.map(|mut e| {
+        e.section_size = Some(3);
+        e
+    });
+    let links = super::render::EventLinks {
+        game: &|_| None,
+        pgn: None,
+        feed: None,
+        back: None,
+        address: "chess@club.example",
+        event: &|e: EventId, _| format!("/events/{}", e.0),
+    };
+    for (lang, size, want) in [
+        (Lang::Sl, 2, "čakata"),
+        (Lang::Sl, 3, "3 igralci"),
+        (Lang::Sl, 5, "5 igralcev"),
+        (Lang::Pl, 3, "3 graczy"),
+        (Lang::De, 1, "1 Spieler wartet"),
+        (Lang::De, 4, "4 Spieler warten"),
+    ] {
+        page.lang = lang;
+        page.entries.as_mut().expect("entries").section_size = Some(size);
+        let html = render::event(SITE, &page, &links).expect("renders");
+        assert!(html.contains(want), "{lang} {size}: {html}");
+    }
 }

@@ -685,12 +685,7 @@ async fn postfix_dovecot_and_postgresql_stopped_under_load_cost_no_spin_no_crash
             &["game", "show", &game.to_string(), "--format", "json"],
         ))
         .unwrap();
-        let moves: Vec<&str> = json["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["san"].as_str().unwrap())
-            .collect();
+        let moves = crate::support::sans(&json);
         lost += length.saturating_sub(moves.len());
         doubled += moves.len().saturating_sub(length);
         assert_eq!(moves, SCRIPT, "game {game}");

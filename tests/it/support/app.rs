@@ -41,6 +41,7 @@ pub struct TestApp {
 /// How to build a [`TestApp`]: the defaults are those most tests share.
 pub struct TestAppBuilder {
     at: DateTime<Utc>,
+    pages: Option<String>,
     mail: MailConfig,
     settings: Settings,
     mailbox_name: String,
@@ -53,6 +54,7 @@ impl TestApp {
     pub fn builder() -> TestAppBuilder {
         TestAppBuilder {
             at: Utc.with_ymd_and_hms(2026, 11, 29, 12, 0, 0).unwrap(),
+            pages: None,
             mail: MailConfig {
                 address: "chess@chess.test".into(),
                 secret: Secret::new("test-secret"),
@@ -282,6 +284,12 @@ impl TestAppBuilder {
         self
     }
 
+    /// The web pages' address (`[web] base_url`): mails link to them.
+    pub fn pages(mut self, base: &str) -> Self {
+        self.pages = Some(base.to_owned());
+        self
+    }
+
     /// The daemon reads the real clock (for tests that mix in the CLI,
     /// which does); `TestApp::clock` is then not the daemon's.
     pub fn system_clock(mut self) -> Self {
@@ -354,7 +362,7 @@ impl TestAppBuilder {
         } else {
             clock.clone()
         };
-        let post = Post::new(&self.mail).unwrap();
+        let post = Post::new(&self.mail).unwrap().with_pages(self.pages);
         let daemon = Daemon::new(
             store.clone(),
             daemon_clock,

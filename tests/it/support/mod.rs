@@ -69,6 +69,33 @@ pub fn dopis(dir: &Path, db: &TestDb, args: &[&str]) -> Output {
         .expect("run dopis")
 }
 
+/// A game as `dopis game show --format json` prints it (run in `dir` on
+/// `db`), and its moves in SAN.
+pub fn game_shown(dir: &Path, db: &TestDb, game: &str) -> (Vec<String>, serde_json::Value) {
+    let json: serde_json::Value = serde_json::from_str(&ok(&dopis(
+        dir,
+        db,
+        &["game", "show", game, "--format", "json"],
+    )))
+    .expect("game show prints JSON");
+    (sans(&json), json)
+}
+
+/// The moves of a game `dopis game show --format json` printed, in SAN.
+pub fn sans(shown: &serde_json::Value) -> Vec<String> {
+    shown["moves"]
+        .as_array()
+        .expect("a game shown has its moves")
+        .iter()
+        .map(|m| {
+            m["san"]
+                .as_str()
+                .expect("each move has its SAN")
+                .to_string()
+        })
+        .collect()
+}
+
 /// Stdout of a run that must succeed.
 pub fn ok(out: &Output) -> String {
     assert!(
@@ -381,4 +408,5 @@ pub fn python_reads(python: &str, script: &str, text: &str) -> Result<String, St
 
 pub mod app;
 pub mod mail;
+pub mod pages;
 pub mod web;

@@ -390,6 +390,41 @@ pub(crate) struct OutcomeContext {
     pub sentence: String,
 }
 
+/// How a game ended, as the templates read it (`outcome.txt`): `name`
+/// names each side's player, `recipient` is the reader's side if they play.
+pub(crate) fn outcome_context(
+    o: &crate::domain::chess::outcome::Outcome,
+    name: &dyn Fn(Color) -> String,
+    recipient: Option<Color>,
+) -> OutcomeContext {
+    let winner = o.result.winner();
+    OutcomeContext {
+        result: o.result.as_pgn(),
+        score: match o.result {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "½-½",
+        },
+        winner: winner.map(name),
+        loser: winner.map(|w| name(!w)),
+        winner_side: winner.map(side::key),
+        you_won: winner.and_then(|w| recipient.map(|r| r == w)),
+        reason: reason_key(&o.reason),
+        adjudication: o.reason.ruling().map(str::to_owned),
+        forfeit: match &o.reason {
+            EndReason::Adjudication(why) => WithdrawalForfeit::read(why),
+            _ => None,
+        },
+        tables: match &o.reason {
+            EndReason::Adjudication(why) => {
+                TableProof::read(why).map(|p| super::tables::table_proof(&p))
+            }
+            _ => None,
+        },
+        sentence: o.to_string(),
+    }
+}
+
 pub(super) fn reason_key(reason: &EndReason) -> &'static str {
     match reason {
         EndReason::Checkmate => "checkmate",
@@ -805,34 +840,9 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         Some(_) => "opponent",
         None => side::key(c),
     });
-    let outcome = game.outcome().map(|o| {
-        let winner = o.result.winner();
-        OutcomeContext {
-            result: o.result.as_pgn(),
-            score: match o.result {
-                GameResult::WhiteWins => "1-0",
-                GameResult::BlackWins => "0-1",
-                GameResult::Draw => "½-½",
-            },
-            winner: winner.map(name),
-            loser: winner.map(|w| name(!w)),
-            winner_side: winner.map(side::key),
-            you_won: winner.and_then(|w| view.recipient.map(|r| r == w)),
-            reason: reason_key(&o.reason),
-            adjudication: o.reason.ruling().map(str::to_owned),
-            forfeit: match &o.reason {
-                EndReason::Adjudication(why) => WithdrawalForfeit::read(why),
-                _ => None,
-            },
-            tables: match &o.reason {
-                EndReason::Adjudication(why) => {
-                    TableProof::read(why).map(|p| super::tables::table_proof(&p))
-                }
-                _ => None,
-            },
-            sentence: o.to_string(),
-        }
-    });
+    let outcome = game
+        .outcome()
+        .map(|o| outcome_context(o, &name, view.recipient));
     let pos = game.position();
     let number = pos.fullmoves().get();
     GameContext {

@@ -219,19 +219,31 @@ fn headers(
     } else {
         "auto-generated"
     };
-    // RFC 2369: the digest is the one mail a player chose to get, so it
-    // says how to stop it: a mail to its own reply address with the
-    // subject `notify each` (per-move mails instead; see
-    // service/inbox/digest.rs). Only mailto: a one-click https form (RFC
-    // 8058) needs a web endpoint. Game mails have none: a game cannot be
-    // unsubscribed from, and Gmail and Yahoo ask it of bulk mail only.
+    // RFC 2369: the mails a player chose to get in bulk say how to stop
+    // them. The digest: a mail to its own reply address with the subject
+    // `notify each` (per-move mails instead; see service/inbox/digest.rs).
+    // With an https `[web] base_url`, the digest and the announcements
+    // also carry a one-click link (RFC 8058: `List-Unsubscribe-Post`, a
+    // POST to the link is the whole of it; the DKIM signature covers
+    // both headers). Game mails have none: a game cannot be unsubscribed
+    // from, and Gmail and Yahoo ask it of bulk mail only.
+    let mut ways = Vec::new();
+    if let Some(link) = &letter.unsubscribe {
+        ways.push(format!("<{}>", one_line(link)));
+    }
     if let (LetterKind::Digest { .. }, Some(reply_to)) = (&letter.kind, &letter.reply_to) {
+        ways.push(format!(
+            "<mailto:{}?subject=notify%20each>",
+            mailto_address(reply_to.as_str())
+        ));
+    }
+    if !ways.is_empty() {
+        builder = builder.raw_header(raw_header("List-Unsubscribe", &ways.join(", "))?);
+    }
+    if letter.unsubscribe.is_some() {
         builder = builder.raw_header(raw_header(
-            "List-Unsubscribe",
-            &format!(
-                "<mailto:{}?subject=notify%20each>",
-                mailto_address(reply_to.as_str())
-            ),
+            "List-Unsubscribe-Post",
+            "List-Unsubscribe=One-Click",
         )?);
     }
     // X-Loop names us: an auto-responder that copies it into its reply (as

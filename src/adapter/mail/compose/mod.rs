@@ -73,6 +73,11 @@ pub struct Letter {
     /// The address of the recipient's calendar feed of deadlines, in the
     /// mails that introduce a game or the commands (when pages are on).
     pub calendar: Option<String>,
+    /// The one-click unsubscribe link (RFC 8058) of a mail the player
+    /// chose to get in bulk (the digest, an announcement), when `[web]
+    /// base_url` is https: `List-Unsubscribe` carries it, and
+    /// `List-Unsubscribe-Post` says a POST to it is the whole of it.
+    pub unsubscribe: Option<String>,
 }
 
 /// A message between the players, as a mail tells of it.
@@ -1012,6 +1017,18 @@ fn explained(letter: &Letter, mut ctx: context::Context) -> Result<context::Cont
     };
     ctx.explanation = Some(templates::words(letter.lang, &words)?);
     Ok(ctx)
+}
+
+/// How a game ended, in `lang`'s words as its mails say it (`Mat: zmaga
+/// Ana Novak.`), with the players' names; `None` while it runs. For the
+/// web pages, which tell the end of a game as the mails do.
+pub fn outcome_words(game: &Game, white: &str, black: &str, lang: Lang) -> Option<String> {
+    let name = |c: Color| match c {
+        Color::White => white.to_owned(),
+        Color::Black => black.to_owned(),
+    };
+    let ctx = context::outcome_context(game.outcome()?, &name, None);
+    templates::outcome(lang, &ctx).ok()
 }
 
 /// The subject line, with the tag `[dopis #42]` when the mail is about a game.

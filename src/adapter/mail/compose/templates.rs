@@ -191,6 +191,22 @@ pub(crate) fn words(lang: Lang, value: &serde_json::Value) -> Result<String, Com
     Ok(text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
+/// How a game ended in `lang`'s words (`outcome.txt`, English
+/// fallback), on one line.
+pub(crate) fn outcome(
+    lang: Lang,
+    outcome: &super::context::OutcomeContext,
+) -> Result<String, ComposeError> {
+    let name = resolve_in(lang.code(), "outcome.txt");
+    let template = env()?
+        .get_template(&name)
+        .map_err(|e| template_error(&name, &e))?;
+    let text = template
+        .render(minijinja::context! { game => minijinja::context! { outcome => Value::from(Serde(outcome)) } })
+        .map_err(|e| template_error(&name, &e))?;
+    Ok(text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 /// Plain text as mail wants it: no tabs, no trailing spaces (except the
 /// signature separator `-- `), no run of blank lines, one final newline.
 fn tidy_text(text: &str) -> String {

@@ -62,6 +62,7 @@ fn letter(kind: LetterKind, lang: Lang, game: Option<GameView>) -> Letter {
         talk: None,
         page: None,
         calendar: None,
+        unsubscribe: None,
     }
 }
 
@@ -545,7 +546,75 @@ fn only_the_digest_says_how_to_unsubscribe() {
             .parse(&bytes)
             .expect("parses");
         assert!(mail.header_raw("List-Unsubscribe").is_none(), "{kind:?}");
+        assert!(
+            mail.header_raw("List-Unsubscribe-Post").is_none(),
+            "{kind:?}"
+        );
     }
+}
+
+/// A mail the player chose in bulk with a one-click link (RFC 8058): the
+/// link first, then the digest's mailto:, and `List-Unsubscribe-Post`;
+/// without a link, no `List-Unsubscribe-Post`.
+#[test]
+fn a_one_click_link_is_offered_with_its_post_header() {
+    let link = "https://chess.example/unsubscribe/7.digest.1796212800.abcdefghijkmnpqrstuvwxyz23";
+    let digest = every_kind()
+        .into_iter()
+        .find(|k| matches!(k, LetterKind::Digest { .. }))
+        .expect("a digest");
+    let read = |l: &Letter| {
+        let bytes = compose(l).expect("composes");
+        let mail = mail_parser::MessageParser::default()
+            .parse(&bytes)
+            .expect("parses");
+        (
+            // Unfolded: a long header is folded onto a second line.
+            mail.header_raw("List-Unsubscribe")
+                .map(|v| v.replace("\r\n ", " ").trim().to_owned()),
+            mail.header_raw("List-Unsubscribe-Post")
+                .map(|v| v.trim().to_owned()),
+        )
+    };
+    let mut l = letter(digest.clone(), Lang::Sl, None);
+    l.reply_to = Some(addr("chess+d7.abc@chess.test"));
+    l.unsubscribe = Some(link.to_owned());
+    assert_eq!(
+        read(&l),
+        (
+            Some(format!(
+                "<{link}>, <mailto:chess+d7.abc@chess.test?subject=notify%20each>"
+            )),
+            Some("List-Unsubscribe=One-Click".to_owned())
+        )
+    );
+    l.unsubscribe = None;
+    assert_eq!(read(&l).1, None, "no one-click without a link");
+    let announced = LetterKind::Entry {
+        news: EntryNews::Announced {
+            event: OpenEvent {
+                id: 12,
+                name: "Open 12".into(),
+                time_control: "3d".into(),
+                closes: "2027-02-01 23:59 UTC".into(),
+                entered: 5,
+                min: 3,
+                max: 7,
+                start_when_full: false,
+                anyone: true,
+                rating: None,
+            },
+        },
+    };
+    let mut l = letter(announced, Lang::Pl, None);
+    l.unsubscribe = Some(link.replace("digest", "news"));
+    assert_eq!(
+        read(&l),
+        (
+            Some(format!("<{}>", link.replace("digest", "news"))),
+            Some("List-Unsubscribe=One-Click".to_owned())
+        )
+    );
 }
 
 #[test]
