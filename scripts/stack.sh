@@ -15,6 +15,7 @@
 #                                 submission ports accept (XOAUTH2; an HS256 JWT, `sub` = user)
 #   MAILSTACK_DIR, MAILSTACK_*_PORT
 #   DOPIS_TEST_SCID_ROOT               Debian's scid-data, tdom and libgumbo1 unpacked (XFCC interop)
+#   DOPIS_CAISSIFY_PYTHON              a python with caissify-pairings (the Swiss pairing oracle)
 # env in: DOPIS_PG_DIR, MAILSTACK_DIR (default: a new temp dir each)
 
 declare -F step >/dev/null || step() { printf '\n==> %s\n' "$*"; }
@@ -83,6 +84,19 @@ print(*(s.getsockname()[1] for s in socks))')
           /usr/bin/python3 -m pip install -q --break-system-packages chess; } \
             >/tmp/dopis-python-chess.log 2>&1 || { tail -n 20 /tmp/dopis-python-chess.log >&2; return 1; }
     fi
+    # caissify-pairings (PyPI: an implementation of the FIDE Dutch system of
+    # its own) pairs the random Swiss tournaments of tests/it/swiss_oracle.rs
+    # against dopis's; in a venv of its own, so that the pinned version and
+    # its networkx do not touch the system's python.
+    local caissify=${XDG_CACHE_HOME:-$HOME/.cache}/dopis/caissify
+    if ! "$caissify/bin/python" -c 'import caissify_pairings.engines.dutch' 2>/dev/null; then
+        { { /usr/bin/python3 -c 'import ensurepip' 2>/dev/null ||
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-venv; } &&
+          /usr/bin/python3 -m venv "$caissify" &&
+          "$caissify/bin/pip" install -q caissify-pairings==0.5.0; } \
+            >/tmp/dopis-caissify.log 2>&1 || { tail -n 20 /tmp/dopis-caissify.log >&2; return 1; }
+    fi
+    export DOPIS_CAISSIFY_PYTHON=$caissify/bin/python
     # XFCC interop (tests/it/xfcc.rs): Scid's own Xfcc code from Debian's
     # scid-data with tDOM, unpacked (not installed) into a cache folder and
     # run under tclsh; zeep drives the endpoint from its WSDL alone.

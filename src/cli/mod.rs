@@ -13,6 +13,7 @@ pub mod move_check;
 mod player;
 mod rating;
 mod report;
+mod swiss;
 mod tablebase;
 
 use std::io::Write;
@@ -73,6 +74,9 @@ pub enum DopisCommand {
     /// The endgame tables: what they say of a position.
     #[command(subcommand)]
     Tablebase(tablebase::TablebaseCommand),
+    /// Swiss pairings (FIDE Dutch system) and tables on TRF files: pair a round, check a tournament, tie-breaks.
+    #[command(subcommand)]
+    Swiss(swiss::SwissCommand),
     /// Copy a SQLite database to FILE, consistently, while `serve` runs (PostgreSQL: pg_dump).
     Backup {
         /// The new file to write (never overwritten).
@@ -283,6 +287,10 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
             &mut std::io::stderr(),
         ));
     }
+    // Pairing a TRF file needs no config or database.
+    if let DopisCommand::Swiss(command) = &cli.command {
+        return swiss::run(command, out);
+    }
     if let DopisCommand::Init = &cli.command {
         return init(&cli, out);
     }
@@ -301,6 +309,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         DopisCommand::Move(_)
         | DopisCommand::Demo { .. }
         | DopisCommand::Bench(_)
+        | DopisCommand::Swiss(_)
         | DopisCommand::Tablebase(_) => {
             Ok(ExitCode::SUCCESS) // answered above
         }

@@ -2161,7 +2161,7 @@ name = \"C\"
             "from 0 to 365",
         ),
         (
-            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ntie_breaks = [\"wins\", \"buchholz\"]\n",
+            "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ntie_breaks = [\"wins\", \"buchholtz\"]\n",
             Some(4),
             "tie_breaks[2]",
             "use one of wins",

@@ -11,6 +11,7 @@
 //! - [`boards`]: a team event's table per board.
 //! - [`import`]: the results file a TD imports (format documented there).
 //! - [`consultation`]: consultation games (vote chess): the tally of a side's votes.
+//! - [`swiss`]: Swiss tournaments: FIDE Dutch pairings, FIDE tie-breaks, TRF files.
 //!
 //! Players and teams are numbered by their place in the event file (index 0
 //! is starting number 1); every function here works on those indices, and the
@@ -27,6 +28,7 @@ pub mod import;
 
 pub mod olympiad;
 pub mod standings;
+pub mod swiss;
 pub mod tiebreak;
 
 #[cfg(test)]
@@ -306,6 +308,16 @@ pub enum Side {
     White,
     /// The other side.
     Black,
+}
+
+impl Side {
+    /// The other side.
+    pub fn opposite(self) -> Side {
+        match self {
+            Side::White => Side::Black,
+            Side::Black => Side::White,
+        }
+    }
 }
 
 impl GameResult {

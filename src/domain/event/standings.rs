@@ -272,11 +272,12 @@ fn resolve<K: Copy + Eq>(
 }
 
 /// Every entrant's value for each criterion, in criteria order.
-type Values = BTreeMap<usize, Vec<Option<Points>>>;
+pub(crate) type Values = BTreeMap<usize, Vec<Option<Points>>>;
 
 /// One counted game from one player's side.
 #[derive(Debug, Clone, Copy)]
 struct Played {
+    round: u32,
     opponent: usize,
     verdict: SideResult,
     side: Side,
@@ -288,7 +289,7 @@ struct Played {
 /// `value(k, e, group)` is criterion `k` for entrant `e` in its current tie
 /// group. Returns the final tie groups (best first, each by index) and every
 /// entrant's values.
-fn rank_by(
+pub(crate) fn rank_by(
     entrants: Vec<usize>,
     criteria: usize,
     mut value: impl FnMut(usize, usize, &[usize]) -> Option<Points>,
@@ -325,8 +326,74 @@ fn rank_by(
     (groups, values)
 }
 
+/// One opponent's part in a Buchholz-like sum (FIDE C.07 Article 14):
+/// what ranks it for a cut (the opponent's score), its value, and whether
+/// it comes from a round the player chose not to play (Article 16.5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Contribution {
+    /// What orders it for a cut: the opponent's (or the dummy's) score.
+    pub(crate) key: Points,
+    /// What it adds to the sum.
+    pub(crate) value: Points,
+    /// From a voluntarily unplayed round: cut first (16.5.1).
+    pub(crate) voluntary: bool,
+}
+
+impl Contribution {
+    /// A contribution whose value is its key (Buchholz), from a game.
+    pub(crate) fn plain(score: Points) -> Contribution {
+        Contribution {
+            key: score,
+            value: score,
+            voluntary: false,
+        }
+    }
+}
+
+/// Removes the least significant contribution (C.07 14.1: the lowest key,
+/// then the lowest value). With voluntarily unplayed rounds the one of
+/// them with the lowest value is cut instead when it is worth more
+/// (16.5.1: a player gains nothing by not playing).
+pub(crate) fn cut_least(contributions: &mut Vec<Contribution>) {
+    let least =
+        (0..contributions.len()).min_by_key(|&i| (contributions[i].key, contributions[i].value));
+    let voluntary = (0..contributions.len())
+        .filter(|&i| contributions[i].voluntary)
+        .min_by_key(|&i| (contributions[i].value, contributions[i].key));
+    let cut = match (least, voluntary) {
+        (Some(l), Some(v)) if contributions[v].value > contributions[l].value => Some(v),
+        (Some(l), _) => Some(l),
+        _ => None,
+    };
+    if let Some(i) = cut {
+        contributions.remove(i);
+    }
+}
+
+/// A Buchholz-like sum with the cut `tb` names (14.1–14.3, 16.5.2: the
+/// exception applies again at each cut).
+pub(crate) fn buchholz(tb: TieBreak, mut contributions: Vec<Contribution>) -> Points {
+    match tb {
+        TieBreak::BuchholzCut1 => cut_least(&mut contributions),
+        TieBreak::BuchholzCut2 => {
+            cut_least(&mut contributions);
+            cut_least(&mut contributions);
+        }
+        TieBreak::BuchholzMedian1 => {
+            cut_least(&mut contributions);
+            if let Some(i) = (0..contributions.len())
+                .max_by_key(|&i| (contributions[i].key, contributions[i].value))
+            {
+                contributions.remove(i);
+            }
+        }
+        _ => {}
+    }
+    contributions.iter().map(|c| c.value).sum()
+}
+
 /// Rank numbers for groups: (entrant, rank, rank_to) best first.
-fn ranks(groups: &[Vec<usize>]) -> Vec<(usize, u32, u32)> {
+pub(crate) fn ranks(groups: &[Vec<usize>]) -> Vec<(usize, u32, u32)> {
     let mut out = Vec::new();
     let mut next = 1u32;
     for group in groups {
@@ -369,6 +436,7 @@ pub fn individual(
                 (g.black, g.white, Side::Black),
             ] {
                 results[me].push(Played {
+                    round: g.round,
                     opponent: them,
                     verdict: outcome.for_side(side),
                     side,
@@ -397,6 +465,35 @@ pub fn individual(
                 g.verdict == SideResult::Win && g.decision != Decision::Forfeit
             }),
             TieBreak::GamesAsBlack => count(p, |g| g.side == Side::Black),
+            TieBreak::GamesWonWithBlack => count(p, |g| {
+                g.side == Side::Black
+                    && g.verdict == SideResult::Win
+                    && g.decision != Decision::Forfeit
+            }),
+            TieBreak::Buchholz
+            | TieBreak::BuchholzCut1
+            | TieBreak::BuchholzCut2
+            | TieBreak::BuchholzMedian1 => buchholz(
+                tb,
+                results[p]
+                    .iter()
+                    .map(|g| Contribution::plain(points[g.opponent]))
+                    .collect(),
+            ),
+            TieBreak::Progressive => {
+                let last = games.iter().map(|g| g.round).max().unwrap_or(0);
+                let mut running = Points::ZERO;
+                let mut total = Points::ZERO;
+                for round in 1..=last {
+                    running += results[p]
+                        .iter()
+                        .filter(|g| g.round == round)
+                        .map(|g| score(g.verdict))
+                        .sum();
+                    total += running;
+                }
+                total
+            }
             TieBreak::SonnebornBerger => results[p]
                 .iter()
                 .filter(|g| rules.sb_counts_unplayed || g.decision != Decision::Forfeit)
@@ -720,6 +817,23 @@ mod tests {
     //   B: ½ (E) + ½ (A) + 1 (D) = 2;  A: ½+½+½ = 1½;  E: ½+½+½ = 1½;
     //   D: ½ (A) + ½ (E) + 0 (B) = 1;  C: 0;  F: ½ (D).
     // Games as Black (forfeits included): A 2, B 2, C 2, D 3, E 3, F 3.
+    // Buchholz for A: its opponents' points F ½, B 4, C 1, D 2½, E 3½ =
+    // 11½; cut 1 drops ½ (11), cut 2 also 1 (10), median 1 drops ½ and 4
+    // (7). Progressive: A's scores after each round 1, 1½, 2½, 3, 3½ = 11½.
+    #[test]
+    fn a_round_robin_has_buchholz_its_cuts_and_the_progressive_score() {
+        let order = [
+            TieBreak::Buchholz,
+            TieBreak::BuchholzCut1,
+            TieBreak::BuchholzCut2,
+            TieBreak::BuchholzMedian1,
+            TieBreak::Progressive,
+        ];
+        let s = individual(6, &games(SIX), &[5], &rules(&order));
+        let a = s.rows.iter().find(|r| r.player == 0).expect("A is ranked");
+        assert_eq!(a.tie_breaks, vec![q(46), q(44), q(40), q(28), q(46)]);
+    }
+
     #[test]
     fn six_player_round_robin_matches_the_hand_computed_iccf_table() {
         let s = individual(6, &games(SIX), &[5], &rules(&TieBreak::ICCF));

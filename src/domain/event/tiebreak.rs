@@ -47,6 +47,19 @@
 //!   unfinished ones included.
 //! - `games-as-black` (FIDE's BPG): the number of P's finished games with
 //!   Black.
+//! - `buchholz` (BH): the sum of `pts(opponent)` over P's finished games;
+//!   `buchholz-cut1` (BH-C1) and `buchholz-cut2` (BH-C2) leave out the
+//!   lowest one or two, `buchholz-median1` (BH-M1) the lowest and the
+//!   highest.
+//! - `progressive` (PS): the sum of P's scores after each round.
+//! - `games-won-with-black` (BWG): P's wins on the board with Black.
+//!
+//! In a round robin every pairing is fixed beforehand, so a game won or
+//! lost by default counts for these as a game (FIDE C.07 Article 15.2). In
+//! a Swiss event unplayed rounds follow FIDE's own rules (the dummy
+//! opponent, the cut of voluntarily unplayed rounds): see
+//! [`swiss::tiebreaks`](super::swiss::tiebreaks). Every tie-break is
+//! also accepted by its FIDE abbreviation ([`TieBreak::abbreviation`]).
 //!
 //! `baumbach` is not one tie-break but ICCF's chain of three, and the event
 //! file accepts it as a name for them ([`TieBreak::named`]): the number of
@@ -106,17 +119,47 @@ pub enum TieBreak {
     Koya,
     /// Number of finished games as Black.
     GamesAsBlack,
+    /// Buchholz: the sum of the opponents' points.
+    Buchholz,
+    /// Buchholz without the least significant opponent.
+    BuchholzCut1,
+    /// Buchholz without the two least significant opponents.
+    BuchholzCut2,
+    /// Buchholz without the least and the most significant opponent.
+    BuchholzMedian1,
+    /// The sum of the scores after each round.
+    Progressive,
+    /// Games won on the board with Black.
+    GamesWonWithBlack,
 }
 
 impl TieBreak {
     /// Every individual tie-break.
-    pub const ALL: [TieBreak; 6] = [
+    pub const ALL: [TieBreak; 12] = [
         TieBreak::Wins,
         TieBreak::SonnebornBerger,
         TieBreak::DirectEncounter,
         TieBreak::GamesWon,
         TieBreak::Koya,
         TieBreak::GamesAsBlack,
+        TieBreak::Buchholz,
+        TieBreak::BuchholzCut1,
+        TieBreak::BuchholzCut2,
+        TieBreak::BuchholzMedian1,
+        TieBreak::Progressive,
+        TieBreak::GamesWonWithBlack,
+    ];
+
+    /// dopis's order for Swiss events when the event file names none, a
+    /// common one for open Swiss tournaments: Buchholz cut 1, Buchholz,
+    /// Sonneborn-Berger, direct encounter, wins, games won with Black.
+    pub const SWISS: [TieBreak; 6] = [
+        TieBreak::BuchholzCut1,
+        TieBreak::Buchholz,
+        TieBreak::SonnebornBerger,
+        TieBreak::DirectEncounter,
+        TieBreak::Wins,
+        TieBreak::GamesWonWithBlack,
     ];
 
     /// ICCF's order, its "Baumbach tie-breaking system": wins,
@@ -136,6 +179,31 @@ impl TieBreak {
             TieBreak::GamesWon => "games-won",
             TieBreak::Koya => "koya",
             TieBreak::GamesAsBlack => "games-as-black",
+            TieBreak::Buchholz => "buchholz",
+            TieBreak::BuchholzCut1 => "buchholz-cut1",
+            TieBreak::BuchholzCut2 => "buchholz-cut2",
+            TieBreak::BuchholzMedian1 => "buchholz-median1",
+            TieBreak::Progressive => "progressive",
+            TieBreak::GamesWonWithBlack => "games-won-with-black",
+        }
+    }
+
+    /// FIDE's abbreviation (C.07), also accepted as a name: `WIN`, `SB`,
+    /// `DE`, `WON`, `KS`, `BPG`, `BH`, `BH-C1`, `BH-C2`, `BH-M1`, `PS`, `BWG`.
+    pub fn abbreviation(self) -> &'static str {
+        match self {
+            TieBreak::Wins => "WIN",
+            TieBreak::SonnebornBerger => "SB",
+            TieBreak::DirectEncounter => "DE",
+            TieBreak::GamesWon => "WON",
+            TieBreak::Koya => "KS",
+            TieBreak::GamesAsBlack => "BPG",
+            TieBreak::Buchholz => "BH",
+            TieBreak::BuchholzCut1 => "BH-C1",
+            TieBreak::BuchholzCut2 => "BH-C2",
+            TieBreak::BuchholzMedian1 => "BH-M1",
+            TieBreak::Progressive => "PS",
+            TieBreak::GamesWonWithBlack => "BWG",
         }
     }
 
@@ -157,6 +225,7 @@ impl TieBreak {
             TieBreak::GamesWon => "WON",
             TieBreak::Koya => "Koya",
             TieBreak::GamesAsBlack => "Black",
+            other => other.abbreviation(),
         }
     }
 }
@@ -303,7 +372,7 @@ impl FromStr for TieBreak {
         let name = normalized(s);
         TieBreak::ALL
             .into_iter()
-            .find(|t| t.key() == name)
+            .find(|t| t.key() == name || t.abbreviation().eq_ignore_ascii_case(&name))
             .ok_or_else(|| unknown(s, &TieBreak::ALL, TieBreak::key, &[BAUMBACH]))
     }
 }
@@ -344,11 +413,15 @@ mod tests {
             assert_eq!(t.key().parse::<TeamCriterion>(), Ok(t));
         }
         assert_eq!("Sonneborn_Berger".parse(), Ok(TieBreak::SonnebornBerger));
-        let err = "buchholz".parse::<TieBreak>().unwrap_err().to_string();
-        assert!(err.contains("'buchholz'") && err.contains("koya"), "{err}");
+        for t in TieBreak::ALL {
+            assert_eq!(t.abbreviation().parse::<TieBreak>(), Ok(t));
+        }
+        assert_eq!("bh-c1".parse(), Ok(TieBreak::BuchholzCut1));
+        let err = "buchholtz".parse::<TieBreak>().unwrap_err().to_string();
+        assert!(err.contains("'buchholtz'") && err.contains("koya"), "{err}");
         let err = "koya".parse::<TeamCriterion>().unwrap_err().to_string();
         assert!(err.contains("match-points"), "{err}");
-        let err = "buchholz".parse::<TieBreak>().unwrap_err().to_string();
+        let err = "buchholtz".parse::<TieBreak>().unwrap_err().to_string();
         assert!(err.contains("baumbach"), "the chain is offered too: {err}");
     }
 
