@@ -71,6 +71,14 @@ pub struct GameEvent {
 }
 
 impl LoadedGame {
+    /// Whether its moves are voted by its sides' members (a consultation
+    /// event's game), not made by the two players alone.
+    pub fn is_consultation(&self) -> bool {
+        self.event
+            .as_ref()
+            .is_some_and(|e| e.settings.consultation.is_some())
+    }
+
     /// The rules the arbiter plays the game by: its event's, else those of
     /// a game outside events.
     pub fn rules(&self) -> GameRules {

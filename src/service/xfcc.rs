@@ -268,6 +268,12 @@ pub async fn my_games(
     let mut games = Vec::new();
     for id in tx.games_of(player.id).await? {
         let table = loaded_game::load_table(&mut tx, id).await?;
+        // A consultation game's moves are its members' votes, which XFCC
+        // cannot say: it is played by mail, so a chess program does not
+        // show it as one to move in.
+        if table.is_consultation() {
+            continue;
+        }
         let event = match tx.event_of_game(id).await? {
             Some(event) => tx.event(event).await?.name,
             None => "dopis correspondence game".to_owned(),
@@ -577,7 +583,12 @@ pub async fn make_a_move(
         Err(e) => return Err(e.into()),
     };
     let record = &table.record;
-    let Some(me) = record.side_of(player.id) else {
+    // A captain's move in a consultation game is a vote among the side's
+    // members, heard by mail only (see `my_games`).
+    let Some(me) = record
+        .side_of(player.id)
+        .filter(|_| !table.is_consultation())
+    else {
         return Ok(MoveResult::NotYourGame);
     };
     let board = &table.game;

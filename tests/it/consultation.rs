@@ -13,6 +13,7 @@ use mail_parser::MimeHeaders;
 
 use dopis::domain::ids::GameId;
 use dopis::domain::lang::Lang;
+use dopis::service::xfcc::{self, MoveRequest, MoveResult};
 
 use crate::on_both_backends;
 use crate::support::TestDb;
@@ -344,6 +345,28 @@ async fn every_refusal_is_answered_in_the_senders_language_and_changes_nothing(d
         .await;
     let sent = m.read().await;
     one(&sent, "zed@riga.example", &["Jūs nespēlējat partijā"]);
+    // The captain's move by XFCC: a vote XFCC cannot say, so the game is
+    // not among the captain's XFCC games and the move is refused.
+    let ann = m.app.player_by_email(ANN).await;
+    let listed = xfcc::my_games(&m.app.store, "dopis.test", &ann, m.app.now())
+        .await
+        .unwrap();
+    assert!(listed.iter().all(|g| g.id != m.game.0), "{listed:?}");
+    let request = MoveRequest {
+        game_id: m.game.0,
+        resign: false,
+        accept_draw: false,
+        movecount: 1,
+        my_move: "e4".into(),
+        offer_draw: false,
+        claim_draw: false,
+        my_message: String::new(),
+    };
+    let said = xfcc::make_a_move(&m.app.store, m.app.inbox(), &ann, &request, m.app.now())
+        .await
+        .unwrap();
+    assert_eq!(said, MoveResult::NotYourGame);
+    assert!(m.read().await.is_empty(), "nobody is mailed");
     // Nothing of it counted: the first real vote is the only one.
     assert!(m.moves().await.is_empty());
     let sent = m.reply(CY, "e4").await;
