@@ -15,7 +15,7 @@
 #                                 submission ports accept (XOAUTH2; an HS256 JWT, `sub` = user)
 #   MAILSTACK_DIR, MAILSTACK_*_PORT
 #   DOPIS_TEST_SCID_ROOT               Debian's scid-data, tdom and libgumbo1 unpacked (XFCC interop)
-#   DOPIS_CAISSIFY_PYTHON              a python with caissify-pairings (the Swiss pairing oracle)
+#   DOPIS_TEST_CAISSIFY_PYTHON           a python with caissify-pairings (the Swiss pairing oracle)
 # env in: DOPIS_PG_DIR, MAILSTACK_DIR (default: a new temp dir each)
 
 declare -F step >/dev/null || step() { printf '\n==> %s\n' "$*"; }
@@ -96,7 +96,7 @@ print(*(s.getsockname()[1] for s in socks))')
           "$caissify/bin/pip" install -q caissify-pairings==0.5.0; } \
             >/tmp/dopis-caissify.log 2>&1 || { tail -n 20 /tmp/dopis-caissify.log >&2; return 1; }
     fi
-    export DOPIS_CAISSIFY_PYTHON=$caissify/bin/python
+    export DOPIS_TEST_CAISSIFY_PYTHON=$caissify/bin/python
     # XFCC interop (tests/it/xfcc.rs): Scid's own Xfcc code from Debian's
     # scid-data with tDOM, unpacked (not installed) into a cache folder and
     # run under tclsh; zeep drives the endpoint from its WSDL alone.

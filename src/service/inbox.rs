@@ -675,24 +675,14 @@ impl Inbox {
                 let Some(player) = player else {
                     return Ok((game, Handled::Ignored(Ignored::NobodyToTell { why, log })));
                 };
-                let refused = LetterKind::Refused {
-                    reason: why.clone(),
-                };
-                let answer = Outgoing::new(answering.key("refused"), refused, &player);
-                if !self
-                    .post
-                    .answer(tx, answer.answering(answering), now)
-                    .await?
-                {
-                    return Ok((
-                        game,
-                        Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
-                    ));
-                }
-                Ok((
-                    game,
-                    Handled::Done(Done::Refused(Refused::Route { why, log })),
-                ))
+                let done = Done::Refused(Refused::Route {
+                    why: why.clone(),
+                    log,
+                });
+                let handled = self
+                    .tell_refused(tx, &player, "refused", why, done, answering, now)
+                    .await?;
+                Ok((game, handled))
             }
         }
     }
@@ -718,22 +708,36 @@ impl Inbox {
                 }),
             ));
         };
+        let done = Done::Refused(Refused::Unsigned);
+        let handled = self
+            .tell_refused(tx, &player, "dkim", why, done, answering, now)
+            .await?;
+        Ok((None, handled))
+    }
+
+    /// Tells `player` why their mail was refused (an answer keyed `what`,
+    /// within the hourly answer limit): `done` once told.
+    #[allow(clippy::too_many_arguments)]
+    async fn tell_refused(
+        &self,
+        tx: &mut Tx,
+        player: &Player,
+        what: &str,
+        why: Reason,
+        done: Done,
+        answering: &Answering<'_>,
+        now: DateTime<Utc>,
+    ) -> Result<Handled, ServiceError> {
         let answer = Outgoing::new(
-            answering.key("dkim"),
+            answering.key(what),
             LetterKind::Refused { reason: why },
-            &player,
-        );
-        if !self
-            .post
-            .answer(tx, answer.answering(answering), now)
-            .await?
-        {
-            return Ok((
-                None,
-                Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)),
-            ));
+            player,
+        )
+        .answering(answering);
+        if !self.post.answer(tx, answer, now).await? {
+            return Ok(Handled::Ignored(Ignored::OverAnswerLimit(Limited::Answer)));
         }
-        Ok((None, Handled::Done(Done::Refused(Refused::Unsigned))))
+        Ok(Handled::Done(done))
     }
 
     /// Tells the registered sender of a mail that could not be handled (and

@@ -320,9 +320,6 @@ pub async fn after_move(
         None => game_clock(tx, &record, &game, &white, &black).await?,
     };
     Ok(LoadedGame {
-        vote_remarks: before.vote_remarks,
-        messages: before.messages,
-        ratings: before.ratings,
         draw_offer_by: record.draw_offer_by,
         record,
         game,
@@ -330,8 +327,7 @@ pub async fn after_move(
         black,
         clock: Some(clock),
         tables_news: None,
-        event: before.event,
-        members: before.members,
+        ..before
     })
 }
 

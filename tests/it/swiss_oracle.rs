@@ -28,10 +28,10 @@ use dopis::domain::event::{Side, SideResult};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// A python with caissify-pairings: `DOPIS_CAISSIFY_PYTHON`, the venv
+/// A python with caissify-pairings: `DOPIS_TEST_CAISSIFY_PYTHON`, the venv
 /// scripts/stack.sh makes, or any python that imports it.
 fn caissify_python() -> Option<String> {
-    if let Ok(p) = std::env::var("DOPIS_CAISSIFY_PYTHON") {
+    if let Ok(p) = std::env::var("DOPIS_TEST_CAISSIFY_PYTHON") {
         return Some(p);
     }
     let cache = std::env::var("XDG_CACHE_HOME")
