@@ -9,10 +9,10 @@
 //! caissify-pairings (PyPI, `tests/it/swiss_caissify.py` drives it) from
 //! the same file. Every round's games, colours and bye must be the same.
 //!
-//! `DOPIS_SWISS_TOURNAMENTS` sets how many tournaments (default 300; a few
-//! thousand by hand). `DOPIS_SWISS_SEED` starts elsewhere;
-//! `DOPIS_SWISS_KEEP=DIR` keeps the TRF files there. With
-//! `DOPIS_BBPPAIRINGS` naming a bbpPairings binary, each file is also
+//! `DOPIS_TEST_SWISS_TOURNAMENTS` sets how many tournaments (default 300; a few
+//! thousand by hand). `DOPIS_TEST_SWISS_SEED` starts elsewhere;
+//! `DOPIS_TEST_SWISS_KEEP=DIR` keeps the TRF files there. With
+//! `DOPIS_TEST_BBPPAIRINGS` naming a bbpPairings binary, each file is also
 //! checked with `bbpPairings --dutch FILE -c` (by hand only: bbpPairings is
 //! not on CI's machine).
 
@@ -420,18 +420,18 @@ fn dopis_pairs_random_swiss_tournaments_as_caissify_pairings_does() {
         eprintln!("skipped: no python with caissify-pairings (scripts/stack.sh installs it)");
         return;
     };
-    let count: u64 = std::env::var("DOPIS_SWISS_TOURNAMENTS")
+    let count: u64 = std::env::var("DOPIS_TEST_SWISS_TOURNAMENTS")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(300);
-    let first: u64 = std::env::var("DOPIS_SWISS_SEED")
+    let first: u64 = std::env::var("DOPIS_TEST_SWISS_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
-    let bbp = std::env::var("DOPIS_BBPPAIRINGS").ok();
+    let bbp = std::env::var("DOPIS_TEST_BBPPAIRINGS").ok();
     let temp = tempfile::tempdir().expect("temp dir");
-    // DOPIS_SWISS_KEEP=DIR keeps the files, to look at a difference.
-    let dir = std::env::var("DOPIS_SWISS_KEEP")
+    // DOPIS_TEST_SWISS_KEEP=DIR keeps the files, to look at a difference.
+    let dir = std::env::var("DOPIS_TEST_SWISS_KEEP")
         .map(PathBuf::from)
         .unwrap_or_else(|_| temp.path().to_path_buf());
     let mut figures = Figures::default();
