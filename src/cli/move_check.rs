@@ -1,12 +1,12 @@
 //! `dopis move`: check a move text against a position, as a TD checking a
 //! disputed move would, or in bulk (`--batch`) to test the parser.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
-use crate::domain::chess::notation::{self, MoveTextError, Notation};
+use crate::domain::chess::notation::{self, LegalMoves, MoveTextError, Notation};
 use crate::domain::lang::Lang;
 
 /// How to write a FEN, shown when one cannot be read.
@@ -107,6 +107,10 @@ fn batch(
     stdin: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> Result<ExitCode, Failure> {
+    // One write for many answers: stdout writes each line through by
+    // itself, a system call per line.
+    let mut out = BufWriter::with_capacity(64 * 1024, out);
+    let mut last = LastPosition::default();
     let mut raw = Vec::new();
     loop {
         raw.clear();
@@ -116,29 +120,66 @@ fn batch(
         // A bad byte spoils one line, not the batch.
         let line = String::from_utf8_lossy(&raw);
         let line = line.trim_end_matches(['\n', '\r']);
-        writeln!(out, "{}", answer(line, args.chess960))?;
+        answer(line, args.chess960, &mut last, &mut out)?;
     }
+    out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// The answer line for one batch line `FEN<TAB>LANG<TAB>TEXT`.
-fn answer(line: &str, chess960: bool) -> String {
-    let fields: Vec<&str> = line.splitn(3, '\t').collect();
-    let [fen, lang, text] = fields.as_slice() else {
-        return format!(
-            "error\texpected FEN<TAB>LANG<TAB>TEXT, found {} field(s)",
-            fields.len()
+/// The position of the batch's last FEN: lines that check moves in one
+/// position one after another (every move of a game's position, say)
+/// read it and generate its moves once.
+#[derive(Default)]
+struct LastPosition {
+    fen: String,
+    position: Option<Result<(LegalMoves, CastlingMode), Usage>>,
+}
+
+impl LastPosition {
+    fn of(&mut self, fen: &str, chess960: bool) -> &Result<(LegalMoves, CastlingMode), Usage> {
+        if self.position.is_none() || self.fen != fen {
+            self.fen.clear();
+            self.fen.push_str(fen);
+            self.position = None;
+        }
+        self.position.get_or_insert_with(|| {
+            position(Some(fen), chess960).map(|(pos, mode)| (LegalMoves::of(pos), mode))
+        })
+    }
+}
+
+/// Writes the answer line for one batch line `FEN<TAB>LANG<TAB>TEXT`.
+fn answer(
+    line: &str,
+    chess960: bool,
+    last: &mut LastPosition,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut fields = line.splitn(3, '\t');
+    let (Some(fen), Some(lang), Some(text)) = (fields.next(), fields.next(), fields.next()) else {
+        let found = line.splitn(3, '\t').count();
+        return writeln!(
+            out,
+            "error\texpected FEN<TAB>LANG<TAB>TEXT, found {found} field(s)"
         );
     };
     let lang = if lang.trim().is_empty() { "en" } else { lang };
-    let checked = language(lang).and_then(|lang| {
-        let (pos, mode) = position(Some(fen), chess960)?;
-        Ok(check(&pos, text, lang, mode))
-    });
-    match checked {
-        Err(Usage(message)) => format!("error\t{}", one_line(&message)),
-        Ok(Ok((uci, san))) => format!("ok\t{uci}\t{san}"),
-        Ok(Err(e)) => format!("{}\t{}", e.kind(), one_line(&e.to_string())),
+    let lang = match language(lang) {
+        Ok(lang) => lang,
+        Err(Usage(message)) => return writeln!(out, "error\t{}", one_line(&message)),
+    };
+    let (moves, mode) = match last.of(fen, chess960) {
+        Ok(found) => found,
+        Err(Usage(message)) => return writeln!(out, "error\t{}", one_line(message)),
+    };
+    match moves.parse_move(text, lang, *mode) {
+        Ok(mv) => writeln!(
+            out,
+            "ok\t{}\t{}",
+            moves.render(&mv, Notation::Uci, *mode),
+            moves.render(&mv, Notation::San(Lang::En), *mode)
+        ),
+        Err(e) => writeln!(out, "{}\t{}", e.kind(), one_line(&e.to_string())),
     }
 }
 

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use sqlx::Row;
 
-use super::{Store, StoreError, from_millis, to_millis};
+use super::{Backend, Store, StoreError, from_millis, to_millis};
 
 /// Figures of the database for the metrics endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +44,31 @@ impl Store {
             .await?;
         tx.rollback().await?;
         Ok(())
+    }
+
+    /// The database's size in bytes, and how much of it is free pages
+    /// that new rows reuse (SQLite's main file, without its write-ahead
+    /// log; PostgreSQL's whole database, free space not counted: 0).
+    pub async fn size(&self) -> Result<(i64, i64), StoreError> {
+        match self.backend {
+            Backend::Sqlite => {
+                let row = sqlx::query(
+                    "SELECT p.page_count * s.page_size AS size, \
+                     f.freelist_count * s.page_size AS free \
+                     FROM pragma_page_count() AS p, pragma_page_size() AS s, \
+                     pragma_freelist_count() AS f",
+                )
+                .fetch_one(self.pool())
+                .await?;
+                Ok((row.try_get("size")?, row.try_get("free")?))
+            }
+            Backend::Postgres => {
+                let size: i64 = sqlx::query_scalar("SELECT pg_database_size(current_database())")
+                    .fetch_one(self.pool())
+                    .await?;
+                Ok((size, 0))
+            }
+        }
     }
 
     /// The figures the metrics endpoint shows, as of `now`.

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use sqlx::Row;
 
 use super::dump::Kind;
-use super::{Backend, StoreError, Tx, to_millis};
+use super::{Backend, Store, StoreError, Tx, to_millis};
 use crate::domain::player::PlayerId;
 
 /// Text columns a forgotten player's name and address are never replaced
@@ -250,6 +250,40 @@ impl Tx {
         .execute(&mut *self.tx)
         .await?;
         Ok(done.rows_affected())
+    }
+}
+
+/// How much retention has let go of so far, in rows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RetentionTally {
+    /// Outbox mails sent.
+    pub outbox_sent: i64,
+    /// Of them, those whose body was dropped.
+    pub outbox_bodies_pruned: i64,
+    /// Inbound records.
+    pub inbound: i64,
+    /// Of them, those whose sender and outcome were let go of.
+    pub inbound_pruned: i64,
+}
+
+impl Store {
+    /// What retention has pruned so far (`dopis bench`'s soak shows it
+    /// every minute).
+    pub async fn retention_tally(&self) -> Result<RetentionTally, StoreError> {
+        let outbox = sqlx::query(
+            "SELECT COUNT(*) AS n, COUNT(pruned_at) AS pruned FROM outbox WHERE status = 'sent'",
+        )
+        .fetch_one(self.pool())
+        .await?;
+        let inbound = sqlx::query("SELECT COUNT(*) AS n, COUNT(pruned_at) AS pruned FROM inbound")
+            .fetch_one(self.pool())
+            .await?;
+        Ok(RetentionTally {
+            outbox_sent: outbox.try_get("n")?,
+            outbox_bodies_pruned: outbox.try_get("pruned")?,
+            inbound: inbound.try_get("n")?,
+            inbound_pruned: inbound.try_get("pruned")?,
+        })
     }
 }
 

@@ -52,17 +52,17 @@ pub(super) async fn measure(
 }
 
 /// The players and games of a run, and where mail goes.
-struct World {
-    config: PathBuf,
-    post: Post,
-    inbox: PathBuf,
-    sent: PathBuf,
+pub(super) struct World {
+    pub(super) config: PathBuf,
+    pub(super) post: Post,
+    pub(super) inbox: PathBuf,
+    pub(super) sent: PathBuf,
     /// By game: (game, White, Black).
-    games: Vec<(GameId, Player, Player)>,
+    pub(super) games: Vec<(GameId, Player, Player)>,
 }
 
 async fn run(name: &str, url: &str, sizes: &Sizes, dir: &Path, out: &mut dyn Write) -> Result<()> {
-    let world = seed(url, sizes.games, dir).await?;
+    let world = seed(url, sizes.games, dir, "", TimeControl::default()).await?;
     // Throughput: every game's White moves, one pass handles them all.
     for (i, (game, white, _)) in world.games.iter().enumerate() {
         deliver(&world, *game, white, "e4", i)?;
@@ -102,10 +102,17 @@ async fn run(name: &str, url: &str, sizes: &Sizes, dir: &Path, out: &mut dyn Wri
     latency(name, &world, sizes, out)
 }
 
-/// Registers two players a game and starts the games; the daemon's first
-/// pass sends their first mails (not timed).
-async fn seed(url: &str, games: u32, dir: &Path) -> Result<World> {
-    let config_path = bench_config(dir, url, "").await?;
+/// Registers two players a game and starts the games, with `control`
+/// and the config of `extra` (TOML added to the bench's); the daemon's
+/// first pass sends their first mails (not timed).
+pub(super) async fn seed(
+    url: &str,
+    games: u32,
+    dir: &Path,
+    extra: &str,
+    control: TimeControl,
+) -> Result<World> {
+    let config_path = bench_config(dir, url, extra).await?;
     let config = Config::load(Some(&config_path), std::iter::empty())?;
     let post = Post::new(&config.mail)?;
     let store = crate::service::open_store(url).await?;
@@ -132,7 +139,7 @@ async fn seed(url: &str, games: u32, dir: &Path) -> Result<World> {
                     white.id,
                     black.id,
                     StartPosition::Standard,
-                    TimeControl::default(),
+                    control,
                     now,
                 )
                 .await?;
@@ -158,7 +165,13 @@ async fn seed(url: &str, games: u32, dir: &Path) -> Result<World> {
 
 /// Writes `from`'s move mail into `tmp/` and moves it into `new/`, as a
 /// delivery agent does.
-fn deliver(world: &World, game: GameId, from: &Player, text: &str, n: usize) -> Result<()> {
+pub(super) fn deliver(
+    world: &World,
+    game: GameId,
+    from: &Player,
+    text: &str,
+    n: usize,
+) -> Result<()> {
     let to = world.post.reply_to(game, from);
     let raw = format!(
         "From: {} <{}>\r\nTo: {to}\r\nSubject: Re: [dopis #{}]\r\n\
@@ -272,7 +285,7 @@ fn latency(name: &str, world: &World, sizes: &Sizes, out: &mut dyn Write) -> Res
 }
 
 /// Stops the latency run's daemon as systemd would (SIGTERM), then for good.
-fn stop(child: &mut std::process::Child) {
+pub(super) fn stop(child: &mut std::process::Child) {
     if let Ok(pid) = i32::try_from(child.id()) {
         // SAFETY: kill sends a signal to the child this process started.
         unsafe {

@@ -9,7 +9,9 @@
 //! deadline report and the daemon's due-scan, in a child process for its
 //! peak memory), `e2e` (Maildir → database → reply mails, by a spawned
 //! `serve`: throughput, CPU and bytes written per mail, latency at a fixed
-//! offered rate).
+//! offered rate), `soak` (a running `serve` under a steady load of move
+//! mails for `--soak-minutes`, its memory, open files, database size,
+//! latency and retention printed every minute; only when named).
 //!
 //! Rates inside this process are per CPU second of the measuring thread
 //! (one core), so that other work on a shared machine moves them less;
@@ -20,6 +22,7 @@ mod chess;
 mod e2e;
 mod process;
 mod report;
+mod soak;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -35,7 +38,7 @@ pub struct BenchArgs {
     /// A child run the bench starts itself (not for people).
     #[command(subcommand)]
     pub child: Option<ChildCommand>,
-    /// Only these parts (comma-separated); default: all.
+    /// Only these parts (comma-separated); default: all but the soak.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub only: Vec<Part>,
     /// Active games seeded for the deadline report and the due-scan.
@@ -53,6 +56,12 @@ pub struct BenchArgs {
     /// How long the latency run offers mail, in seconds.
     #[arg(long, default_value_t = 10)]
     pub rate_seconds: u32,
+    /// Minutes the soak runs (`--only soak`; an hour is its long form).
+    #[arg(long, default_value_t = 60)]
+    pub soak_minutes: u32,
+    /// Move mails a second offered during the soak.
+    #[arg(long, default_value_t = 20)]
+    pub soak_rate: u32,
     /// A PostgreSQL server (URL of a database the bench may connect to)
     /// on which it creates, and drops afterwards, scratch databases.
     #[arg(long, value_name = "URL")]
@@ -77,6 +86,8 @@ pub enum Part {
     Report,
     /// End to end through a spawned `serve`.
     E2e,
+    /// A running `serve` under steady load for minutes (only when named).
+    Soak,
 }
 
 /// Child runs: each prints its figures and a `usage` line of its own.
@@ -106,8 +117,11 @@ pub enum ChildCommand {
 struct Sizes {
     /// How long each in-process rate is measured (CPU time).
     min_cpu: Duration,
-    /// Lines fed to `move --batch` and the python reference.
+    /// Lines fed to `move --batch` first (then as many as take a second
+    /// of CPU, unless `quick`).
     batch_lines: usize,
+    /// Tiny sizes: each figure once, for the smoke test.
+    quick: bool,
     /// Calls of each CLI command.
     cli_calls: usize,
     report_games: u32,
@@ -122,6 +136,7 @@ impl BenchArgs {
             Sizes {
                 min_cpu: Duration::from_millis(10),
                 batch_lines: 200,
+                quick: true,
                 cli_calls: 2,
                 report_games: 200,
                 games: 6,
@@ -132,6 +147,7 @@ impl BenchArgs {
             Sizes {
                 min_cpu: Duration::from_millis(400),
                 batch_lines: 40_000,
+                quick: false,
                 cli_calls: 10,
                 report_games: self.report_games,
                 games: self.games.max(1),
@@ -142,7 +158,9 @@ impl BenchArgs {
     }
 
     fn wants(&self, part: Part) -> bool {
-        self.only.is_empty() || self.only.contains(&part)
+        // The soak takes as long as it is told (an hour by default): never
+        // part of a run that did not ask for it.
+        self.only.contains(&part) || (self.only.is_empty() && part != Part::Soak)
     }
 }
 
@@ -199,6 +217,18 @@ pub fn run(args: BenchArgs, out: &mut dyn Write) -> Result<ExitCode> {
     if args.wants(Part::E2e) {
         runtime()?.block_on(e2e::measure(
             &sizes,
+            args.postgres.as_deref(),
+            dir.path(),
+            out,
+        ))?;
+    }
+    if args.wants(Part::Soak) {
+        let plan = soak::Plan {
+            minutes: args.soak_minutes.max(1),
+            rate: args.soak_rate.max(1),
+        };
+        runtime()?.block_on(soak::measure(
+            plan,
             args.postgres.as_deref(),
             dir.path(),
             out,

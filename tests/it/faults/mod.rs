@@ -11,6 +11,7 @@ mod loops;
 mod observe;
 mod outage;
 mod play;
+mod soak;
 mod stages;
 
 /// How big a fault test runs.

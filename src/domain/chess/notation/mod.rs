@@ -19,8 +19,8 @@ mod text;
 use std::fmt;
 
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, File, Move, Position, Rank, Role, Square,
-    san::{San, SanPlus},
+    CastlingMode, CastlingSide, Chess, File, Move, MoveList, Position, Rank, Role, Square,
+    san::{San, SanPlus, Suffix},
     uci::UciMove,
 };
 use thiserror::Error;
@@ -182,6 +182,45 @@ enum MoveReading {
     Coords(Coords),
 }
 
+/// A position with its legal moves, generated once. Reading and writing
+/// many texts against one position then generates them once, where the
+/// free functions [`parse_move`] and [`render`] generate what each call
+/// needs anew (`dopis move --batch`, whose lines often share a position,
+/// spent most of its time generating the same moves again).
+#[derive(Debug, Clone)]
+pub struct LegalMoves {
+    pos: Chess,
+    legal: MoveList,
+}
+
+impl LegalMoves {
+    /// The legal moves of `pos`.
+    pub fn of(pos: Chess) -> LegalMoves {
+        let legal = pos.legal_moves();
+        LegalMoves { pos, legal }
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Chess {
+        &self.pos
+    }
+
+    /// [`parse_move`] in this position.
+    pub fn parse_move(
+        &self,
+        text: &str,
+        lang: Lang,
+        mode: CastlingMode,
+    ) -> Result<Move, MoveTextError> {
+        parse_among(&self.pos, &self.legal, text, lang, mode)
+    }
+
+    /// [`render`] in this position.
+    pub fn render(&self, mv: &Move, notation: Notation, mode: CastlingMode) -> String {
+        render_among(&self.pos, &self.legal, mv, notation, mode)
+    }
+}
+
 /// Reads one move text against a position.
 ///
 /// `lang` is the player's language: its piece letters are tried together
@@ -195,32 +234,43 @@ pub fn parse_move(
     lang: Lang,
     mode: CastlingMode,
 ) -> Result<Move, MoveTextError> {
-    match read(pos, text, lang)?.as_slice() {
+    parse_among(pos, &pos.legal_moves(), text, lang, mode)
+}
+
+/// [`parse_move`] with the position's legal moves already generated.
+fn parse_among(
+    pos: &Chess,
+    legal: &MoveList,
+    text: &str,
+    lang: Lang,
+    mode: CastlingMode,
+) -> Result<Move, MoveTextError> {
+    match read(pos, legal, text, lang)?.as_slice() {
         [one] => Ok(*one),
         many => Err(MoveTextError::Ambiguous {
             text: text.trim().to_string(),
             candidates: many
                 .iter()
-                .map(|m| candidate(pos, *m, lang, mode))
+                .map(|m| candidate(pos, legal, *m, lang, mode))
                 .collect(),
         }),
     }
 }
 
 /// Describes a candidate move so the player can pick it unambiguously.
-fn candidate(pos: &Chess, m: Move, lang: Lang, mode: CastlingMode) -> Candidate {
+fn candidate(pos: &Chess, legal: &MoveList, m: Move, lang: Lang, mode: CastlingMode) -> Candidate {
     let forms = [
         Notation::San(lang),
         Notation::Long,
         Notation::San(Lang::En),
         Notation::Iccf,
     ];
-    let clear = |text: &String| read(pos, text, lang).is_ok_and(|ms| ms == [m]);
+    let clear = |text: &String| read(pos, legal, text, lang).is_ok_and(|ms| ms == [m]);
     let written = forms
         .into_iter()
-        .map(|n| render(pos, &m, n, mode))
+        .map(|n| render_among(pos, legal, &m, n, mode))
         .find(clear)
-        .unwrap_or_else(|| render(pos, &m, Notation::Iccf, mode));
+        .unwrap_or_else(|| render_among(pos, legal, &m, Notation::Iccf, mode));
     let meaning = match (m.castling_side(), m.from()) {
         (Some(side), _) => Meaning::Castling(side),
         (None, Some(from)) => Meaning::Move {
@@ -235,8 +285,8 @@ fn candidate(pos: &Chess, m: Move, lang: Lang, mode: CastlingMode) -> Candidate 
         (None, None) => Meaning::Other(m.to_string()),
     };
     Candidate {
-        san: render(pos, &m, Notation::San(Lang::En), mode),
-        uci: render(pos, &m, Notation::Uci, mode),
+        san: render_among(pos, legal, &m, Notation::San(Lang::En), mode),
+        uci: render_among(pos, legal, &m, Notation::Uci, mode),
         written,
         meaning,
     }
@@ -256,8 +306,9 @@ pub fn move_number_fits(pos: &Chess, text: &str) -> Option<bool> {
     written.number.map(|n| number_fits(pos, &n))
 }
 
-/// Every legal move a text can mean (at least one), or why there is none.
-fn read(pos: &Chess, text: &str, lang: Lang) -> Result<Vec<Move>, MoveTextError> {
+/// Every legal move (of `legal`, the position's) a text can mean (at least
+/// one), or why there is none.
+fn read(pos: &Chess, legal: &MoveList, text: &str, lang: Lang) -> Result<Vec<Move>, MoveTextError> {
     let unreadable = |read: String| MoveTextError::Unreadable {
         text: text.trim().to_string(),
         read,
@@ -295,29 +346,28 @@ fn read(pos: &Chess, text: &str, lang: Lang) -> Result<Vec<Move>, MoveTextError>
         return Err(unreadable(written.read()));
     }
 
-    let legal = pos.legal_moves();
     let mut reason: Option<IllegalReason> = None;
     // The standard readings first; the kind ones only if those give no move.
     for standing in [Standing::Standard, Standing::Kindness] {
         let mut found: Vec<Move> = Vec::new();
         for (reading, _) in readings.iter().filter(|(_, s)| *s == standing) {
-            let matches: Vec<Move> = legal
+            let mut matched = false;
+            for m in legal
                 .iter()
-                .filter(|m| fits(pos, &legal, reading, **m, written.capture))
-                .copied()
-                .collect();
-            if matches.is_empty() {
+                .filter(|m| fits(pos, legal, reading, **m, written.capture))
+            {
+                matched = true;
+                if !found.contains(m) {
+                    found.push(*m);
+                }
+            }
+            if !matched {
                 let why = match reading {
                     MoveReading::Castle(side) => explain::why_not_castle(pos, *side),
                     MoveReading::Coords(c) => explain::why_not(pos, c, written.capture),
                 };
                 if reason.as_ref().is_none_or(|r| why.weight() > r.weight()) {
                     reason = Some(why);
-                }
-            }
-            for m in matches {
-                if !found.contains(&m) {
-                    found.push(m);
                 }
             }
         }
@@ -360,11 +410,14 @@ enum Standing {
 
 /// Every way the body of a move text can be read, with how each stands.
 fn readings_of(body: &[char], lang: Lang) -> Vec<(MoveReading, Standing)> {
-    let s: String = body.iter().collect();
     let standard = |r: MoveReading| vec![(r, Standing::Standard)];
-    match s.as_str() {
-        "OO" | "oo" | "00" => return standard(MoveReading::Castle(CastlingSide::KingSide)),
-        "OOO" | "ooo" | "000" => return standard(MoveReading::Castle(CastlingSide::QueenSide)),
+    match body {
+        ['O', 'O'] | ['o', 'o'] | ['0', '0'] => {
+            return standard(MoveReading::Castle(CastlingSide::KingSide));
+        }
+        ['O', 'O', 'O'] | ['o', 'o', 'o'] | ['0', '0', '0'] => {
+            return standard(MoveReading::Castle(CastlingSide::QueenSide));
+        }
         _ => {}
     }
     if !body.is_empty() && body.iter().all(|c| c.is_ascii_digit()) {
@@ -528,6 +581,8 @@ fn fits(
                 && c.promotion.is_none()
                 && (takes_rook || king_move)
         }
+        // The target square first: it rules out most moves at once.
+        (MoveReading::Coords(c), _) if c.to != m.to() => false,
         (MoveReading::Coords(c), _) => {
             let Some(from) = m.from() else {
                 return false;
@@ -553,11 +608,36 @@ fn fits(
 /// A move that is not legal in `pos` is written in plain long algebraic
 /// (there is no SAN for it), so this never panics.
 pub fn render(pos: &Chess, mv: &Move, notation: Notation, mode: CastlingMode) -> String {
-    if !pos.is_legal(*mv) {
+    // The legal moves like `mv` (its piece to its square, or castling to
+    // its side): what tells whether it is legal, and what SAN tells it
+    // apart from. Fewer to generate than all of them.
+    let alike = match *mv {
+        Move::Normal { role, to, .. } | Move::Put { role, to } => pos.san_candidates(role, to),
+        Move::EnPassant { to, .. } => pos.san_candidates(Role::Pawn, to),
+        Move::Castle { .. } => match mv.castling_side() {
+            Some(side) => pos.castling_moves(side),
+            None => MoveList::new(),
+        },
+    };
+    render_among(pos, &alike, mv, notation, mode)
+}
+
+/// [`render`], where `alike` holds at least every legal move of `pos`
+/// alike to `mv` (all of them will do).
+fn render_among(
+    pos: &Chess,
+    alike: &MoveList,
+    mv: &Move,
+    notation: Notation,
+    mode: CastlingMode,
+) -> String {
+    if !alike.contains(mv) {
         return mv.to_string();
     }
-    let san = || SanPlus::from_move(pos.clone(), *mv).to_string();
+    let san = || san_plus(pos, alike, *mv).to_string();
     match notation {
+        // English letters are SAN's own.
+        Notation::San(Lang::En) => san(),
         Notation::San(lang) => san()
             .chars()
             .map(|c| match english_role(c) {
@@ -569,10 +649,29 @@ pub fn render(pos: &Chess, mv: &Move, notation: Notation, mode: CastlingMode) ->
             .chars()
             .map(|c| english_role(c).map_or(c, letters::figurine))
             .collect(),
-        Notation::Long => long(pos, *mv),
+        Notation::Long => long(pos, alike, *mv),
         Notation::Uci => UciMove::from_move(*mv, mode).to_string(),
         Notation::Iccf => iccf_text(pos, *mv),
     }
+}
+
+/// SAN with its check or mate sign, for a legal move; `alike` as for
+/// [`render_among`]. What `SanPlus::from_move` gives, without generating
+/// the moves alike again, and without the outcome it works the sign out
+/// from (which generates every move after the move, where only a move
+/// that gives check needs them: mate or not).
+fn san_plus(pos: &Chess, alike: &MoveList, mv: Move) -> SanPlus {
+    let san = San::disambiguate(mv, alike);
+    let mut after = pos.clone();
+    after.play_unchecked(mv);
+    let suffix = if after.checkers().is_empty() {
+        None
+    } else if after.legal_moves().is_empty() {
+        Some(Suffix::Checkmate)
+    } else {
+        Some(Suffix::Check)
+    };
+    SanPlus { san, suffix }
 }
 
 /// The role of an English SAN piece letter (the `O` of castling is none).
@@ -587,8 +686,8 @@ fn english_role(c: char) -> Option<Role> {
     }
 }
 
-fn long(pos: &Chess, mv: Move) -> String {
-    let plus = SanPlus::from_move(pos.clone(), mv);
+fn long(pos: &Chess, alike: &MoveList, mv: Move) -> String {
+    let plus = san_plus(pos, alike, mv);
     let suffix = plus.suffix.map(|s| s.to_string()).unwrap_or_default();
     if let San::Castle(side) = plus.san {
         return format!("{}{suffix}", San::Castle(side));
@@ -623,7 +722,12 @@ fn iccf_text(pos: &Chess, mv: Move) -> String {
             // also a plain king move (or the king does not move, Chess960),
             // king onto its own rook says castling without doubt.
             let to = match lands {
-                Some(l) if l != king && !plain_king_move(&pos.legal_moves(), king, l) => l,
+                Some(l)
+                    if l != king
+                        && !plain_king_move(&pos.san_candidates(Role::King, l), king, l) =>
+                {
+                    l
+                }
                 _ => rook,
             };
             format!("{}{}", iccf_square(king), iccf_square(to))
