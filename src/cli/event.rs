@@ -132,6 +132,16 @@ pub enum EventCommand {
         #[arg(long)]
         site: Option<String>,
     },
+    /// A Swiss event as a FIDE Tournament Report File (TRF16, with `XXR`,
+    /// `XXC` and the points of TRF-2026), every paired round in it: check
+    /// it with `dopis swiss check FILE` or a FIDE-endorsed pairing program.
+    Trf {
+        /// The event's number.
+        id: i64,
+        /// Write the file here instead of standard output.
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
     /// The standings as a crosstable.
     Standings {
         /// The event's number.
@@ -734,6 +744,18 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                     std::fs::write(&path, &text)
                         .with_context(|| format!("cannot write {}", path.display()))?;
                     writeln!(out, "event #{id}: PGN written to {}", path.display())?;
+                }
+                None => write!(out, "{text}")?,
+            }
+        }
+        EventCommand::Trf { id, output } => {
+            let text = td::event_trf(&mut tx, EventId(id)).await?;
+            tx.commit().await?;
+            match output {
+                Some(path) => {
+                    std::fs::write(&path, &text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    writeln!(out, "event #{id}: TRF written to {}", path.display())?;
                 }
                 None => write!(out, "{text}")?,
             }

@@ -1285,6 +1285,7 @@ pub(crate) fn event_and_time_cases_in(
             event: table.title.clone(),
             table,
             over: false,
+            bye: None,
         },
         lang,
         Color::White,

@@ -1,0 +1,308 @@
+//! Swiss events played by mail (issue 25, the first slice), through the
+//! real binary on both backends: `dopis event start` pairs round 1 by the
+//! FIDE Dutch system and mails every player (the bye too), results come by
+//! mail and from the TD, and `dopis serve --once` pairs each next round by
+//! itself once the last one has ended, until the event's rounds are
+//! played; then the final standings go out once. After every round the
+//! event's TRF file (`dopis event trf`) is checked with `dopis swiss
+//! check`, which pairs every round again from the rounds before it and
+//! must find each as dopis paired it. A daemon that dies just before a
+//! round's commit pairs nothing; the next pass pairs it once.
+
+use crate::club::{Club, Sent};
+use crate::on_both_backends;
+use crate::support::{TestDb, dopis, fails, ok};
+
+const TD: &str = "td@chess.test";
+
+fn player(n: u32) -> String {
+    format!("p{n:02}@players.test")
+}
+
+/// A Swiss event file of `players` players (Player 1 rated highest by
+/// name order only: nobody is rated) over `rounds` rounds, with `extra`
+/// lines.
+fn swiss_file(players: u32, rounds: u32, extra: &str) -> String {
+    let mut file = format!(
+        "name = \"Open\"\nkind = \"swiss\"\nrounds = {rounds}\ntds = [\"{TD}\"]\n\
+         time_control = \"10/50d\"\n{extra}\n"
+    );
+    for n in 1..=players {
+        file.push_str(&format!(
+            "[[players]]\nemail = \"{}\"\nname = \"Player {n:02}\"\n{}",
+            player(n),
+            if n % 3 == 0 { "lang = \"sl\"\n" } else { "" }
+        ));
+    }
+    file
+}
+
+struct Open<'a> {
+    club: Club,
+    db: &'a TestDb,
+    seen: usize,
+}
+
+impl Open<'_> {
+    fn run(&self, args: &[&str]) -> String {
+        ok(&dopis(self.club.path(), self.db, args))
+    }
+
+    fn refused(&self, args: &[&str]) -> String {
+        fails(&dopis(self.club.path(), self.db, args))
+    }
+
+    /// The mails a `dopis serve --once` sent.
+    fn serve(&mut self) -> Vec<Sent> {
+        ok(&self.club.serve_once(self.db, None));
+        self.new_mails()
+    }
+
+    fn new_mails(&mut self) -> Vec<Sent> {
+        let all = self.club.sent_mails();
+        let new = all[self.seen..].to_vec();
+        self.seen = all.len();
+        new
+    }
+
+    /// Every game of the event: (round, game, white, black, status).
+    fn games(&self, event: &str) -> Vec<(u64, i64, String, String, String)> {
+        let out = self.run(&["event", "pairings", event, "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["round"].as_u64().unwrap(),
+                    p["game"].as_i64().expect("started"),
+                    p["white"]["email"].as_str().unwrap().to_string(),
+                    p["black"]["email"].as_str().unwrap().to_string(),
+                    p["status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// The newest mail to `to` about game `game`.
+    fn newest_in_game(&self, to: &str, game: i64) -> Sent {
+        let tag = format!("+g{game}.");
+        self.club
+            .sent_mails()
+            .into_iter()
+            .rev()
+            .find(|m| m.to == to && m.reply_to.as_deref().is_some_and(|r| r.contains(&tag)))
+            .unwrap_or_else(|| panic!("no mail to {to} about game {game}"))
+    }
+
+    /// `dopis event trf` checked by `dopis swiss check`: every round as
+    /// dopis paired it. Returns the check's report.
+    fn check_trf(&self, event: &str, rounds: u32) -> String {
+        let path = self.club.path().join("open.trf");
+        self.run(&["event", "trf", event, "--output", path.to_str().unwrap()]);
+        let trf = std::fs::read_to_string(&path).unwrap();
+        assert!(trf.contains("XXR 5") && trf.contains("XXC white1"), "{trf}");
+        let out = dopis(
+            self.club.path(),
+            self.db,
+            &["swiss", "check", path.to_str().unwrap()],
+        );
+        let report = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "dopis swiss check on the event's TRF file:\n{report}\n{trf}"
+        );
+        assert!(
+            report.contains(&format!(
+                "all {rounds} rounds are paired as dopis pairs them"
+            )),
+            "{report}"
+        );
+        report
+    }
+}
+
+async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
+    let mut s = Open {
+        club: Club::empty(db, ""),
+        db,
+        seen: 0,
+    };
+    std::fs::write(s.club.path().join("open.toml"), swiss_file(11, 5, "")).unwrap();
+    let event = s
+        .run(&["event", "create", "open.toml"])
+        .lines()
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
+    assert!(
+        s.run(&["event", "list"]).contains("swiss"),
+        "event list names the kind"
+    );
+    s.run(&["event", "start", &event]);
+    let again = s.refused(&["event", "start", &event]);
+    assert!(again.contains("has started already"), "{again}");
+
+    for round in 1..=5u64 {
+        let sent = s.serve();
+        let games = s.games(&event);
+        let this: Vec<_> = games.iter().filter(|g| g.0 == round).collect();
+        assert_eq!(this.len(), 5, "round {round} pairs 10 of 11: {games:?}");
+        assert!(
+            games.iter().all(|g| g.0 <= round),
+            "no round ahead of {round}"
+        );
+        // Each paired player hears of their game, the bye of the bye.
+        let mut playing: Vec<&str> = this.iter().flat_map(|g| [&*g.2, &*g.3]).collect();
+        playing.sort_unstable();
+        playing.dedup();
+        assert_eq!(playing.len(), 10, "ten different players: {this:?}");
+        let bye: Vec<String> = (1..=11)
+            .map(player)
+            .filter(|p| !playing.contains(&p.as_str()))
+            .collect();
+        let bye_mails: Vec<&Sent> = sent
+            .iter()
+            .filter(|m| {
+                m.subject
+                    .contains(&format!("Round {round}: you have the bye"))
+                    || m.subject.contains(&format!("{round}. kolo: prosti ste"))
+            })
+            .collect();
+        assert_eq!(
+            bye_mails.len(),
+            1,
+            "one bye mail in round {round}: {sent:?}"
+        );
+        assert_eq!(bye_mails[0].to, bye[0]);
+        for p in &playing {
+            assert!(
+                sent.iter().any(|m| m.to == *p && m.reply_to.is_some()),
+                "{p} is told of their round {round} game"
+            );
+        }
+        s.check_trf(&event, round as u32);
+        // The next round waits for every game of this one.
+        let (last, rest) = this.split_last().unwrap();
+        for (i, (_, game, white, _, _)) in rest.iter().enumerate() {
+            if i % 2 == 0 {
+                let mail = s.newest_in_game(white, *game);
+                s.club.reply_to_mail(&mail, "resign");
+            } else {
+                let by = ["--by", TD];
+                let mut args = vec!["game", "result"];
+                let g = game.to_string();
+                args.extend([g.as_str(), "1/2-1/2", "--reason", "agreed by phone"]);
+                args.extend(by);
+                s.run(&args);
+            }
+        }
+        s.serve();
+        assert_eq!(
+            s.games(&event).len(),
+            this.len() * round as usize,
+            "round {} waits for the last game of round {round}",
+            round + 1
+        );
+        let mail = s.newest_in_game(&last.3, last.1);
+        s.club.reply_to_mail(&mail, "resign");
+        if round == 2 {
+            // The daemon dies just before round 3 commits: nothing of it
+            // is kept, and the next pass pairs it once.
+            let out = s.club.serve_once(db, Some("before-swiss-round-commit"));
+            assert!(!out.status.success(), "dies at the crash point");
+            s.new_mails();
+            assert_eq!(
+                s.games(&event).len(),
+                10,
+                "round 3 not paired by the dead pass"
+            );
+        }
+    }
+    let sent = s.serve();
+    let games = s.games(&event);
+    assert_eq!(games.len(), 25, "five rounds of five games");
+    assert!(games.iter().all(|g| g.4 != "active"), "{games:?}");
+    s.check_trf(&event, 5);
+    let finals: Vec<&Sent> = sent
+        .iter()
+        .filter(|m| m.subject.contains("Final standings") || m.subject.contains("Končna lestvica"))
+        .collect();
+    assert_eq!(
+        finals.len(),
+        11,
+        "every player gets the final standings once"
+    );
+    // Nothing more is paired, however often the daemon looks.
+    let more = s.serve();
+    assert!(
+        !more.iter().any(|m| m.subject.contains("Final standings")),
+        "the final standings go out once"
+    );
+    assert_eq!(s.games(&event).len(), 25);
+
+    let table = s.run(&["event", "standings", &event]);
+    assert!(
+        table.contains("BH-C1") && table.contains("Player"),
+        "FIDE tie-breaks: {table}"
+    );
+    let trf = s.run(&["event", "trf", &event]);
+    assert!(trf.contains("012 Open"), "{trf}");
+}
+
+async fn a_bad_swiss_file_is_refused_with_the_key_and_the_fix(db: &TestDb) {
+    let club = Club::empty(db, "");
+    let bad = |name: &str, text: String| -> String {
+        std::fs::write(club.path().join(name), text).unwrap();
+        fails(&dopis(club.path(), db, &["event", "create", name]))
+    };
+    let too_many = bad("rounds.toml", swiss_file(6, 6, ""));
+    assert!(
+        too_many.contains("rounds") && too_many.contains("at most 5 rounds"),
+        "{too_many}"
+    );
+    let accel = bad("accel.toml", swiss_file(8, 3, "acceleration = \"fast\""));
+    assert!(
+        accel.contains("acceleration") && accel.contains("\"baku\""),
+        "{accel}"
+    );
+    let tb = bad(
+        "tb.toml",
+        swiss_file(8, 3, "tie_breaks = [\"BH-C1\", \"XYZ\"]"),
+    );
+    assert!(tb.contains("tie_breaks[2]"), "{tb}");
+    let bye = bad("bye.toml", swiss_file(8, 3, "bye_points = 2"));
+    assert!(bye.contains("bye_points"), "{bye}");
+    let cycles = bad("cycles.toml", swiss_file(8, 3, "cycles = 2"));
+    assert!(
+        cycles.contains("cycles") && cycles.contains("remove it"),
+        "{cycles}"
+    );
+    let rr = bad(
+        "rr.toml",
+        "name = \"RR\"\nkind = \"round-robin\"\nrounds = 3\ntds = [\"td@chess.test\"]\n"
+            .to_string()
+            + &swiss_file(4, 3, "")[swiss_file(4, 3, "").find("[[players]]").unwrap()..],
+    );
+    assert!(rr.contains("rounds") && rr.contains("remove it"), "{rr}");
+    let list = ok(&dopis(club.path(), db, &["event", "list"]));
+    assert!(
+        !list.contains("Open") && !list.contains("RR"),
+        "nothing was created: {list}"
+    );
+    // A round robin has no TRF file.
+    std::fs::write(
+        club.path().join("good.toml"),
+        swiss_file(8, 3, "").replace("kind = \"swiss\"\nrounds = 3\n", "kind = \"round-robin\"\n"),
+    )
+    .unwrap();
+    ok(&dopis(club.path(), db, &["event", "create", "good.toml"]));
+    let trf = fails(&dopis(club.path(), db, &["event", "trf", "1"]));
+    assert!(trf.contains("not a Swiss event"), "{trf}");
+}
+
+on_both_backends!(
+    a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon,
+    a_bad_swiss_file_is_refused_with_the_key_and_the_fix,
+);
