@@ -25,7 +25,7 @@ fn player(n: u32) -> String {
 fn swiss_file(players: u32, rounds: u32, extra: &str) -> String {
     let mut file = format!(
         "name = \"Open\"\nkind = \"swiss\"\nrounds = {rounds}\ntds = [\"{TD}\"]\n\
-         time_control = \"10/50d\"\n{extra}\n"
+         time_control = \"10/50d\"\nvisibility = \"public\"\n{extra}\n"
     );
     for n in 1..=players {
         file.push_str(&format!(
@@ -124,7 +124,7 @@ impl Open<'_> {
 
 async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
     let mut s = Open {
-        club: Club::empty(db, ""),
+        club: Club::empty(db, "\n[web]\nlisten = \"127.0.0.1:0\""),
         db,
         seen: 0,
     };
@@ -144,11 +144,15 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
     let again = s.refused(&["event", "start", &event]);
     assert!(again.contains("has started already"), "{again}");
 
+    let mut withdrawn: Option<String> = None;
     for round in 1..=5u64 {
         let sent = s.serve();
         let games = s.games(&event);
         let this: Vec<_> = games.iter().filter(|g| g.0 == round).collect();
-        assert_eq!(this.len(), 5, "round {round} pairs 10 of 11: {games:?}");
+        // 11 players: 5 games and a bye; after the withdrawal in round 3,
+        // 10 players: 5 games and no bye.
+        let in_play = if withdrawn.is_some() { 10 } else { 11 };
+        assert_eq!(this.len(), 5, "round {round} of {in_play}: {games:?}");
         assert!(
             games.iter().all(|g| g.0 <= round),
             "no round ahead of {round}"
@@ -158,10 +162,17 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
         playing.sort_unstable();
         playing.dedup();
         assert_eq!(playing.len(), 10, "ten different players: {this:?}");
+        if let Some(gone) = &withdrawn {
+            assert!(
+                !playing.contains(&gone.as_str()),
+                "{gone} is paired no more"
+            );
+        }
         let bye: Vec<String> = (1..=11)
             .map(player)
-            .filter(|p| !playing.contains(&p.as_str()))
+            .filter(|p| !playing.contains(&p.as_str()) && withdrawn.as_ref() != Some(p))
             .collect();
+        assert_eq!(bye.len(), in_play - 10, "{bye:?}");
         let bye_mails: Vec<&Sent> = sent
             .iter()
             .filter(|m| {
@@ -170,12 +181,21 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
                     || m.subject.contains(&format!("{round}. kolo: prosti ste"))
             })
             .collect();
-        assert_eq!(
-            bye_mails.len(),
-            1,
-            "one bye mail in round {round}: {sent:?}"
-        );
-        assert_eq!(bye_mails[0].to, bye[0]);
+        assert_eq!(bye_mails.len(), bye.len(), "round {round}: {sent:?}");
+        if let Some(b) = bye.first() {
+            assert_eq!(&bye_mails[0].to, b);
+            // The pairings list names the bye beside the round's games.
+            let listed = s.run(&["event", "pairings", &event, "--format", "json"]);
+            let v: serde_json::Value = serde_json::from_str(&listed).unwrap();
+            let name = format!("Player {}", &b[1..3]);
+            assert!(
+                v.as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|p| p["round"] == round && p["bye"] == name.as_str()),
+                "round {round}'s bye {name} is listed: {listed}"
+            );
+        }
         for p in &playing {
             assert!(
                 sent.iter().any(|m| m.to == *p && m.reply_to.is_some()),
@@ -183,19 +203,25 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
             );
         }
         s.check_trf(&event, round as u32);
-        // The next round waits for every game of this one.
+        // Results by mail and from the TD; the next round waits for
+        // every game of this one.
         let (last, rest) = this.split_last().unwrap();
         for (i, (_, game, white, _, _)) in rest.iter().enumerate() {
             if i % 2 == 0 {
                 let mail = s.newest_in_game(white, *game);
                 s.club.reply_to_mail(&mail, "resign");
             } else {
-                let by = ["--by", TD];
-                let mut args = vec!["game", "result"];
                 let g = game.to_string();
-                args.extend([g.as_str(), "1/2-1/2", "--reason", "agreed by phone"]);
-                args.extend(by);
-                s.run(&args);
+                s.run(&[
+                    "game",
+                    "result",
+                    &g,
+                    "1/2-1/2",
+                    "--reason",
+                    "agreed by phone",
+                    "--by",
+                    TD,
+                ]);
             }
         }
         s.serve();
@@ -205,8 +231,26 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
             "round {} waits for the last game of round {round}",
             round + 1
         );
-        let mail = s.newest_in_game(&last.3, last.1);
-        s.club.reply_to_mail(&mail, "resign");
+        if round == 3 {
+            // White of the last game withdraws: that game is lost by
+            // forfeit, which ends the round, and they are paired no more.
+            let gone = last.2.clone();
+            s.run(&[
+                "event",
+                "withdraw",
+                &event,
+                "--email",
+                &gone,
+                "--reason",
+                "moved abroad",
+                "--by",
+                TD,
+            ]);
+            withdrawn = Some(gone);
+        } else {
+            let mail = s.newest_in_game(&last.3, last.1);
+            s.club.reply_to_mail(&mail, "resign");
+        }
         if round == 2 {
             // The daemon dies just before round 3 commits: nothing of it
             // is kept, and the next pass pairs it once.
@@ -224,7 +268,7 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
     let games = s.games(&event);
     assert_eq!(games.len(), 25, "five rounds of five games");
     assert!(games.iter().all(|g| g.4 != "active"), "{games:?}");
-    s.check_trf(&event, 5);
+    let report = s.check_trf(&event, 5);
     let finals: Vec<&Sent> = sent
         .iter()
         .filter(|m| m.subject.contains("Final standings") || m.subject.contains("Končna lestvica"))
@@ -249,6 +293,22 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
     );
     let trf = s.run(&["event", "trf", &event]);
     assert!(trf.contains("012 Open"), "{trf}");
+    // The withdrawal's forfeit: a `-` for the one who left, a `+` for
+    // their opponent, and absences (`Z`-less blanks) after it.
+    assert!(
+        trf.contains(" - ") && trf.contains(" + "),
+        "{trf}\n{report}"
+    );
+
+    // The event's web page shows a Swiss event as any other.
+    let server =
+        crate::support::web::WebServer::start(s.club.path(), db, &s.club.path().join("dopis.toml"));
+    let (status, page) = server.get(&format!("/events/{event}"));
+    assert_eq!(status, 200, "{page}");
+    assert!(
+        page.contains("Player 01") && page.contains("BH-C1"),
+        "{page}"
+    );
 }
 
 async fn a_bad_swiss_file_is_refused_with_the_key_and_the_fix(db: &TestDb) {
@@ -272,6 +332,14 @@ async fn a_bad_swiss_file_is_refused_with_the_key_and_the_fix(db: &TestDb) {
         swiss_file(8, 3, "tie_breaks = [\"BH-C1\", \"XYZ\"]"),
     );
     assert!(tb.contains("tie_breaks[2]"), "{tb}");
+    let annul = bad(
+        "annul.toml",
+        swiss_file(8, 3, "withdrawal = \"annul-if-under-half\""),
+    );
+    assert!(
+        annul.contains("withdrawal") && annul.contains("forfeit-all"),
+        "{annul}"
+    );
     let bye = bad("bye.toml", swiss_file(8, 3, "bye_points = 2"));
     assert!(bye.contains("bye_points"), "{bye}");
     let cycles = bad("cycles.toml", swiss_file(8, 3, "cycles = 2"));

@@ -1883,6 +1883,20 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         }
     };
 
+    // A Swiss event's later rounds were paired on a withdrawn player's
+    // results: they stand, and the unfinished games are lost by forfeit.
+    let withdrawal = match (&kind, &raw.withdrawal) {
+        (Some(EventKind::Swiss { .. }), Some(w)) if w.get_ref().trim() == "annul-if-under-half" => {
+            c.at(
+                w,
+                "withdrawal",
+                "a Swiss event cannot annul a withdrawn player's games: its later rounds were paired on their results; write \"forfeit-all\" (the default for Swiss events) or remove it",
+            );
+            withdrawal
+        }
+        (Some(EventKind::Swiss { .. }), _) => WithdrawalRule::ForfeitAll,
+        _ => withdrawal,
+    };
     match kind {
         Some(ref k)
             if (!matches!(k, EventKind::RoundRobin { .. }) && raw.entries.is_some())

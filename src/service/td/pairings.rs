@@ -114,7 +114,18 @@ pub fn pairings(ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
 /// The event's games as started, in pairing form (for `event pairings`).
 pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
     let games = tx.event_games(ev.record.id).await?;
-    let byes = bye_names(ev);
+    let mut byes = bye_names(ev);
+    // A Swiss event's byes are its stored rounds' (the pairing gave them).
+    if matches!(
+        ev.event.kind,
+        crate::domain::event::file::EventKind::Swiss { .. }
+    ) {
+        for r in tx.swiss_rounds(ev.record.id).await? {
+            if let Some(holder) = r.bye_seat.and_then(|s| ev.holder(None, s)) {
+                byes.insert(r.round, holder.player.name.clone());
+            }
+        }
+    }
     let mut out = Vec::new();
     for g in games {
         let white = tx.player(g.game.white).await?;

@@ -47,12 +47,7 @@ pub(super) async fn tournament(
         .iter()
         .filter_map(|e| e.seat.map(|s| (e.player.id, s as usize - 1)))
         .collect();
-    let withdrawn: Vec<usize> = ev
-        .entrants
-        .iter()
-        .filter(|e| e.withdrawn_at.is_some())
-        .filter_map(|e| e.seat.map(|s| s as usize - 1))
-        .collect();
+    let withdrawn = withdrawn_seats(ev);
     let ids: Vec<PlayerId> = ev.entrants.iter().map(|e| e.player.id).collect();
     let ratings = tx.ratings_of(&ids).await?;
     let mut players: Vec<SwissPlayer> = (0..seats)
@@ -88,21 +83,7 @@ pub(super) async fn tournament(
         if g.round == 0 || g.round > paired {
             continue;
         }
-        // A game a withdrawal closed is lost by the one who withdrew, by
-        // forfeit (C.07 16.2: unplayed), whatever the round robins' rule.
-        let state = if g.closed_by_withdrawal {
-            let white_left = withdrawn.contains(&w);
-            GameState::Finished {
-                outcome: if white_left {
-                    crate::domain::chess::game::GameResult::BlackWins
-                } else {
-                    crate::domain::chess::game::GameResult::WhiteWins
-                },
-                decision: Decision::Forfeit,
-            }
-        } else {
-            state_of(&g)
-        };
+        let state = swiss_state(&g, &withdrawn, w);
         let (result_of, played) = match state {
             // A cancelled game counts for nobody: the round is unplayed
             // for both, and they may meet again.
@@ -179,6 +160,7 @@ pub(super) async fn table(
         .iter()
         .filter_map(|e| e.seat.map(|s| (e.player.id, s as usize - 1)))
         .collect();
+    let withdrawn = withdrawn_seats(ev);
     let mut games = Vec::new();
     let mut counted = Vec::new();
     let mut kept = Vec::new();
@@ -187,7 +169,7 @@ pub(super) async fn table(
         else {
             continue;
         };
-        let state = state_of(&g);
+        let state = swiss_state(&g, &withdrawn, white);
         kept.push(g.game.id);
         games.push(ScoredGame {
             round: g.round,
@@ -211,4 +193,35 @@ pub(super) async fn table(
         },
         kept,
     ))
+}
+
+/// The pairing numbers (less one) of the withdrawn players.
+pub(super) fn withdrawn_seats(ev: &StoredEvent) -> Vec<usize> {
+    ev.entrants
+        .iter()
+        .filter(|e| e.withdrawn_at.is_some())
+        .filter_map(|e| e.seat.map(|s| s as usize - 1))
+        .collect()
+}
+
+/// How a stored game of a Swiss event counts: as any game, except that a
+/// game a withdrawal closed is lost by the one who withdrew, by forfeit
+/// (unplayed for C.07 16.2), whatever became of it in a round robin.
+fn swiss_state(
+    g: &crate::adapter::store::games::EventGame,
+    withdrawn: &[usize],
+    white: usize,
+) -> GameState {
+    use crate::domain::chess::game::GameResult;
+    if !g.closed_by_withdrawal {
+        return state_of(g);
+    }
+    GameState::Finished {
+        outcome: if withdrawn.contains(&white) {
+            GameResult::BlackWins
+        } else {
+            GameResult::WhiteWins
+        },
+        decision: Decision::Forfeit,
+    }
 }
