@@ -950,6 +950,25 @@ fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Res
             EventStatus::Started => "started",
         }
     )?;
+    if let crate::domain::event::file::EventKind::Swiss {
+        tie_breaks, rules, ..
+    } = &ev.event.kind
+    {
+        let names: Vec<&str> = tie_breaks.iter().map(|t| t.abbreviation()).collect();
+        writeln!(
+            out,
+            "swiss:        {} rounds (FIDE Dutch), the bye scores {}, at most {} half-point byes, {}; tie-breaks {}",
+            rules.rounds,
+            rules.bye_points(),
+            rules.max_half_point_byes,
+            if rules.baku {
+                "Baku acceleration"
+            } else {
+                "no acceleration"
+            },
+            names.join(", ")
+        )?;
+    }
     writeln!(out, "time control: {}", ev.event.time_control)?;
     writeln!(out, "start:        {}", ev.event.start_words())?;
     writeln!(out, "leave:        {} days a year", ev.event.leave_days)?;

@@ -2379,10 +2379,10 @@ name = \"C\"
             "unknown field `colour`",
         ),
         (
-            "kind = \"swiss\"\ntds = [\"t@example.org\"]\nname = \"X\"\n",
+            "kind = \"knockout\"\ntds = [\"t@example.org\"]\nname = \"X\"\n",
             Some(1),
             "kind",
-            "write \"round-robin\"",
+            "write \"round-robin\", \"swiss\"",
         ),
         (
             "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ncycles = 3\n",
@@ -2587,6 +2587,141 @@ name = \"C\"
                 found.message.contains(words) || found.to_string().contains(words),
                 "{key}: {err}"
             );
+        }
+    }
+
+    const SWISS: &str = include_str!("../../../tests/fixtures/events/swiss.toml");
+
+    #[test]
+    fn the_swiss_example_reads_with_its_rounds_bye_and_fide_tie_breaks() {
+        let event = parse(SWISS).unwrap();
+        let EventKind::Swiss {
+            players,
+            tie_breaks,
+            rules,
+        } = &event.kind
+        else {
+            panic!("not a Swiss: {:?}", event.kind);
+        };
+        assert_eq!(players.len(), 8);
+        assert_eq!(players[4].lang, Some(Lang::Pl));
+        assert_eq!(
+            tie_breaks,
+            &TieBreak::SWISS.to_vec(),
+            "the FIDE abbreviations name dopis's default order"
+        );
+        assert_eq!(
+            *rules,
+            SwissRules {
+                rounds: 5,
+                bye_quarters: 4,
+                max_half_point_byes: 1,
+                baku: true,
+            }
+        );
+        assert_eq!(event.withdrawal, WithdrawalRule::ForfeitAll);
+        assert_eq!(event.pairings(), Pairings::Individual(Vec::new()));
+        let points = rules.point_system(&event.scoring);
+        assert_eq!(points.pairing_bye, Points::whole(1));
+        assert_eq!(points.draw, Points::halves(1));
+    }
+
+    #[test]
+    fn a_swiss_without_its_options_takes_the_defaults() {
+        let text = SWISS
+            .lines()
+            .filter(|l| {
+                !["bye_points", "max_half", "acceleration", "tie_breaks"]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            .replace("[scoring]", "");
+        let event = parse(&format!("{text}\n[scoring]\nwin = 3\ndraw = 1\nloss = 0\n")).unwrap();
+        let EventKind::Swiss {
+            rules, tie_breaks, ..
+        } = &event.kind
+        else {
+            panic!("not a Swiss");
+        };
+        assert_eq!(rules.bye_points(), Points::whole(3), "a win's points");
+        assert!(!rules.baku);
+        assert_eq!(rules.max_half_point_byes, 0);
+        assert_eq!(tie_breaks, &TieBreak::SWISS.to_vec());
+    }
+
+    #[test]
+    fn bad_swiss_keys_name_the_key_and_the_fix() {
+        let swap = |from: &str, to: &str| {
+            assert!(SWISS.contains(from), "{from}");
+            SWISS.replace(from, to)
+        };
+        for (text, key, words) in [
+            (swap("rounds = 5\n", ""), "rounds", "is missing"),
+            (
+                swap("rounds = 5", "rounds = 8"),
+                "rounds",
+                "at most 7 rounds",
+            ),
+            (swap("rounds = 5", "rounds = 0"), "rounds", "from 1 to 50"),
+            (
+                swap("bye_points = 1", "bye_points = 1.5"),
+                "bye_points",
+                "a win's",
+            ),
+            (
+                swap("bye_points = 1", "bye_points = \"win\""),
+                "bye_points",
+                "whole or half",
+            ),
+            (
+                swap("max_half_point_byes = 1", "max_half_point_byes = 6"),
+                "max_half_point_byes",
+                "at most 5",
+            ),
+            (
+                swap("acceleration = \"baku\"", "acceleration = \"quick\""),
+                "acceleration",
+                "\"baku\"",
+            ),
+            (swap("\"WIN\"", "\"XYZ\""), "tie_breaks[5]", "XYZ"),
+            (
+                swap("rounds = 5", "rounds = 5\ncycles = 2"),
+                "cycles",
+                "remove it",
+            ),
+            (
+                swap("rounds = 5", "rounds = 5\nboards = 4"),
+                "boards",
+                "remove it",
+            ),
+            (
+                format!("{SWISS}\n[stages]\ngroups = 2\nqualify = 2\n"),
+                "stages",
+                "no stages",
+            ),
+            (
+                swap(
+                    "rounds = 5",
+                    "rounds = 5\nwithdrawal = \"annul-if-under-half\"",
+                ),
+                "withdrawal",
+                "forfeit-all",
+            ),
+            (
+                swap("kind = \"swiss\"", "kind = \"round-robin\""),
+                "rounds",
+                "remove it",
+            ),
+        ] {
+            let err = parse(&text).expect_err(&text);
+            let found = err
+                .problems
+                .iter()
+                .find(|p| p.key == key)
+                .unwrap_or_else(|| panic!("no problem with {key} in {err}"));
+            assert!(found.message.contains(words), "{key}: {err}");
         }
     }
 
