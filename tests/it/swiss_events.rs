@@ -6,7 +6,9 @@
 //! played; then the final standings go out once. After every round the
 //! event's TRF file (`dopis event trf`) is checked with `dopis swiss
 //! check`, which pairs every round again from the rounds before it and
-//! must find each as dopis paired it. A daemon that dies just before a
+//! must find each as dopis paired it, and caissify-pairings (an
+//! independent implementation, when the test stack installed it) pairs
+//! every round of the finished event as dopis did. A daemon that dies just before a
 //! round's commit pairs nothing; the next pass pairs it once.
 
 use crate::club::{Club, Sent};
@@ -269,6 +271,12 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
     assert_eq!(games.len(), 25, "five rounds of five games");
     assert!(games.iter().all(|g| g.4 != "active"), "{games:?}");
     let report = s.check_trf(&event, 5);
+    // An implementation of the Dutch system independent of dopis's pairs
+    // every round of the event the same (up to the oracle's known faults,
+    // each explained with its rule in swiss_oracle.rs).
+    if let Some(agreed) = crate::swiss_oracle::caissify_agrees(&s.run(&["event", "trf", &event])) {
+        assert_eq!(agreed, Ok(5), "caissify-pairings on the event's TRF file");
+    }
     let finals: Vec<&Sent> = sent
         .iter()
         .filter(|m| m.subject.contains("Final standings") || m.subject.contains("Končna lestvica"))
