@@ -171,13 +171,7 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
     if let Some(players) = players {
         let (table, kept, withdrawn) = if swiss {
             let (table, kept) = super::swiss_table::table(tx, ev).await?;
-            let withdrawn: Vec<usize> = ev
-                .entrants
-                .iter()
-                .filter(|e| e.withdrawn_at.is_some())
-                .filter_map(|e| e.seat.map(|s| s as usize - 1))
-                .collect();
-            (table, kept, withdrawn)
+            (table, kept, super::swiss_table::withdrawn_seats(ev))
         } else {
             round_robin_table(ev, players.len(), &games)
         };

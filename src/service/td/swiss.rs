@@ -13,11 +13,12 @@
 
 use chrono::{DateTime, Utc};
 
+use super::pairings::{add_event_game, event_game};
 use super::swiss_table::{rating_of, rules_of, tournament};
 use super::{StoredEvent, TdError, refused};
 use crate::adapter::store::Tx;
 use crate::adapter::store::events::{EventStatus, SwissRound};
-use crate::adapter::store::games::{GameStatus, NewGame};
+use crate::adapter::store::games::GameStatus;
 use crate::domain::event::file::EventKind;
 use crate::domain::event::swiss::trf::{Person, Trf};
 use crate::domain::event::swiss::{Absence, Entry, RoundPairing, Seed, initial_order};
@@ -157,23 +158,9 @@ async fn create_games(
     for (board, p) in pairing.games.iter().enumerate() {
         let white = ev.holder(None, p.white as u32 + 1).ok_or_else(missing)?;
         let black = ev.holder(None, p.black as u32 + 1).ok_or_else(missing)?;
-        let game = NewGame {
-            white: white.player.id,
-            black: black.player.id,
-            start: start.clone(),
-            time_control: ev.event.time_control,
-            opening: ev
-                .event
-                .opening
-                .as_ref()
-                .map(|o| o.ucis().to_vec())
-                .unwrap_or_default(),
-        };
-        let id = tx.add_game(&game, now).await?;
-        tx.link_game(id, event, pairing.round, board as u32 + 1)
-            .await?;
-        crate::service::start::first_mails(tx, post, id, now).await?;
-        ids.push(id);
+        let game = event_game(ev, white.player.id, black.player.id, start.clone());
+        let at = (pairing.round, board as u32 + 1);
+        ids.push(add_event_game(tx, post, ev, &game, at, now).await?);
     }
     Ok(ids)
 }

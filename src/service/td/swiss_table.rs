@@ -42,11 +42,7 @@ pub(super) async fn tournament(
 ) -> Result<Tournament, TdError> {
     let rules = rules_of(ev)?;
     let seats: usize = ev.entrants.iter().filter_map(|e| e.seat).max().unwrap_or(0) as usize;
-    let index: HashMap<PlayerId, usize> = ev
-        .entrants
-        .iter()
-        .filter_map(|e| e.seat.map(|s| (e.player.id, s as usize - 1)))
-        .collect();
+    let index = seat_index(ev);
     let withdrawn = withdrawn_seats(ev);
     let ids: Vec<PlayerId> = ev.entrants.iter().map(|e| e.player.id).collect();
     let ratings = tx.ratings_of(&ids).await?;
@@ -155,11 +151,7 @@ pub(super) async fn table(
     let t = tournament(tx, ev, &rounds).await?;
     let after = rounds.iter().map(|r| r.round).max().unwrap_or(0);
     let table = crate::domain::event::swiss::tiebreaks::table(&t, after, tie_breaks);
-    let index: HashMap<PlayerId, usize> = ev
-        .entrants
-        .iter()
-        .filter_map(|e| e.seat.map(|s| (e.player.id, s as usize - 1)))
-        .collect();
+    let index = seat_index(ev);
     let withdrawn = withdrawn_seats(ev);
     let mut games = Vec::new();
     let mut counted = Vec::new();
@@ -224,4 +216,12 @@ fn swiss_state(
         },
         decision: Decision::Forfeit,
     }
+}
+
+/// Each seated player's pairing number, less one.
+fn seat_index(ev: &StoredEvent) -> HashMap<PlayerId, usize> {
+    ev.entrants
+        .iter()
+        .filter_map(|e| e.seat.map(|s| (e.player.id, s as usize - 1)))
+        .collect()
 }
