@@ -294,6 +294,25 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
     );
     assert_eq!(s.games(&event).len(), 25);
 
+    // A round is paired once: the store refuses a second pairing of a
+    // round, so a transaction that tried would keep nothing.
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
+    let mut tx = store.begin().await.unwrap();
+    let id = dopis::domain::ids::EventId(event.parse().unwrap());
+    let again = tx
+        .add_swiss_round(
+            id,
+            dopis::adapter::store::events::SwissRound {
+                round: 3,
+                bye_seat: None,
+            },
+            chrono::DateTime::from_timestamp(1_900_000_000, 0).unwrap(),
+        )
+        .await;
+    assert!(again.is_err(), "round 3 is paired already");
+    drop(tx);
+    store.close().await;
+
     let table = s.run(&["event", "standings", &event]);
     assert!(
         table.contains("BH-C1") && table.contains("Player"),
