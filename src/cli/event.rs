@@ -132,6 +132,16 @@ pub enum EventCommand {
         #[arg(long)]
         site: Option<String>,
     },
+    /// A Swiss event as a FIDE Tournament Report File (TRF16, with `XXR`,
+    /// `XXC` and the points of TRF-2026), every paired round in it: check
+    /// it with `dopis swiss check FILE` or a FIDE-endorsed pairing program.
+    Trf {
+        /// The event's number.
+        id: i64,
+        /// Write the file here instead of standard output.
+        #[arg(long)]
+        output: Option<PathBuf>,
+    },
     /// The standings as a crosstable.
     Standings {
         /// The event's number.
@@ -738,6 +748,18 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 None => write!(out, "{text}")?,
             }
         }
+        EventCommand::Trf { id, output } => {
+            let text = td::event_trf(&mut tx, EventId(id)).await?;
+            tx.commit().await?;
+            match output {
+                Some(path) => {
+                    std::fs::write(&path, &text)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    writeln!(out, "event #{id}: TRF written to {}", path.display())?;
+                }
+                None => write!(out, "{text}")?,
+            }
+        }
         EventCommand::Standings {
             id,
             format,
@@ -928,6 +950,25 @@ fn show_text(out: &mut dyn Write, ev: &StoredEvent, actions: &[TdAction]) -> Res
             EventStatus::Started => "started",
         }
     )?;
+    if let crate::domain::event::file::EventKind::Swiss {
+        tie_breaks, rules, ..
+    } = &ev.event.kind
+    {
+        let names: Vec<&str> = tie_breaks.iter().map(|t| t.abbreviation()).collect();
+        writeln!(
+            out,
+            "swiss:        {} rounds (FIDE Dutch), the bye scores {}, at most {} half-point byes, {}; tie-breaks {}",
+            rules.rounds,
+            rules.bye_points(),
+            rules.max_half_point_byes,
+            if rules.baku {
+                "Baku acceleration"
+            } else {
+                "no acceleration"
+            },
+            names.join(", ")
+        )?;
+    }
     writeln!(out, "time control: {}", ev.event.time_control)?;
     writeln!(out, "start:        {}", ev.event.start_words())?;
     writeln!(out, "leave:        {} days a year", ev.event.leave_days)?;

@@ -895,6 +895,30 @@ impl Daemon {
                 closed += 1;
             }
         }
+        // Swiss events: the next round, once every game of the last has ended.
+        for event in crate::service::td::between_rounds(&self.store).await? {
+            let post = &self.scheduler.post;
+            let store = &self.store;
+            let work = async move {
+                let paired = crate::service::td::pair_next_due(store, post, event, now).await?;
+                if let Some(paired) = &paired {
+                    tracing::info!(
+                        event = event.0,
+                        round = paired.round,
+                        games = paired.games.len(),
+                        "swiss round paired"
+                    );
+                }
+                Ok::<bool, ServiceError>(paired.is_some())
+            };
+            if self
+                .contained(format!("swiss:{}", event.0), &stuck, &waiting, work)
+                .await?
+                == Some(true)
+            {
+                closed += 1;
+            }
+        }
         // Sections of classes that promote: their promotions, once ended.
         for section in crate::service::entries::awaiting_promotions(&self.store).await? {
             let post = &self.scheduler.post;

@@ -66,6 +66,9 @@ pub struct EventSettings {
     /// The language of its public web pages, by code (absent: English).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) lang: Option<String>,
+    /// A Swiss event's rounds, bye and acceleration (absent: not one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) swiss: Option<crate::domain::event::file::SwissRules>,
     /// A consultation game's sides (absent: not one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) consultation: Option<StoredSides>,

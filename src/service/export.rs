@@ -140,6 +140,10 @@ pub const TABLES: &[(&str, &str)] = &[
     ("consultation_members", "each consultation side's members"),
     ("consultation_votes", "every vote of a consultation game"),
     (
+        "swiss_rounds",
+        "the paired rounds of Swiss events and their byes",
+    ),
+    (
         "qualifications",
         "what sections of open classes earned their players (promotions)",
     ),

@@ -561,8 +561,11 @@ pub async fn event(
     } else {
         td::pairings(&ev)?
     };
+    // A Swiss event between rounds is not over: its next round comes.
+    let rounds_left = !td::all_rounds_paired(&mut tx, &ev).await?;
     tx.commit().await?;
     let over = started
+        && !rounds_left
         && !paired.is_empty()
         && paired
             .iter()

@@ -416,6 +416,11 @@ fn english(name: &str) -> Vec<&'static str> {
             "answer 4. dxe5 in game #42 was played at once",
             "Bojan Kralj has the move now.",
         ],
+        "standings_bye" => vec![
+            "You have the bye in round 3 of Club championship 2027",
+            "It scores 1 for you.",
+            "Rank  No  Name",
+        ],
         "standings" => vec![
             "The standings of Club championship 2027",
             "Rank  No  Name",
@@ -1285,6 +1290,7 @@ pub(crate) fn event_and_time_cases_in(
             event: table.title.clone(),
             table,
             over: false,
+            bye: None,
         },
         lang,
         Color::White,
@@ -1292,6 +1298,22 @@ pub(crate) fn event_and_time_cases_in(
     );
     standings.reply_to = None;
     add("standings", standings, false, false);
+
+    // The same table told to a Swiss event's player who has round 3's bye.
+    let table = standings_table();
+    let mut bye = letter(
+        LetterKind::Standings {
+            event: table.title.clone(),
+            table,
+            over: false,
+            bye: Some((3, "1".to_string())),
+        },
+        lang,
+        Color::White,
+        None,
+    );
+    bye.reply_to = None;
+    add("standings_bye", bye, false, false);
 
     // TD actions: the opponent of a withdrawn player, and the player.
     add(

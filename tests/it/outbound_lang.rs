@@ -168,6 +168,10 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "odgovor 4. dxe5 v partiji #42",
             "Na potezi je zdaj Bojan",
         ],
+        "standings_bye" => vec![
+            "V 3. kolu turnirja Club championship 2027 ste prosti",
+            "Zanj dobite: 1.",
+        ],
         "standings" => vec![
             "Trenutna lestvica turnirja Club championship 2027:",
             "Mesto  Št  Ime          1  2  3  Točke  Zmage    SB  DE",
@@ -397,6 +401,10 @@ fn polish(name: &str) -> Vec<&'static str> {
             "Ruch przeciwnika 3... Gg4 zgadza się z Twoim wariantem",
             "4. dxe5",
         ],
+        "standings_bye" => vec![
+            "W rundzie 3 turnieju Club championship 2027 masz wolny los",
+            "Otrzymujesz za niego: 1.",
+        ],
         "standings" => vec![
             "Miejsce  Nr  Zawodnik     1  2  3  Pkt  Wygrane    SB  DE",
             "Aktualna tabela turnieju Club championship 2027:",
@@ -603,6 +611,10 @@ fn latvian(name: &str) -> Vec<&'static str> {
         "conditional_played" => vec![
             "Pretinieka gājiens 3... Lg4 sakrita ar Jūsu nosacījuma",
             "4. dxe5",
+        ],
+        "standings_bye" => vec![
+            "Turnīrā Club championship 2027 3. kārtā",
+            "Par to jūs saņemat: 1.",
         ],
         "standings" => vec![
             "Turnīra Club championship 2027 pašreizējā tabula:",
@@ -820,6 +832,10 @@ fn german(name: &str) -> Vec<&'static str> {
         "conditional_played" => vec![
             "Der Zug Ihres Gegenübers, 3... Lg4, war der, den Ihre",
             "4. dxe5",
+        ],
+        "standings_bye" => vec![
+            "In Runde 3 von Club championship 2027 sind Sie spielfrei",
+            "Dafür erhalten Sie: 1.",
         ],
         "standings" => vec![
             "Der aktuelle Stand von Club championship 2027:",

@@ -411,6 +411,49 @@ fn numbered(p: &RoundPairing) -> (Vec<(usize, usize)>, Option<usize>) {
     (games, p.bye.map(|b| b + 1))
 }
 
+/// Every round of a TRF file (an event dopis paired) compared with
+/// caissify-pairings' pairing of it: `None` when no python has it (outside
+/// CI), else the rounds that agree or that one of the oracle's known
+/// faults ([`explain`]) accounts for, or the first unexplained difference.
+pub(crate) fn caissify_agrees(text: &str) -> Option<Result<u32, String>> {
+    let Some(python) = caissify_python() else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("CI=true but no python has caissify-pairings: scripts/stack.sh installs it");
+        }
+        eprintln!("oracle skipped: no python with caissify-pairings");
+        return None;
+    };
+    let t = match dopis::domain::event::swiss::trf::parse(text) {
+        Ok(trf) => trf.tournament,
+        Err(e) => return Some(Err(format!("the file does not read back: {e}"))),
+    };
+    let answer = Oracle::start(&python).ask(text);
+    if let Some(e) = answer.error {
+        return Some(Err(format!("the oracle could not read the file: {e}")));
+    }
+    let rounds = t.paired_rounds();
+    for r in 1..=rounds {
+        let ours = numbered(&t.pairing_of(r));
+        let Some(theirs) = answer.rounds.iter().find(|o| o.round == r) else {
+            return Some(Err(format!("round {r}: the oracle did not pair it")));
+        };
+        if let Some(e) = &theirs.error {
+            return Some(Err(format!("round {r}: the oracle failed: {e}")));
+        }
+        let mut their_games = theirs.games.clone();
+        their_games.sort_unstable();
+        if (their_games != ours.0 || theirs.bye != ours.1)
+            && explain(&t, r, &ours.0, ours.1, &their_games, theirs.bye).is_none()
+        {
+            return Some(Err(format!(
+                "round {r}: dopis {:?} bye {:?}, caissify {their_games:?} bye {:?}",
+                ours.0, ours.1, theirs.bye
+            )));
+        }
+    }
+    Some(Ok(rounds))
+}
+
 #[test]
 fn dopis_pairs_random_swiss_tournaments_as_caissify_pairings_does() {
     let Some(python) = caissify_python() else {

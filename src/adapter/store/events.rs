@@ -333,6 +333,92 @@ impl Tx {
     }
 }
 
+/// A paired round of a Swiss event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SwissRound {
+    /// The round, from 1.
+    pub round: u32,
+    /// The pairing number (seat) given the pairing-allocated bye, if any.
+    pub bye_seat: Option<u32>,
+}
+
+impl Tx {
+    /// Records that a Swiss event's round is paired (with its bye). The
+    /// primary key refuses a second pairing of the same round: the whole
+    /// transaction then fails and nothing of it is kept.
+    pub async fn add_swiss_round(
+        &mut self,
+        event: EventId,
+        round: SwissRound,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO swiss_rounds (event_id, round, bye_seat, paired_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(event.0)
+        .bind(i64::from(round.round))
+        .bind(round.bye_seat.map(i64::from))
+        .bind(to_millis(now))
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(())
+    }
+
+    /// The paired rounds of a Swiss event, first round first. On
+    /// PostgreSQL the event's row is locked first, so that two daemons
+    /// looking at once wait for each other rather than pair a round twice.
+    pub async fn swiss_rounds(&mut self, event: EventId) -> Result<Vec<SwissRound>, StoreError> {
+        let lock = self.row_lock();
+        sqlx::query(AssertSqlSafe(format!(
+            "SELECT id FROM events WHERE id = $1{lock}"
+        )))
+        .bind(event.0)
+        .fetch_optional(&mut *self.tx)
+        .await?;
+        sqlx::query("SELECT round, bye_seat FROM swiss_rounds WHERE event_id = $1 ORDER BY round")
+            .bind(event.0)
+            .fetch_all(&mut *self.tx)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(SwissRound {
+                    round: small(r.try_get("round")?, "round")?,
+                    bye_seat: r
+                        .try_get::<Option<i64>, _>("bye_seat")?
+                        .map(|s| small(s, "bye seat"))
+                        .transpose()?,
+                })
+            })
+            .collect()
+    }
+
+    /// The started Swiss events none of whose games is still being
+    /// played: those whose next round may be due.
+    pub async fn swiss_events_between_rounds(&mut self) -> Result<Vec<EventId>, StoreError> {
+        sqlx::query(
+            "SELECT e.id FROM events e WHERE e.kind = 'swiss' AND e.status = 'started' \
+             AND NOT EXISTS (SELECT 1 FROM games g WHERE g.event_id = e.id AND g.status <> 'finished') \
+             ORDER BY e.id",
+        )
+        .fetch_all(&mut *self.tx)
+        .await?
+        .iter()
+        .map(|r| Ok(EventId(r.try_get("id")?)))
+        .collect()
+    }
+
+    /// Gives an entrant another seat (a Swiss event's pairing numbers,
+    /// set when it starts).
+    pub async fn set_entrant_seat(&mut self, entrant: i64, seat: u32) -> Result<(), StoreError> {
+        sqlx::query("UPDATE entrants SET seat = $1 WHERE id = $2")
+            .bind(i64::from(seat))
+            .bind(entrant)
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+}
+
 impl super::Store {
     /// Whether an event of this number exists.
     pub async fn event_exists(&self, event: EventId) -> Result<bool, StoreError> {

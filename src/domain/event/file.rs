@@ -4,7 +4,7 @@
 //!
 //! ```toml
 //! name = "Club championship 2027"   # required
-//! kind = "round-robin"              # required: round-robin | olympiad | team-match
+//! kind = "round-robin"              # required: round-robin | swiss | olympiad | team-match
 //! time_control = "10/50d"           # default "3d"; see clock::control for specs
 //! leave_days = 45                   # leave per player per calendar year, default 45
 //! tds = ["td@example.org"]          # required: the TDs' addresses, at least one
@@ -117,6 +117,18 @@
 //!   `board-sonneborn-berger` (default: ICCF's chain, `game-points`,
 //!   `match-points`, `direct-encounter`, `board-sonneborn-berger`: board 1's
 //!   Sonneborn-Berger, then board 2's, …).
+//! - `swiss`: `rounds = 7` (required; fewer than the players), 3 to 1000
+//!   `[[players]]` as for a round robin; `event start` gives them their
+//!   pairing numbers by rating, then name (FIDE C.04.2), pairs round 1 by
+//!   the FIDE Dutch system and the daemon pairs each next round when every
+//!   game of the last one has ended (see [`swiss`](super::swiss)).
+//!   `bye_points` (default a win's points) is what the pairing-allocated
+//!   bye scores; `max_half_point_byes` (default 0) how many half-point
+//!   byes a player may ask for; `acceleration = "baku"` (FIDE C.04.5) or
+//!   `"none"` (the default). `tie_breaks` by name or FIDE abbreviation
+//!   (`BH-C1`, `BH`, `BH-M1`, `SB`, `PS`, `DE`, `WIN`, `WON`, `BPG`, `BWG`,
+//!   `KS`), computed by FIDE C.07 with its rules for unplayed rounds;
+//!   default `BH-C1, BH, SB, DE, WIN, BWG`. No `[entries]` or `[stages]`.
 //! - `team-match`: as an olympiad with exactly two teams and no
 //!   `games_per_pairing` (every board plays two games); the default order is
 //!   `game-points`, `match-points`, `direct-encounter`, `sonneborn-berger`.
@@ -260,6 +272,17 @@ pub enum EventKind {
         /// Team ranking order.
         order: Vec<TeamCriterion>,
     },
+    /// A Swiss tournament: paired round by round by the FIDE Dutch
+    /// system (see [`swiss`](super::swiss)).
+    Swiss {
+        /// Players in the file's order; `event start` gives them their
+        /// pairing numbers (by rating, then name: C.04.2).
+        players: Vec<Entrant>,
+        /// Tie-breaks after points (FIDE C.07).
+        tie_breaks: Vec<TieBreak>,
+        /// Rounds, the bye and acceleration.
+        rules: SwissRules,
+    },
     /// Two teams; board i plays board i twice.
     TeamMatch {
         /// Boards per team.
@@ -270,6 +293,55 @@ pub enum EventKind {
         order: Vec<TeamCriterion>,
     },
 }
+
+/// A Swiss event's own rules (`kind = "swiss"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SwissRules {
+    /// How many rounds are played (`rounds`).
+    pub rounds: u32,
+    /// What the pairing-allocated bye scores, in quarter points
+    /// (`bye_points`; default a win's points, C.04.1 Article 3).
+    pub bye_quarters: i64,
+    /// How many half-point byes a player may ask for
+    /// (`max_half_point_byes`, default 0).
+    pub max_half_point_byes: u32,
+    /// Baku acceleration (`acceleration = "baku"`, C.04.5).
+    pub baku: bool,
+}
+
+impl SwissRules {
+    /// The points of the pairing-allocated bye.
+    pub fn bye_points(&self) -> Points {
+        Points::from_quarters(self.bye_quarters)
+    }
+
+    /// The pairing's point system under the event's scoring (a forfeit
+    /// loses as a loss does; an absence scores nothing).
+    pub fn point_system(&self, scoring: &Scoring) -> super::swiss::PointSystem {
+        super::swiss::PointSystem {
+            win: scoring.win,
+            draw: scoring.draw,
+            loss: scoring.loss,
+            forfeit_loss: scoring.loss,
+            zero_bye: Points::ZERO,
+            pairing_bye: self.bye_points(),
+        }
+    }
+
+    /// The acceleration the pairing applies.
+    pub fn acceleration(&self) -> super::swiss::Acceleration {
+        if self.baku {
+            super::swiss::Acceleration::Baku
+        } else {
+            super::swiss::Acceleration::None
+        }
+    }
+}
+
+/// Most rounds a Swiss event may have.
+pub const MAX_SWISS_ROUNDS: i64 = 50;
+/// Most players a Swiss event may have.
+pub const MAX_SWISS_PLAYERS: usize = 1000;
 
 /// A team: players by board, and reserves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -333,6 +405,9 @@ impl Event {
                 olympiad::olympiad(teams.len(), *boards, *games_per_pairing).unwrap_or_default(),
             ),
             EventKind::TeamMatch { boards, .. } => Pairings::Teams(olympiad::team_match(*boards)),
+            // A Swiss event is paired round by round from the results so
+            // far: the stored rounds are its pairings.
+            EventKind::Swiss { .. } => Pairings::Individual(Vec::new()),
         }
     }
 
@@ -347,14 +422,16 @@ impl Event {
             EventKind::Olympiad { teams, .. } => {
                 berger::byes(teams.len(), Cycles::Single).unwrap_or_default()
             }
-            EventKind::TeamMatch { .. } => Vec::new(),
+            EventKind::TeamMatch { .. } | EventKind::Swiss { .. } => Vec::new(),
         }
     }
 
     /// The rules individual standings rank by (for a round robin).
     pub fn rules(&self) -> Rules {
         let tie_breaks = match &self.kind {
-            EventKind::RoundRobin { tie_breaks, .. } => tie_breaks.clone(),
+            EventKind::RoundRobin { tie_breaks, .. } | EventKind::Swiss { tie_breaks, .. } => {
+                tie_breaks.clone()
+            }
             _ => TieBreak::ICCF.to_vec(),
         };
         Rules {
@@ -369,7 +446,9 @@ impl Event {
     pub fn team_rules(&self) -> TeamRules {
         let order = match &self.kind {
             EventKind::Olympiad { order, .. } | EventKind::TeamMatch { order, .. } => order.clone(),
-            EventKind::RoundRobin { .. } => TeamCriterion::TEAM_MATCH.to_vec(),
+            EventKind::RoundRobin { .. } | EventKind::Swiss { .. } => {
+                TeamCriterion::TEAM_MATCH.to_vec()
+            }
         };
         TeamRules {
             scoring: self.scoring,
@@ -437,6 +516,10 @@ struct RawEvent {
     players: Option<Spanned<Vec<RawEntrant>>>,
     teams: Option<Spanned<Vec<RawTeam>>>,
     vote_hours: Option<Spanned<i64>>,
+    rounds: Option<Spanned<i64>>,
+    bye_points: Option<Spanned<toml::Value>>,
+    max_half_point_byes: Option<Spanned<i64>>,
+    acceleration: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1083,6 +1166,132 @@ impl Checker<'_> {
         })
     }
 
+    /// A Swiss event: `rounds`, `[[players]]`, `tie_breaks` (FIDE's
+    /// names or abbreviations), `bye_points`, `max_half_point_byes`,
+    /// `acceleration`. Keys of other kinds are refused.
+    fn swiss(
+        &mut self,
+        raw: &RawEvent,
+        scoring: &Scoring,
+        seen: &mut HashSet<EmailAddress>,
+    ) -> Option<EventKind> {
+        let kind = "swiss";
+        self.not_for_kind(&raw.cycles, "cycles", kind);
+        self.not_for_kind(&raw.boards, "boards", kind);
+        self.not_for_kind(&raw.games_per_pairing, "games_per_pairing", kind);
+        self.not_for_kind(&raw.teams, "teams", kind);
+        let tie_breaks = self.order(&raw.tie_breaks, &TieBreak::SWISS, TieBreak::named);
+        let mut players = Vec::new();
+        match &raw.players {
+            None => self.nowhere(
+                "players",
+                "is missing; add a [[players]] table (email, name, lang) for each player",
+            ),
+            Some(list) => {
+                for (i, p) in list.get_ref().iter().enumerate() {
+                    players.extend(self.entrant(p, &format!("players[{}]", i + 1), seen));
+                }
+                let n = list.get_ref().len();
+                if !(berger::MIN_ENTRANTS..=MAX_SWISS_PLAYERS).contains(&n) {
+                    self.at(
+                        list,
+                        "players",
+                        format!(
+                            "a Swiss event needs {} to {MAX_SWISS_PLAYERS} players, this file has {n}",
+                            berger::MIN_ENTRANTS
+                        ),
+                    );
+                }
+            }
+        }
+        let rounds = match &raw.rounds {
+            None => {
+                self.nowhere(
+                    "rounds",
+                    "is missing; write how many rounds are played, e.g. rounds = 7",
+                );
+                None
+            }
+            Some(r) if (1..=MAX_SWISS_ROUNDS).contains(r.get_ref()) => {
+                let rounds = *r.get_ref() as u32;
+                let n = raw.players.as_ref().map_or(0, |l| l.get_ref().len());
+                if n >= berger::MIN_ENTRANTS && rounds as usize >= n {
+                    self.at(
+                        r,
+                        "rounds",
+                        format!(
+                            "{n} players can play at most {} rounds without meeting twice; write fewer rounds (or a round robin)",
+                            n - 1
+                        ),
+                    );
+                }
+                Some(rounds)
+            }
+            Some(r) => {
+                self.at(
+                    r,
+                    "rounds",
+                    format!("must be a number of rounds from 1 to {MAX_SWISS_ROUNDS}, e.g. 7"),
+                );
+                None
+            }
+        };
+        let bye_points = self.points(&raw.bye_points, "bye_points", scoring.win);
+        if let Some(v) = &raw.bye_points
+            && (bye_points > scoring.win || bye_points < scoring.loss)
+        {
+            self.at(
+                v,
+                "bye_points",
+                format!(
+                    "must be from a loss's points ({}) to a win's ({}): what the pairing-allocated bye scores; FIDE's default is a win's",
+                    scoring.loss, scoring.win
+                ),
+            );
+        }
+        let max_half_point_byes = self.count(
+            &raw.max_half_point_byes,
+            "max_half_point_byes",
+            0..=MAX_SWISS_ROUNDS,
+            0,
+            "must be how many half-point byes a player may ask for, from 0 (the default) to the number of rounds",
+        ) as u32;
+        if let (Some(v), Some(r)) = (&raw.max_half_point_byes, rounds)
+            && max_half_point_byes > r
+        {
+            self.at(
+                v,
+                "max_half_point_byes",
+                format!("is more than the event's {r} rounds; write at most {r}"),
+            );
+        }
+        let baku = match &raw.acceleration {
+            None => false,
+            Some(v) => match v.get_ref().trim() {
+                "baku" => true,
+                "none" => false,
+                other => {
+                    self.at(
+                        v,
+                        "acceleration",
+                        format!("unknown acceleration '{other}': write \"baku\" (FIDE C.04.5) or \"none\" (the default)"),
+                    );
+                    false
+                }
+            },
+        };
+        Some(EventKind::Swiss {
+            players,
+            tie_breaks,
+            rules: SwissRules {
+                rounds: rounds?,
+                bye_quarters: bye_points.quarters(),
+                max_half_point_byes,
+                baku,
+            },
+        })
+    }
+
     fn count(
         &mut self,
         value: &Option<Spanned<i64>>,
@@ -1462,8 +1671,16 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             kind_text.as_deref().unwrap_or("such"),
         );
     }
+    if kind_text.as_deref() != Some("swiss") {
+        let kind = kind_text.as_deref().unwrap_or("such");
+        c.not_for_kind(&raw.rounds, "rounds", kind);
+        c.not_for_kind(&raw.bye_points, "bye_points", kind);
+        c.not_for_kind(&raw.max_half_point_byes, "max_half_point_byes", kind);
+        c.not_for_kind(&raw.acceleration, "acceleration", kind);
+    }
     let mut consultation = None;
     let kind = match kind_text.as_deref() {
+        Some("swiss") => c.swiss(&raw, &scoring, &mut seen),
         Some("consultation") => {
             consultation = c.consultation(&raw, &mut seen);
             consultation.as_ref().map(|sides| EventKind::RoundRobin {
@@ -1653,24 +1870,48 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         }
         Some(other) => {
             if let Some(k) = &raw.kind {
-                c.at(k, "kind", format!("unknown kind '{other}': write \"round-robin\", \"olympiad\", \"team-match\" or \"consultation\""));
+                c.at(k, "kind", format!("unknown kind '{other}': write \"round-robin\", \"swiss\", \"olympiad\", \"team-match\" or \"consultation\""));
             }
             None
         }
         None => {
             c.nowhere(
                 "kind",
-                "is missing; write kind = \"round-robin\", \"olympiad\", \"team-match\" or \"consultation\"",
+                "is missing; write kind = \"round-robin\", \"swiss\", \"olympiad\", \"team-match\" or \"consultation\"",
             );
             None
         }
     };
 
+    // A Swiss event's later rounds were paired on a withdrawn player's
+    // results: they stand, and the unfinished games are lost by forfeit.
+    let withdrawal = match (&kind, &raw.withdrawal) {
+        (Some(EventKind::Swiss { .. }), Some(w)) if w.get_ref().trim() == "annul-if-under-half" => {
+            c.at(
+                w,
+                "withdrawal",
+                "a Swiss event cannot annul a withdrawn player's games: its later rounds were paired on their results; write \"forfeit-all\" (the default for Swiss events) or remove it",
+            );
+            withdrawal
+        }
+        (Some(EventKind::Swiss { .. }), _) => WithdrawalRule::ForfeitAll,
+        _ => withdrawal,
+    };
     match kind {
         Some(ref k)
             if (!matches!(k, EventKind::RoundRobin { .. }) && raw.entries.is_some())
-                || (matches!(k, EventKind::TeamMatch { .. }) && raw.stages.is_some()) =>
+                || (matches!(k, EventKind::TeamMatch { .. } | EventKind::Swiss { .. })
+                    && raw.stages.is_some()) =>
         {
+            if let Some(e) = &raw.stages
+                && matches!(k, EventKind::Swiss { .. })
+            {
+                c.at(
+                    e,
+                    "stages",
+                    "a Swiss event is one tournament and has no stages; remove [stages]",
+                );
+            }
             if let Some(e) = &raw.stages
                 && matches!(k, EventKind::TeamMatch { .. })
             {
@@ -1681,11 +1922,12 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                 );
             }
             if let Some(e) = &raw.entries {
-                c.at(
-                    e,
-                    "entries",
-                    "entries by mail are taken for round robins only; name the teams in the file",
-                );
+                let fix = if matches!(k, EventKind::Swiss { .. }) {
+                    "entries by mail are taken for round robins only; name the players in [[players]]"
+                } else {
+                    "entries by mail are taken for round robins only; name the teams in the file"
+                };
+                c.at(e, "entries", fix);
             }
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));
             Err(BadEventFile {
@@ -2137,10 +2379,10 @@ name = \"C\"
             "unknown field `colour`",
         ),
         (
-            "kind = \"swiss\"\ntds = [\"t@example.org\"]\nname = \"X\"\n",
+            "kind = \"knockout\"\ntds = [\"t@example.org\"]\nname = \"X\"\n",
             Some(1),
             "kind",
-            "write \"round-robin\"",
+            "write \"round-robin\", \"swiss\"",
         ),
         (
             "kind = \"round-robin\"\ntds = [\"t@example.org\"]\nname = \"X\"\ncycles = 3\n",
@@ -2345,6 +2587,141 @@ name = \"C\"
                 found.message.contains(words) || found.to_string().contains(words),
                 "{key}: {err}"
             );
+        }
+    }
+
+    const SWISS: &str = include_str!("../../../tests/fixtures/events/swiss.toml");
+
+    #[test]
+    fn the_swiss_example_reads_with_its_rounds_bye_and_fide_tie_breaks() {
+        let event = parse(SWISS).unwrap();
+        let EventKind::Swiss {
+            players,
+            tie_breaks,
+            rules,
+        } = &event.kind
+        else {
+            panic!("not a Swiss: {:?}", event.kind);
+        };
+        assert_eq!(players.len(), 8);
+        assert_eq!(players[4].lang, Some(Lang::Pl));
+        assert_eq!(
+            tie_breaks,
+            &TieBreak::SWISS.to_vec(),
+            "the FIDE abbreviations name dopis's default order"
+        );
+        assert_eq!(
+            *rules,
+            SwissRules {
+                rounds: 5,
+                bye_quarters: 4,
+                max_half_point_byes: 1,
+                baku: true,
+            }
+        );
+        assert_eq!(event.withdrawal, WithdrawalRule::ForfeitAll);
+        assert_eq!(event.pairings(), Pairings::Individual(Vec::new()));
+        let points = rules.point_system(&event.scoring);
+        assert_eq!(points.pairing_bye, Points::whole(1));
+        assert_eq!(points.draw, Points::halves(1));
+    }
+
+    #[test]
+    fn a_swiss_without_its_options_takes_the_defaults() {
+        let text = SWISS
+            .lines()
+            .filter(|l| {
+                !["bye_points", "max_half", "acceleration", "tie_breaks"]
+                    .iter()
+                    .any(|k| l.starts_with(k))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            .replace("[scoring]", "");
+        let event = parse(&format!("{text}\n[scoring]\nwin = 3\ndraw = 1\nloss = 0\n")).unwrap();
+        let EventKind::Swiss {
+            rules, tie_breaks, ..
+        } = &event.kind
+        else {
+            panic!("not a Swiss");
+        };
+        assert_eq!(rules.bye_points(), Points::whole(3), "a win's points");
+        assert!(!rules.baku);
+        assert_eq!(rules.max_half_point_byes, 0);
+        assert_eq!(tie_breaks, &TieBreak::SWISS.to_vec());
+    }
+
+    #[test]
+    fn bad_swiss_keys_name_the_key_and_the_fix() {
+        let swap = |from: &str, to: &str| {
+            assert!(SWISS.contains(from), "{from}");
+            SWISS.replace(from, to)
+        };
+        for (text, key, words) in [
+            (swap("rounds = 5\n", ""), "rounds", "is missing"),
+            (
+                swap("rounds = 5", "rounds = 8"),
+                "rounds",
+                "at most 7 rounds",
+            ),
+            (swap("rounds = 5", "rounds = 0"), "rounds", "from 1 to 50"),
+            (
+                swap("bye_points = 1", "bye_points = 1.5"),
+                "bye_points",
+                "a win's",
+            ),
+            (
+                swap("bye_points = 1", "bye_points = \"win\""),
+                "bye_points",
+                "whole or half",
+            ),
+            (
+                swap("max_half_point_byes = 1", "max_half_point_byes = 6"),
+                "max_half_point_byes",
+                "at most 5",
+            ),
+            (
+                swap("acceleration = \"baku\"", "acceleration = \"quick\""),
+                "acceleration",
+                "\"baku\"",
+            ),
+            (swap("\"WIN\"", "\"XYZ\""), "tie_breaks[5]", "XYZ"),
+            (
+                swap("rounds = 5", "rounds = 5\ncycles = 2"),
+                "cycles",
+                "remove it",
+            ),
+            (
+                swap("rounds = 5", "rounds = 5\nboards = 4"),
+                "boards",
+                "remove it",
+            ),
+            (
+                format!("{SWISS}\n[stages]\ngroups = 2\nqualify = 2\n"),
+                "stages",
+                "no stages",
+            ),
+            (
+                swap(
+                    "rounds = 5",
+                    "rounds = 5\nwithdrawal = \"annul-if-under-half\"",
+                ),
+                "withdrawal",
+                "forfeit-all",
+            ),
+            (
+                swap("kind = \"swiss\"", "kind = \"round-robin\""),
+                "rounds",
+                "remove it",
+            ),
+        ] {
+            let err = parse(&text).expect_err(&text);
+            let found = err
+                .problems
+                .iter()
+                .find(|p| p.key == key)
+                .unwrap_or_else(|| panic!("no problem with {key} in {err}"));
+            assert!(found.message.contains(words), "{key}: {err}");
         }
     }
 

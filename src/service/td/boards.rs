@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::standings::state_of;
+use super::stored::state_of;
 use super::{StoredEvent, TdError, refused};
 use crate::adapter::store::Tx;
 use crate::domain::event::boards::{self, BoardTable};
@@ -20,9 +20,9 @@ pub async fn board_tables(
 ) -> Result<Vec<BoardTable>, TdError> {
     let boards = match &ev.event.kind {
         EventKind::Olympiad { boards, .. } | EventKind::TeamMatch { boards, .. } => *boards,
-        EventKind::RoundRobin { .. } => {
+        EventKind::RoundRobin { .. } | EventKind::Swiss { .. } => {
             return refused(format!(
-                "event {} is a round robin: board tables are for team events; its crosstable is the table",
+                "event {} is for single players: board tables are for team events; its crosstable is the table",
                 ev.record.id
             ));
         }

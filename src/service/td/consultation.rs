@@ -10,7 +10,6 @@ use super::{StoredEvent, TdError};
 use crate::adapter::mail::compose::{LetterKind, VoteNews};
 use crate::adapter::store::Tx;
 use crate::adapter::store::consultation::Member;
-use crate::adapter::store::games::NewGame;
 use crate::domain::event::consultation::{self as tally, Sides};
 use crate::domain::ids::GameId;
 use crate::service::loaded_game::{LoadedGame, load_table};
@@ -38,18 +37,8 @@ pub(crate) async fn start(
             })?;
         captains.push(captain);
     }
-    let game = NewGame {
-        white: captains[0].id,
-        black: captains[1].id,
-        start: ev.event.start.clone(),
-        time_control: ev.event.time_control,
-        opening: ev
-            .event
-            .opening
-            .as_ref()
-            .map(|o| o.ucis().to_vec())
-            .unwrap_or_default(),
-    };
+    let game =
+        super::pairings::event_game(ev, captains[0].id, captains[1].id, ev.event.start.clone());
     let id = tx.add_game(&game, now).await?;
     tx.link_game(id, ev.record.id, 1, 1).await?;
     let mut position = 0;

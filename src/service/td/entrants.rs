@@ -68,7 +68,7 @@ pub async fn store_event(
         }
     }
     match &event.kind {
-        EventKind::RoundRobin { players, .. } => {
+        EventKind::RoundRobin { players, .. } | EventKind::Swiss { players, .. } => {
             for (i, e) in players.iter().enumerate() {
                 let p = player_for(tx, e, now).await?;
                 tx.add_entrant(id, p.id, None, Some(i as u32 + 1)).await?;
@@ -153,12 +153,20 @@ async fn all_registered(tx: &mut Tx, emails: &[EmailAddress]) -> Result<Vec<Play
 async fn seat_player(tx: &mut Tx, event: EventId, player: &Player) -> Result<u32, TdError> {
     let ev = StoredEvent::load(tx, event).await?;
     check_open(&ev)?;
-    let EventKind::RoundRobin { players, .. } = &ev.event.kind else {
-        return refused(format!(
-            "event {event} is a team event: add a whole team with `dopis event add-team`"
-        ));
+    let (players, most) = match &ev.event.kind {
+        EventKind::RoundRobin { players, .. } => {
+            (players, crate::domain::event::berger::MAX_ENTRANTS)
+        }
+        EventKind::Swiss { players, .. } => {
+            (players, crate::domain::event::file::MAX_SWISS_PLAYERS)
+        }
+        _ => {
+            return refused(format!(
+                "event {event} is a team event: add a whole team with `dopis event add-team`"
+            ));
+        }
     };
-    if players.len() >= crate::domain::event::berger::MAX_ENTRANTS {
+    if players.len() >= most {
         return refused(format!("event {event} is full"));
     }
     check_not_entered(tx, event, player).await?;
@@ -184,9 +192,9 @@ pub async fn add_team(
     let ev = StoredEvent::load(tx, event).await?;
     check_open(&ev)?;
     let (want, teams) = match &ev.event.kind {
-        EventKind::RoundRobin { .. } => {
+        EventKind::RoundRobin { .. } | EventKind::Swiss { .. } => {
             return refused(format!(
-                "event {event} is a round robin: add players with `dopis event add-player`"
+                "event {event} is for single players: add players with `dopis event add-player`"
             ));
         }
         EventKind::TeamMatch { boards, teams, .. } if teams.len() >= 2 => {

@@ -37,8 +37,13 @@ pub async fn mail_final_standings(
     }
     // A stored event that cannot be read back is corrupt (see
     // `ServiceError`'s `From<TdError>`).
-    let letter = standings_letter(tx, event).await?;
     let ev = StoredEvent::load(tx, event).await?;
+    // A Swiss event's round that ends is not the event's end, unless it
+    // was the last round.
+    if !super::swiss_table::all_rounds_paired(tx, &ev).await? {
+        return Ok(());
+    }
+    let letter = standings_letter(tx, event).await?;
     let mut told = std::collections::HashSet::new();
     for e in &ev.entrants {
         if !told.insert(e.player.id) {

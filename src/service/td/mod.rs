@@ -20,7 +20,9 @@
 //! PGN file), `standings` (standings and crosstables), `boards` (a team
 //! event's table per board), `finals` (the final table mailed to all), `results` (results set by a TD), `deadlines`
 //! (deadlines extended by a TD), `players` (withdrawals and substitutes),
-//! `visibility` (who sees its web pages).
+//! `visibility` (who sees its web pages), `swiss` (Swiss events paired
+//! round by round), `swiss_table` (a Swiss event as the pairing engine
+//! sees it, and its FIDE table).
 
 mod boards;
 pub(crate) mod consultation;
@@ -35,6 +37,8 @@ mod results;
 mod stages;
 mod standings;
 mod stored;
+mod swiss;
+mod swiss_table;
 mod visibility;
 
 use crate::service::ServiceError;
@@ -62,8 +66,11 @@ pub use results::{
     ImportedResult, Ruling, adjudicate_by_tables, describe_stored, import_results, set_result,
 };
 pub use stages::{FinalBuilt, LateResult, build_final_if_done, late_for_final, start};
+pub(crate) use standings::standings_letter_with_bye;
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{GameRules, StoredEvent, events, game_rules, log};
+pub use swiss::{RoundPaired, between_rounds, event_trf, pair_next_due, pair_next_if_done};
+pub use swiss_table::all_rounds_paired;
 pub use visibility::set_visibility;
 
 /// The service's vocabulary for events as stored: plain records the CLI

@@ -114,7 +114,18 @@ pub fn pairings(ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
 /// The event's games as started, in pairing form (for `event pairings`).
 pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<PairedGame>, TdError> {
     let games = tx.event_games(ev.record.id).await?;
-    let byes = bye_names(ev);
+    let mut byes = bye_names(ev);
+    // A Swiss event's byes are its stored rounds' (the pairing gave them).
+    if matches!(
+        ev.event.kind,
+        crate::domain::event::file::EventKind::Swiss { .. }
+    ) {
+        for r in tx.swiss_rounds(ev.record.id).await? {
+            if let Some(holder) = r.bye_seat.and_then(|s| ev.holder(None, s)) {
+                byes.insert(r.round, holder.player.name.clone());
+            }
+        }
+    }
     let mut out = Vec::new();
     for g in games {
         let white = tx.player(g.game.white).await?;
@@ -170,29 +181,53 @@ pub(super) async fn start_games(
             Some(n) => crate::domain::chess::game::StartPosition::Chess960(*n),
             None => ev.event.start.clone(),
         };
-        let game = NewGame {
-            white: p.white.id,
-            black: p.black.id,
-            start,
-            time_control: ev.event.time_control,
-            // The thematic line is stored as the game's first moves, as
-            // ICCF's thematic events show it: the PGN has them as moves
-            // (readers replay them from the usual start) and the move
-            // numbers and clocks go on after them.
-            opening: ev
-                .event
-                .opening
-                .as_ref()
-                .map(|o| o.ucis().to_vec())
-                .unwrap_or_default(),
-        };
-        // Linked to the event before its first mails, which follow the
-        // event's settings.
-        let id = tx.add_game(&game, now).await?;
-        tx.link_game(id, event, p.round, p.board).await?;
-        crate::service::start::first_mails(tx, post, id, now).await?;
-        ids.push(id);
+        let game = event_game(ev, p.white.id, p.black.id, start);
+        ids.push(add_event_game(tx, post, ev, &game, (p.round, p.board), now).await?);
     }
     tx.set_event_started(event, now).await?;
     Ok(ids)
+}
+
+/// A game of the event between two players, from `start`, under the
+/// event's time control and with its thematic line.
+pub(super) fn event_game(
+    ev: &StoredEvent,
+    white: PlayerId,
+    black: PlayerId,
+    start: crate::domain::chess::game::StartPosition,
+) -> NewGame {
+    NewGame {
+        white,
+        black,
+        start,
+        time_control: ev.event.time_control,
+        // The thematic line is stored as the game's first moves, as
+        // ICCF's thematic events show it: the PGN has them as moves
+        // (readers replay them from the usual start) and the move
+        // numbers and clocks go on after them.
+        opening: ev
+            .event
+            .opening
+            .as_ref()
+            .map(|o| o.ucis().to_vec())
+            .unwrap_or_default(),
+    }
+}
+
+/// Stores a game of the event at its (round, board) and queues its first
+/// mails.
+pub(super) async fn add_event_game(
+    tx: &mut Tx,
+    post: &Post,
+    ev: &StoredEvent,
+    game: &NewGame,
+    (round, board): (u32, u32),
+    now: DateTime<Utc>,
+) -> Result<GameId, TdError> {
+    // Linked to the event before its first mails, which follow the
+    // event's settings.
+    let id = tx.add_game(game, now).await?;
+    tx.link_game(id, ev.record.id, round, board).await?;
+    crate::service::start::first_mails(tx, post, id, now).await?;
+    Ok(id)
 }

@@ -56,7 +56,7 @@ fn stage_event(whole: &Event, name: String, units: Vec<Unit>) -> Event {
                 })
                 .collect();
         }
-        EventKind::TeamMatch { .. } => {}
+        EventKind::TeamMatch { .. } | EventKind::Swiss { .. } => {}
     }
     stage
 }
@@ -126,7 +126,7 @@ pub async fn start(
         return super::consultation::start(tx, post, &ev, &sides, now).await;
     }
     let count = match &ev.event.kind {
-        EventKind::RoundRobin { players, .. } => players.len(),
+        EventKind::RoundRobin { players, .. } | EventKind::Swiss { players, .. } => players.len(),
         EventKind::Olympiad { teams, .. } => teams.len(),
         EventKind::TeamMatch { teams, .. } => teams.len().max(1) + 1,
     };
@@ -141,8 +141,12 @@ pub async fn start(
     };
     if count < needed {
         return refused(format!(
-            "event {event} has {count} entrants; a round robin or olympiad needs at least {needed}"
+            "event {event} has {count} entrants; a {} needs at least {needed}",
+            ev.record.kind
         ));
+    }
+    if let EventKind::Swiss { .. } = &ev.event.kind {
+        return super::swiss::start(tx, post, &ev, now).await;
     }
     match ev.event.stages.clone() {
         Some(stages) => start_groups(tx, post, &ev, stages, now).await,

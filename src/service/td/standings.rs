@@ -2,41 +2,17 @@
 
 use std::collections::HashMap;
 
+use super::stored::state_of;
 use super::{StoredEvent, TdError};
 use crate::adapter::mail::compose::LetterKind;
 use crate::adapter::store::Tx;
 use crate::adapter::store::games::{EventGame, GameStatus};
-use crate::domain::chess::game::{GameResult, Outcome};
 use crate::domain::event::crosstable::{self, Crosstable};
 use crate::domain::event::file::EventKind;
 use crate::domain::event::standings::{self, Counted};
-use crate::domain::event::{Decision, GameState};
 use crate::domain::ids::EventId;
 use crate::domain::ids::GameId;
 use crate::domain::player::PlayerId;
-
-/// How a stored game counts for standings.
-pub(super) fn state_of(g: &EventGame) -> GameState {
-    if g.closed_by_withdrawal || g.game.status != GameStatus::Finished {
-        return GameState::Unfinished;
-    }
-    if g.game.is_cancelled() {
-        return GameState::Cancelled;
-    }
-    let (Some(result), Some(reason)) = (&g.game.result, &g.game.end_reason) else {
-        return GameState::Unfinished;
-    };
-    let Some(result) = GameResult::from_pgn(result) else {
-        return GameState::Unfinished;
-    };
-    let decision = Outcome::from_description(result, reason)
-        .and_then(|o| Decision::of(o.reason.kind()))
-        .unwrap_or(Decision::Played);
-    GameState::Finished {
-        outcome: result,
-        decision,
-    }
-}
 
 /// A round robin's pure table from its stored games: the table (player
 /// indices are starting numbers less one), the games it counted, and the
@@ -187,8 +163,18 @@ pub struct EventStandings {
 pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, TdError> {
     let games = tx.event_games(ev.record.id).await?;
     let mut counted = HashMap::new();
-    if let EventKind::RoundRobin { players, .. } = &ev.event.kind {
-        let (table, kept, withdrawn) = round_robin_table(ev, players.len(), &games);
+    let swiss = matches!(ev.event.kind, EventKind::Swiss { .. });
+    let players = match &ev.event.kind {
+        EventKind::RoundRobin { players, .. } | EventKind::Swiss { players, .. } => Some(players),
+        _ => None,
+    };
+    if let Some(players) = players {
+        let (table, kept, withdrawn) = if swiss {
+            let (table, kept) = super::swiss_table::table(tx, ev).await?;
+            (table, kept, super::swiss_table::withdrawn_seats(ev))
+        } else {
+            round_robin_table(ev, players.len(), &games)
+        };
         let mut names = vec![String::new(); players.len()];
         for e in &ev.entrants {
             if let Some(slot) = e.seat.and_then(|s| names.get_mut(s as usize - 1)) {
@@ -229,13 +215,27 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
 /// The standings letter of an event: its crosstable as text and HTML,
 /// said to be final once every game is over.
 pub async fn standings_letter(tx: &mut Tx, event: EventId) -> Result<LetterKind, TdError> {
+    standings_letter_with_bye(tx, event, None).await
+}
+
+/// The standings letter, told to a Swiss event's player who has the bye
+/// of a round (`(round, its points)`).
+pub(crate) async fn standings_letter_with_bye(
+    tx: &mut Tx,
+    event: EventId,
+    bye: Option<(u32, String)>,
+) -> Result<LetterKind, TdError> {
     let ev = StoredEvent::load(tx, event).await?;
     let table = standings(tx, &ev).await?;
     let games = tx.event_games(event).await?;
-    let over = !games.is_empty() && games.iter().all(|g| g.game.status == GameStatus::Finished);
+    // A Swiss event between rounds is not over: its next round comes.
+    let over = !games.is_empty()
+        && games.iter().all(|g| g.game.status == GameStatus::Finished)
+        && super::swiss_table::all_rounds_paired(tx, &ev).await?;
     Ok(LetterKind::Standings {
         event: ev.event.name.clone(),
         table: table.crosstable,
         over,
+        bye,
     })
 }

@@ -10,7 +10,7 @@ use crate::domain::event::berger::Cycles;
 use crate::domain::event::file::{Entrant, Event, EventKind, Team};
 use crate::domain::event::olympiad::GamesPerPairing;
 use crate::domain::event::tiebreak::{TeamCriterion, TieBreak};
-use crate::domain::event::{Points, Scoring, WithdrawalRule};
+use crate::domain::event::{Decision, GameState, Points, Scoring, WithdrawalRule};
 use crate::domain::ids::EventId;
 use crate::domain::player::PlayerId;
 pub(super) use crate::service::event_settings::EventSettings as Settings;
@@ -87,6 +87,7 @@ pub(super) fn kind_key(event: &crate::domain::event::file::Event) -> &'static st
         EventKind::RoundRobin { .. } => "round-robin",
         EventKind::Olympiad { .. } => "olympiad",
         EventKind::TeamMatch { .. } => "team-match",
+        EventKind::Swiss { .. } => "swiss",
     }
 }
 
@@ -126,6 +127,12 @@ impl Settings {
                 *boards,
                 2,
             ),
+            EventKind::Swiss { tie_breaks, .. } => (
+                tie_breaks.iter().map(|t| t.key().to_string()).collect(),
+                0,
+                0,
+                0,
+            ),
         };
         Settings {
             time_control: event.time_control.to_string(),
@@ -156,8 +163,37 @@ impl Settings {
             start_moves: event.opening.as_ref().map(|o| o.text().to_owned()),
             chess960: event.chess960.map(|d| d.key()),
             consultation: event.consultation.as_ref().map(StoredSides::of),
+            swiss: match &event.kind {
+                EventKind::Swiss { rules, .. } => Some(*rules),
+                _ => None,
+            },
             lang: event.lang.map(|l| l.code().to_owned()),
         }
+    }
+}
+
+/// How a stored game counts for standings.
+pub(super) fn state_of(g: &crate::adapter::store::games::EventGame) -> GameState {
+    use crate::adapter::store::games::GameStatus;
+    use crate::domain::chess::game::{GameResult, Outcome};
+    if g.closed_by_withdrawal || g.game.status != GameStatus::Finished {
+        return GameState::Unfinished;
+    }
+    if g.game.is_cancelled() {
+        return GameState::Cancelled;
+    }
+    let (Some(result), Some(reason)) = (&g.game.result, &g.game.end_reason) else {
+        return GameState::Unfinished;
+    };
+    let Some(result) = GameResult::from_pgn(result) else {
+        return GameState::Unfinished;
+    };
+    let decision = Outcome::from_description(result, reason)
+        .and_then(|o| Decision::of(o.reason.kind()))
+        .unwrap_or(Decision::Played);
+    GameState::Finished {
+        outcome: result,
+        decision,
     }
 }
 
@@ -227,7 +263,26 @@ impl StoredEvent {
         let order = || -> Vec<TeamCriterion> {
             s.tie_breaks.iter().filter_map(|t| t.parse().ok()).collect()
         };
+        let tie_breaks = || -> Vec<TieBreak> {
+            s.tie_breaks
+                .iter()
+                .filter_map(|t| TieBreak::named(t).ok())
+                .flatten()
+                .fold(Vec::new(), |mut out, t| {
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                    out
+                })
+        };
         let kind = match record.kind.as_str() {
+            "swiss" => EventKind::Swiss {
+                players: seated(None),
+                tie_breaks: tie_breaks(),
+                rules: s.swiss.ok_or_else(|| {
+                    corrupt(format!("event {id}: a Swiss event without its rounds"))
+                })?,
+            },
             "round-robin" | "consultation" => EventKind::RoundRobin {
                 cycles: if s.cycles == 2 {
                     Cycles::Double
@@ -237,17 +292,7 @@ impl StoredEvent {
                 players: seated(None),
                 // An event stored before `baumbach` named ICCF's chain has
                 // `baumbach` in its list; it is read as the chain now.
-                tie_breaks: s
-                    .tie_breaks
-                    .iter()
-                    .filter_map(|t| TieBreak::named(t).ok())
-                    .flatten()
-                    .fold(Vec::new(), |mut out, t| {
-                        if !out.contains(&t) {
-                            out.push(t);
-                        }
-                        out
-                    }),
+                tie_breaks: tie_breaks(),
             },
             "olympiad" => EventKind::Olympiad {
                 games_per_pairing: if s.games_per_pairing == 2 {
@@ -328,7 +373,10 @@ impl StoredEvent {
 
     /// Whether this is a team event.
     pub fn is_team_event(&self) -> bool {
-        !matches!(self.event.kind, EventKind::RoundRobin { .. })
+        !matches!(
+            self.event.kind,
+            EventKind::RoundRobin { .. } | EventKind::Swiss { .. }
+        )
     }
 
     /// The entrant holding a seat: `(team, seat)`; team `None` in a round robin.

@@ -497,7 +497,7 @@ pub fn event(
         context! {
             name => &page.name,
             kind => kind_key(&page.kind),
-            team => !boards.is_empty() || !matches!(page.kind.as_str(), "round-robin" | "consultation"),
+            team => !boards.is_empty() || !matches!(page.kind.as_str(), "round-robin" | "consultation" | "swiss"),
             time_control => &page.time_control,
             status => match page.status {
                 crate::domain::event::EventStatus::Open => "open",

@@ -4,7 +4,10 @@
 //! and inside the one that builds and starts a final (the crash points
 //! `before-entries-commit`, `before-promotions-commit`,
 //! `before-final-commit`), just after
-//! sending a mail (`after-send`), and with `kill -9` at random moments
+//! sending a mail (`after-send`), inside the one that pairs a Swiss
+//! event's next round (`before-swiss-round-commit`, issue 25: each round
+//! paired once, each game's first mail and each bye's mail sent once),
+//! and with `kill -9` at random moments
 //! besides, started again at once each time. No section or final may be
 //! made twice or not at all, and every mail those changes cause must go out
 //! exactly once: a mail sent again after a crash keeps its Message-ID (as
@@ -573,7 +576,165 @@ async fn kill_9_while_a_final_is_built_and_started_builds_it_once_and_sends_each
     store.close().await;
 }
 
+/// The games of a Swiss event still being played, by number, and its
+/// paired rounds with the bye's address (issue 25).
+async fn swiss_state(
+    store: &dopis::adapter::store::Store,
+    event: EventId,
+) -> (Vec<String>, Vec<(u32, Option<String>)>) {
+    let mut tx = store.begin().await.unwrap();
+    let active = tx
+        .event_games(event)
+        .await
+        .unwrap()
+        .into_iter()
+        .filter(|g| g.game.status == dopis::adapter::store::games::GameStatus::Active)
+        .map(|g| g.game.id.0.to_string())
+        .collect();
+    let entrants = tx.entrants(event).await.unwrap();
+    let rounds = tx
+        .swiss_rounds(event)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| {
+            let bye = r.bye_seat.and_then(|s| {
+                entrants
+                    .iter()
+                    .find(|e| e.seat == Some(s))
+                    .map(|e| e.player.email.to_string())
+            });
+            (r.round, bye)
+        })
+        .collect();
+    tx.commit().await.unwrap();
+    (active, rounds)
+}
+
+async fn kill_9_while_swiss_rounds_are_paired_pairs_each_round_once_and_sends_each_mail_once(
+    db: &TestDb,
+) {
+    let scale = Scale::from_env();
+    let (players_n, rounds) = scale.pick((7u32, 3u32), (15, 5));
+    let kills_wanted = scale.pick(6, 40);
+    let test = backend(db, "crash: swiss rounds");
+    let club = Club::new(db);
+    let mut file = format!(
+        "name = \"Open\"\nkind = \"swiss\"\nrounds = {rounds}\ntds = [\"td@chess.test\"]\n"
+    );
+    for n in 1..=players_n {
+        file.push_str(&format!(
+            "[[players]]\nemail = \"p{n}@players.test\"\nname = \"Player {n:02}\"\n"
+        ));
+    }
+    std::fs::write(club.path().join("open.toml"), file).unwrap();
+    let out = ok(&dopis(club.path(), db, &["event", "create", "open.toml"]));
+    let open = EventId(out.lines().next().unwrap().trim().parse().unwrap());
+    ok(&dopis(
+        club.path(),
+        db,
+        &["event", "start", &open.0.to_string()],
+    ));
+    let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
+    let per_round = (players_n / 2) as usize;
+
+    let started = Instant::now();
+    let limit = Duration::from_secs(scale.pick(240, 3600));
+    // Dies sending round 1's first mails, then is killed at random while
+    // the TD enters the results, round after round.
+    let mut fire = UnderFire::start(&club, db, &["after-send"]);
+    let mut tick = 0u32;
+    let mut armed_once = false;
+    loop {
+        assert!(
+            started.elapsed() < limit,
+            "the rounds were not paired and told within {limit:?}"
+        );
+        let (active, paired) = swiss_state(&store, open).await;
+        let last = paired.len() as u32;
+        tick += 1;
+        if last < rounds
+            && tick.is_multiple_of(3)
+            && fire.armed.is_none()
+            && let Some(game) = active.first()
+        {
+            let enter = || {
+                ok(&dopis(
+                    club.path(),
+                    db,
+                    &[
+                        "game",
+                        "result",
+                        game,
+                        "1-0",
+                        "--reason",
+                        "Black resigned by phone",
+                        "--by",
+                        "td@chess.test",
+                    ],
+                ));
+            };
+            if active.len() == 1 && !armed_once {
+                // The round's last result: the daemon that pairs the next
+                // round dies before that commits, the next one after its
+                // first mail, and random kills go on after that.
+                armed_once = true;
+                fire.arm(&["before-swiss-round-commit", "after-send"], enter);
+            } else {
+                enter();
+            }
+        }
+        if last == rounds {
+            let games = games_of(&store, &[open]).await;
+            let sent = club.sent_mails();
+            let byes: BTreeSet<String> = paired.iter().filter_map(|(_, b)| b.clone()).collect();
+            let told = Tally::of(&first_moves(&sent, &games), &games).lost == 0
+                && Tally::of(&by_recipient(&sent, "you have the bye"), &byes).lost == 0;
+            if told && fire.kills >= kills_wanted && fire.unarmed() {
+                break;
+            }
+        }
+        fire.step(kills_wanted);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let (crashes, kills) = fire.stop();
+
+    let (_, paired) = swiss_state(&store, open).await;
+    let games = games_of(&store, &[open]).await;
+    let sent = club.sent_mails();
+    let byes: BTreeSet<String> = paired.iter().filter_map(|(_, b)| b.clone()).collect();
+    let mut tally = Tally::of(&first_moves(&sent, &games), &games);
+    tally.add(Tally::of(&by_recipient(&sent, "you have the bye"), &byes));
+    figure(&test, "players", players_n);
+    figure(&test, "rounds", paired.len());
+    figure(&test, "games", games.len());
+    figure(&test, "died at a crash point", crashes);
+    figure(&test, "kill -9", kills);
+    figure(&test, "lost", tally.lost);
+    figure(&test, "doubled", tally.doubled);
+    let resent = resent(&sent);
+    figure(&test, "resent (same Message-ID)", resent);
+    figure(&test, "total", format!("{:?}", started.elapsed()));
+    assert_eq!(
+        paired.iter().map(|(r, _)| *r).collect::<Vec<_>>(),
+        (1..=rounds).collect::<Vec<_>>(),
+        "each round paired once"
+    );
+    assert_eq!(
+        games.len(),
+        per_round * rounds as usize,
+        "no round's games twice"
+    );
+    assert_eq!(byes.len(), rounds as usize, "a different bye each round");
+    assert_eq!(crashes, 3, "every crash point was reached");
+    assert!(resent >= 2, "each mail sent as it died went out again");
+    assert_eq!((tally.lost, tally.doubled), (0, 0), "{tally:?}");
+    store.close().await;
+}
+
 crate::on_both_backends!(
     kill_9_while_entries_close_and_sections_start_makes_each_section_once_and_sends_each_mail_once,
     kill_9_while_a_final_is_built_and_started_builds_it_once_and_sends_each_mail_once,
+    kill_9_while_swiss_rounds_are_paired_pairs_each_round_once_and_sends_each_mail_once,
 );

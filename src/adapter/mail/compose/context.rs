@@ -214,6 +214,10 @@ pub(crate) struct EventContext {
     pub table_html: String,
     /// `Standings`: every game is over, the table is final.
     pub over: bool,
+    /// `Standings` told to a Swiss event's bye: the round.
+    pub bye_round: Option<u32>,
+    /// `Standings` told to a Swiss event's bye: what it scores.
+    pub bye_points: String,
     /// `DeadlineReport`: the report's lines.
     pub report: Option<super::ReportView>,
     /// `Withdrawal`, to the player: the games closed.
@@ -629,11 +633,18 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
             ctx.lines = lines.clone();
         }
         LetterKind::Pgn => ctx.pgn = letter.game.as_ref().and_then(|v| v.pgn.clone()),
-        LetterKind::Standings { event, table, over } => {
+        LetterKind::Standings {
+            event,
+            table,
+            over,
+            bye,
+        } => {
             let table = table.relabel(|h| crate::domain::locale::crosstable_word(h, lang));
             ctx.event = Some(EventContext {
                 event: event.clone(),
                 over: *over,
+                bye_round: bye.as_ref().map(|(round, _)| *round),
+                bye_points: bye.as_ref().map(|(_, p)| p.clone()).unwrap_or_default(),
                 table_lines: table.to_text().lines().map(str::to_owned).collect(),
                 table_html: styled_table(&table.to_html()),
                 ..EventContext::default()

@@ -288,6 +288,9 @@ pub enum LetterKind {
         table: crate::domain::event::crosstable::Crosstable,
         /// Every game of the event is over: the table is final.
         over: bool,
+        /// A Swiss event's pairing-allocated bye told to its player: the
+        /// round and what it scores (as the table writes points).
+        bye: Option<(u32, String)>,
     },
     /// A player withdrew from an event: to each opponent about one game
     /// (with the game), and to the player about all of them (without).
