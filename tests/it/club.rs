@@ -157,6 +157,17 @@ impl Club {
             .collect()
     }
 
+    /// The newest mail to `to` about game `game` (its reply address names
+    /// the game).
+    pub fn newest_in_game(&self, to: &str, game: i64) -> Sent {
+        let tag = format!("+g{game}.");
+        self.sent_mails()
+            .into_iter()
+            .rev()
+            .find(|m| m.to == to && m.reply_to.as_deref().is_some_and(|r| r.contains(&tag)))
+            .unwrap_or_else(|| panic!("no mail to {to} about game {game}"))
+    }
+
     /// Every mail dopis wrote: (recipient, subject, Message-ID, Reply-To).
     pub fn sent(&self) -> Vec<(String, String, String, Option<String>)> {
         self.sent_mails()

@@ -160,17 +160,6 @@ impl<'a> Season<'a> {
             })
             .collect()
     }
-
-    /// The newest mail to `to` about game `game`.
-    fn newest_in_game(&self, to: &str, game: i64) -> Sent {
-        let tag = format!("+g{game}.");
-        self.club
-            .sent_mails()
-            .into_iter()
-            .rev()
-            .find(|m| m.to == to && m.reply_to.as_deref().is_some_and(|r| r.contains(&tag)))
-            .unwrap_or_else(|| panic!("no mail to {to} about game {game}"))
-    }
 }
 
 /// The one mail of `sent` to `to` whose subject has `subject` in it.
@@ -391,11 +380,11 @@ async fn a_cup_of_three_groups_builds_and_starts_its_final_by_itself(db: &TestDb
     assert_eq!(games.len(), 30);
     for (game, white, black) in &games {
         if *white == p14 {
-            s.reply(&s.newest_in_game(black, *game), black, "resign");
+            s.reply(&s.club.newest_in_game(black, *game), black, "resign");
         } else if *black == p14 {
-            s.reply(&s.newest_in_game(white, *game), white, "resign");
+            s.reply(&s.club.newest_in_game(white, *game), white, "resign");
         } else {
-            s.reply(&s.newest_in_game(white, *game), white, "e4 draw");
+            s.reply(&s.club.newest_in_game(white, *game), white, "e4 draw");
         }
     }
     s.days = 1;
@@ -406,7 +395,7 @@ async fn a_cup_of_three_groups_builds_and_starts_its_final_by_itself(db: &TestDb
     );
     for (game, white, black) in &games {
         if *white != p14 && *black != p14 {
-            s.reply(&s.newest_in_game(black, *game), black, "accept draw");
+            s.reply(&s.club.newest_in_game(black, *game), black, "accept draw");
         }
     }
     s.days = 2;
@@ -436,7 +425,10 @@ async fn a_cup_of_three_groups_builds_and_starts_its_final_by_itself(db: &TestDb
     // and the final's games are under way: White has its first mail
     for (game, white, _) in &final_games {
         assert!(
-            s.newest_in_game(white, *game).subject.contains("Your move"),
+            s.club
+                .newest_in_game(white, *game)
+                .subject
+                .contains("Your move"),
             "{game}"
         );
     }
@@ -499,7 +491,7 @@ async fn a_thematic_event_starts_every_game_from_its_position(db: &TestDb) {
         assert_eq!(sans, ["e4", "c5", "Nf3", "d6"], "game {game}");
         assert_eq!(shown["opening_plies"], 4);
         // White is to move after 2...d6, and plays on by mail from there.
-        s.reply(&s.newest_in_game(white, *game), white, "d4");
+        s.reply(&s.club.newest_in_game(white, *game), white, "d4");
         let _ = black;
     }
     s.days = 1;
@@ -543,7 +535,7 @@ async fn a_consultation_game_is_played_to_mate_by_votes(db: &TestDb) {
     // Each member answers the newest mail of the game to them, the daemon
     // hears it at once.
     let vote = |s: &mut Season, who: &str, text: &str| {
-        s.reply(&s.newest_in_game(who, game), who, text);
+        s.reply(&s.club.newest_in_game(who, game), who, text);
         s.serve()
     };
     // 1. f3 by 2 votes to 1, Cy changing from e4; Ann's is the last vote.

@@ -86,17 +86,6 @@ impl Open<'_> {
             .collect()
     }
 
-    /// The newest mail to `to` about game `game`.
-    fn newest_in_game(&self, to: &str, game: i64) -> Sent {
-        let tag = format!("+g{game}.");
-        self.club
-            .sent_mails()
-            .into_iter()
-            .rev()
-            .find(|m| m.to == to && m.reply_to.as_deref().is_some_and(|r| r.contains(&tag)))
-            .unwrap_or_else(|| panic!("no mail to {to} about game {game}"))
-    }
-
     /// `dopis event trf` checked by `dopis swiss check`: every round as
     /// dopis paired it. Returns the check's report.
     fn check_trf(&self, event: &str, rounds: u32) -> String {
@@ -210,7 +199,7 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
         let (last, rest) = this.split_last().unwrap();
         for (i, (_, game, white, _, _)) in rest.iter().enumerate() {
             if i % 2 == 0 {
-                let mail = s.newest_in_game(white, *game);
+                let mail = s.club.newest_in_game(white, *game);
                 s.club.reply_to_mail(&mail, "resign");
             } else {
                 let g = game.to_string();
@@ -250,7 +239,7 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
             ]);
             withdrawn = Some(gone);
         } else {
-            let mail = s.newest_in_game(&last.3, last.1);
+            let mail = s.club.newest_in_game(&last.3, last.1);
             s.club.reply_to_mail(&mail, "resign");
         }
         if round == 2 {
