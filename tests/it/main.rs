@@ -55,6 +55,7 @@ mod setup;
 mod stale;
 mod store;
 mod swiss_events;
+mod swiss_forty;
 mod swiss_oracle;
 mod tablebase;
 mod tablebase_mail;
