@@ -225,6 +225,28 @@ async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) 
                 bye[0]
             );
         }
+        // Each pairing mail says the round and board, and from round 2 the
+        // standings it was paired on, the recipient's line marked: an
+        // English-speaking player's (every fifth).
+        let english = this
+            .iter()
+            .find(|g| g.white.ends_with("5@players.test"))
+            .unwrap();
+        let mail = s.club.newest_in_game(&english.white, english.number);
+        assert!(
+            mail.text.contains(&format!("Forty, round {round}, board")),
+            "{}",
+            mail.text
+        );
+        assert_eq!(
+            mail.text.contains("paired on (place, name, points):"),
+            round > 1,
+            "{}",
+            mail.text
+        );
+        if round > 1 {
+            assert_eq!(mail.text.matches("  <- you").count(), 1, "{}", mail.text);
+        }
         s.checked_trf(round);
 
         if round == 4 {
