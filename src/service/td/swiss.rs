@@ -46,6 +46,14 @@ pub(super) async fn start(
             rules.rounds + 1
         ));
     }
+    // An event moved into dopis mid-way (created from a TRF file) keeps
+    // the file's pairing numbers and rounds: its next round is paired.
+    let stored = tx.swiss_rounds(ev.record.id).await?;
+    if let Some(last) = stored.iter().map(|r| r.round).max() {
+        tx.set_event_started(ev.record.id, now).await?;
+        let ev = StoredEvent::load(tx, ev.record.id).await?;
+        return pair_round(tx, post, &ev, last + 1, now).await;
+    }
     let ids: Vec<PlayerId> = seated.iter().map(|e| e.player.id).collect();
     let ratings = tx.ratings_of(&ids).await?;
     let seeds: Vec<Seed<'_>> = seated
