@@ -120,6 +120,7 @@ on_both_backends!(
     three_groups_of_five_advance_to_a_final_of_six_by_themselves,
     a_section_promotes_and_the_class_above_takes_only_the_promoted,
     an_olympiad_plays_preliminary_groups_of_teams_then_a_final_by_itself,
+    a_swiss_event_takes_its_players_by_mail_and_pairs_round_1_when_entries_close,
 );
 
 async fn a_season_of_entries_by_mail_starts_the_event_with_exactly_the_confirmed(db: &TestDb) {
@@ -920,4 +921,51 @@ async fn adjudicate(
     .await
     .unwrap();
     tx.commit().await.unwrap();
+}
+
+async fn a_swiss_event_takes_its_players_by_mail_and_pairs_round_1_when_entries_close(db: &TestDb) {
+    let mut club = Club::new(db).await;
+    let four = players(&club).await;
+    let mut all: Vec<String> = four.iter().map(|p| p.email.to_string()).collect();
+    for (email, name) in [
+        ("eva@players.test", "Eva Kos"),
+        ("filip@players.test", "Filip Mlakar"),
+    ] {
+        club.app.player(email, name, Lang::En, None).await;
+        all.push(email.to_string());
+    }
+    let file = "name = \"Swiss by mail\"\nkind = \"swiss\"\nrounds = 3\ntds = [\"td@dopis.test\"]\n\
+                time_control = \"10/50d\"\n\
+                [entries]\ncloses = \"2027-01-14\"\nmin = 4\nopen_to = \"players\"\n";
+    let (event, _) = club.app.open_event(file).await;
+    for who in &all {
+        club.write(who, &format!("enter {}", event.0)).await;
+        let (_, sent) = club.reply_to_last(who, who, "yes").await;
+        // Told they are in, in their language (Dana's is Slovenian).
+        let told = one(&sent, who).subject;
+        assert!(told.contains("Swiss by mail"), "{who}: {told}");
+    }
+    club.app
+        .set(Utc.with_ymd_and_hms(2027, 1, 15, 0, 0, 0).unwrap());
+    assert_eq!(club.app.close_entries().await, 1);
+    assert_eq!(club.app.close_entries().await, 0, "closed once");
+    let sent = club.read().await;
+    let mut tx = club.app.store.begin().await.unwrap();
+    let games = tx.event_games(event).await.unwrap();
+    let rounds = tx.swiss_rounds(event).await.unwrap();
+    tx.commit().await.unwrap();
+    // Six entrants: round 1 of the Swiss, three games, no bye; the
+    // other rounds wait for it.
+    assert_eq!(games.len(), 3, "{games:?}");
+    assert!(games.iter().all(|g| g.round == 1));
+    assert_eq!(rounds.len(), 1);
+    for who in &all {
+        assert!(
+            sent.iter().any(|m| &m.to == who
+                && (m.text.contains("Swiss by mail, round 1, board")
+                    || m.text.contains("Swiss by mail, 1. kolo, "))),
+            "{who} is told of their round 1 game: {:?}",
+            sent.iter().map(|m| (&m.to, &m.subject)).collect::<Vec<_>>()
+        );
+    }
 }

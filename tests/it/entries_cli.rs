@@ -209,7 +209,7 @@ async fn a_bad_entries_table_is_refused_naming_the_key_and_creates_nothing(db: &
         (
             "an olympiad",
             olympiad,
-            &["entries: entries by mail are taken for round robins only"],
+            &["entries: entries by mail are taken for round robins and Swiss events only"],
         ),
     ];
     for (what, text, want) in cases {

@@ -356,6 +356,22 @@ async fn a_bad_swiss_file_is_refused_with_the_key_and_the_fix(db: &TestDb) {
         annul.contains("withdrawal") && annul.contains("forfeit-all"),
         "{annul}"
     );
+    // Entries by mail: enough to meet a new opponent each round, and no
+    // sections (an open class's).
+    let entries = bad(
+        "entries.toml",
+        swiss_file(
+            2,
+            3,
+            "[entries]\ncloses = \"2099-01-01\"\nmin = 3\nsection_size = 4\n",
+        ),
+    );
+    assert!(
+        entries
+            .contains("entries.min: is 3, but a Swiss event of 3 rounds needs at least 4 players")
+            && entries.contains("entries.section_size: a Swiss event is one field"),
+        "{entries}"
+    );
     let bye = bad("bye.toml", swiss_file(8, 3, "bye_points = 2"));
     assert!(bye.contains("bye_points"), "{bye}");
     let cycles = bad("cycles.toml", swiss_file(8, 3, "cycles = 2"));

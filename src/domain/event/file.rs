@@ -128,7 +128,8 @@
 //!   `"none"` (the default). `tie_breaks` by name or FIDE abbreviation
 //!   (`BH-C1`, `BH`, `BH-M1`, `SB`, `PS`, `DE`, `WIN`, `WON`, `BPG`, `BWG`,
 //!   `KS`), computed by FIDE C.07 with its rules for unplayed rounds;
-//!   default `BH-C1, BH, SB, DE, WIN, BWG`. No `[entries]` or `[stages]`.
+//!   default `BH-C1, BH, SB, DE, WIN, BWG`. `[entries]` as for a round robin
+//!   but without sections (`entries.min` above `rounds`); no `[stages]`.
 //! - `team-match`: as an olympiad with exactly two teams and no
 //!   `games_per_pairing` (every board plays two games); the default order is
 //!   `game-points`, `match-points`, `direct-encounter`, `sonneborn-berger`.
@@ -838,8 +839,8 @@ impl Checker<'_> {
     }
 
     /// The `[entries]` table.
-    fn entries(&mut self, raw: &Spanned<RawEntries>) -> super::entries::EntryRules {
-        use super::entries::{DEFAULT_MIN, EntryRules, MAX_ENTRANTS, OpenTo};
+    fn entries(&mut self, raw: &Spanned<RawEntries>, most: u32) -> super::entries::EntryRules {
+        use super::entries::{DEFAULT_MIN, EntryRules, OpenTo};
         let e = raw.get_ref();
         let opens = e
             .opens
@@ -856,20 +857,22 @@ impl Checker<'_> {
                 None
             }
         };
-        let max_n = i64::from(MAX_ENTRANTS);
+        let max_n = i64::from(most);
         let min = self.count(
             &e.min,
             "entries.min",
             i64::from(DEFAULT_MIN)..=max_n,
             i64::from(DEFAULT_MIN),
-            "must be a number of entrants from 3 to 100: the fewest the event starts with",
+            &format!(
+                "must be a number of entrants from 3 to {most}: the fewest the event starts with"
+            ),
         ) as u32;
         let max = self.count(
             &e.max,
             "entries.max",
             i64::from(DEFAULT_MIN)..=max_n,
             max_n,
-            "must be a number of entrants from 3 to 100: the most the event takes",
+            &format!("must be a number of entrants from 3 to {most}: the most the event takes"),
         ) as u32;
         if max < min
             && let Some(m) = &e.max
@@ -1182,17 +1185,22 @@ impl Checker<'_> {
         self.not_for_kind(&raw.teams, "teams", kind);
         let tie_breaks = self.order(&raw.tie_breaks, &TieBreak::SWISS, TieBreak::named);
         let mut players = Vec::new();
+        // An event that takes entries by mail may name a few players (or
+        // none) in its file: the rest come by mail.
+        let entries = raw.entries.is_some();
         match &raw.players {
+            None if entries => {}
             None => self.nowhere(
                 "players",
-                "is missing; add a [[players]] table (email, name, lang) for each player",
+                "is missing; add a [[players]] table (email, name, lang) for each player, or an [entries] table to take entries by mail",
             ),
             Some(list) => {
                 for (i, p) in list.get_ref().iter().enumerate() {
                     players.extend(self.entrant(p, &format!("players[{}]", i + 1), seen));
                 }
                 let n = list.get_ref().len();
-                if !(berger::MIN_ENTRANTS..=MAX_SWISS_PLAYERS).contains(&n) {
+                let fewest = if entries { 0 } else { berger::MIN_ENTRANTS };
+                if !(fewest..=MAX_SWISS_PLAYERS).contains(&n) {
                     self.at(
                         list,
                         "players",
@@ -1215,7 +1223,7 @@ impl Checker<'_> {
             Some(r) if (1..=MAX_SWISS_ROUNDS).contains(r.get_ref()) => {
                 let rounds = *r.get_ref() as u32;
                 let n = raw.players.as_ref().map_or(0, |l| l.get_ref().len());
-                if n >= berger::MIN_ENTRANTS && rounds as usize >= n {
+                if !entries && n >= berger::MIN_ENTRANTS && rounds as usize >= n {
                     self.at(
                         r,
                         "rounds",
@@ -1489,7 +1497,14 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
             }
         }
     };
-    let entries = raw.entries.as_ref().map(|e| c.entries(e));
+    // A Swiss event takes as many entrants as it may have players; every
+    // other kind takes at most a round robin's.
+    let most = if raw.kind.as_ref().is_some_and(|k| k.get_ref() == "swiss") {
+        MAX_SWISS_PLAYERS as u32
+    } else {
+        super::entries::MAX_ENTRANTS
+    };
+    let entries = raw.entries.as_ref().map(|e| c.entries(e, most));
     let stages = raw.stages.as_ref().map(|st| {
         use super::entries::{Stages, TieAtLine};
         let r = st.get_ref();
@@ -1897,9 +1912,43 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         (Some(EventKind::Swiss { .. }), _) => WithdrawalRule::ForfeitAll,
         _ => withdrawal,
     };
+    // A Swiss event that takes entries starts with everyone who entered
+    // (no sections: those are an open class's round robins), and only
+    // with enough players to meet a new opponent every round.
+    if let (Some(EventKind::Swiss { rules, .. }), Some(raw_e), Some(e)) =
+        (&kind, &raw.entries, &entries)
+    {
+        let r = raw_e.get_ref();
+        let sections = "a Swiss event is one field: sections and promotions are an open class's \
+                        (a round robin's); remove it";
+        if let Some(v) = &r.section_size {
+            c.at(v, "entries.section_size", sections);
+        }
+        if let Some(v) = &r.section_bands {
+            c.at(v, "entries.section_bands", sections);
+        }
+        if let Some(v) = &r.promotes {
+            c.at(v, "entries.promotes", sections);
+        }
+        if e.min <= rules.rounds {
+            let fix = format!(
+                "is {}, but a Swiss event of {} rounds needs at least {} players (each meets a \
+                 new opponent every round): make min at least {}",
+                e.min,
+                rules.rounds,
+                rules.rounds + 1,
+                rules.rounds + 1
+            );
+            match &r.min {
+                Some(m) => c.at(m, "entries.min", fix),
+                None => c.at(raw_e, "entries.min", fix),
+            }
+        }
+    }
     match kind {
         Some(ref k)
-            if (!matches!(k, EventKind::RoundRobin { .. }) && raw.entries.is_some())
+            if (!matches!(k, EventKind::RoundRobin { .. } | EventKind::Swiss { .. })
+                && raw.entries.is_some())
                 || (matches!(k, EventKind::TeamMatch { .. } | EventKind::Swiss { .. })
                     && raw.stages.is_some()) =>
         {
@@ -1921,13 +1970,14 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
                     "a team match is one match and has no stages; play preliminary groups as an olympiad with [stages]",
                 );
             }
-            if let Some(e) = &raw.entries {
-                let fix = if matches!(k, EventKind::Swiss { .. }) {
-                    "entries by mail are taken for round robins only; name the players in [[players]]"
-                } else {
-                    "entries by mail are taken for round robins only; name the teams in the file"
-                };
-                c.at(e, "entries", fix);
+            if let Some(e) = &raw.entries
+                && !matches!(k, EventKind::Swiss { .. })
+            {
+                c.at(
+                    e,
+                    "entries",
+                    "entries by mail are taken for round robins and Swiss events only; name the teams in the file",
+                );
             }
             c.problems.sort_by_key(|p| p.line.unwrap_or(0));
             Err(BadEventFile {
