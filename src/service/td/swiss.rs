@@ -127,6 +127,15 @@ pub(super) async fn pair_round(
     )
     .await?;
     let games = create_games(tx, post, ev, &pairing, now).await?;
+    let withdrawn = super::swiss_table::withdrawn_seats(ev);
+    for seat in asked {
+        if seat == 0 || withdrawn.contains(&(seat as usize - 1)) {
+            continue;
+        }
+        if let Some(e) = ev.holder(None, seat) {
+            super::swiss_byes::tell_paired(tx, post, ev, &e.player, round, now).await?;
+        }
+    }
     if let Some(bye) = pairing.bye.and_then(|b| ev.holder(None, b as u32 + 1)) {
         let letter = super::standings_letter_with_bye(
             tx,
