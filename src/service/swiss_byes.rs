@@ -1,8 +1,8 @@
 //! Half-point byes asked for by mail (`bye 12 round 4`): heard from a
 //! registered player's mail, however it is addressed, and answered in
 //! their language: granted, or refused with why and how to ask right. The
-//! rules, and the TD's way to ask (`dopis event bye`), are
-//! [`td::swiss_byes`](crate::service::td::swiss_byes)'s; the bye's row
+//! rules, and the TD's way to ask ([`grant_bye`](crate::service::td::grant_bye),
+//! `dopis event bye`), are `td::swiss_byes`'s; the bye's row
 //! and its answer commit together with the mail's inbound record.
 //!
 //! As for entries, the sender is the registered player of the mail's
