@@ -176,6 +176,26 @@ pub enum EventCommand {
         #[arg(long)]
         reason: String,
     },
+    /// Give a player of a Swiss event a half-point bye in a round not yet
+    /// paired: by the rules of the bye they may ask for by mail (up to the
+    /// file's max_half_point_byes, which binds a TD too). Logged, and the
+    /// player is told.
+    Bye {
+        /// The event's number.
+        id: i64,
+        /// The player's address.
+        #[arg(long)]
+        email: EmailAddress,
+        /// The round (from 1) they are not paired in.
+        #[arg(long)]
+        round: u32,
+        /// The TD doing it (one of the event's TDs).
+        #[arg(long)]
+        by: EmailAddress,
+        /// Why (told to the player and recorded).
+        #[arg(long)]
+        reason: String,
+    },
     /// Enter many results at once from a CSV or PGN file, all or nothing.
     ///
     /// A FILE ending in .pgn is read as PGN: each game's Round, Board (team
@@ -835,6 +855,31 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
             writeln!(
                 out,
                 "{email} withdrawn from event #{id}; their unfinished games are closed and the players told"
+            )?;
+        }
+        EventCommand::Bye {
+            id,
+            email,
+            round,
+            by,
+            reason,
+        } => {
+            let post = post(app)?;
+            td::grant_bye(
+                &mut tx,
+                &post,
+                EventId(id),
+                &email,
+                round,
+                &reason,
+                &by,
+                now,
+            )
+            .await?;
+            tx.commit().await?;
+            writeln!(
+                out,
+                "{email} has a half-point bye in round {round} of event #{id}; they are told, and are not paired that round"
             )?;
         }
         EventCommand::ImportResults {

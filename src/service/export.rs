@@ -144,6 +144,10 @@ pub const TABLES: &[(&str, &str)] = &[
         "the paired rounds of Swiss events and their byes",
     ),
     (
+        "swiss_byes",
+        "half-point byes players asked for in Swiss events",
+    ),
+    (
         "qualifications",
         "what sections of open classes earned their players (promotions)",
     ),

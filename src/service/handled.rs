@@ -114,6 +114,8 @@ pub enum Limited {
     Entry,
     /// A reply to an entry's address.
     EntryReply,
+    /// A mail asking for half-point byes.
+    Bye,
 }
 
 /// What a bounce did to one address it names.
@@ -189,6 +191,8 @@ pub enum Done {
     Digest(Vec<DigestLine>),
     /// Entry commands heard (their account, in words).
     Entries(String),
+    /// Half-point byes asked for in Swiss events (their account, in words).
+    SwissByes(String),
     /// The deadline report mailed to a TD who asked.
     ReportSent {
         /// The event.
@@ -314,6 +318,7 @@ impl fmt::Display for Ignored {
                 Limited::Stale => "a stale reply (answer rate limit)",
                 Limited::Entry => "an entry mail over the answer rate limit",
                 Limited::EntryReply => "an entry reply over the answer rate limit",
+                Limited::Bye => "a bye mail over the answer rate limit",
             }),
             Ignored::StrangerEntries {
                 mine,
@@ -413,7 +418,7 @@ impl fmt::Display for Done {
                 }
                 Ok(())
             }
-            Done::Entries(said) => f.write_str(said),
+            Done::Entries(said) | Done::SwissByes(said) => f.write_str(said),
             Done::ReportSent { event, to } => {
                 write!(f, "sent the deadline report of event {event} to {to}")
             }

@@ -491,6 +491,15 @@ impl Inbox {
             } => Some(None),
             _ => None,
         };
+        // A half-point bye in a Swiss event is about an event too: heard
+        // from a registered player however the mail is addressed.
+        if let Some(Some(player)) = entering
+            && let Some(done) = self
+                .hear_byes(tx, mail, player, words, answering, now)
+                .await?
+        {
+            return Ok((None, done));
+        }
         let in_game = !matches!(route, Route::NoGame { .. } | Route::Refuse { .. });
         if let Some(sender) = entering
             && let Some(done) = self

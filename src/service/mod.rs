@@ -18,6 +18,8 @@
 //!   event's stored settings, one schema for the TD tools, the post and the
 //!   ratings.
 //! - [`entries`]: entries by mail, and starting an event when they close.
+//! - [`swiss_byes`]: half-point byes a player asks for by mail in a Swiss
+//!   event (`bye 12 round 4`), answered in their language.
 //! - [`consultation`]: consultation games (vote chess): votes heard, the
 //!   side's move made when they close; `votes`: the stored votes as read.
 //! - [`report`]: the deadline report, on the command line and by mail.
@@ -69,6 +71,7 @@ pub mod report;
 pub mod retention;
 pub mod schedule;
 pub mod start;
+pub mod swiss_byes;
 pub mod td;
 pub mod unsubscribe;
 pub(crate) mod votes;

@@ -392,6 +392,7 @@ fn reads(said: &[Said]) -> String {
             Said::Entries => "entries".into(),
             Said::Enter { event } => format!("enter {event}"),
             Said::WithdrawEntry { event } => format!("withdraw entry {event}"),
+            Said::SwissBye { event, round } => format!("bye {event} round {round}"),
             Said::Announcements(true) => "notify announcements".into(),
             Said::Announcements(false) => "notify no announcements".into(),
             Said::Message(_) => "message".into(),

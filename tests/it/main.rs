@@ -54,6 +54,7 @@ mod season;
 mod setup;
 mod stale;
 mod store;
+mod swiss_byes;
 mod swiss_events;
 mod swiss_forty;
 mod swiss_oracle;

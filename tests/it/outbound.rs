@@ -263,6 +263,18 @@ fn english(name: &str) -> Vec<&'static str> {
         ],
         "entry_entered_queue" => vec!["You are number 3 in the queue: a section of 7"],
         "entry_refused_rating" => vec!["your rating (1650) is outside its"],
+        "swiss_bye_granted" => vec![
+            "The tournament director has given you a half-point bye in round 4",
+            "it scores ½ for you. You",
+            "> Asked by phone.",
+        ],
+        "swiss_bye_paired" => vec!["so you are not paired this round", "comes with round 5"],
+        "swiss_bye_refused_paired" => vec![
+            "nothing was changed",
+            "The next round to be paired is round",
+            "write \"bye 12 round 5\".",
+        ],
+        "swiss_bye_refused_limit" => vec!["you have used all 2 half-point byes \"Spring Open\""],
         "entry_qualified" => vec!["you are through: you play"],
         "entry_refused_qualification" => {
             vec![
@@ -2080,6 +2092,55 @@ pub(crate) fn entry_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) ->
 #[test]
 fn the_entry_mails_match_their_golden_files() {
     check_golden(entry_cases_in(Lang::En, english), None);
+}
+
+/// The mails about a half-point bye in a Swiss event: given by a TD (with
+/// the reason), its round paired, and two refusals (the round paired
+/// already, naming the next; the limit reached).
+pub(crate) fn bye_cases_in(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
+    use dopis::adapter::mail::compose::ByeNews;
+    let news = |kind: &'static str, why: &'static str| ByeNews {
+        kind,
+        event: 12,
+        name: "Spring Open".into(),
+        round: 4,
+        points: "½".into(),
+        used: if kind == "granted" { 1 } else { 2 },
+        max: 2,
+        rounds: 7,
+        next: 5,
+        why,
+        by_td: kind == "granted",
+        reason: if kind == "granted" {
+            "Asked by phone.".into()
+        } else {
+            String::new()
+        },
+    };
+    [
+        ("swiss_bye_granted", news("granted", "")),
+        ("swiss_bye_paired", news("paired", "")),
+        ("swiss_bye_refused_paired", news("refused", "paired")),
+        ("swiss_bye_refused_limit", news("refused", "limit")),
+    ]
+    .into_iter()
+    .map(|(name, news)| {
+        let mut letter = letter(LetterKind::SwissBye { news }, lang, Color::White, None);
+        letter.reply_to = None;
+        Case {
+            name,
+            letter,
+            text_has: says(name),
+            boards: 0,
+            pgn: false,
+        }
+    })
+    .collect()
+}
+
+#[test]
+fn the_swiss_bye_mails_match_their_golden_files() {
+    check_golden(bye_cases_in(Lang::En, english), None);
 }
 
 /// The first mails of a thematic game (after 1.e4 c5 2.Nf3 d6, already

@@ -7,8 +7,8 @@
 use dopis::domain::lang::Lang;
 
 use crate::outbound::{
-    Case, cases_in, digest_of, entry_cases_in, event_and_time_cases_in, golden_problems,
-    notify_cases_in, start_cases_in, tables_cases_in, talk_cases_in,
+    Case, bye_cases_in, cases_in, digest_of, entry_cases_in, event_and_time_cases_in,
+    golden_problems, notify_cases_in, start_cases_in, tables_cases_in, talk_cases_in,
 };
 
 /// A translated language: the phrases each mail kind must say in it, and
@@ -53,6 +53,7 @@ fn every_case(lang: Lang, says: fn(&str) -> Vec<&'static str>) -> Vec<Case> {
     cases.extend(talk_cases_in(lang, says));
     cases.extend(tables_cases_in(lang, says));
     cases.extend(entry_cases_in(lang, says));
+    cases.extend(bye_cases_in(lang, says));
     cases.extend(start_cases_in(lang, says));
     cases
 }
@@ -278,6 +279,16 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         ],
         "entry_entered_queue" => vec!["V čakalni vrsti ste 3.: skupina 7"],
         "entry_refused_rating" => vec!["vaš rating (1650)"],
+        "swiss_bye_granted" => vec![
+            "Vodja turnirja vam je dodelil prosto kolo za pol točke v 4. kolu turnirja",
+            "> Asked by phone.",
+        ],
+        "swiss_bye_paired" => vec!["v njem ne igrate", "5. kolu"],
+        "swiss_bye_refused_paired" => vec![
+            "nič ni bilo spremenjeno",
+            "napišite »prosto kolo 12 kolo 5«.",
+        ],
+        "swiss_bye_refused_limit" => vec!["porabili ste že vsa prosta kola za"],
         "entry_qualified" => vec!["(turnir #15)"],
         "entry_refused_qualification" => vec!["kvalifikacijo \"Higher\", vi pa proste nimate"],
         "entry_promoted" => vec!["(turnir #16) je končan"],
@@ -491,6 +502,12 @@ fn polish(name: &str) -> Vec<&'static str> {
         ],
         "entry_entered_queue" => vec!["Jesteś 3. w kolejce: grupa 7"],
         "entry_refused_rating" => vec!["Twój ranking (1650)"],
+        "swiss_bye_granted" => vec!["Sędzia turnieju przyznał Ci pauzę", "> Asked by phone."],
+        "swiss_bye_paired" => vec!["więc w niej nie grasz", "rundzie 5"],
+        "swiss_bye_refused_paired" => vec!["niczego nie zmieniono", "napisz „pauza 12 runda 5”."],
+        "swiss_bye_refused_limit" => {
+            vec!["niczego nie zmieniono: wykorzystano już wszystkie pauzy za pół punktu (2),"]
+        }
         "entry_qualified" => vec!["(turniej #15)"],
         "entry_refused_qualification" => vec!["z kwalifikacją \"Higher\""],
         "entry_promoted" => vec!["(turniej #16) się zakończył"],
@@ -707,6 +724,15 @@ fn latvian(name: &str) -> Vec<&'static str> {
         ],
         "entry_entered_queue" => vec!["Jūs esat 3. rindā: 7 spēlētāju grupa"],
         "entry_refused_rating" => vec!["jūsu reitings (1650)"],
+        "swiss_bye_granted" => vec![
+            "Turnīra direktors jums piešķīra brīvkārtu",
+            "> Asked by phone.",
+        ],
+        "swiss_bye_paired" => vec!["šajā kārtā nespēlējat", "5. kārtā"],
+        "swiss_bye_refused_paired" => {
+            vec!["nekas netika mainīts", "uzrakstiet „brīvkārta 12 kārta 5“."]
+        }
+        "swiss_bye_refused_limit" => vec!["\"Spring Open\", jau ir izmantotas."],
         "entry_qualified" => vec!["(turnīrs #15)"],
         "entry_refused_qualification" => vec!["ar kvalifikāciju \"Higher\""],
         "entry_promoted" => vec!["(turnīrs #16) ir beidzies"],
@@ -927,6 +953,13 @@ fn german(name: &str) -> Vec<&'static str> {
         ],
         "entry_entered_queue" => vec!["Sie sind Nummer 3 in der Warteschlange: eine Gruppe von 7"],
         "entry_refused_rating" => vec!["Ihre Wertung (1650)"],
+        "swiss_bye_granted" => vec![
+            "Die Turnierleitung hat Sie in Runde 4 von \"Spring Open\" (#12) mit halbem",
+            "> Asked by phone.",
+        ],
+        "swiss_bye_paired" => vec!["Sie werden nicht gepaart", "Runde 5"],
+        "swiss_bye_refused_paired" => vec!["nichts wurde geändert", "„spielfrei 12 Runde 5“"],
+        "swiss_bye_refused_limit" => vec!["Sie haben alle 2"],
         "entry_qualified" => vec!["(Turnier #15)"],
         "entry_refused_qualification" => vec!["Qualifikation \"Higher\""],
         "entry_promoted" => vec!["(Turnier #16) ist beendet"],

@@ -15,16 +15,16 @@ use crate::club::{Club, Sent};
 use crate::on_both_backends;
 use crate::support::{TestDb, dopis, fails, ok};
 
-const TD: &str = "td@chess.test";
+pub(crate) const TD: &str = "td@chess.test";
 
-fn player(n: u32) -> String {
+pub(crate) fn player(n: u32) -> String {
     format!("p{n:02}@players.test")
 }
 
 /// A Swiss event file of `players` players (Player 1 rated highest by
 /// name order only: nobody is rated) over `rounds` rounds, with `extra`
 /// lines.
-fn swiss_file(players: u32, rounds: u32, extra: &str) -> String {
+pub(crate) fn swiss_file(players: u32, rounds: u32, extra: &str) -> String {
     let mut file = format!(
         "name = \"Open\"\nkind = \"swiss\"\nrounds = {rounds}\ntds = [\"{TD}\"]\n\
          time_control = \"10/50d\"\nvisibility = \"public\"\n{extra}\n"
@@ -39,28 +39,28 @@ fn swiss_file(players: u32, rounds: u32, extra: &str) -> String {
     file
 }
 
-struct Open<'a> {
-    club: Club,
-    db: &'a TestDb,
-    seen: usize,
+pub(crate) struct Open<'a> {
+    pub(crate) club: Club,
+    pub(crate) db: &'a TestDb,
+    pub(crate) seen: usize,
 }
 
 impl Open<'_> {
-    fn run(&self, args: &[&str]) -> String {
+    pub(crate) fn run(&self, args: &[&str]) -> String {
         ok(&dopis(self.club.path(), self.db, args))
     }
 
-    fn refused(&self, args: &[&str]) -> String {
+    pub(crate) fn refused(&self, args: &[&str]) -> String {
         fails(&dopis(self.club.path(), self.db, args))
     }
 
     /// The mails a `dopis serve --once` sent.
-    fn serve(&mut self) -> Vec<Sent> {
+    pub(crate) fn serve(&mut self) -> Vec<Sent> {
         ok(&self.club.serve_once(self.db, None));
         self.new_mails()
     }
 
-    fn new_mails(&mut self) -> Vec<Sent> {
+    pub(crate) fn new_mails(&mut self) -> Vec<Sent> {
         let all = self.club.sent_mails();
         let new = all[self.seen..].to_vec();
         self.seen = all.len();
@@ -68,7 +68,7 @@ impl Open<'_> {
     }
 
     /// Every game of the event: (round, game, white, black, status).
-    fn games(&self, event: &str) -> Vec<(u64, i64, String, String, String)> {
+    pub(crate) fn games(&self, event: &str) -> Vec<(u64, i64, String, String, String)> {
         let out = self.run(&["event", "pairings", event, "--format", "json"]);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         v.as_array()
@@ -88,7 +88,7 @@ impl Open<'_> {
 
     /// `dopis event trf` checked by `dopis swiss check`: every round as
     /// dopis paired it. Returns the check's report.
-    fn check_trf(&self, event: &str, rounds: u32) -> String {
+    pub(crate) fn check_trf(&self, event: &str, rounds: u32) -> String {
         let path = self.club.path().join("open.trf");
         self.run(&["event", "trf", event, "--output", path.to_str().unwrap()]);
         let trf = std::fs::read_to_string(&path).unwrap();

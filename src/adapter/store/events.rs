@@ -342,6 +342,15 @@ pub struct SwissRound {
     pub bye_seat: Option<u32>,
 }
 
+/// A half-point bye a player asked for in a Swiss event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SwissBye {
+    /// The pairing number (seat) not paired.
+    pub seat: u32,
+    /// The round, from 1.
+    pub round: u32,
+}
+
 impl Tx {
     /// Records that a Swiss event's round is paired (with its bye). The
     /// primary key refuses a second pairing of the same round: the whole
@@ -405,6 +414,44 @@ impl Tx {
         .iter()
         .map(|r| Ok(EventId(r.try_get("id")?)))
         .collect()
+    }
+
+    /// Records a half-point bye asked for: `seat` is not paired in
+    /// `round`. Returns false, changing nothing, when that bye is recorded
+    /// already (the primary key).
+    pub async fn add_swiss_bye(
+        &mut self,
+        event: EventId,
+        bye: SwissBye,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO swiss_byes (event_id, seat, round, requested_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(event.0)
+        .bind(i64::from(bye.seat))
+        .bind(i64::from(bye.round))
+        .bind(to_millis(now))
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// The half-point byes asked for in a Swiss event, by round, then seat.
+    pub async fn swiss_byes(&mut self, event: EventId) -> Result<Vec<SwissBye>, StoreError> {
+        sqlx::query("SELECT seat, round FROM swiss_byes WHERE event_id = $1 ORDER BY round, seat")
+            .bind(event.0)
+            .fetch_all(&mut *self.tx)
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(SwissBye {
+                    seat: small(r.try_get("seat")?, "bye seat")?,
+                    round: small(r.try_get("round")?, "bye round")?,
+                })
+            })
+            .collect()
     }
 
     /// Gives an entrant another seat (a Swiss event's pairing numbers,

@@ -59,11 +59,13 @@ pub(super) fn answer(
         | Command::Notify(_)
         | Command::Standings
         | Command::XfccPassword => Ok(None),
-        // Entries are about events, not this game: the inbox hears them
-        // before any game is (see `service::entries`).
+        // Entries and byes are about events, not this game: the inbox
+        // hears them before any game is (see `service::entries`,
+        // `service::swiss_byes`).
         Command::Entries
         | Command::Enter { .. }
         | Command::WithdrawEntry { .. }
+        | Command::SwissBye { .. }
         | Command::Announcements(_) => Ok(None),
         Command::Move { .. }
         | Command::OfferDraw

@@ -222,6 +222,15 @@ pub enum Command {
         /// The event's number.
         event: i64,
     },
+    /// A half-point bye in a round of a Swiss event (`bye 12 round 4`):
+    /// not paired that round, scoring a draw's points.
+    SwissBye {
+        /// The event's number.
+        event: i64,
+        /// The round (0 when the number written is none we take: the
+        /// answer then says which rounds there are).
+        round: u32,
+    },
     /// Whether I get a mail when an event opens for entries.
     Announcements(bool),
     /// A note to the opponent: the lines after the commands, or a mail of
@@ -580,6 +589,9 @@ fn read_line(line: &str, vocab: &[&Words]) -> LineReading {
                 LineReading::Commands(vec![Command::Language(l)])
             });
     }
+    if let Some(command) = swiss_bye(&tokens, vocab) {
+        return LineReading::Commands(vec![command]);
+    }
     if let Some(command) = entry(&tokens, vocab) {
         return LineReading::Commands(vec![command]);
     }
@@ -617,6 +629,58 @@ fn entry(tokens: &[Token<'_>], vocab: &[&Words]) -> Option<Command> {
     } else {
         None
     }
+}
+
+/// `bye 12 round 4`, `bye round 4 event 12`, `prosto kolo 12 kolo 4`,
+/// `spielfrei in Runde 4 von Turnier 12`: the bye's phrase first, then two
+/// numbers, at least one named by the word before it (`round`, `event`);
+/// the other is the other one. Words like `in`, `of` may stand between.
+fn swiss_bye(tokens: &[Token<'_>], vocab: &[&Words]) -> Option<Command> {
+    let number = |t: &Token<'_>| {
+        let n = t.word.strip_prefix('#').unwrap_or(&t.word);
+        (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(n.to_string())
+    };
+    let first_number = tokens.iter().position(|t| number(t).is_some())?;
+    // The longest run of leading words that is a bye's phrase.
+    let phrase_end = (1..=first_number).rev().find(|&end| {
+        let words = tokens.get(..end).unwrap_or_default();
+        let phrase = normalize(words.iter().map(|t| t.word.as_str()), vocab);
+        phrase_in(&phrase, |w| w.bye, vocab)
+    })?;
+    #[derive(Clone, Copy, PartialEq)]
+    enum Named {
+        Round,
+        Event,
+        Neither,
+    }
+    let mut named = Named::Neither;
+    let mut numbers: Vec<(Named, String)> = Vec::new();
+    for t in tokens.get(phrase_end..).unwrap_or_default() {
+        if let Some(n) = number(t) {
+            numbers.push((named, n));
+            named = Named::Neither;
+        } else if word_in(&t.word, |w| w.round_words, vocab) {
+            named = Named::Round;
+        } else if word_in(&t.word, |w| w.event_words, vocab) {
+            named = Named::Event;
+        } else if !(is_filler(&t.word, vocab) || word_in(&t.word, |w| w.bye_joiners, vocab)) {
+            return None;
+        }
+    }
+    let [(a_named, a), (b_named, b)] = numbers.as_slice() else {
+        return None;
+    };
+    let (event, round) = match (*a_named, *b_named) {
+        (Named::Round, Named::Round) | (Named::Event, Named::Event) => return None,
+        (Named::Neither, Named::Neither) => return None,
+        (Named::Round, _) | (_, Named::Event) => (b, a),
+        _ => (a, b),
+    };
+    let event: i64 = event.parse().ok().filter(|n| *n > 0)?;
+    // A round no event has (0, or too long a number) is read, and
+    // answered with the event's rounds.
+    let round: u32 = round.parse().unwrap_or(0);
+    Some(Command::SwissBye { event, round })
 }
 
 /// Whether `line` (as [`Command::Unknown`] keeps it) reads as an entry
@@ -865,6 +929,9 @@ pub fn describe(commands: &[Command], lang: Lang) -> String {
             Command::Entries => w(|v| v.entries).into(),
             Command::Enter { event } => format!("{} {event}", w(|v| v.enter)),
             Command::WithdrawEntry { event } => format!("{} {event}", w(|v| v.withdraw_entry)),
+            Command::SwissBye { event, round } => {
+                format!("{} {event} {} {round}", w(|v| v.bye), w(|v| v.round_words))
+            }
             Command::Announcements(on) => format!(
                 "{} {}",
                 w(|v| v.notify),
@@ -932,6 +999,12 @@ pub fn draw_word(lang: Lang) -> &'static str {
 /// `prijava`, `anmelden`).
 pub fn enter_word(lang: Lang) -> &'static str {
     words::first(lang, |v| v.enter)
+}
+
+/// How to ask for a half-point bye in `lang`: `bye 12 round 4` for
+/// event 12, round 4 (`prosto kolo 12 kolo 4`, `spielfrei 12 runde 4`).
+pub fn bye_words(lang: Lang, event: i64, round: u32) -> String {
+    describe(&[Command::SwissBye { event, round }], lang)
 }
 
 /// The words that claim a result the endgame tables give, in `lang`

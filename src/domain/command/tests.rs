@@ -810,3 +810,62 @@ fn an_entry_command_without_a_usable_number_is_known_as_one() {
         assert!(!is_entry_without_number(line, lang), "{line}");
     }
 }
+
+#[test]
+fn a_half_point_bye_is_read_in_each_language_with_the_event_and_the_round_in_either_order() {
+    let bye = |event, round| vec![Command::SwissBye { event, round }];
+    for (line, lang) in [
+        ("bye 12 round 4", Lang::En),
+        ("Bye round 4 event 12", Lang::En),
+        ("please bye for round 4 of event #12", Lang::En),
+        ("half-point bye 12 round 4", Lang::En),
+        ("prosto kolo 12 kolo 4", Lang::Sl),
+        ("Prost krog v krogu 4 turnir 12", Lang::Sl),
+        ("pauza 12 runda 4", Lang::Pl),
+        ("Proszę o pauzę w rundzie 4 turnieju 12", Lang::Pl),
+        ("brīvkārta 12 kārta 4", Lang::Lv),
+        ("Lūdzu brīvkārtu 4. kārtā turnīrā 12", Lang::Lv),
+        ("spielfrei 12 Runde 4", Lang::De),
+        ("Ich bin spielfrei in Runde 4 von Turnier 12", Lang::De),
+        // every language reads English too
+        ("bye 12 round 4", Lang::De),
+    ] {
+        assert_eq!(parse(line, lang).commands, bye(12, 4), "{lang:?}: {line}");
+    }
+    // A round no event has is read, to be answered with the event's rounds.
+    assert_eq!(parse("bye 12 round 0", Lang::En).commands, bye(12, 0));
+    // Two numbers neither of which is named, two rounds, or no number: no bye.
+    for line in [
+        "bye 12 4",
+        "bye round 4 round 5",
+        "bye",
+        "bye 12",
+        "bye 12 round 4 now or never",
+    ] {
+        assert!(
+            !parse(line, Lang::En)
+                .commands
+                .iter()
+                .any(|c| matches!(c, Command::SwissBye { .. })),
+            "{line}: {:?}",
+            parse(line, Lang::En).commands
+        );
+    }
+}
+
+#[test]
+fn a_bye_quoted_in_a_mail_reads_back_as_the_same_bye_in_each_language() {
+    let commands = vec![Command::SwissBye {
+        event: 12,
+        round: 4,
+    }];
+    for lang in [Lang::En, Lang::Sl, Lang::Pl, Lang::De, Lang::Lv] {
+        let quoted = describe(&commands, lang);
+        assert_eq!(
+            parse(&quoted, lang).commands,
+            commands,
+            "{lang:?}: {quoted}"
+        );
+        assert_eq!(bye_words(lang, 12, 4), quoted);
+    }
+}

@@ -21,8 +21,9 @@
 //! event's table per board), `finals` (the final table mailed to all), `results` (results set by a TD), `deadlines`
 //! (deadlines extended by a TD), `players` (withdrawals and substitutes),
 //! `visibility` (who sees its web pages), `swiss` (Swiss events paired
-//! round by round), `swiss_table` (a Swiss event as the pairing engine
-//! sees it, and its FIDE table).
+//! round by round), `swiss_byes` (half-point byes asked for),
+//! `swiss_table` (a Swiss event as the pairing engine sees it, and its
+//! FIDE table).
 
 mod boards;
 pub(crate) mod consultation;
@@ -38,6 +39,7 @@ mod stages;
 mod standings;
 mod stored;
 mod swiss;
+pub(crate) mod swiss_byes;
 mod swiss_from_trf;
 mod swiss_table;
 mod visibility;
@@ -71,6 +73,7 @@ pub(crate) use standings::standings_letter_with_bye;
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{GameRules, StoredEvent, events, game_rules, log};
 pub use swiss::{RoundPaired, between_rounds, event_trf, pair_next_due, pair_next_if_done};
+pub use swiss_byes::grant_bye;
 pub use swiss_from_trf::{Resumed, create_from_trf};
 pub use swiss_table::all_rounds_paired;
 pub use visibility::set_visibility;

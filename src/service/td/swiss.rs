@@ -94,6 +94,25 @@ pub(super) async fn pair_round(
         ));
     }
     let mut t = tournament(tx, ev, &rounds).await?;
+    // A half-point bye asked for this round: the player is not paired
+    // (the engine pairs only those with no entry for the round yet).
+    let asked: Vec<u32> = tx
+        .swiss_byes(event)
+        .await?
+        .into_iter()
+        .filter(|b| b.round == round)
+        .map(|b| b.seat)
+        .collect();
+    for seat in &asked {
+        if let Some(p) = seat
+            .checked_sub(1)
+            .and_then(|s| t.players.get_mut(s as usize))
+        {
+            p.rounds
+                .resize(round as usize - 1, Entry::Unpaired(Absence::Zero));
+            p.rounds.push(Entry::Unpaired(Absence::Half));
+        }
+    }
     // Withdrawn players are not paired again: an absence for this round.
     for e in ev.entrants.iter().filter(|e| e.withdrawn_at.is_some()) {
         if let Some(p) = e.seat.and_then(|s| t.players.get_mut(s as usize - 1)) {
@@ -117,6 +136,15 @@ pub(super) async fn pair_round(
     )
     .await?;
     let games = create_games(tx, post, ev, &pairing, now).await?;
+    let withdrawn = super::swiss_table::withdrawn_seats(ev);
+    for seat in asked {
+        if seat == 0 || withdrawn.contains(&(seat as usize - 1)) {
+            continue;
+        }
+        if let Some(e) = ev.holder(None, seat) {
+            super::swiss_byes::tell_paired(tx, post, ev, &e.player, round, now).await?;
+        }
+    }
     if let Some(bye) = pairing.bye.and_then(|b| ev.holder(None, b as u32 + 1)) {
         let letter = super::standings_letter_with_bye(
             tx,

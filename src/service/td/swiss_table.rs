@@ -72,6 +72,15 @@ pub(super) async fn tournament(
             set(&mut players, seat as usize - 1, r.round, Entry::PairingBye);
         }
     }
+    // A half-point bye asked for (TRF `H`): the seat was left unpaired in
+    // a paired round and scores a draw's points. Set before the games, so
+    // a game the round has for the seat (none should) wins.
+    for bye in tx.swiss_byes(ev.record.id).await? {
+        if bye.round >= 1 && bye.round <= paired && bye.seat >= 1 {
+            let entry = Entry::Unpaired(Absence::Half);
+            set(&mut players, bye.seat as usize - 1, bye.round, entry);
+        }
+    }
     for g in tx.event_games(ev.record.id).await? {
         let (Some(&w), Some(&b)) = (index.get(&g.game.white), index.get(&g.game.black)) else {
             continue;

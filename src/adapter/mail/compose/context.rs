@@ -102,6 +102,8 @@ pub(crate) struct Context {
     pub talk: Option<TalkContext>,
     /// `Entry`: what it says of an entry or the events open for entries.
     pub entry: Option<super::EntryNews>,
+    /// `SwissBye`: what it says of a half-point bye asked for.
+    pub bye: Option<super::ByeNews>,
     /// `Vote`: what it tells the member of their side's vote.
     pub vote: Option<super::VoteNews>,
     /// `Message`: the writer's mail held nothing but the message.
@@ -530,6 +532,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         excess: None,
         reply: None,
         entry: None,
+        bye: None,
         vote: None,
         talk: letter.talk.as_ref().map(talk_context),
         alone: false,
@@ -541,6 +544,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
         // Everything it says is the talk.
         LetterKind::Message { alone } => ctx.alone = *alone,
         LetterKind::Entry { news } => ctx.entry = Some(news.clone()),
+        LetterKind::SwissBye { news } => ctx.bye = Some(news.clone()),
         LetterKind::Vote { news } => ctx.vote = Some(news.clone()),
         LetterKind::MoveAccepted { ply } | LetterKind::ConditionalPlayed { ply } => {
             let game = letter.game.as_ref().map(|v| &v.game);

@@ -447,6 +447,12 @@ pub enum LetterKind {
         /// What it says.
         news: EntryNews,
     },
+    /// About a half-point bye in a Swiss event: granted, refused (why,
+    /// and how to ask right), or the round it is for was paired.
+    SwissBye {
+        /// What it says.
+        news: ByeNews,
+    },
     /// To a member of a consultation game's side: it is the side's move
     /// (vote), their vote was counted, or the side's move was decided.
     Vote {
@@ -495,6 +501,38 @@ pub struct OpenEvent {
     pub anyone: bool,
     /// The rating band, e.g. `1800–2200`, when it has one.
     pub rating: Option<String>,
+}
+
+/// What a mail about a half-point bye says (every field is there for
+/// every kind, so the templates read them alike).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ByeNews {
+    /// `granted`, `refused`, or `paired` (its round was paired).
+    pub kind: &'static str,
+    /// The event's number as written.
+    pub event: i64,
+    /// The event's name; empty when there is no such event.
+    pub name: String,
+    /// The round asked for.
+    pub round: u32,
+    /// What the bye scores (a draw's points).
+    pub points: String,
+    /// Byes this player has in the event (this one too, when granted).
+    pub used: u32,
+    /// Most the event gives each player (`max_half_point_byes`).
+    pub max: u32,
+    /// The event's rounds.
+    pub rounds: u32,
+    /// The next round to be paired; 0 when none is left.
+    pub next: u32,
+    /// Why it was refused (`refused`): `no-event`, `not-swiss`,
+    /// `not-yours`, `withdrawn`, `not-started`, `no-round`, `finished`,
+    /// `paired`, `already`, `none-given`, `limit`; empty otherwise.
+    pub why: &'static str,
+    /// Whether a TD asked for it (the answer then goes to the player).
+    pub by_td: bool,
+    /// The TD's reason, when a TD asked.
+    pub reason: String,
 }
 
 /// What a mail about entries says.
@@ -869,6 +907,7 @@ impl LetterKind {
             K::ReportInstructions { .. } => ("report_instructions", 0),
             K::AddressBounces { .. } => ("address_bounces", 0),
             K::Entry { .. } => ("entry", 0),
+            K::SwissBye { .. } => ("swiss_bye", 0),
             K::Vote { .. } => ("vote", BOARD | GAME),
             K::Message { .. } => ("message", GAME),
         }

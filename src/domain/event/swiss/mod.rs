@@ -16,6 +16,7 @@
 //! of trying transpositions and exchanges one by one (Article 3's
 //! procedure; the rules allow any method that gives the same pairing).
 //!
+//! - [`byes`]: whether a half-point bye a player asks for is granted.
 //! - [`card`]: each player's pairing card: score, colour preference,
 //!   floats, whether they may receive the bye.
 //! - [`criteria`]: the criteria of Article 2 as one edge weight.
@@ -28,6 +29,7 @@
 //! Players are numbered by their place in [`Tournament::players`]: index 0
 //! is tournament pairing number (TPN) 1. Rounds are numbered from 1.
 
+pub mod byes;
 pub mod card;
 pub mod colour;
 pub mod criteria;
