@@ -451,7 +451,11 @@ async fn a_swiss_event_moved_in_mid_way_from_a_trf_file_pairs_its_next_round(db:
     }
     let dir = s.club.path().to_path_buf();
     std::fs::write(dir.join("autumn.toml"), &file).unwrap();
-    std::fs::write(dir.join("played.trf"), PLAYED).unwrap();
+    // Gaja Vidmar asked for a half-point bye in round 3 before the move.
+    let played = PLAYED
+        .replace("6 w 0\n", "6 w 0  0000 - H\n")
+        .replace("0.5    7", "1.0    7");
+    std::fs::write(dir.join("played.trf"), &played).unwrap();
 
     // Refused, storing nothing: a TRF player the file does not name, a
     // round count that differs, a result missing, a TD who is none.
@@ -491,14 +495,17 @@ async fn a_swiss_event_moved_in_mid_way_from_a_trf_file_pairs_its_next_round(db:
         stranger.contains("not one of the event file's tds"),
         "{stranger}"
     );
-    let bye = refused(
-        "bye.trf",
+    let full = refused(
+        "full.trf",
         &PLAYED
-            .replace("6 w 0\n", "6 w 0  0000 - H\n")
-            .replace("0.5    7", "1.0    7"),
+            .replace("6 w 0\n", "6 w 0  0000 - F\n")
+            .replace("0.5    7", "1.5    7"),
         TD,
     );
-    assert!(bye.contains("round 3") && bye.contains("(H or F)"), "{bye}");
+    assert!(
+        full.contains("round 3") && full.contains("full-point bye"),
+        "{full}"
+    );
     let twice = s.refused(&["event", "create", "autumn.toml", "--trf", "played.trf"]);
     assert!(twice.contains("--by"), "{twice}");
     assert!(
@@ -549,8 +556,19 @@ async fn a_swiss_event_moved_in_mid_way_from_a_trf_file_pairs_its_next_round(db:
             )
         })
         .collect();
-    let listed: Vec<&str> = expected.lines().skip(1).collect();
+    // Seven to pair (Gaja has her bye): three games and the
+    // pairing-allocated bye (`N 0`).
+    let listed: Vec<&str> = expected
+        .lines()
+        .skip(1)
+        .filter(|l| !l.ends_with(" 0"))
+        .collect();
     assert_eq!(round3, listed, "{expected}");
+    assert_eq!(listed.len(), 3, "{expected}");
+    assert!(
+        !round3.iter().any(|g| g.split(' ').any(|n| n == "7")),
+        "Gaja Vidmar has her bye: {round3:?}"
+    );
     let told: Vec<String> = s
         .serve()
         .into_iter()

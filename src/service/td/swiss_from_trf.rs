@@ -1,7 +1,8 @@
 //! A Swiss event moved into dopis mid-way: `dopis event create FILE
 //! --trf PLAYED.trf --by TD` stores the event of the file with the rounds
 //! the TRF file says were played elsewhere (their games finished with
-//! their results, no moves; the pairing-allocated byes), and `dopis event
+//! their results, no moves; the pairing-allocated and half-point byes,
+//! those of rounds to come too), and `dopis event
 //! start` then pairs the next round from them as if dopis had paired them
 //! all.
 //!
@@ -20,7 +21,7 @@ use super::pairings::event_game;
 use super::results::{Ruling, apply};
 use super::{StoredEvent, TdError, refused};
 use crate::adapter::store::Tx;
-use crate::adapter::store::events::SwissRound;
+use crate::adapter::store::events::{SwissBye, SwissRound};
 use crate::domain::address::EmailAddress;
 use crate::domain::chess::game::GameResult;
 use crate::domain::chess::outcome::ResultKind;
@@ -152,6 +153,19 @@ pub async fn create_from_trf(
     }
     let id = super::store_event(tx, &event, now).await?;
     let ev = StoredEvent::load(tx, id).await?;
+    // Half-point byes (H), of the rounds played and the rounds to come
+    // (asked for before the move): kept as byes asked for by mail are.
+    for (i, p) in t.players.iter().enumerate() {
+        for (r, entry) in p.rounds.iter().enumerate() {
+            if *entry == Entry::Unpaired(Absence::Half) {
+                let bye = SwissBye {
+                    seat: i as u32 + 1,
+                    round: r as u32 + 1,
+                };
+                tx.add_swiss_bye(id, bye, now).await?;
+            }
+        }
+    }
     let mut games = 0;
     for round in 1..=played {
         let pairing = t.pairing_of(round);
@@ -216,8 +230,8 @@ pub async fn create_from_trf(
 }
 
 /// A round dopis can keep as the TRF file has it: every game with a
-/// result one side won or both drew (not a double forfeit), and no bye a
-/// player asked for or the arbiter gave, which dopis keeps no record of.
+/// result one side won or both drew (not a double forfeit), and no
+/// full-point bye (the arbiter's, which dopis does not give).
 fn check_round(trf: &Trf, round: u32) -> Result<(), TdError> {
     let t = &trf.tournament;
     for (i, p) in t.players.iter().enumerate() {
@@ -257,11 +271,11 @@ fn check_round(trf: &Trf, round: u32) -> Result<(), TdError> {
                     opponent + 1
                 ));
             }
-            Some(Entry::Unpaired(Absence::Half | Absence::Full)) => {
+            Some(Entry::Unpaired(Absence::Full)) => {
                 return refused(format!(
-                    "round {round}: {} has a bye they asked for or the arbiter gave (H or F); \
-                     dopis keeps no record of such byes in an event moved into it: write it as \
-                     0000 - Z and correct the points after",
+                    "round {round}: {} has a full-point bye the arbiter gave (F); dopis gives \
+                     none: write it as a win by forfeit against a player who was absent, or as \
+                     0000 - H or - Z",
                     who()
                 ));
             }
