@@ -325,6 +325,14 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
         page.contains("Player 01") && page.contains("BH-C1"),
         "{page}"
     );
+    crate::swiss_table::the_swiss_crosstable_is_in_every_format(
+        s.club.path(),
+        db,
+        &server,
+        &event,
+        11,
+        5,
+    );
 }
 
 async fn a_bad_swiss_file_is_refused_with_the_key_and_the_fix(db: &TestDb) {
