@@ -159,6 +159,10 @@ pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
         ],
         _ => return None,
     };
+    // FIDE's `WIN` (a Swiss table's rounds with a win's points) is an
+    // English word to a reader of another language: it reads as the round
+    // robin's `Wins` does.
+    let heading = if heading == "WIN" { "Wins" } else { heading };
     let index = [
         "Rank",
         "No",

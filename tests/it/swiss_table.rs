@@ -159,10 +159,31 @@ pub(crate) fn the_swiss_crosstable_is_in_every_format(
     let first = rows[0]["results"][0].as_str().unwrap();
     assert!(page.contains(&format!("<td>{first}</td>")), "{page}");
     assert!(page.contains("<td>PAB</td>"), "{page}");
+    assert!(page.contains("PAB is the pairing-allocated bye"), "{page}");
     let (status, sl) = server.get(&format!("/events/{event}?lang=sl"));
     assert_eq!(status, 200, "{sl}");
     assert!(
-        sl.contains("<th scope=\"col\">K1</th>") && sl.contains("<th scope=\"col\">Mesto</th>"),
+        sl.contains("<th scope=\"col\">K1</th>")
+            && sl.contains("<th scope=\"col\">Mesto</th>")
+            && sl.contains("PAB je prosti krog"),
         "{sl}"
     );
+}
+
+/// A final standings mail of the same event: the Swiss crosstable in its
+/// text, a column per round, and the cells explained.
+pub(crate) fn the_final_mail_has_the_swiss_crosstable(text: &str, rounds: u32) {
+    let header = text
+        .lines()
+        .find(|l| l.contains("Name") || l.contains("Ime"))
+        .unwrap_or_else(|| panic!("no table: {text}"));
+    let round_word = if header.contains("Ime") { "K" } else { "R" };
+    for r in 1..=rounds {
+        assert!(
+            header.contains(&format!("{round_word}{r}")),
+            "{header}\n{text}"
+        );
+    }
+    assert!(header.contains("BH-C1"), "{text}");
+    assert!(text.contains("PAB"), "{text}");
 }

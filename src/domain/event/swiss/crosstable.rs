@@ -377,12 +377,16 @@ mod tests {
                 "result": "*", "played": true, "points": null})
         );
         assert_eq!(json["headings"], serde_json::json!(["Pts", "BH-C1", "WIN"]));
-        // In another language the headings and the rounds' word change.
+        // In another language the headings and the rounds' word change,
+        // and FIDE's `WIN`, an English word, reads as the round robin's
+        // `Wins` does.
         let sl =
             c.relabel(|h| crate::domain::locale::crosstable_word(h, crate::domain::lang::Lang::Sl));
         let html = sl.to_html();
         assert!(
-            html.contains("<th>K1</th>") && html.contains("<th>Mesto</th>"),
+            html.contains("<th>K1</th>")
+                && html.contains("<th>Mesto</th>")
+                && html.contains("<th>Zmage</th>"),
             "{html}"
         );
     }
