@@ -29,6 +29,14 @@ pub enum EventCommand {
     Create {
         /// The event file.
         file: PathBuf,
+        /// A Swiss event moved into dopis mid-way: the TRF file of the
+        /// rounds played so far (each TRF player is the event file's
+        /// player of the same name); `event start` pairs the next round.
+        #[arg(long, requires = "by")]
+        trf: Option<PathBuf>,
+        /// The TD moving the event in (one of the file's tds), with --trf.
+        #[arg(long, requires = "trf")]
+        by: Option<EmailAddress>,
     },
     /// Create an event that takes entries by mail (its file has an
     /// `[entries]` table), announce it to the players who asked to hear
@@ -550,7 +558,30 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
     let now = app.clock.now();
     let mut tx = app.store.begin().await?;
     match cmd {
-        EventCommand::Create { file } => {
+        EventCommand::Create {
+            file,
+            trf: Some(trf),
+            by: Some(by),
+        } => {
+            let text = read_event_file(&file)?;
+            let played = super::swiss::read(&trf)?;
+            let resumed = td::create_from_trf(&mut tx, &text, &played, &by, now)
+                .await
+                .with_context(|| format!("event file {} with {}", file.display(), trf.display()))?;
+            tx.commit().await?;
+            writeln!(out, "{}", resumed.event.0)?;
+            writeln!(
+                out,
+                "event #{} holds rounds 1 to {} of {} ({} games, finished as the file gives them);                  `dopis event start {}` pairs round {}",
+                resumed.event.0,
+                resumed.rounds_played,
+                trf.display(),
+                resumed.games,
+                resumed.event.0,
+                resumed.rounds_played + 1
+            )?;
+        }
+        EventCommand::Create { file, .. } => {
             let text = read_event_file(&file)?;
             let id = td::create(&mut tx, &text, now)
                 .await
@@ -722,9 +753,16 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
         }
         EventCommand::Pairings { id, format } => {
             let ev = StoredEvent::load(&mut tx, EventId(id)).await?;
+            let swiss = matches!(
+                ev.event.kind,
+                crate::domain::event::file::EventKind::Swiss { .. }
+            );
             let games = match ev.record.status {
-                EventStatus::Open => td::pairings(&ev)?,
-                EventStatus::Started => td::started_pairings(&mut tx, &ev).await?,
+                // A Swiss event's pairings are the rounds it has paired:
+                // none before it starts, but for one moved into dopis
+                // mid-way (`event create --trf`).
+                EventStatus::Open if !swiss => td::pairings(&ev)?,
+                _ => td::started_pairings(&mut tx, &ev).await?,
             };
             let ids: Vec<_> = games
                 .iter()

@@ -130,7 +130,8 @@ pub fn run(command: &SwissCommand, out: &mut dyn Write) -> Result<ExitCode> {
     }
 }
 
-fn read(file: &Path) -> Result<Trf> {
+/// A TRF file read, or why not with its name, line and column.
+pub(crate) fn read(file: &Path) -> Result<Trf> {
     let text = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
     let text = String::from_utf8(text).map_err(|e| {
         anyhow::anyhow!(

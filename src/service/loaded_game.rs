@@ -50,6 +50,9 @@ pub struct LoadedGame {
     /// Shared, not inline: a loaded game is held across many awaits, and
     /// the settings would make every such future that much larger.
     pub event: Option<std::sync::Arc<GameEvent>>,
+    /// A new event game's place in its event, for its first mails only
+    /// (see [`crate::service::start::first_mails`]); `None` in any other.
+    pub pairing: Option<std::sync::Arc<crate::adapter::mail::compose::PairingNote>>,
     /// A consultation game's members, each with their player (none in
     /// other games): they get their side's mails, and a move of theirs is
     /// a vote.
@@ -268,6 +271,7 @@ async fn load_with(
         tables_news: None,
         event,
         members,
+        pairing: None,
     })
 }
 
@@ -327,6 +331,7 @@ pub async fn after_move(
         black,
         clock: Some(clock),
         tables_news: None,
+        pairing: None,
         ..before
     })
 }

@@ -8,7 +8,8 @@ use shakmaty::Color;
 
 use crate::adapter::config::MailConfig;
 use crate::adapter::mail::compose::{
-    self, DigestGame, GameListEntry, GameView, Letter, LetterKind, Party, Talk,
+    self, DigestGame, GameListEntry, GameView, Letter, LetterKind, PairingNote, Party,
+    StandingLine, Talk,
 };
 use crate::adapter::mail::inbound::MessageId;
 use crate::adapter::mail::key::sha256_hex;
@@ -1184,6 +1185,17 @@ fn game_view(
         pgn: Some(table.pgn()),
         ratings: table.ratings,
         tables: table.tables_news.clone(),
+        pairing: table.pairing.as_deref().map(|note| PairingNote {
+            standings: note
+                .standings
+                .iter()
+                .map(|line| StandingLine {
+                    you: line.player == to.id,
+                    ..line.clone()
+                })
+                .collect(),
+            ..note.clone()
+        }),
     }
 }
 

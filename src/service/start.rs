@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 
 use super::loaded_game::{LoadedGame, load_table};
 use super::post::Post;
+use crate::adapter::mail::compose::PairingNote;
 use crate::adapter::store::Tx;
 use crate::adapter::store::games::NewGame;
 use crate::adapter::store::{Store, StoreError};
@@ -47,20 +48,23 @@ pub async fn start_game_in(
     now: DateTime<Utc>,
 ) -> Result<GameId, ServiceError> {
     let id = tx.add_game(game, now).await?;
-    first_mails(tx, post, id, now).await?;
+    first_mails(tx, post, id, None, now).await?;
     Ok(id)
 }
 
 /// A stored game's first mails and its place in the scheduler. An event
 /// links its game before this: the mails follow the event's settings (its
-/// analysis board link).
+/// analysis board link); its `pairing` (event, round, board, standings)
+/// rides with these mails only.
 pub async fn first_mails(
     tx: &mut Tx,
     post: &Post,
     id: GameId,
+    pairing: Option<PairingNote>,
     now: DateTime<Utc>,
 ) -> Result<(), ServiceError> {
-    let table = load_table(tx, id).await?;
+    let mut table = load_table(tx, id).await?;
+    table.pairing = pairing.map(std::sync::Arc::new);
     post.game_started(tx, &table, now).await?;
     Ok(super::schedule::reschedule(tx, &table, None, now).await?)
 }

@@ -186,6 +186,7 @@ fn your_move(moves: &[&str], date: DateTime<Utc>, deadline: DateTime<Utc>, lang:
             pgn: None,
             ratings: [None, None],
             tables: None,
+            pairing: None,
         }),
         talk: None,
         page: None,

@@ -55,6 +55,7 @@ mod setup;
 mod stale;
 mod store;
 mod swiss_events;
+mod swiss_forty;
 mod swiss_oracle;
 mod swiss_table;
 mod tablebase;

@@ -110,6 +110,7 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         pgn: None,
         ratings: [None, None],
         tables: None,
+        pairing: None,
         game,
         time_control: "3d".to_owned(),
         deadline: Some("2026-12-02 18:05 CET (17:05 UTC)".to_owned()),

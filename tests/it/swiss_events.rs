@@ -396,7 +396,175 @@ async fn a_bad_swiss_file_is_refused_with_the_key_and_the_fix(db: &TestDb) {
     assert!(trf.contains("not a Swiss event"), "{trf}");
 }
 
+/// The TRF file of docs/td.md after two rounds (no bye asked for).
+const PLAYED: &str = "012 Autumn Open
+XXR 5
+XXC white1
+001    1      Ana Novak                         2210                             1.0    3     5 w 1     2 b 0
+001    2      Bor Kralj                         2175                             2.0    1     6 b 1     1 w 1
+001    3      Cene Zupan                        2140                             1.0    4     7 w =     4 b =
+001    4      Dana Horvat                       2105                             1.5    2     8 b 1     3 w =
+001    5      Eva Kos                           2070                             1.0    5     1 b 0     8 w 1
+001    6      Filip Mlakar                      2035                             1.0    6     2 w 0     7 b 1
+001    7      Gaja Vidmar                       2000                             0.5    7     3 b =     6 w 0
+001    8      Hana Golob                        1965                             0.0    8     4 w 0     5 b 0
+";
+
+async fn a_swiss_event_moved_in_mid_way_from_a_trf_file_pairs_its_next_round(db: &TestDb) {
+    let mut s = Open {
+        club: Club::empty(db, ""),
+        db,
+        seen: 0,
+    };
+    let names = [
+        "Ana Novak",
+        "Bor Kralj",
+        "Cene Zupan",
+        "Dana Horvat",
+        "Eva Kos",
+        "Filip Mlakar",
+        "Gaja Vidmar",
+        "Hana Golob",
+    ];
+    // The event file lists the players in another order, one name in
+    // other case: the TRF file's numbers are kept, found by name.
+    let mut file = format!(
+        "name = \"Autumn Open\"\nkind = \"swiss\"\nrounds = 5\ntds = [\"{TD}\"]\n\
+         time_control = \"10/50d\"\n"
+    );
+    for (n, name) in names.iter().enumerate().rev() {
+        let name = if n == 4 {
+            name.to_uppercase()
+        } else {
+            name.to_string()
+        };
+        file.push_str(&format!(
+            "[[players]]\nemail = \"{}\"\nname = \"{name}\"\n",
+            player(n as u32 + 1)
+        ));
+    }
+    let dir = s.club.path().to_path_buf();
+    std::fs::write(dir.join("autumn.toml"), &file).unwrap();
+    std::fs::write(dir.join("played.trf"), PLAYED).unwrap();
+
+    // Refused, storing nothing: a TRF player the file does not name, a
+    // round count that differs, a result missing, a TD who is none.
+    let refused = |name: &str, trf: &str, by: &str| -> String {
+        std::fs::write(dir.join(name), trf).unwrap();
+        s.refused(&["event", "create", "autumn.toml", "--trf", name, "--by", by])
+    };
+    let renamed = refused(
+        "renamed.trf",
+        &PLAYED.replace("Hana Golob", "Hana Gulob"),
+        TD,
+    );
+    assert!(
+        renamed.contains("not in the event file: 8 \"Hana Gulob\"")
+            && renamed.contains("but not the TRF file: hana golob"),
+        "{renamed}"
+    );
+    let rounds = refused("rounds.trf", &PLAYED.replace("XXR 5", "XXR 7"), TD);
+    assert!(
+        rounds.contains("XXR 7") && rounds.contains("rounds = 5"),
+        "{rounds}"
+    );
+    let open = refused(
+        "open.trf",
+        &PLAYED
+            .replace("     2 b 0\n", "     2 b  \n")
+            .replace("     1 w 1\n", "     1 w  \n")
+            .replace("2.0    1", "1.0    1"),
+        TD,
+    );
+    assert!(
+        open.contains("round 2") && open.contains("has no result"),
+        "{open}"
+    );
+    let stranger = refused("stranger.trf", PLAYED, "eve@players.test");
+    assert!(
+        stranger.contains("not one of the event file's tds"),
+        "{stranger}"
+    );
+    let bye = refused(
+        "bye.trf",
+        &PLAYED
+            .replace("6 w 0\n", "6 w 0  0000 - H\n")
+            .replace("0.5    7", "1.0    7"),
+        TD,
+    );
+    assert!(bye.contains("round 3") && bye.contains("(H or F)"), "{bye}");
+    let twice = s.refused(&["event", "create", "autumn.toml", "--trf", "played.trf"]);
+    assert!(twice.contains("--by"), "{twice}");
+    assert!(
+        !s.run(&["event", "list"]).contains("Autumn"),
+        "nothing was stored"
+    );
+
+    let out = s.run(&[
+        "event",
+        "create",
+        "autumn.toml",
+        "--trf",
+        "played.trf",
+        "--by",
+        TD,
+    ]);
+    let event = out.lines().next().unwrap().trim().to_string();
+    assert!(
+        out.contains("holds rounds 1 to 2") && out.contains("8 games"),
+        "{out}"
+    );
+    let games = s.games(&event);
+    assert_eq!(games.len(), 8, "{games:?}");
+    assert!(games.iter().all(|g| g.4 != "active"), "finished: {games:?}");
+    // Round 1 as the file has it: Filip Mlakar (6) White against Bor
+    // Kralj (2), who won.
+    assert!(
+        games
+            .iter()
+            .any(|g| g.0 == 1 && g.2 == player(6) && g.3 == player(2) && g.4 == "0-1"),
+        "{games:?}"
+    );
+    s.serve();
+    assert!(s.new_mails().is_empty(), "nobody is told of old rounds");
+
+    // `event start` pairs round 3 as `dopis swiss pair` pairs the file.
+    s.run(&["event", "start", &event]);
+    let expected = s.run(&["swiss", "pair", "played.trf", "--format", "pairs"]);
+    let round3: Vec<String> = s
+        .games(&event)
+        .into_iter()
+        .filter(|g| g.0 == 3)
+        .map(|g| {
+            format!(
+                "{} {}",
+                &g.2[1..3].parse::<u32>().unwrap(),
+                &g.3[1..3].parse::<u32>().unwrap()
+            )
+        })
+        .collect();
+    let listed: Vec<&str> = expected.lines().skip(1).collect();
+    assert_eq!(round3, listed, "{expected}");
+    let told: Vec<String> = s
+        .serve()
+        .into_iter()
+        .filter(|m| m.to != TD)
+        .map(|m| m.to)
+        .collect();
+    assert_eq!(told.len(), 8, "the players of round 3 are told: {told:?}");
+    // The event's own TRF file is the moved one with round 3: checked.
+    let trf = s.run(&["event", "trf", &event]);
+    let path = dir.join("now.trf");
+    std::fs::write(&path, &trf).unwrap();
+    let report = s.run(&["swiss", "check", path.to_str().unwrap()]);
+    assert!(
+        report.contains("all 3 rounds are paired as dopis pairs them"),
+        "{report}"
+    );
+}
+
 on_both_backends!(
+    a_swiss_event_moved_in_mid_way_from_a_trf_file_pairs_its_next_round,
     a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon,
     a_bad_swiss_file_is_refused_with_the_key_and_the_fix,
 );

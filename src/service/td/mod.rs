@@ -38,6 +38,7 @@ mod stages;
 mod standings;
 mod stored;
 mod swiss;
+mod swiss_from_trf;
 mod swiss_table;
 mod visibility;
 
@@ -70,6 +71,7 @@ pub(crate) use standings::standings_letter_with_bye;
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{GameRules, StoredEvent, events, game_rules, log};
 pub use swiss::{RoundPaired, between_rounds, event_trf, pair_next_due, pair_next_if_done};
+pub use swiss_from_trf::{Resumed, create_from_trf};
 pub use swiss_table::all_rounds_paired;
 pub use visibility::set_visibility;
 

@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::{StoredEvent, TdError, corrupt};
+use crate::adapter::mail::compose::{PairingNote, StandingLine};
 use crate::adapter::store::Tx;
 use crate::adapter::store::games::NewGame;
 use crate::domain::event::file::Pairings;
@@ -182,7 +183,7 @@ pub(super) async fn start_games(
             None => ev.event.start.clone(),
         };
         let game = event_game(ev, p.white.id, p.black.id, start);
-        ids.push(add_event_game(tx, post, ev, &game, (p.round, p.board), now).await?);
+        ids.push(add_event_game(tx, post, ev, &game, (p.round, p.board), &[], now).await?);
     }
     tx.set_event_started(event, now).await?;
     Ok(ids)
@@ -215,19 +216,27 @@ pub(super) fn event_game(
 }
 
 /// Stores a game of the event at its (round, board) and queues its first
-/// mails.
+/// mails, which say the event, round and board, and the `standings` the
+/// round was paired on (a Swiss event's; none for others).
 pub(super) async fn add_event_game(
     tx: &mut Tx,
     post: &Post,
     ev: &StoredEvent,
     game: &NewGame,
     (round, board): (u32, u32),
+    standings: &[StandingLine],
     now: DateTime<Utc>,
 ) -> Result<GameId, TdError> {
     // Linked to the event before its first mails, which follow the
     // event's settings.
     let id = tx.add_game(game, now).await?;
     tx.link_game(id, ev.record.id, round, board).await?;
-    crate::service::start::first_mails(tx, post, id, now).await?;
+    let note = PairingNote {
+        event: ev.event.name.clone(),
+        round,
+        board,
+        standings: standings.to_vec(),
+    };
+    crate::service::start::first_mails(tx, post, id, Some(note), now).await?;
     Ok(id)
 }

@@ -16,6 +16,7 @@ use chrono::{DateTime, Utc};
 use super::pairings::{add_event_game, event_game};
 use super::swiss_table::{rating_of, rules_of, tournament};
 use super::{StoredEvent, TdError, refused};
+use crate::adapter::mail::compose::StandingLine;
 use crate::adapter::store::Tx;
 use crate::adapter::store::events::{EventStatus, SwissRound};
 use crate::adapter::store::games::GameStatus;
@@ -44,6 +45,14 @@ pub(super) async fn start(
             rules.rounds,
             rules.rounds + 1
         ));
+    }
+    // An event moved into dopis mid-way (created from a TRF file) keeps
+    // the file's pairing numbers and rounds: its next round is paired.
+    let stored = tx.swiss_rounds(ev.record.id).await?;
+    if let Some(last) = stored.iter().map(|r| r.round).max() {
+        tx.set_event_started(ev.record.id, now).await?;
+        let ev = StoredEvent::load(tx, ev.record.id).await?;
+        return pair_round(tx, post, &ev, last + 1, now).await;
     }
     let ids: Vec<PlayerId> = seated.iter().map(|e| e.player.id).collect();
     let ratings = tx.ratings_of(&ids).await?;
@@ -154,15 +163,44 @@ async fn create_games(
             ))
         }
     };
+    let standings = if pairing.round > 1 {
+        standing_lines(tx, ev).await?
+    } else {
+        Vec::new()
+    };
     let mut ids = Vec::new();
     for (board, p) in pairing.games.iter().enumerate() {
         let white = ev.holder(None, p.white as u32 + 1).ok_or_else(missing)?;
         let black = ev.holder(None, p.black as u32 + 1).ok_or_else(missing)?;
         let game = event_game(ev, white.player.id, black.player.id, start.clone());
         let at = (pairing.round, board as u32 + 1);
-        ids.push(add_event_game(tx, post, ev, &game, at, now).await?);
+        ids.push(add_event_game(tx, post, ev, &game, at, &standings, now).await?);
     }
     Ok(ids)
+}
+
+/// The standings a round is paired on, as its pairing mails list them:
+/// place (shared places as `3-7`), name and points, best first.
+async fn standing_lines(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<StandingLine>, TdError> {
+    let table = super::swiss_table::table(tx, ev).await?.table;
+    Ok(table
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let e = ev.holder(None, row.player as u32 + 1)?;
+            Some(StandingLine {
+                place: if row.rank_to > row.rank {
+                    format!("{}-{}", row.rank, row.rank_to)
+                } else {
+                    row.rank.to_string()
+                },
+                name: e.player.name.clone(),
+                points: row.points.to_string(),
+                you: false,
+                player: e.player.id,
+            })
+        })
+        .collect())
 }
 
 /// What pairing a next round did.

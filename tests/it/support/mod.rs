@@ -60,8 +60,21 @@ pub async fn postgres() -> Option<TestDb> {
 
 /// Runs the `dopis` binary in `dir` with `args`, and the database `db`.
 pub fn dopis(dir: &Path, db: &TestDb, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dopis"))
-        .current_dir(dir)
+    dopis_at(dir, db, args, None)
+}
+
+/// The same, with the process's clock shifted by `offset` (libfaketime,
+/// e.g. "+72h"): a TD's command days into an event.
+pub fn dopis_at(dir: &Path, db: &TestDb, args: &[&str], offset: Option<&str>) -> Output {
+    let mut cmd = match offset {
+        Some(offset) => {
+            let mut c = Command::new("faketime");
+            c.args(["-f", offset, env!("CARGO_BIN_EXE_dopis")]);
+            c
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_dopis")),
+    };
+    cmd.current_dir(dir)
         .env_remove("DOPIS_CONFIG")
         .env("DOPIS_DATABASE_URL", &db.url)
         .args(args)

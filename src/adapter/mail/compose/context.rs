@@ -364,6 +364,8 @@ pub(crate) struct GameContext {
     /// What the endgame tables say, in the mails of the move that brought
     /// the game into them (see `super::tables::table_news`).
     pub tables: Option<serde_json::Value>,
+    /// An event game's first mails: event, round, board, standings.
+    pub pairing: Option<super::PairingNote>,
 }
 
 /// How the game ended, in parts a template can put into words.
@@ -902,6 +904,7 @@ fn game_context(view: &GameView, lang: Lang) -> GameContext {
         thematic_line,
         analysis_url: view.analysis_url.clone(),
         tables: view.tables.as_ref().map(super::tables::table_news),
+        pairing: view.pairing.clone(),
     }
 }
 

@@ -148,6 +148,42 @@ pub struct GameView {
     /// What the endgame tables say, in the mails of the move that brought
     /// the game into them.
     pub tables: Option<crate::domain::chess::tablebase::TableNews>,
+    /// An event game's first mails: its event, round and board, and in a
+    /// Swiss event the standings the round was paired on.
+    pub pairing: Option<PairingNote>,
+}
+
+/// Where a new event game stands in its event, as its first mails say it:
+/// the event, the round and board, and in a Swiss event the standings
+/// after the rounds before (the score groups the pairing came from).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct PairingNote {
+    /// The event's name.
+    pub event: String,
+    /// The round, from 1.
+    pub round: u32,
+    /// The board in the round, from 1.
+    pub board: u32,
+    /// The standings the round was paired on, best first; empty before
+    /// any round was played and outside Swiss events.
+    pub standings: Vec<StandingLine>,
+}
+
+/// One line of the standings in a pairing mail.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct StandingLine {
+    /// The place, `3` or `3-7` for a shared one.
+    pub place: String,
+    /// The player's name.
+    pub name: String,
+    /// Their points, `2½`.
+    pub points: String,
+    /// Whether it is the recipient's line (set for each recipient from
+    /// `player`).
+    pub you: bool,
+    /// Whose line it is.
+    #[serde(skip)]
+    pub player: crate::domain::player::PlayerId,
 }
 
 /// One game in a player's list of games (the `games` command): the

@@ -35,6 +35,7 @@ fn view(game: Game, recipient: Option<Color>) -> GameView {
         pgn: None,
         ratings: [None, None],
         tables: None,
+        pairing: None,
     }
 }
 
