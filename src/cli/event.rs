@@ -150,7 +150,7 @@ pub enum EventCommand {
         #[arg(long)]
         output: Option<PathBuf>,
     },
-    /// The standings as a crosstable.
+    /// The standings as a crosstable (a Swiss event: a column per round).
     Standings {
         /// The event's number.
         id: i64,

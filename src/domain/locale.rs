@@ -108,7 +108,9 @@ pub fn describe_deadline(instant: DateTime<Utc>, tz: Option<Tz>, lang: Lang) -> 
 pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
     // "withdrawn" is the mark after a withdrawn player's name, in forms
     // right for anyone.
-    let words: [&str; 9] = match lang {
+    // "Rk", "Rtg" and "R" (before a round's number) head a Swiss table,
+    // as the pairing programs write them.
+    let words: [&str; 12] = match lang {
         Lang::De => [
             "Rang",
             "Nr",
@@ -119,9 +121,13 @@ pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
             "zurückgezogen",
             "Gesp",
             "Offen",
+            "Rang",
+            "Wertung",
+            "R",
         ],
         Lang::Sl => [
-            "Mesto", "Št", "Ime", "Točke", "Zmage", "Črni", "odstop", "Odig", "Ost",
+            "Mesto", "Št", "Ime", "Točke", "Zmage", "Črni", "odstop", "Odig", "Ost", "Mesto",
+            "Rating", "K",
         ],
         Lang::Pl => [
             "Miejsce",
@@ -133,6 +139,9 @@ pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
             "wycofanie",
             "Rozeg",
             "Pozost",
+            "Miejsce",
+            "Ranking",
+            "R",
         ],
         Lang::Lv => [
             "Vieta",
@@ -144,9 +153,16 @@ pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
             "izstāšanās",
             "Izsp",
             "Atlik",
+            "Vieta",
+            "Reitings",
+            "K",
         ],
         _ => return None,
     };
+    // FIDE's `WIN` (a Swiss table's rounds with a win's points) is an
+    // English word to a reader of another language: it reads as the round
+    // robin's `Wins` does.
+    let heading = if heading == "WIN" { "Wins" } else { heading };
     let index = [
         "Rank",
         "No",
@@ -157,6 +173,9 @@ pub fn crosstable_word(heading: &str, lang: Lang) -> Option<&'static str> {
         "withdrawn",
         "Gms",
         "Left",
+        "Rk",
+        "Rtg",
+        "R",
     ]
     .iter()
     .position(|h| *h == heading)?;

@@ -432,7 +432,9 @@ fn english(name: &str) -> Vec<&'static str> {
         "standings_bye" => vec![
             "You have the bye in round 3 of Club championship 2027",
             "It scores 1 for you.",
-            "Rank  No  Name",
+            "Rk  No  Name",
+            "R1   R2   R3  Pts  BH-C1",
+            "PAB is the pairing-allocated bye",
         ],
         "standings" => vec![
             "The standings of Club championship 2027",
@@ -1312,8 +1314,8 @@ pub(crate) fn event_and_time_cases_in(
     standings.reply_to = None;
     add("standings", standings, false, false);
 
-    // The same table told to a Swiss event's player who has round 3's bye.
-    let table = standings_table();
+    // A Swiss event's table told to its player who has round 3's bye.
+    let table = swiss_table();
     let mut bye = letter(
         LetterKind::Standings {
             event: table.title.clone(),
@@ -1666,6 +1668,71 @@ fn standings_table() -> dopis::domain::event::crosstable::Crosstable {
         .map(|s| s.to_string())
         .collect();
     dopis::domain::event::crosstable::individual("Club championship 2027", &names, &[], &table)
+}
+
+/// The table of a Swiss of five as round 3 is paired: rounds 1 and 2
+/// played, a pairing-allocated bye in each, round 3's games under way and
+/// its bye Alice's.
+fn swiss_table() -> dopis::domain::event::crosstable::Crosstable {
+    use dopis::domain::event::swiss::{
+        Entry, Player, PointSystem, Tournament, crosstable, tiebreaks,
+    };
+    use dopis::domain::event::tiebreak::TieBreak;
+    use dopis::domain::event::{Side, SideResult};
+    let game = |opponent: usize, colour, result| Entry::Game {
+        opponent: opponent - 1,
+        colour,
+        result,
+        played: true,
+    };
+    let (w, b) = (Side::White, Side::Black);
+    let (win, draw, loss) = (
+        Some(SideResult::Win),
+        Some(SideResult::Draw),
+        Some(SideResult::Loss),
+    );
+    // Pairing numbers 1 to 5: Bojan, Carla, Dana, Alice, Erik. Round 1:
+    // 1-4 1-0, 2-5 ½-½, 3 the bye; round 2: 3-1 ½-½, 4-2 0-1, 5 the bye;
+    // round 3: 2-1 and 5-3 being played, 4 the bye.
+    let rounds = [
+        vec![game(4, w, win), game(3, b, draw), game(2, b, None)],
+        vec![game(5, w, draw), game(4, b, win), game(1, w, None)],
+        vec![Entry::PairingBye, game(1, w, draw), game(5, b, None)],
+        vec![game(1, b, loss), game(2, w, loss), Entry::PairingBye],
+        vec![game(2, b, draw), Entry::PairingBye, game(3, w, None)],
+    ];
+    let t = Tournament {
+        players: rounds
+            .into_iter()
+            .map(|rounds| Player {
+                rating: 0,
+                rounds,
+                accelerations: Vec::new(),
+            })
+            .collect(),
+        rounds: 5,
+        points: PointSystem::default(),
+        initial_colour: Side::White,
+        acceleration: Default::default(),
+        forbidden: Vec::new(),
+    };
+    let tie_breaks = [
+        TieBreak::BuchholzCut1,
+        TieBreak::Buchholz,
+        TieBreak::SonnebornBerger,
+    ];
+    let table = tiebreaks::table(&t, 3, &tie_breaks);
+    let names: Vec<String> = [
+        "Bojan Kralj",
+        "Carla Rossi",
+        "Dana Horvat",
+        "Alice Novak",
+        "Erik Zupan",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    crosstable::crosstable("Club championship 2027", &t, &table, &names, &[], &[])
 }
 
 #[test]

@@ -172,6 +172,8 @@ fn slovenian(name: &str) -> Vec<&'static str> {
         "standings_bye" => vec![
             "V 3. kolu turnirja Club championship 2027 ste prosti",
             "Zanj dobite: 1.",
+            "Mesto  Št  Ime           K1   K2   K3  Točke",
+            "PAB je prosti krog",
         ],
         "standings" => vec![
             "Trenutna lestvica turnirja Club championship 2027:",
@@ -415,6 +417,8 @@ fn polish(name: &str) -> Vec<&'static str> {
         "standings_bye" => vec![
             "W rundzie 3 turnieju Club championship 2027 masz wolny los",
             "Otrzymujesz za niego: 1.",
+            "R1   R2   R3  Pkt",
+            "PAB to wolny los",
         ],
         "standings" => vec![
             "Miejsce  Nr  Zawodnik     1  2  3  Pkt  Wygrane    SB  DE",
@@ -632,6 +636,8 @@ fn latvian(name: &str) -> Vec<&'static str> {
         "standings_bye" => vec![
             "Turnīrā Club championship 2027 3. kārtā",
             "Par to jūs saņemat: 1.",
+            "K1   K2   K3  Punkti",
+            "PAB ir pārošanas piešķirta brīvkārta",
         ],
         "standings" => vec![
             "Turnīra Club championship 2027 pašreizējā tabula:",
@@ -862,6 +868,8 @@ fn german(name: &str) -> Vec<&'static str> {
         "standings_bye" => vec![
             "In Runde 3 von Club championship 2027 sind Sie spielfrei",
             "Dafür erhalten Sie: 1.",
+            "Rang  Nr  Name          R1   R2   R3  Pkt",
+            "PAB ist das Freilos der Paarung",
         ],
         "standings" => vec![
             "Der aktuelle Stand von Club championship 2027:",

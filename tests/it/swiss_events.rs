@@ -275,6 +275,8 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
         11,
         "every player gets the final standings once"
     );
+    // The final table is the Swiss crosstable, a column per round.
+    crate::swiss_table::the_final_mail_has_the_swiss_crosstable(&finals[0].text, 5);
     // Nothing more is paired, however often the daemon looks.
     let more = s.serve();
     assert!(
@@ -324,6 +326,14 @@ async fn a_swiss_of_eleven_is_paired_round_by_round_by_the_daemon(db: &TestDb) {
     assert!(
         page.contains("Player 01") && page.contains("BH-C1"),
         "{page}"
+    );
+    crate::swiss_table::the_swiss_crosstable_is_in_every_format(
+        s.club.path(),
+        db,
+        &server,
+        &event,
+        11,
+        5,
     );
 }
 

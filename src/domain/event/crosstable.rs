@@ -30,6 +30,10 @@
 //! [`crate::domain::rating::performance`]). JSON adds these as fields of each row
 //! (`rating`, `played`, `remaining`, `wins`, `draws`, `losses`, `percent`,
 //! `performance`); nothing it had before changed.
+//!
+//! A table by rounds (a Swiss event's, built by
+//! [`crate::domain::event::swiss::crosstable`]) has one column per round
+//! (`R1`, `R2`, …) instead of one per row, and each row's `rounds` in JSON.
 
 use serde::Serialize;
 
@@ -56,6 +60,11 @@ pub struct Crosstable {
     /// until relabelled; empty for team tables.
     #[serde(skip)]
     pub more: Vec<String>,
+    /// A table by rounds: the word before each round's number in the
+    /// grid's headings (`R`, as in `R1`, English until relabelled). `None`:
+    /// the grid has a column per row, headed by the rows' numbers.
+    #[serde(skip)]
+    pub round_word: Option<String>,
 }
 
 /// The headings of an individual table's further columns, in English: the
@@ -135,9 +144,39 @@ pub struct Row {
     /// Games in figures (individual tables only).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub figures: Option<Figures>,
+    /// A table by rounds: the player's rounds, one object each (its cell
+    /// in `results` says the same in one word).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<Vec<RoundResult>>,
 }
 
-fn rank_text(rank: u32, rank_to: u32) -> String {
+/// One round of a player in a table by rounds, as JSON gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundResult {
+    /// The round, from 1.
+    pub round: u32,
+    /// The opponent's number (in a Swiss table the pairing number), or
+    /// `None` without one (a bye, an absence).
+    pub opponent: Option<usize>,
+    /// The player's colour (`white`, `black`), or `None` without a game.
+    pub colour: Option<&'static str>,
+    /// The mark: `1` `½` `0` (played), `+` `-` (won, lost by forfeit),
+    /// `*` (still being played), or a bye's or absence's worth (`1` `½`
+    /// `0`).
+    pub result: String,
+    /// Whether the round is a game over the board (finished or not): false
+    /// for a forfeit, a bye and an absence.
+    pub played: bool,
+    /// The points the round gave; `None` while its game goes on.
+    pub points: Option<Points>,
+    /// A round without a game: `pairing` (the pairing-allocated bye),
+    /// `half` or `full` (a half- or full-point bye), `zero` (a zero-point
+    /// bye or an absence).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bye: Option<&'static str>,
+}
+
+pub(super) fn rank_text(rank: u32, rank_to: u32) -> String {
     if rank == rank_to {
         rank.to_string()
     } else {
@@ -298,6 +337,7 @@ pub fn individual_rated(
                 .collect(),
             rating: ratings.get(r.player).copied().flatten(),
             figures: Some(figures_of(r.player, standings, ratings)),
+            rounds: None,
         })
         .collect();
     Crosstable {
@@ -306,6 +346,7 @@ pub fn individual_rated(
         rows,
         labels: english_labels(),
         more: english_more(),
+        round_word: None,
     }
 }
 
@@ -347,6 +388,7 @@ pub fn team(title: &str, names: &[String], standings: &TeamStandings) -> Crossta
             values: r.values.clone(),
             rating: None,
             figures: None,
+            rounds: None,
         })
         .collect();
     Crosstable {
@@ -355,6 +397,7 @@ pub fn team(title: &str, names: &[String], standings: &TeamStandings) -> Crossta
         rows,
         labels: english_labels(),
         more: Vec::new(),
+        round_word: None,
     }
 }
 
@@ -373,7 +416,17 @@ impl Crosstable {
             ],
             headings: self.headings.iter().map(say).collect(),
             more: self.more.iter().map(say).collect(),
+            round_word: self.round_word.as_ref().map(say),
             ..self.clone()
+        }
+    }
+
+    /// The number of the grid's columns: one per round in a table by
+    /// rounds, else one per row.
+    fn grid_width(&self) -> usize {
+        match self.round_word {
+            Some(_) => self.rows.iter().map(|r| r.results.len()).max().unwrap_or(0),
+            None => self.rows.len(),
         }
     }
 
@@ -436,7 +489,8 @@ impl Crosstable {
         if self.rated() {
             header.push(self.more[0].clone());
         }
-        header.extend((1..=self.rows.len()).map(|n| n.to_string()));
+        let word = self.round_word.as_deref().unwrap_or_default();
+        header.extend((1..=self.grid_width()).map(|n| format!("{word}{n}")));
         header.extend(self.headings.iter().cloned());
         header.extend(
             self.figure_columns(compact)
@@ -594,7 +648,7 @@ impl Crosstable {
         let decimal = self.decimal_columns();
         // The value columns (tie-breaks) follow the name, the rating and
         // the grid; only their fractions take the reader's mark.
-        let values = 3 + usize::from(self.rated()) + self.rows.len();
+        let values = 3 + usize::from(self.rated()) + self.grid_width();
         for row in &self.rows {
             out.push_str("<tr>");
             for (i, c) in self.cells(row, &decimal, false).iter().enumerate() {

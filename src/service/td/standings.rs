@@ -10,6 +10,7 @@ use crate::adapter::store::games::{EventGame, GameStatus};
 use crate::domain::event::crosstable::{self, Crosstable};
 use crate::domain::event::file::EventKind;
 use crate::domain::event::standings::{self, Counted};
+use crate::domain::event::swiss;
 use crate::domain::ids::EventId;
 use crate::domain::ids::GameId;
 use crate::domain::player::PlayerId;
@@ -169,29 +170,49 @@ pub async fn standings(tx: &mut Tx, ev: &StoredEvent) -> Result<EventStandings, 
         _ => None,
     };
     if let Some(players) = players {
-        let (table, kept, withdrawn) = if swiss {
-            let (table, kept) = super::swiss_table::table(tx, ev).await?;
-            (table, kept, super::swiss_table::withdrawn_seats(ev))
-        } else {
-            round_robin_table(ev, players.len(), &games)
-        };
-        let mut names = vec![String::new(); players.len()];
+        // Seats beyond the file's players: entrants from entries.
+        let seats = ev
+            .entrants
+            .iter()
+            .filter_map(|e| e.seat)
+            .max()
+            .map_or(0, |s| s as usize)
+            .max(players.len());
+        let mut names = vec![String::new(); seats];
         for e in &ev.entrants {
             if let Some(slot) = e.seat.and_then(|s| names.get_mut(s as usize - 1)) {
                 *slot = e.player.name.clone();
             }
         }
-        counted.extend(kept.into_iter().zip(table.counted.iter().copied()));
         // Ratings as the list has them now, beside names and for each
         // player's performance.
         let ids: Vec<PlayerId> = ev.entrants.iter().map(|e| e.player.id).collect();
         let rated = crate::service::ratings::ratings_of(tx, &ids).await?;
-        let mut ratings = vec![None; players.len()];
+        let mut ratings = vec![None; seats];
         for e in &ev.entrants {
             if let Some(slot) = e.seat.and_then(|s| ratings.get_mut(s as usize - 1)) {
                 *slot = rated.get(&e.player.id).copied();
             }
         }
+        if swiss {
+            // A Swiss table has a column per round (`12w1`), not a grid of
+            // every player against every other.
+            let s = super::swiss_table::table(tx, ev).await?;
+            counted.extend(s.kept.into_iter().zip(s.standings.counted.iter().copied()));
+            return Ok(EventStandings {
+                crosstable: swiss::crosstable::crosstable(
+                    &ev.event.name,
+                    &s.tournament,
+                    &s.table,
+                    &names,
+                    &ratings,
+                    &super::swiss_table::withdrawn_seats(ev),
+                ),
+                counted,
+            });
+        }
+        let (table, kept, withdrawn) = round_robin_table(ev, players.len(), &games);
+        counted.extend(kept.into_iter().zip(table.counted.iter().copied()));
         return Ok(EventStandings {
             crosstable: crosstable::individual_rated(
                 &ev.event.name,

@@ -210,7 +210,7 @@ async fn create_games(
 /// The standings a round is paired on, as its pairing mails list them:
 /// place (shared places as `3-7`), name and points, best first.
 async fn standing_lines(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<StandingLine>, TdError> {
-    let (table, _) = super::swiss_table::table(tx, ev).await?;
+    let table = super::swiss_table::table(tx, ev).await?.table;
     Ok(table
         .rows
         .iter()

@@ -145,13 +145,23 @@ pub async fn all_rounds_paired(tx: &mut Tx, ev: &StoredEvent) -> Result<bool, Td
     Ok(rounds.iter().any(|r| r.round >= rules.rounds))
 }
 
+/// A Swiss event's table as the standings need it.
+pub(super) struct SwissTable {
+    /// The tournament the table counts.
+    pub tournament: Tournament,
+    /// The FIDE table (C.07 tie-breaks), rounds as the engine sees them.
+    pub table: crate::domain::event::swiss::tiebreaks::Table,
+    /// The same as the individual standings module's table.
+    pub standings: crate::domain::event::standings::Standings,
+    /// The games it counted by id, in the order of `standings.counted`.
+    pub kept: Vec<GameId>,
+}
+
 /// The FIDE table of a Swiss event after the rounds played (C.07
-/// tie-breaks, unplayed rounds by its Article 16), as the individual
-/// standings module's table, with the games it counted by id.
-pub(super) async fn table(
-    tx: &mut Tx,
-    ev: &StoredEvent,
-) -> Result<(crate::domain::event::standings::Standings, Vec<GameId>), TdError> {
+/// tie-breaks, unplayed rounds by its Article 16), with the tournament it
+/// counts, as the individual standings module's table too, and the games
+/// it counted by id.
+pub(super) async fn table(tx: &mut Tx, ev: &StoredEvent) -> Result<SwissTable, TdError> {
     use crate::domain::event::standings::{Counted, ScoredGame, Standings};
     let EventKind::Swiss { tie_breaks, .. } = &ev.event.kind else {
         return refused(format!("event {} is not a Swiss event", ev.record.id));
@@ -184,16 +194,18 @@ pub(super) async fn table(
             GameState::Finished { outcome, decision } => Counted::Result { outcome, decision },
         });
     }
-    Ok((
-        Standings {
-            rows: table.rows,
-            tie_breaks: table.tie_breaks,
+    Ok(SwissTable {
+        standings: Standings {
+            rows: table.rows.clone(),
+            tie_breaks: table.tie_breaks.clone(),
             games,
             counted,
             annulled: Vec::new(),
         },
+        tournament: t,
+        table,
         kept,
-    ))
+    })
 }
 
 /// The pairing numbers (less one) of the withdrawn players.

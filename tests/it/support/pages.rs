@@ -151,6 +151,19 @@ impl Club {
         }
         // The daemon's pass starts a section of those who wait.
         app.close_entries().await;
+        // A Swiss event with its first round paired: its table has a column
+        // per round (games under way, the pairing-allocated bye).
+        let mut swiss_file = String::from(
+            "name = \"Švicarski turnir 2027\"\nkind = \"swiss\"\nrounds = 3\n\
+             time_control = \"5d\"\ntds = [\"td@club.test\"]\nvisibility = \"public\"\n\
+             lang = \"sl\"\n",
+        );
+        for (email, name, ..) in PLAYERS {
+            swiss_file.push_str(&format!(
+                "\n[[players]]\nemail = \"{email}\"\nname = \"{name}\"\n"
+            ));
+        }
+        let (swiss, _) = app.event(&swiss_file).await;
         let mut links = Vec::new();
         for (email, ..) in PLAYERS {
             let player = app.player_by_email(email).await;
@@ -185,6 +198,7 @@ impl Club {
             ("index", "/".to_owned()),
             ("event", format!("/events/{}", cup.0.0)),
             ("team-event", format!("/events/{}", team.0.0)),
+            ("swiss-event", format!("/events/{}", swiss.0)),
             ("entries", format!("/events/{}", open.0)),
             ("open-class", format!("/events/{}", class.0)),
             ("section", format!("/events/{}", section.0)),

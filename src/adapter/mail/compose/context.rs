@@ -218,6 +218,9 @@ pub(crate) struct EventContext {
     pub over: bool,
     /// `Standings` told to a Swiss event's bye: the round.
     pub bye_round: Option<u32>,
+    /// `Standings`: the table is a Swiss table (a column per round), whose
+    /// cells the mail explains its own way.
+    pub swiss: bool,
     /// `Standings` told to a Swiss event's bye: what it scores.
     pub bye_points: String,
     /// `DeadlineReport`: the report's lines.
@@ -650,6 +653,7 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 event: event.clone(),
                 over: *over,
                 bye_round: bye.as_ref().map(|(round, _)| *round),
+                swiss: table.round_word.is_some(),
                 bye_points: bye.as_ref().map(|(_, p)| p.clone()).unwrap_or_default(),
                 table_lines: table.to_text().lines().map(str::to_owned).collect(),
                 table_html: styled_table(&table.to_html()),

@@ -25,6 +25,8 @@
 //! - [`trf`]: reading and writing TRF files.
 //! - [`tiebreaks`]: FIDE's tie-breaks (C.07) with their rules for
 //!   unplayed rounds.
+//! - [`crosstable`]: the table as the pairing programs print it, a column
+//!   per round (`12w1`, `5b½`, `PAB`).
 //!
 //! Players are numbered by their place in [`Tournament::players`]: index 0
 //! is tournament pairing number (TPN) 1. Rounds are numbered from 1.
@@ -33,6 +35,7 @@ pub mod byes;
 pub mod card;
 pub mod colour;
 pub mod criteria;
+pub mod crosstable;
 pub mod dutch;
 pub mod tiebreaks;
 pub mod trf;
