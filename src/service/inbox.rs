@@ -492,10 +492,19 @@ impl Inbox {
             _ => None,
         };
         // A half-point bye in a Swiss event is about an event too: heard
-        // from a registered player however the mail is addressed.
+        // from a registered player however the mail is addressed, granted
+        // only from a reply to one of our mails (see `hear_byes`).
         if let Some(Some(player)) = entering
             && let Some(done) = self
-                .hear_byes(tx, mail, player, words, answering, now)
+                .hear_byes(
+                    tx,
+                    mail,
+                    player,
+                    matches!(route, Route::Act { .. }),
+                    words,
+                    answering,
+                    now,
+                )
                 .await?
         {
             return Ok((None, done));

@@ -28,11 +28,17 @@ const MAX_BYE_COMMANDS: usize = 5;
 impl Inbox {
     /// Hears the bye commands of a registered player's mail: `None` when
     /// it has none, and is for the rest of the inbox.
+    /// `proven`: the mail came to the reply address of one of our mails
+    /// to the sender (its token is theirs alone). A bye takes a round from
+    /// a player, so one asked for by a mail from their address alone,
+    /// which anyone can forge, is refused, saying how to ask instead.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn hear_byes(
         &self,
         tx: &mut Tx,
         mail: &InboundMail,
         sender: &Player,
+        proven: bool,
         words: &mut Words<'_>,
         answering: &Answering<'_>,
         now: DateTime<Utc>,
@@ -56,11 +62,12 @@ impl Inbox {
         }
         let mut said = Vec::new();
         for (i, (event, round)) in asked.into_iter().enumerate() {
-            let news = match crate::service::td::swiss_byes::ask(
-                tx, event, sender, round, None, now,
-            )
-            .await
-            {
+            let asked = if proven {
+                crate::service::td::swiss_byes::ask(tx, event, sender, round, None, now).await
+            } else {
+                Ok(crate::service::td::swiss_byes::unproven(event, round))
+            };
+            let news = match asked {
                 Ok(news) => news,
                 Err(TdError::Store(e)) => return Err(e.into()),
                 Err(TdError::Service(e)) => return Err(e),

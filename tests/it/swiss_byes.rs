@@ -30,9 +30,23 @@ async fn byes(db: &TestDb, event: &str) -> Vec<SwissBye> {
     byes
 }
 
-/// `from` writes `text` to the club's address; the mails the next
-/// `dopis serve --once` sent.
+/// `from` replies `text` to their newest mail about a game (its reply
+/// address proves the mail is theirs); the mails the next `dopis serve
+/// --once` sent.
 fn ask(s: &mut Open<'_>, from: &str, text: &str) -> Vec<Sent> {
+    let mail = s
+        .club
+        .sent_mails()
+        .into_iter()
+        .rev()
+        .find(|m| m.to == from && m.reply_to.as_deref().is_some_and(|r| r.contains("+g")))
+        .unwrap_or_else(|| panic!("{from} has a mail about a game"));
+    s.club.reply_to_mail(&mail, text);
+    s.serve()
+}
+
+/// `from` writes `text` to the club's address, as anyone can.
+fn ask_unproven(s: &mut Open<'_>, from: &str, text: &str) -> Vec<Sent> {
     let raw = format!(
         "From: {from}\r\nTo: chess@chess.test\r\nSubject: bye\r\nMessage-ID: <{:016x}@players.test>\r\n\
          Content-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n",
@@ -125,6 +139,20 @@ async fn a_player_asks_by_mail_for_a_half_point_bye_and_round_two_pairs_without_
     let held = byes(db, &event).await;
     assert_eq!(held.len(), 1, "{held:?}");
     assert_eq!(held[0].round, 2);
+
+    // From the address alone (no reply token), which anyone can forge:
+    // refused, saying how to ask, and nothing changes.
+    let p7 = player(7);
+    let sent = ask_unproven(&mut s, &p7, &format!("bye {event} round 2"));
+    let got = answer(&sent, &p7);
+    assert!(
+        got.text.contains("we cannot be sure it is from you")
+            && got
+                .text
+                .contains(&format!("\"bye {event} round 2\" on the first line")),
+        "{got:?}"
+    );
+    assert_eq!(byes(db, &event).await, held, "nothing changed");
 
     // Asked again: said so, nothing more.
     let sent = ask(&mut s, &p5, &format!("bye round 2 event {event}"));

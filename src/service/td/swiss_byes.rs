@@ -119,6 +119,15 @@ pub(crate) async fn ask(
     Ok(said)
 }
 
+/// The refusal of a bye asked for by a mail that does not prove its
+/// sender (no reply token): nothing is looked up, nothing changes.
+pub(crate) fn unproven(number: i64, round: u32) -> ByeNews {
+    ByeNews {
+        why: "unproven",
+        ..news("refused", number, round)
+    }
+}
+
 /// The refusal in a TD's words (the CLI prints it; nothing was changed).
 fn refusal_text(n: &ByeNews, email: &EmailAddress) -> String {
     let (event, round) = (n.event, n.round);
