@@ -900,19 +900,55 @@ impl Daemon {
             let post = &self.scheduler.post;
             let store = &self.store;
             let work = async move {
-                let paired = crate::service::td::pair_next_due(store, post, event, now).await?;
-                if let Some(paired) = &paired {
-                    tracing::info!(
-                        event = event.0,
-                        round = paired.round,
-                        games = paired.games.len(),
-                        "swiss round paired"
-                    );
+                use crate::service::td::NextRound;
+                match crate::service::td::next_round_due(store, post, event, now).await? {
+                    NextRound::Paired(paired) => {
+                        tracing::info!(
+                            event = event.0,
+                            round = paired.round,
+                            games = paired.games.len(),
+                            "swiss round paired"
+                        );
+                        Ok::<bool, ServiceError>(true)
+                    }
+                    NextRound::NotDue => Ok(false),
+                    NextRound::Refused { round, why } => {
+                        // The TDs are told once; the work is then put off
+                        // (and logged) as before, until they decide.
+                        crate::service::swiss_rounds::tell_unpaired(
+                            store, post, event, round, &why, now,
+                        )
+                        .await?;
+                        Err(crate::adapter::store::StoreError::Corrupt(format!(
+                            "pairing round {round} of event {event}: {why}"
+                        ))
+                        .into())
+                    }
                 }
-                Ok::<bool, ServiceError>(paired.is_some())
             };
             if self
                 .contained(format!("swiss:{}", event.0), &stuck, &waiting, work)
+                .await?
+                == Some(true)
+            {
+                closed += 1;
+            }
+        }
+        // Swiss rounds with a closing date: the TDs told as it nears and
+        // when it has come, if games of the round are still played.
+        for event in crate::service::swiss_rounds::started(&self.store).await? {
+            let post = &self.scheduler.post;
+            let store = &self.store;
+            let work = async move {
+                let told =
+                    crate::service::swiss_rounds::closing_due(store, post, event, now).await?;
+                if let Some(told) = told {
+                    tracing::info!(event = event.0, ?told, "swiss round closing told");
+                }
+                Ok::<bool, ServiceError>(told.is_some())
+            };
+            if self
+                .contained(format!("swiss-close:{}", event.0), &stuck, &waiting, work)
                 .await?
                 == Some(true)
             {

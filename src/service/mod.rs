@@ -69,6 +69,7 @@ pub mod report;
 pub mod retention;
 pub mod schedule;
 pub mod start;
+pub mod swiss_rounds;
 pub mod td;
 pub mod unsubscribe;
 pub(crate) mod votes;

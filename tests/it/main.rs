@@ -56,6 +56,7 @@ mod stale;
 mod store;
 mod swiss_events;
 mod swiss_oracle;
+mod swiss_rounds;
 mod tablebase;
 mod tablebase_mail;
 mod talk;

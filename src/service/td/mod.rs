@@ -69,7 +69,10 @@ pub use stages::{FinalBuilt, LateResult, build_final_if_done, late_for_final, st
 pub(crate) use standings::standings_letter_with_bye;
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{GameRules, StoredEvent, events, game_rules, log};
-pub use swiss::{RoundPaired, between_rounds, event_trf, pair_next_due, pair_next_if_done};
+pub use swiss::{
+    NextRound, RoundPaired, between_rounds, event_trf, next_round_due, pair_next_due,
+    pair_next_if_done,
+};
 pub use swiss_table::all_rounds_paired;
 pub use visibility::set_visibility;
 

@@ -244,14 +244,32 @@ pub async fn between_rounds(
     Ok(events)
 }
 
+/// What the daemon's pass found for a Swiss event's next round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextRound {
+    /// Paired, its games and mails committed.
+    Paired(RoundPaired),
+    /// Not due (a game still played, the last round paired).
+    NotDue,
+    /// Due, but the pairing refused: the TD must decide (a result, a
+    /// withdrawal). Nothing was changed.
+    Refused {
+        /// The round that could not be paired.
+        round: u32,
+        /// Why, in the pairing's words.
+        why: String,
+    },
+}
+
 /// [`pair_next_if_done`] in a transaction of its own (the daemon's pass):
-/// the round, its games and every mail commit together or not at all.
-pub async fn pair_next_due(
+/// the round, its games and every mail commit together or not at all; a
+/// refusal changes nothing and says why.
+pub async fn next_round_due(
     store: &crate::adapter::store::Store,
     post: &Post,
     event: EventId,
     now: DateTime<Utc>,
-) -> Result<Option<RoundPaired>, crate::adapter::store::StoreError> {
+) -> Result<NextRound, crate::adapter::store::StoreError> {
     let mut tx = store.begin().await?;
     match pair_next_if_done(&mut tx, post, event, now).await {
         Ok(done) => {
@@ -259,11 +277,32 @@ pub async fn pair_next_due(
                 crate::service::crash_point("before-swiss-round-commit");
             }
             tx.commit().await?;
-            Ok(done)
+            Ok(done.map_or(NextRound::NotDue, NextRound::Paired))
         }
         Err(TdError::Store(e)) => Err(e),
+        Err(TdError::Refused(why)) => {
+            let round = tx.swiss_rounds(event).await?.len() as u32 + 1;
+            Ok(NextRound::Refused { round, why })
+        }
         Err(e) => Err(crate::adapter::store::StoreError::Corrupt(format!(
             "pairing the next round of event {event}: {e}"
+        ))),
+    }
+}
+
+/// [`next_round_due`], a refusal as an error (the work is put off and
+/// logged).
+pub async fn pair_next_due(
+    store: &crate::adapter::store::Store,
+    post: &Post,
+    event: EventId,
+    now: DateTime<Utc>,
+) -> Result<Option<RoundPaired>, crate::adapter::store::StoreError> {
+    match next_round_due(store, post, event, now).await? {
+        NextRound::Paired(p) => Ok(Some(p)),
+        NextRound::NotDue => Ok(None),
+        NextRound::Refused { why, .. } => Err(crate::adapter::store::StoreError::Corrupt(format!(
+            "pairing the next round of event {event}: {why}"
         ))),
     }
 }

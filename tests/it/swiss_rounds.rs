@@ -1,0 +1,230 @@
+//! Swiss rounds with a closing date (issue 25), through the real binary on
+//! both backends, the days passed with libfaketime: a round with a game
+//! still played warns the TD once before its closing date and tells them
+//! once at it; the next round waits for the TD's decision and is paired on
+//! the first pass after it, as `dopis swiss check` agrees from the event's
+//! TRF file.
+
+use crate::club::{Club, Sent};
+use crate::on_both_backends;
+use crate::support::{TestDb, dopis, fails, ok};
+
+const TD: &str = "td@chess.test";
+
+fn player(n: u32) -> String {
+    format!("p{n:02}@players.test")
+}
+
+/// A Swiss event file of six players over three rounds, with `extra`.
+fn swiss_file(extra: &str) -> String {
+    let mut file = format!(
+        "name = \"Autumn open\"\nkind = \"swiss\"\nrounds = 3\ntds = [\"{TD}\"]\n\
+         time_control = \"10/50d\"\n{extra}\n"
+    );
+    for n in 1..=6 {
+        file.push_str(&format!(
+            "[[players]]\nemail = \"{}\"\nname = \"Player {n:02}\"\n",
+            player(n)
+        ));
+    }
+    file
+}
+
+struct Rounds<'a> {
+    club: Club,
+    db: &'a TestDb,
+    seen: usize,
+}
+
+impl Rounds<'_> {
+    fn run(&self, args: &[&str]) -> String {
+        ok(&dopis(self.club.path(), self.db, args))
+    }
+
+    /// The mails a `dopis serve --once` sent with the clock `offset` ahead
+    /// (libfaketime's `+8d`), or now.
+    fn serve_at(&mut self, offset: Option<&str>) -> Vec<Sent> {
+        ok(&self.club.serve_once_at(self.db, None, offset));
+        let all = self.club.sent_mails();
+        let new = all[self.seen..].to_vec();
+        self.seen = all.len();
+        new
+    }
+
+    /// Every game of the event: (round, game, white, black, status).
+    fn games(&self, event: &str) -> Vec<(u64, i64, String, String, String)> {
+        let out = self.run(&["event", "pairings", event, "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        v.as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["game"].is_i64())
+            .map(|p| {
+                (
+                    p["round"].as_u64().unwrap(),
+                    p["game"].as_i64().unwrap(),
+                    p["white"]["email"].as_str().unwrap().to_string(),
+                    p["black"]["email"].as_str().unwrap().to_string(),
+                    p["status"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// `dopis swiss check` on `dopis event trf`: every round as dopis paired it.
+    fn check_trf(&self, event: &str, rounds: u32) {
+        let path = self.club.path().join("autumn.trf");
+        self.run(&["event", "trf", event, "--output", path.to_str().unwrap()]);
+        let out = dopis(
+            self.club.path(),
+            self.db,
+            &["swiss", "check", path.to_str().unwrap()],
+        );
+        let report = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "dopis swiss check:\n{report}");
+        assert!(
+            report.contains(&format!(
+                "all {rounds} rounds are paired as dopis pairs them"
+            )),
+            "{report}"
+        );
+    }
+
+    fn create(&self, extra: &str) -> String {
+        std::fs::write(self.club.path().join("autumn.toml"), swiss_file(extra)).unwrap();
+        self.run(&["event", "create", "autumn.toml"])
+            .lines()
+            .next()
+            .unwrap()
+            .trim()
+            .to_string()
+    }
+}
+
+/// The TD's mails about rounds (not the daily deadline report).
+fn to_td(sent: &[Sent]) -> Vec<&Sent> {
+    sent.iter()
+        .filter(|m| m.to == TD && m.subject.contains("Round"))
+        .collect()
+}
+
+async fn a_round_past_its_closing_date_waits_for_the_td_who_is_told_in_time(db: &TestDb) {
+    let mut s = Rounds {
+        club: Club::empty(db, ""),
+        db,
+        seen: 0,
+    };
+    let event = s.create("round_days = 10");
+    s.run(&["event", "start", &event]);
+    s.serve_at(None);
+    let round1 = s.games(&event);
+    assert_eq!(round1.len(), 3, "{round1:?}");
+    // Two games end by resignation; in the third White plays a move and
+    // it goes on.
+    for (_, game, white, _, _) in &round1[..2] {
+        let mail = s.club.newest_in_game(white, *game);
+        s.club.reply_to_mail(&mail, "resign");
+    }
+    let (_, open, white, black, _) = round1[2].clone();
+    let mail = s.club.newest_in_game(&white, open);
+    s.club.reply_to_mail(&mail, "e4");
+    let sent = s.serve_at(None);
+    assert!(to_td(&sent).is_empty(), "nothing to tell yet: {sent:?}");
+    assert_eq!(s.games(&event).len(), 3, "round 2 waits for game {open}");
+
+    // Eight days on (the round closes on day 10, the warning is three
+    // days before): the TD is warned once, with the game still played.
+    let sent = s.serve_at(Some("+8d"));
+    let warned = to_td(&sent);
+    assert_eq!(warned.len(), 1, "one warning: {sent:?}");
+    let w = warned[0];
+    assert!(
+        w.subject.contains("Round 1 of Autumn open closes on"),
+        "{}",
+        w.subject
+    );
+    assert!(w.text.contains(&format!("#{open}")), "{}", w.text);
+    assert!(w.text.contains("1 moves"), "the moves played: {}", w.text);
+    assert!(
+        w.text
+            .contains("dopis game result GAME RESULT --kind adjudication"),
+        "{}",
+        w.text
+    );
+    let again = s.serve_at(Some("+8d"));
+    assert!(to_td(&again).is_empty(), "warned once: {again:?}");
+
+    // The closing date has come: the TD is told once to decide the game;
+    // the round is not paired meanwhile.
+    let sent = s.serve_at(Some("+11d"));
+    let closed = to_td(&sent);
+    assert_eq!(closed.len(), 1, "one closing notice: {sent:?}");
+    assert!(
+        closed[0]
+            .subject
+            .contains("Round 1 of Autumn open has closed"),
+        "{}",
+        closed[0].subject
+    );
+    assert!(closed[0].text.contains(&format!("#{open}")));
+    assert!(
+        closed[0].text.contains(&black),
+        "the player to move and their address: {}",
+        closed[0].text
+    );
+    let again = s.serve_at(Some("+11d"));
+    assert!(to_td(&again).is_empty(), "told once: {again:?}");
+    assert_eq!(s.games(&event).len(), 3, "round 2 waits for the TD");
+
+    // The TD decides; the next pass pairs round 2.
+    s.run(&[
+        "game",
+        "result",
+        &open.to_string(),
+        "1-0",
+        "--kind",
+        "adjudication",
+        "--reason",
+        "round 1 closed",
+        "--by",
+        TD,
+    ]);
+    s.serve_at(Some("+11d"));
+    let games = s.games(&event);
+    assert_eq!(
+        games.iter().filter(|g| g.0 == 2).count(),
+        3,
+        "round 2 paired: {games:?}"
+    );
+    s.check_trf(&event, 2);
+}
+
+async fn bad_round_closing_keys_are_refused_with_the_key_and_the_fix(db: &TestDb) {
+    let s = Rounds {
+        club: Club::empty(db, ""),
+        db,
+        seen: 0,
+    };
+    for (extra, key, words) in [
+        ("round_days = 0", "round_days", "from 1 to 366"),
+        ("round_warn_days = 2", "round_warn_days", "needs round_days"),
+        (
+            "round_days = 5\nround_warn_days = 5",
+            "round_warn_days",
+            "fewer than the round's 5 days",
+        ),
+    ] {
+        std::fs::write(s.club.path().join("bad.toml"), swiss_file(extra)).unwrap();
+        let err = fails(&dopis(s.club.path(), db, &["event", "create", "bad.toml"]));
+        assert!(err.contains(key) && err.contains(words), "{extra}: {err}");
+    }
+    assert!(
+        !s.run(&["event", "list"]).contains("Autumn"),
+        "nothing created"
+    );
+}
+
+on_both_backends!(
+    a_round_past_its_closing_date_waits_for_the_td_who_is_told_in_time,
+    bad_round_closing_keys_are_refused_with_the_key_and_the_fix,
+);
