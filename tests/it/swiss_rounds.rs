@@ -199,6 +199,157 @@ async fn a_round_past_its_closing_date_waits_for_the_td_who_is_told_in_time(db: 
     s.check_trf(&event, 2);
 }
 
+/// The pairs of a round's games still counted (not cancelled), by board.
+fn pairs(games: &[(u64, i64, String, String, String)], round: u64) -> Vec<(String, String)> {
+    games
+        .iter()
+        .filter(|g| g.0 == round && g.4 != "cancelled")
+        .map(|g| (g.2.clone(), g.3.clone()))
+        .collect()
+}
+
+async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &TestDb) {
+    let mut s = Rounds {
+        club: Club::empty(db, ""),
+        db,
+        seen: 0,
+    };
+    let event = s.create("");
+    s.run(&["event", "start", &event]);
+    s.serve_at(None);
+    let round1 = s.games(&event);
+    for (_, game, white, _, _) in &round1 {
+        let mail = s.club.newest_in_game(white, *game);
+        s.club.reply_to_mail(&mail, "resign");
+    }
+    s.serve_at(None);
+    s.serve_at(None);
+    let before = s.games(&event);
+    let first = pairs(&before, 2);
+    assert_eq!(first.len(), 3, "round 2 paired: {before:?}");
+    let old: Vec<i64> = before.iter().filter(|g| g.0 == 2).map(|g| g.1).collect();
+
+    // Nothing changed since: the same pairing, in new games; the players
+    // of the old ones are told they are cancelled, and get the new ones.
+    let out = s.run(&[
+        "event",
+        "repair-round",
+        &event,
+        "--by",
+        TD,
+        "--reason",
+        "a late entry was refused after all",
+    ]);
+    assert!(out.contains("round 2 of event"), "{out}");
+    let sent = s.serve_at(None);
+    let after = s.games(&event);
+    assert_eq!(pairs(&after, 2), first, "the same pairing: {after:?}");
+    for id in &old {
+        let g = after.iter().find(|g| g.1 == *id).unwrap();
+        assert_eq!(g.4, "cancelled", "{after:?}");
+        for p in [&g.2, &g.3] {
+            assert!(
+                sent.iter()
+                    .any(|m| m.to == *p && m.subject.contains(&format!("Game #{id} is cancelled"))),
+                "{p} told of game {id}: {sent:?}"
+            );
+        }
+    }
+    let new: Vec<&(u64, i64, String, String, String)> = after
+        .iter()
+        .filter(|g| g.0 == 2 && g.4 == "active")
+        .collect();
+    assert_eq!(new.len(), 3, "{after:?}");
+    for g in &new {
+        assert!(
+            sent.iter()
+                .any(|m| m.to == g.2 && m.subject.contains(&format!("#{}", g.1))),
+            "White of game {} hears of it: {sent:?}",
+            g.1
+        );
+    }
+
+    // The TD corrects a result of round 1; paired again, round 2 is as
+    // the pairing now makes it (the TRF check pairs it again and agrees).
+    let (_, corrected, ..) = &round1[0];
+    s.run(&[
+        "game",
+        "result",
+        &corrected.to_string(),
+        "1/2-1/2",
+        "--reason",
+        "the resignation was a slip",
+        "--by",
+        TD,
+    ]);
+    s.run(&[
+        "event",
+        "repair-round",
+        &event,
+        "--by",
+        TD,
+        "--reason",
+        "round 1's result corrected",
+    ]);
+    s.serve_at(None);
+    s.check_trf(&event, 2);
+    let now = s.games(&event);
+    assert_eq!(pairs(&now, 2).len(), 3, "{now:?}");
+    assert_eq!(
+        now.iter().filter(|g| g.0 == 2).count(),
+        9,
+        "three pairings of round 2"
+    );
+
+    // After a move, the round is not paired again; nothing changes.
+    let (_, game, white, ..) = now
+        .iter()
+        .find(|g| g.0 == 2 && g.4 == "active")
+        .unwrap()
+        .clone();
+    let mail = s.club.newest_in_game(&white, game);
+    s.club.reply_to_mail(&mail, "d4");
+    s.serve_at(None);
+    let err = fails(&dopis(
+        s.club.path(),
+        db,
+        &[
+            "event",
+            "repair-round",
+            &event,
+            "--by",
+            TD,
+            "--reason",
+            "again",
+        ],
+    ));
+    assert!(
+        err.contains(&format!("game #{game} of round 2 has a move already")),
+        "{err}"
+    );
+    assert_eq!(
+        pairs(&s.games(&event), 2),
+        pairs(&now, 2),
+        "nothing paired again"
+    );
+    assert_eq!(s.games(&event).len(), now.len());
+    // Not a TD: refused.
+    let err = fails(&dopis(
+        s.club.path(),
+        db,
+        &[
+            "event",
+            "repair-round",
+            &event,
+            "--by",
+            "p01@players.test",
+            "--reason",
+            "x",
+        ],
+    ));
+    assert!(err.contains("TD"), "{err}");
+}
+
 async fn bad_round_closing_keys_are_refused_with_the_key_and_the_fix(db: &TestDb) {
     let s = Rounds {
         club: Club::empty(db, ""),
@@ -227,4 +378,5 @@ async fn bad_round_closing_keys_are_refused_with_the_key_and_the_fix(db: &TestDb
 on_both_backends!(
     a_round_past_its_closing_date_waits_for_the_td_who_is_told_in_time,
     bad_round_closing_keys_are_refused_with_the_key_and_the_fix,
+    a_round_is_paired_again_only_before_any_of_its_games_has_a_move,
 );

@@ -392,6 +392,21 @@ impl Tx {
             .collect()
     }
 
+    /// Forgets a Swiss event's round's pairing (`dopis event repair-round`,
+    /// in the transaction that pairs it again).
+    pub async fn delete_swiss_round(
+        &mut self,
+        event: EventId,
+        round: u32,
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM swiss_rounds WHERE event_id = $1 AND round = $2")
+            .bind(event.0)
+            .bind(i64::from(round))
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
     /// When a Swiss event's round was paired (its closing date counts
     /// from it); `None` when it is not paired.
     pub async fn swiss_round_paired_at(

@@ -38,6 +38,7 @@ mod stages;
 mod standings;
 mod stored;
 mod swiss;
+mod swiss_repair;
 mod swiss_table;
 mod visibility;
 
@@ -73,6 +74,7 @@ pub use swiss::{
     NextRound, RoundPaired, between_rounds, event_trf, next_round_due, pair_next_due,
     pair_next_if_done,
 };
+pub use swiss_repair::repair_round;
 pub use swiss_table::all_rounds_paired;
 pub use visibility::set_visibility;
 

@@ -76,6 +76,20 @@ pub(super) async fn pair_round(
     round: u32,
     now: DateTime<Utc>,
 ) -> Result<Vec<GameId>, TdError> {
+    pair_round_again(tx, post, ev, round, None, now).await
+}
+
+/// [`pair_round`], for the first pairing (`again` `None`) or a round
+/// paired again by the TD action `again` (`dopis event repair-round`),
+/// whose id keeps the bye's mail apart from the first pairing's.
+pub(super) async fn pair_round_again(
+    tx: &mut Tx,
+    post: &Post,
+    ev: &StoredEvent,
+    round: u32,
+    again: Option<i64>,
+    now: DateTime<Utc>,
+) -> Result<Vec<GameId>, TdError> {
     let event = ev.record.id;
     let rules = rules_of(ev)?;
     let rounds = tx.swiss_rounds(event).await?;
@@ -118,7 +132,10 @@ pub(super) async fn pair_round(
         super::tell(
             tx,
             post,
-            format!("e{}.bye.{round}.{}", event.0, bye.player.email),
+            match again {
+                None => format!("e{}.bye.{round}.{}", event.0, bye.player.email),
+                Some(a) => format!("td{a}.e{}.bye.{round}.{}", event.0, bye.player.email),
+            },
             letter,
             &bye.player,
             now,
