@@ -350,6 +350,55 @@ async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &Te
     assert!(err.contains("TD"), "{err}");
 }
 
+async fn a_round_that_cannot_be_paired_is_told_to_the_td_once(db: &TestDb) {
+    let mut s = Rounds {
+        club: Club::empty(db, ""),
+        db,
+        seen: 0,
+    };
+    let event = s.create("");
+    s.run(&["event", "start", &event]);
+    s.serve_at(None);
+    let round1 = s.games(&event);
+    // Four of the six withdraw: the two left have met in round 1 (their
+    // game is the one left), so round 2 has no legal pairing.
+    let (_, kept, a, b, _) = round1[0].clone();
+    for p in (1..=6).map(player).filter(|p| *p != a && *p != b) {
+        s.run(&[
+            "event", "withdraw", &event, "--email", &p, "--reason", "left", "--by", TD,
+        ]);
+    }
+    s.run(&[
+        "game",
+        "result",
+        &kept.to_string(),
+        "1-0",
+        "--reason",
+        "agreed",
+        "--by",
+        TD,
+    ]);
+    let sent = s.serve_at(None);
+    let told = to_td(&sent);
+    assert_eq!(told.len(), 1, "{sent:?}");
+    assert!(
+        told[0]
+            .subject
+            .contains("Round 2 of Autumn open cannot be paired yet"),
+        "{}",
+        told[0].subject
+    );
+    assert!(
+        told[0].text.contains("dopis game result"),
+        "{}",
+        told[0].text
+    );
+    assert_eq!(s.games(&event).len(), 3, "nothing paired");
+    let again = s.serve_at(Some("+2h"));
+    assert!(to_td(&again).is_empty(), "told once: {again:?}");
+    assert_eq!(s.games(&event).len(), 3, "nothing paired");
+}
+
 async fn bad_round_closing_keys_are_refused_with_the_key_and_the_fix(db: &TestDb) {
     let s = Rounds {
         club: Club::empty(db, ""),
@@ -379,4 +428,5 @@ on_both_backends!(
     a_round_past_its_closing_date_waits_for_the_td_who_is_told_in_time,
     bad_round_closing_keys_are_refused_with_the_key_and_the_fix,
     a_round_is_paired_again_only_before_any_of_its_games_has_a_move,
+    a_round_that_cannot_be_paired_is_told_to_the_td_once,
 );
