@@ -900,31 +900,18 @@ impl Daemon {
             let post = &self.scheduler.post;
             let store = &self.store;
             let work = async move {
-                use crate::service::td::NextRound;
-                match crate::service::td::next_round_due(store, post, event, now).await? {
-                    NextRound::Paired(paired) => {
-                        tracing::info!(
-                            event = event.0,
-                            round = paired.round,
-                            games = paired.games.len(),
-                            "swiss round paired"
-                        );
-                        Ok::<bool, ServiceError>(true)
-                    }
-                    NextRound::NotDue => Ok(false),
-                    NextRound::Refused { round, why } => {
-                        // The TDs are told once; the work is then put off
-                        // (and logged) as before, until they decide.
-                        crate::service::swiss_rounds::tell_unpaired(
-                            store, post, event, round, &why, now,
-                        )
+                let paired =
+                    crate::service::swiss_rounds::pair_next_or_tell(store, post, event, now)
                         .await?;
-                        Err(crate::adapter::store::StoreError::Corrupt(format!(
-                            "pairing round {round} of event {event}: {why}"
-                        ))
-                        .into())
-                    }
+                if let Some(paired) = &paired {
+                    tracing::info!(
+                        event = event.0,
+                        round = paired.round,
+                        games = paired.games.len(),
+                        "swiss round paired"
+                    );
                 }
+                Ok::<bool, ServiceError>(paired.is_some())
             };
             if self
                 .contained(format!("swiss:{}", event.0), &stuck, &waiting, work)

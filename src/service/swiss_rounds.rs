@@ -24,7 +24,7 @@ use crate::service::clocks::directors_of_event;
 use crate::service::post::Post;
 use crate::service::report::by_mail::to_director;
 use crate::service::report::when;
-use crate::service::td::{StoredEvent, TdError};
+use crate::service::td::{NextRound, RoundPaired, StoredEvent, TdError};
 
 /// What a pass told the TDs of a round's closing date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,10 +183,33 @@ async fn playing(
     Ok(lines)
 }
 
+/// Pairs a Swiss event's next round when it is due (the daemon's pass);
+/// when the pairing refuses, the TDs are told once and the refusal is
+/// returned as an error, so that the work is logged and put off until
+/// they decide.
+pub async fn pair_next_or_tell(
+    store: &Store,
+    post: &Post,
+    event: EventId,
+    now: DateTime<Utc>,
+) -> Result<Option<RoundPaired>, ServiceError> {
+    match crate::service::td::next_round_due(store, post, event, now).await? {
+        NextRound::Paired(paired) => Ok(Some(paired)),
+        NextRound::NotDue => Ok(None),
+        NextRound::Refused { round, why } => {
+            tell_unpaired(store, post, event, round, &why, now).await?;
+            Err(
+                StoreError::Corrupt(format!("pairing round {round} of event {event}: {why}"))
+                    .into(),
+            )
+        }
+    }
+}
+
 /// Tells the TDs of a Swiss event that its next round cannot be paired
 /// until they decide, and why; once for each round. Returns whether a
 /// mail was queued.
-pub async fn tell_unpaired(
+async fn tell_unpaired(
     store: &Store,
     post: &Post,
     event: EventId,

@@ -30,13 +30,35 @@ fn swiss_file(extra: &str) -> String {
     file
 }
 
+/// A game as `event pairings` lists it: (round, game, white, black, status).
+type Game = (u64, i64, String, String, String);
+
 struct Rounds<'a> {
     club: Club,
     db: &'a TestDb,
     seen: usize,
 }
 
-impl Rounds<'_> {
+impl<'a> Rounds<'a> {
+    fn new(db: &'a TestDb) -> Rounds<'a> {
+        Rounds {
+            club: Club::empty(db, ""),
+            db,
+            seen: 0,
+        }
+    }
+
+    /// A new club's event of six over three rounds with `extra`, started
+    /// and its first mails sent: the club, the event and round 1's games.
+    fn started(db: &'a TestDb, extra: &str) -> (Rounds<'a>, String, Vec<Game>) {
+        let mut s = Rounds::new(db);
+        let event = s.create(extra);
+        s.run(&["event", "start", &event]);
+        s.serve_at(None);
+        let round1 = s.games(&event);
+        (s, event, round1)
+    }
+
     fn run(&self, args: &[&str]) -> String {
         ok(&dopis(self.club.path(), self.db, args))
     }
@@ -52,7 +74,7 @@ impl Rounds<'_> {
     }
 
     /// Every game of the event: (round, game, white, black, status).
-    fn games(&self, event: &str) -> Vec<(u64, i64, String, String, String)> {
+    fn games(&self, event: &str) -> Vec<Game> {
         let out = self.run(&["event", "pairings", event, "--format", "json"]);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         v.as_array()
@@ -109,15 +131,7 @@ fn to_td(sent: &[Sent]) -> Vec<&Sent> {
 }
 
 async fn a_round_past_its_closing_date_waits_for_the_td_who_is_told_in_time(db: &TestDb) {
-    let mut s = Rounds {
-        club: Club::empty(db, ""),
-        db,
-        seen: 0,
-    };
-    let event = s.create("round_days = 10");
-    s.run(&["event", "start", &event]);
-    s.serve_at(None);
-    let round1 = s.games(&event);
+    let (mut s, event, round1) = Rounds::started(db, "round_days = 10");
     assert_eq!(round1.len(), 3, "{round1:?}");
     // Two games end by resignation; in the third White plays a move and
     // it goes on.
@@ -200,7 +214,7 @@ async fn a_round_past_its_closing_date_waits_for_the_td_who_is_told_in_time(db: 
 }
 
 /// The pairs of a round's games still counted (not cancelled), by board.
-fn pairs(games: &[(u64, i64, String, String, String)], round: u64) -> Vec<(String, String)> {
+fn pairs(games: &[Game], round: u64) -> Vec<(String, String)> {
     games
         .iter()
         .filter(|g| g.0 == round && g.4 != "cancelled")
@@ -209,15 +223,7 @@ fn pairs(games: &[(u64, i64, String, String, String)], round: u64) -> Vec<(Strin
 }
 
 async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &TestDb) {
-    let mut s = Rounds {
-        club: Club::empty(db, ""),
-        db,
-        seen: 0,
-    };
-    let event = s.create("");
-    s.run(&["event", "start", &event]);
-    s.serve_at(None);
-    let round1 = s.games(&event);
+    let (mut s, event, round1) = Rounds::started(db, "");
     for (_, game, white, _, _) in &round1 {
         let mail = s.club.newest_in_game(white, *game);
         s.club.reply_to_mail(&mail, "resign");
@@ -255,7 +261,7 @@ async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &Te
             );
         }
     }
-    let new: Vec<&(u64, i64, String, String, String)> = after
+    let new: Vec<&Game> = after
         .iter()
         .filter(|g| g.0 == 2 && g.4 == "active")
         .collect();
@@ -351,15 +357,7 @@ async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &Te
 }
 
 async fn a_round_that_cannot_be_paired_is_told_to_the_td_once(db: &TestDb) {
-    let mut s = Rounds {
-        club: Club::empty(db, ""),
-        db,
-        seen: 0,
-    };
-    let event = s.create("");
-    s.run(&["event", "start", &event]);
-    s.serve_at(None);
-    let round1 = s.games(&event);
+    let (mut s, event, round1) = Rounds::started(db, "");
     // Four of the six withdraw: the two left have met in round 1 (their
     // game is the one left), so round 2 has no legal pairing.
     let (_, kept, a, b, _) = round1[0].clone();
@@ -400,11 +398,7 @@ async fn a_round_that_cannot_be_paired_is_told_to_the_td_once(db: &TestDb) {
 }
 
 async fn bad_round_closing_keys_are_refused_with_the_key_and_the_fix(db: &TestDb) {
-    let s = Rounds {
-        club: Club::empty(db, ""),
-        db,
-        seen: 0,
-    };
+    let s = Rounds::new(db);
     for (extra, key, words) in [
         ("round_days = 0", "round_days", "from 1 to 366"),
         ("round_warn_days = 2", "round_warn_days", "needs round_days"),
