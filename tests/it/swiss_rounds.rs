@@ -397,6 +397,34 @@ async fn a_round_that_cannot_be_paired_is_told_to_the_td_once(db: &TestDb) {
     assert_eq!(s.games(&event).len(), 3, "nothing paired");
 }
 
+async fn round_one_s_first_colour_is_drawn_by_lot_and_the_trf_file_says_which(db: &TestDb) {
+    let s = Rounds::new(db);
+    // Twenty events: both colours come up but once in half a million.
+    let mut drawn = std::collections::BTreeMap::new();
+    for _ in 0..20 {
+        let event = s.create("");
+        s.run(&["event", "start", &event]);
+        let trf = s.run(&["event", "trf", &event]);
+        let colour = if trf.contains("XXC white1") {
+            "white1"
+        } else {
+            assert!(trf.contains("XXC black1"), "{trf}");
+            "black1"
+        };
+        drawn.entry(colour).or_insert(event);
+    }
+    assert_eq!(drawn.len(), 2, "both colours drawn: {drawn:?}");
+    for (colour, event) in &drawn {
+        // Pairing number 1 (Player 01, first by name) has the colour drawn
+        // on board 1, and `dopis swiss check` pairs round 1 so too.
+        let games = s.games(event);
+        let top = &games[0];
+        let white_has_it = top.2 == player(1);
+        assert_eq!(white_has_it, *colour == "white1", "{colour}: {games:?}");
+        s.check_trf(event, 1);
+    }
+}
+
 async fn bad_round_closing_keys_are_refused_with_the_key_and_the_fix(db: &TestDb) {
     let s = Rounds::new(db);
     for (extra, key, words) in [
@@ -423,4 +451,5 @@ on_both_backends!(
     bad_round_closing_keys_are_refused_with_the_key_and_the_fix,
     a_round_is_paired_again_only_before_any_of_its_games_has_a_move,
     a_round_that_cannot_be_paired_is_told_to_the_td_once,
+    round_one_s_first_colour_is_drawn_by_lot_and_the_trf_file_says_which,
 );

@@ -19,6 +19,7 @@ use super::{StoredEvent, TdError, refused};
 use crate::adapter::store::Tx;
 use crate::adapter::store::events::{EventStatus, SwissRound};
 use crate::adapter::store::games::GameStatus;
+use crate::domain::event::Side;
 use crate::domain::event::file::EventKind;
 use crate::domain::event::swiss::trf::{Person, Trf};
 use crate::domain::event::swiss::{Absence, Entry, RoundPairing, Seed, initial_order};
@@ -99,6 +100,15 @@ pub(super) async fn pair_round_again(
         ));
     }
     let mut t = tournament(tx, ev, &rounds).await?;
+    // C.04.3 5.1: round 1's first colour by lot, drawn at its first
+    // pairing; [`tournament`] reads it back from round 1's games after.
+    if round == 1 && !tx.event_games(event).await?.iter().any(|g| g.round == 1) {
+        t.initial_colour = if rand::random_bool(0.5) {
+            Side::White
+        } else {
+            Side::Black
+        };
+    }
     // Withdrawn players are not paired again: an absence for this round.
     for e in ev.entrants.iter().filter(|e| e.withdrawn_at.is_some()) {
         if let Some(p) = e.seat.and_then(|s| t.players.get_mut(s as usize - 1)) {
