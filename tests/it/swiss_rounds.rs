@@ -112,6 +112,28 @@ impl<'a> Rounds<'a> {
         );
     }
 
+    /// `dopis event repair-round` by `by`: its output, or its error.
+    fn repair(&self, event: &str, by: &str, reason: &str) -> Result<String, String> {
+        let out = dopis(
+            self.club.path(),
+            self.db,
+            &[
+                "event",
+                "repair-round",
+                event,
+                "--by",
+                by,
+                "--reason",
+                reason,
+            ],
+        );
+        if out.status.success() {
+            Ok(ok(&out))
+        } else {
+            Err(fails(&out))
+        }
+    }
+
     fn create(&self, extra: &str) -> String {
         std::fs::write(self.club.path().join("autumn.toml"), swiss_file(extra)).unwrap();
         self.run(&["event", "create", "autumn.toml"])
@@ -237,15 +259,9 @@ async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &Te
 
     // Nothing changed since: the same pairing, in new games; the players
     // of the old ones are told they are cancelled, and get the new ones.
-    let out = s.run(&[
-        "event",
-        "repair-round",
-        &event,
-        "--by",
-        TD,
-        "--reason",
-        "a late entry was refused after all",
-    ]);
+    let out = s
+        .repair(&event, TD, "a late entry was refused after all")
+        .unwrap();
     assert!(out.contains("round 2 of event"), "{out}");
     let sent = s.serve_at(None);
     let after = s.games(&event);
@@ -288,15 +304,7 @@ async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &Te
         "--by",
         TD,
     ]);
-    s.run(&[
-        "event",
-        "repair-round",
-        &event,
-        "--by",
-        TD,
-        "--reason",
-        "round 1's result corrected",
-    ]);
+    s.repair(&event, TD, "round 1's result corrected").unwrap();
     s.serve_at(None);
     s.check_trf(&event, 2);
     let now = s.games(&event);
@@ -316,19 +324,7 @@ async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &Te
     let mail = s.club.newest_in_game(&white, game);
     s.club.reply_to_mail(&mail, "d4");
     s.serve_at(None);
-    let err = fails(&dopis(
-        s.club.path(),
-        db,
-        &[
-            "event",
-            "repair-round",
-            &event,
-            "--by",
-            TD,
-            "--reason",
-            "again",
-        ],
-    ));
+    let err = s.repair(&event, TD, "again").unwrap_err();
     assert!(
         err.contains(&format!("game #{game} of round 2 has a move already")),
         "{err}"
@@ -340,19 +336,7 @@ async fn a_round_is_paired_again_only_before_any_of_its_games_has_a_move(db: &Te
     );
     assert_eq!(s.games(&event).len(), now.len());
     // Not a TD: refused.
-    let err = fails(&dopis(
-        s.club.path(),
-        db,
-        &[
-            "event",
-            "repair-round",
-            &event,
-            "--by",
-            "p01@players.test",
-            "--reason",
-            "x",
-        ],
-    ));
+    let err = s.repair(&event, "p01@players.test", "x").unwrap_err();
     assert!(err.contains("TD"), "{err}");
 }
 
