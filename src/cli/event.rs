@@ -196,6 +196,20 @@ pub enum EventCommand {
         #[arg(long)]
         reason: String,
     },
+    /// Pair a Swiss event's current round again, before any of its games
+    /// has a move (after a corrected result of the round before, or a late
+    /// entry): its games are cancelled and their players told, and the
+    /// round is paired anew with its mails, all in one transaction.
+    RepairRound {
+        /// The event's number.
+        id: i64,
+        /// The TD doing it (one of the event's TDs).
+        #[arg(long)]
+        by: EmailAddress,
+        /// Why (told to the players and recorded).
+        #[arg(long)]
+        reason: String,
+    },
     /// Enter many results at once from a CSV or PGN file, all or nothing.
     ///
     /// A FILE ending in .pgn is read as PGN: each game's Round, Board (team
@@ -880,6 +894,22 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
             writeln!(
                 out,
                 "{email} has a half-point bye in round {round} of event #{id}; they are told, and are not paired that round"
+            )?;
+        }
+        EventCommand::RepairRound { id, by, reason } => {
+            let post = post(app)?;
+            let paired = td::repair_round(&mut tx, &post, EventId(id), &reason, &by, now).await?;
+            tx.commit().await?;
+            writeln!(
+                out,
+                "round {} of event #{id} paired again: games {}; the players are told",
+                paired.round,
+                paired
+                    .games
+                    .iter()
+                    .map(|g| g.0.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )?;
         }
         EventCommand::ImportResults {

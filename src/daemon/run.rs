@@ -900,7 +900,9 @@ impl Daemon {
             let post = &self.scheduler.post;
             let store = &self.store;
             let work = async move {
-                let paired = crate::service::td::pair_next_due(store, post, event, now).await?;
+                let paired =
+                    crate::service::swiss_rounds::pair_next_or_tell(store, post, event, now)
+                        .await?;
                 if let Some(paired) = &paired {
                     tracing::info!(
                         event = event.0,
@@ -913,6 +915,27 @@ impl Daemon {
             };
             if self
                 .contained(format!("swiss:{}", event.0), &stuck, &waiting, work)
+                .await?
+                == Some(true)
+            {
+                closed += 1;
+            }
+        }
+        // Swiss rounds with a closing date: the TDs told as it nears and
+        // when it has come, if games of the round are still played.
+        for event in crate::service::swiss_rounds::started(&self.store).await? {
+            let post = &self.scheduler.post;
+            let store = &self.store;
+            let work = async move {
+                let told =
+                    crate::service::swiss_rounds::closing_due(store, post, event, now).await?;
+                if let Some(told) = told {
+                    tracing::info!(event = event.0, ?told, "swiss round closing told");
+                }
+                Ok::<bool, ServiceError>(told.is_some())
+            };
+            if self
+                .contained(format!("swiss-close:{}", event.0), &stuck, &waiting, work)
                 .await?
                 == Some(true)
             {

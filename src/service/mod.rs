@@ -72,6 +72,7 @@ pub mod retention;
 pub mod schedule;
 pub mod start;
 pub mod swiss_byes;
+pub mod swiss_rounds;
 pub mod td;
 pub mod unsubscribe;
 pub(crate) mod votes;

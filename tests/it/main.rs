@@ -58,6 +58,7 @@ mod swiss_byes;
 mod swiss_events;
 mod swiss_forty;
 mod swiss_oracle;
+mod swiss_rounds;
 mod swiss_table;
 mod tablebase;
 mod tablebase_mail;

@@ -509,6 +509,20 @@ fn english(name: &str) -> Vec<&'static str> {
             "\"report\" on the first line",
         ],
         "report_instructions" => vec!["so no report was sent", "\"report\" on the first line"],
+        "swiss_round_warn" => vec![
+            "Round 3 of Autumn open 2027 closes on 2027-01-31 12:00 UTC",
+            "#42     Bor <bor@players.test> to move against Ana (10/50d)",
+            "deadline 2027-02-20 12:00 UTC, 17 moves",
+            "dopis game result GAME RESULT --kind adjudication \\",
+        ],
+        "swiss_round_closed" => vec![
+            "Round 3 of Autumn open 2027 closed on 2027-01-31 12:00 UTC",
+            "deadline 2027-02-20 12:00 UTC",
+        ],
+        "swiss_round_unpaired" => vec![
+            "The pairing says:",
+            "> event 3: no pairing meets the absolute criteria",
+        ],
         "address_bounces" => vec![
             "Our mails to Bojan Kralj <bojan@players.test> are not being delivered",
             "(last status 5.1.1)",
@@ -1533,6 +1547,51 @@ pub(crate) fn event_and_time_cases_in(
     );
     how.reply_to = Some(addr(TD_REPORT_ADDRESS));
     add("report_instructions", how, false, false);
+    // To a Swiss event's TD: a round's closing date near (then come) with
+    // a game still played, and a round that cannot be paired.
+    for (name, closed) in [("swiss_round_warn", false), ("swiss_round_closed", true)] {
+        let mut round = letter(
+            LetterKind::SwissRoundClosing {
+                event: "Autumn open 2027".to_owned(),
+                round: 3,
+                closes: "2027-01-31 12:00 UTC".to_owned(),
+                closed,
+                games: vec![dopis::adapter::mail::compose::ReportGame {
+                    game: 42,
+                    tag: "#42    ".to_owned(),
+                    player: "Bor".to_owned(),
+                    email: "bor@players.test".to_owned(),
+                    opponent: "Ana".to_owned(),
+                    time_control: "10/50d".to_owned(),
+                    deadline: "2027-02-20 12:00 UTC".to_owned(),
+                    silent_days: 0,
+                    band: 0,
+                    moves: Some(17),
+                }],
+            },
+            lang,
+            Color::White,
+            None,
+        );
+        round.reply_to = Some(addr(TD_REPORT_ADDRESS));
+        round.in_reply_to = None;
+        round.references = Vec::new();
+        add(name, round, false, false);
+    }
+    let mut unpaired = letter(
+        LetterKind::SwissRoundUnpaired {
+            event: "Autumn open 2027".to_owned(),
+            round: 4,
+            why: "event 3: no pairing meets the absolute criteria".to_owned(),
+        },
+        lang,
+        Color::White,
+        None,
+    );
+    unpaired.reply_to = Some(addr(TD_REPORT_ADDRESS));
+    unpaired.in_reply_to = None;
+    unpaired.references = Vec::new();
+    add("swiss_round_unpaired", unpaired, false, false);
     // To a TD: a player's address bounces, so their mail is held. A notice
     // of our own, needing no reply.
     let mut bounces = letter(

@@ -246,6 +246,12 @@ fn slovenian(name: &str) -> Vec<&'static str> {
             "»poročilo«",
         ],
         "report_instructions" => vec!["zato poročila nismo poslali", "»poročilo«"],
+        "swiss_round_warn" => vec![
+            "Krog 3 turnirja Autumn open 2027 se zaključi 2027-01-31 12:00 UTC",
+            "17 potez",
+        ],
+        "swiss_round_closed" => vec!["se je zaključil 2027-01-31 12:00 UTC"],
+        "swiss_round_unpaired" => vec!["Žreb pravi:"],
         "address_bounces" => vec![
             "Naslov bojan@players.test (Bojan Kralj) ne sprejema naše pošte.",
             "(zadnje stanje 5.1.1)",
@@ -474,6 +480,14 @@ fn polish(name: &str) -> Vec<&'static str> {
             "„raport”",
         ],
         "report_instructions" => vec!["więc raport nie został wysłany", "„raport”"],
+        "swiss_round_warn" => vec![
+            "Runda 3 turnieju Autumn open 2027 zamyka się 2027-01-31 12:00 UTC",
+            "17 posunięć",
+        ],
+        "swiss_round_closed" => vec!["zamknęła się 2027-01-31 12:00 UTC"],
+        "swiss_round_unpaired" => {
+            vec!["Kojarzenie mówi:"]
+        }
         "address_bounces" => vec![
             "Adres bojan@players.test (Bojan Kralj) nie przyjmuje naszych wiadomości.",
             "(ostatni status",
@@ -698,6 +712,12 @@ fn latvian(name: &str) -> Vec<&'static str> {
             "„pārskats“",
         ],
         "report_instructions" => vec!["tāpēc pārskats netika nosūtīts", "„pārskats“"],
+        "swiss_round_warn" => vec![
+            "Turnīra Autumn open 2027 3. kārta noslēdzas 2027-01-31 12:00 UTC",
+            "17 gājieni",
+        ],
+        "swiss_round_closed" => vec!["noslēdzās 2027-01-31 12:00 UTC"],
+        "swiss_round_unpaired" => vec!["Izloze saka:"],
         "address_bounces" => vec![
             "Adrese bojan@players.test (Bojan Kralj) nepieņem mūsu vēstules",
             "(pēdējais statuss 5.1.1)",
@@ -927,6 +947,14 @@ fn german(name: &str) -> Vec<&'static str> {
             "„Bericht“",
         ],
         "report_instructions" => vec!["daher wurde kein Bericht", "„Bericht“"],
+        "swiss_round_warn" => vec![
+            "Runde 3 von Autumn open 2027 schließt am 2027-01-31 12:00 UTC",
+            "17 Züge",
+        ],
+        "swiss_round_closed" => vec!["wurde am 2027-01-31 12:00 UTC geschlossen"],
+        "swiss_round_unpaired" => {
+            vec!["Die Auslosung sagt:"]
+        }
         "address_bounces" => vec![
             "Unsere Mails an Bojan Kralj <bojan@players.test> werden nicht zugestellt",
             "(letzter Status",

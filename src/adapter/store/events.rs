@@ -401,6 +401,48 @@ impl Tx {
             .collect()
     }
 
+    /// Forgets a Swiss event's round's pairing (`dopis event repair-round`,
+    /// in the transaction that pairs it again).
+    pub async fn delete_swiss_round(
+        &mut self,
+        event: EventId,
+        round: u32,
+    ) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM swiss_rounds WHERE event_id = $1 AND round = $2")
+            .bind(event.0)
+            .bind(i64::from(round))
+            .execute(&mut *self.tx)
+            .await?;
+        Ok(())
+    }
+
+    /// When a Swiss event's round was paired (its closing date counts
+    /// from it); `None` when it is not paired.
+    pub async fn swiss_round_paired_at(
+        &mut self,
+        event: EventId,
+        round: u32,
+    ) -> Result<Option<DateTime<Utc>>, StoreError> {
+        sqlx::query("SELECT paired_at FROM swiss_rounds WHERE event_id = $1 AND round = $2")
+            .bind(event.0)
+            .bind(i64::from(round))
+            .fetch_optional(&mut *self.tx)
+            .await?
+            .map(|r| from_millis(r.try_get("paired_at")?))
+            .transpose()
+    }
+
+    /// The started Swiss events (for the daemon's pass over their
+    /// rounds' closing dates).
+    pub async fn started_swiss_events(&mut self) -> Result<Vec<EventId>, StoreError> {
+        sqlx::query("SELECT id FROM events WHERE kind = 'swiss' AND status = 'started' ORDER BY id")
+            .fetch_all(&mut *self.tx)
+            .await?
+            .iter()
+            .map(|r| Ok(EventId(r.try_get("id")?)))
+            .collect()
+    }
+
     /// The started Swiss events none of whose games is still being
     /// played: those whose next round may be due.
     pub async fn swiss_events_between_rounds(&mut self) -> Result<Vec<EventId>, StoreError> {

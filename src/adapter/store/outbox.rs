@@ -368,6 +368,17 @@ impl Tx {
         .await?;
         Ok(())
     }
+    /// Whether a mail of this key was queued (a notice sent once, looked
+    /// up before the work of making it again).
+    pub async fn outbox_has(&mut self, mail_key: &str) -> Result<bool, StoreError> {
+        Ok(
+            sqlx::query("SELECT 1 AS one FROM outbox WHERE mail_key = $1")
+                .bind(mail_key)
+                .fetch_optional(&mut *self.tx)
+                .await?
+                .is_some(),
+        )
+    }
     /// How many answers went to a recipient since `since` (rate limit).
     pub async fn answers_since(
         &mut self,

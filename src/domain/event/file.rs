@@ -125,7 +125,11 @@
 //!   `bye_points` (default a win's points) is what the pairing-allocated
 //!   bye scores; `max_half_point_byes` (default 0) how many half-point
 //!   byes a player may ask for; `acceleration = "baku"` (FIDE C.04.5) or
-//!   `"none"` (the default). `tie_breaks` by name or FIDE abbreviation
+//!   `"none"` (the default). `round_days = 60` gives each round a closing
+//!   date that many days after its pairing: the TDs are warned
+//!   `round_warn_days` (default 3) days before it of games still played,
+//!   and told at it to adjudicate them; without it a round lasts until its
+//!   last game ends. `tie_breaks` by name or FIDE abbreviation
 //!   (`BH-C1`, `BH`, `BH-M1`, `SB`, `PS`, `DE`, `WIN`, `WON`, `BPG`, `BWG`,
 //!   `KS`), computed by FIDE C.07 with its rules for unplayed rounds;
 //!   default `BH-C1, BH, SB, DE, WIN, BWG`. `[entries]` as for a round robin
@@ -308,6 +312,26 @@ pub struct SwissRules {
     pub max_half_point_byes: u32,
     /// Baku acceleration (`acceleration = "baku"`, C.04.5).
     pub baku: bool,
+    /// Days each round has from its pairing to its closing date
+    /// (`round_days`); `None`: a round lasts until its last game ends.
+    /// At the closing date the TDs adjudicate the games still played.
+    /// Stored with the event: an event stored before it has none.
+    #[serde(default)]
+    pub round_days: Option<u32>,
+    /// Days before a round's closing date that the TDs are warned of
+    /// games still played (`round_warn_days`, default
+    /// [`DEFAULT_ROUND_WARN_DAYS`]).
+    #[serde(default = "default_round_warn_days")]
+    pub round_warn_days: u32,
+}
+
+/// Days before a round's closing date that the TDs are warned by default.
+pub const DEFAULT_ROUND_WARN_DAYS: u32 = 3;
+/// Most days a Swiss round may last (`round_days`): a year.
+pub const MAX_ROUND_DAYS: i64 = 366;
+
+fn default_round_warn_days() -> u32 {
+    DEFAULT_ROUND_WARN_DAYS
 }
 
 impl SwissRules {
@@ -521,6 +545,8 @@ struct RawEvent {
     bye_points: Option<Spanned<toml::Value>>,
     max_half_point_byes: Option<Spanned<i64>>,
     acceleration: Option<Spanned<String>>,
+    round_days: Option<Spanned<i64>>,
+    round_warn_days: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -1288,6 +1314,7 @@ impl Checker<'_> {
                 }
             },
         };
+        let (round_days, round_warn_days) = self.round_days(raw);
         Some(EventKind::Swiss {
             players,
             tie_breaks,
@@ -1296,8 +1323,57 @@ impl Checker<'_> {
                 bye_quarters: bye_points.quarters(),
                 max_half_point_byes,
                 baku,
+                round_days,
+                round_warn_days,
             },
         })
+    }
+
+    /// A Swiss event's `round_days` (none: a round lasts until its last
+    /// game ends) and `round_warn_days` (only with `round_days`, and
+    /// fewer days than it).
+    fn round_days(&mut self, raw: &RawEvent) -> (Option<u32>, u32) {
+        let days = raw.round_days.as_ref().and_then(|v| {
+            if (1..=MAX_ROUND_DAYS).contains(v.get_ref()) {
+                Some(*v.get_ref() as u32)
+            } else {
+                self.at(
+                    v,
+                    "round_days",
+                    format!(
+                        "must be the days a round lasts from its pairing to its closing date, from 1 to {MAX_ROUND_DAYS}, e.g. round_days = 60; leave it out for rounds that last until their last game ends"
+                    ),
+                );
+                None
+            }
+        });
+        let warn = self.count(
+            &raw.round_warn_days,
+            "round_warn_days",
+            0..=MAX_ROUND_DAYS,
+            i64::from(DEFAULT_ROUND_WARN_DAYS),
+            "must be how many days before a round's closing date the TDs are warned of games still played, from 0 (on the day) up, e.g. round_warn_days = 3 (the default)",
+        ) as u32;
+        if let Some(v) = &raw.round_warn_days {
+            match (&raw.round_days, days) {
+                (None, _) => self.at(
+                    v,
+                    "round_warn_days",
+                    "needs round_days: without a closing date there is nothing to warn of; add round_days = N or remove it",
+                ),
+                (Some(_), Some(d))
+                    if warn >= d && (0..=MAX_ROUND_DAYS).contains(v.get_ref()) =>
+                {
+                    self.at(
+                    v,
+                    "round_warn_days",
+                    format!("must be fewer than the round's {d} days (round_days), e.g. round_warn_days = {}", d / 2),
+                    )
+                }
+                _ => {}
+            }
+        }
+        (days, warn)
     }
 
     fn count(
@@ -1692,6 +1768,8 @@ pub fn parse(text: &str) -> Result<Event, BadEventFile> {
         c.not_for_kind(&raw.bye_points, "bye_points", kind);
         c.not_for_kind(&raw.max_half_point_byes, "max_half_point_byes", kind);
         c.not_for_kind(&raw.acceleration, "acceleration", kind);
+        c.not_for_kind(&raw.round_days, "round_days", kind);
+        c.not_for_kind(&raw.round_warn_days, "round_warn_days", kind);
     }
     let mut consultation = None;
     let kind = match kind_text.as_deref() {
@@ -2667,6 +2745,8 @@ name = \"C\"
                 bye_quarters: 4,
                 max_half_point_byes: 1,
                 baku: true,
+                round_days: None,
+                round_warn_days: DEFAULT_ROUND_WARN_DAYS,
             }
         );
         assert_eq!(event.withdrawal, WithdrawalRule::ForfeitAll);
@@ -2702,6 +2782,23 @@ name = \"C\"
     }
 
     #[test]
+    fn a_swiss_with_round_days_reads_its_closing_date_and_warning() {
+        let text = SWISS.replace(
+            "rounds = 5",
+            "rounds = 5\nround_days = 30\nround_warn_days = 5",
+        );
+        let EventKind::Swiss { rules, .. } = parse(&text).unwrap().kind else {
+            panic!("not a Swiss");
+        };
+        assert_eq!((rules.round_days, rules.round_warn_days), (Some(30), 5));
+        let text = SWISS.replace("rounds = 5", "rounds = 5\nround_days = 30");
+        let EventKind::Swiss { rules, .. } = parse(&text).unwrap().kind else {
+            panic!("not a Swiss");
+        };
+        assert_eq!(rules.round_warn_days, 3, "the default warning");
+    }
+
+    #[test]
     fn bad_swiss_keys_name_the_key_and_the_fix() {
         let swap = |from: &str, to: &str| {
             assert!(SWISS.contains(from), "{from}");
@@ -2734,6 +2831,45 @@ name = \"C\"
                 swap("acceleration = \"baku\"", "acceleration = \"quick\""),
                 "acceleration",
                 "\"baku\"",
+            ),
+            (
+                swap("rounds = 5", "rounds = 5\nround_days = 0"),
+                "round_days",
+                "from 1 to 366",
+            ),
+            (
+                swap("rounds = 5", "rounds = 5\nround_days = \"2 months\""),
+                "round_days",
+                "",
+            ),
+            (
+                swap("rounds = 5", "rounds = 5\nround_warn_days = 3"),
+                "round_warn_days",
+                "needs round_days",
+            ),
+            (
+                swap(
+                    "rounds = 5",
+                    "rounds = 5\nround_days = 10\nround_warn_days = 10",
+                ),
+                "round_warn_days",
+                "fewer than the round's 10 days",
+            ),
+            (
+                swap(
+                    "rounds = 5",
+                    "rounds = 5\nround_days = 10\nround_warn_days = -1",
+                ),
+                "round_warn_days",
+                "from 0",
+            ),
+            (
+                swap(
+                    "kind = \"swiss\"",
+                    "kind = \"round-robin\"\nround_days = 30",
+                ),
+                "round_days",
+                "remove it",
             ),
             (swap("\"WIN\"", "\"XYZ\""), "tie_breaks[5]", "XYZ"),
             (

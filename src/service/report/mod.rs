@@ -817,7 +817,7 @@ impl Sink for Json<'_> {
     }
 }
 
-fn when(t: Option<DateTime<Utc>>) -> String {
+pub(crate) fn when(t: Option<DateTime<Utc>>) -> String {
     t.map_or_else(
         || "-".into(),
         |t| t.format("%Y-%m-%d %H:%M UTC").to_string(),
@@ -881,6 +881,7 @@ impl DeadlineReport {
                     deadline: when(g.deadline),
                     silent_days: g.silent_days,
                     band: band(g.silent_days, SILENCE_DAYS),
+                    moves: None,
                 })
                 .collect()
         };

@@ -41,6 +41,7 @@ mod stored;
 mod swiss;
 pub(crate) mod swiss_byes;
 mod swiss_from_trf;
+mod swiss_repair;
 mod swiss_table;
 mod visibility;
 
@@ -72,9 +73,13 @@ pub use stages::{FinalBuilt, LateResult, build_final_if_done, late_for_final, st
 pub(crate) use standings::standings_letter_with_bye;
 pub use standings::{EventStandings, standings, standings_letter};
 pub use stored::{GameRules, StoredEvent, events, game_rules, log};
-pub use swiss::{RoundPaired, between_rounds, event_trf, pair_next_due, pair_next_if_done};
+pub use swiss::{
+    NextRound, RoundPaired, between_rounds, event_trf, next_round_due, pair_next_due,
+    pair_next_if_done,
+};
 pub use swiss_byes::grant_bye;
 pub use swiss_from_trf::{Resumed, create_from_trf};
+pub use swiss_repair::repair_round;
 pub use swiss_table::all_rounds_paired;
 pub use visibility::set_visibility;
 

@@ -139,6 +139,10 @@ pub async fn started_pairings(tx: &mut Tx, ev: &StoredEvent) -> Result<Vec<Paire
         };
         let status = if g.closed_by_withdrawal && g.game.result.is_none() {
             "annulled".to_string()
+        } else if g.game.is_cancelled() {
+            // Finished without a result: not "active" (a round paired
+            // again keeps its cancelled games beside the new ones).
+            "cancelled".to_string()
         } else {
             g.game.result.clone().unwrap_or_else(|| "active".into())
         };

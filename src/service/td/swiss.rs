@@ -20,6 +20,7 @@ use crate::adapter::mail::compose::StandingLine;
 use crate::adapter::store::Tx;
 use crate::adapter::store::events::{EventStatus, SwissRound};
 use crate::adapter::store::games::GameStatus;
+use crate::domain::event::Side;
 use crate::domain::event::file::EventKind;
 use crate::domain::event::swiss::trf::{Person, Trf};
 use crate::domain::event::swiss::{Absence, Entry, RoundPairing, Seed, initial_order};
@@ -85,6 +86,20 @@ pub(super) async fn pair_round(
     round: u32,
     now: DateTime<Utc>,
 ) -> Result<Vec<GameId>, TdError> {
+    pair_round_again(tx, post, ev, round, None, now).await
+}
+
+/// [`pair_round`], for the first pairing (`again` `None`) or a round
+/// paired again by the TD action `again` (`dopis event repair-round`),
+/// whose id keeps the bye's mail apart from the first pairing's.
+pub(super) async fn pair_round_again(
+    tx: &mut Tx,
+    post: &Post,
+    ev: &StoredEvent,
+    round: u32,
+    again: Option<i64>,
+    now: DateTime<Utc>,
+) -> Result<Vec<GameId>, TdError> {
     let event = ev.record.id;
     let rules = rules_of(ev)?;
     let rounds = tx.swiss_rounds(event).await?;
@@ -112,6 +127,15 @@ pub(super) async fn pair_round(
                 .resize(round as usize - 1, Entry::Unpaired(Absence::Zero));
             p.rounds.push(Entry::Unpaired(Absence::Half));
         }
+    }
+    // C.04.3 5.1: round 1's first colour by lot, drawn at its first
+    // pairing; [`tournament`] reads it back from round 1's games after.
+    if round == 1 && !tx.event_games(event).await?.iter().any(|g| g.round == 1) {
+        t.initial_colour = if rand::random_bool(0.5) {
+            Side::White
+        } else {
+            Side::Black
+        };
     }
     // Withdrawn players are not paired again: an absence for this round.
     for e in ev.entrants.iter().filter(|e| e.withdrawn_at.is_some()) {
@@ -155,7 +179,10 @@ pub(super) async fn pair_round(
         super::tell(
             tx,
             post,
-            format!("e{}.bye.{round}.{}", event.0, bye.player.email),
+            match again {
+                None => format!("e{}.bye.{round}.{}", event.0, bye.player.email),
+                Some(a) => format!("td{a}.e{}.bye.{round}.{}", event.0, bye.player.email),
+            },
             letter,
             &bye.player,
             now,
@@ -310,14 +337,32 @@ pub async fn between_rounds(
     Ok(events)
 }
 
+/// What the daemon's pass found for a Swiss event's next round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextRound {
+    /// Paired, its games and mails committed.
+    Paired(RoundPaired),
+    /// Not due (a game still played, the last round paired).
+    NotDue,
+    /// Due, but the pairing refused: the TD must decide (a result, a
+    /// withdrawal). Nothing was changed.
+    Refused {
+        /// The round that could not be paired.
+        round: u32,
+        /// Why, in the pairing's words.
+        why: String,
+    },
+}
+
 /// [`pair_next_if_done`] in a transaction of its own (the daemon's pass):
-/// the round, its games and every mail commit together or not at all.
-pub async fn pair_next_due(
+/// the round, its games and every mail commit together or not at all; a
+/// refusal changes nothing and says why.
+pub async fn next_round_due(
     store: &crate::adapter::store::Store,
     post: &Post,
     event: EventId,
     now: DateTime<Utc>,
-) -> Result<Option<RoundPaired>, crate::adapter::store::StoreError> {
+) -> Result<NextRound, crate::adapter::store::StoreError> {
     let mut tx = store.begin().await?;
     match pair_next_if_done(&mut tx, post, event, now).await {
         Ok(done) => {
@@ -325,11 +370,32 @@ pub async fn pair_next_due(
                 crate::service::crash_point("before-swiss-round-commit");
             }
             tx.commit().await?;
-            Ok(done)
+            Ok(done.map_or(NextRound::NotDue, NextRound::Paired))
         }
         Err(TdError::Store(e)) => Err(e),
+        Err(TdError::Refused(why)) => {
+            let round = tx.swiss_rounds(event).await?.len() as u32 + 1;
+            Ok(NextRound::Refused { round, why })
+        }
         Err(e) => Err(crate::adapter::store::StoreError::Corrupt(format!(
             "pairing the next round of event {event}: {e}"
+        ))),
+    }
+}
+
+/// [`next_round_due`], a refusal as an error (the work is put off and
+/// logged).
+pub async fn pair_next_due(
+    store: &crate::adapter::store::Store,
+    post: &Post,
+    event: EventId,
+    now: DateTime<Utc>,
+) -> Result<Option<RoundPaired>, crate::adapter::store::StoreError> {
+    match next_round_due(store, post, event, now).await? {
+        NextRound::Paired(p) => Ok(Some(p)),
+        NextRound::NotDue => Ok(None),
+        NextRound::Refused { why, .. } => Err(crate::adapter::store::StoreError::Corrupt(format!(
+            "pairing the next round of event {event}: {why}"
         ))),
     }
 }

@@ -25,10 +25,10 @@ use crate::adapter::store::events::{SwissBye, SwissRound};
 use crate::domain::address::EmailAddress;
 use crate::domain::chess::game::GameResult;
 use crate::domain::chess::outcome::ResultKind;
+use crate::domain::event::SideResult;
 use crate::domain::event::file::{self, EventKind};
 use crate::domain::event::swiss::trf::Trf;
 use crate::domain::event::swiss::{Absence, Entry};
-use crate::domain::event::{Side, SideResult};
 use crate::domain::ids::EventId;
 
 /// What an event created from a TRF file holds.
@@ -73,12 +73,8 @@ pub async fn create_from_trf(
             t.rounds, rules.rounds
         ));
     }
-    if t.initial_colour != Side::White {
-        return refused(
-            "the TRF file gives pairing number 1 Black in round 1 (XXC black1); dopis pairs \
-             with XXC white1 only, so later rounds' colours would differ from a FIDE program's",
-        );
-    }
+    // Round 1's colours (`XXC`) need no keeping: dopis reads the lot
+    // back from round 1's games, which are the file's.
     if t.acceleration != rules.acceleration() {
         return refused(
             "the TRF file and the event file differ on Baku acceleration: set acceleration in \

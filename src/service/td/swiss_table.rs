@@ -81,10 +81,31 @@ pub(super) async fn tournament(
             set(&mut players, bye.seat as usize - 1, bye.round, entry);
         }
     }
+    // C.04.3 5.1 leaves round 1's first colour to a lot, drawn when round
+    // 1 is paired ([`super::swiss`]); it is read back from round 1's
+    // first game (a cancelled one too: a round 1 paired again keeps its
+    // lot): there the higher ranked player has the initial colour if
+    // their pairing number is odd, the other one if even (5.2.5).
+    let mut initial_colour = Side::White;
+    let mut first_game = None;
     for g in tx.event_games(ev.record.id).await? {
         let (Some(&w), Some(&b)) = (index.get(&g.game.white), index.get(&g.game.black)) else {
             continue;
         };
+        if g.round == 1 && first_game.is_none_or(|id| g.game.id.0 < id) {
+            first_game = Some(g.game.id.0);
+            // Seats from 0: an even index is an odd pairing number.
+            let (higher, colour) = if w < b {
+                (w, Side::White)
+            } else {
+                (b, Side::Black)
+            };
+            initial_colour = if higher % 2 == 0 {
+                colour
+            } else {
+                colour.opposite()
+            };
+        }
         if g.round == 0 || g.round > paired {
             continue;
         }
@@ -126,10 +147,9 @@ pub(super) async fn tournament(
         players,
         rounds: rules.rounds,
         points: rules.point_system(&ev.event.scoring),
-        // C.04.3 5.1 leaves round 1's first colour to a lot; dopis gives
-        // pairing number 1 White, and writes so in the TRF file (`XXC
-        // white1`), so a checking program pairs as dopis did.
-        initial_colour: Side::White,
+        // Written in the TRF file (`XXC white1` or `black1`), so a
+        // checking program pairs as dopis did.
+        initial_colour,
         acceleration: rules.acceleration(),
         forbidden: Vec::new(),
     })

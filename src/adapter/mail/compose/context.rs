@@ -225,6 +225,12 @@ pub(crate) struct EventContext {
     pub bye_points: String,
     /// `DeadlineReport`: the report's lines.
     pub report: Option<super::ReportView>,
+    /// `SwissRoundClosing`, `SwissRoundUnpaired`: the round.
+    pub round: u32,
+    /// `SwissRoundClosing`: the round's closing date (`over`: it has come).
+    pub closes: String,
+    /// `SwissRoundClosing`: the games still played.
+    pub round_games: Vec<super::ReportGame>,
     /// `Withdrawal`, to the player: the games closed.
     pub withdrawn_games: Vec<super::WithdrawnGame>,
 }
@@ -682,6 +688,30 @@ pub(crate) fn build(letter: &Letter, draw: bool) -> Result<Context, ComposeError
                 count: *bounces,
                 days: *days,
                 reason: status.clone(),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::SwissRoundClosing {
+            event,
+            round,
+            closes,
+            closed,
+            games,
+        } => {
+            ctx.event = Some(EventContext {
+                event: event.clone(),
+                round: *round,
+                closes: closes.clone(),
+                over: *closed,
+                round_games: games.clone(),
+                ..EventContext::default()
+            });
+        }
+        LetterKind::SwissRoundUnpaired { event, round, why } => {
+            ctx.event = Some(EventContext {
+                event: event.clone(),
+                round: *round,
+                reason: why.clone(),
                 ..EventContext::default()
             });
         }

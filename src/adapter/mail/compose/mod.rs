@@ -434,6 +434,32 @@ pub enum LetterKind {
         /// The event's name.
         event: String,
     },
+    /// To a Swiss event's TD: a round with a closing date (`round_days`)
+    /// has games still played, its date near (`closed` false) or come
+    /// (`closed` true: the TD adjudicates them, then the next round is
+    /// paired).
+    SwissRoundClosing {
+        /// The event's name.
+        event: String,
+        /// The round.
+        round: u32,
+        /// The closing date, already written out.
+        closes: String,
+        /// Whether the date has come.
+        closed: bool,
+        /// The games still played, as the deadline report lists them.
+        games: Vec<ReportGame>,
+    },
+    /// To a Swiss event's TD: the next round cannot be paired until the TD
+    /// decides (a result, a withdrawal); why, from the pairing.
+    SwissRoundUnpaired {
+        /// The event's name.
+        event: String,
+        /// The round that cannot be paired.
+        round: u32,
+        /// Why, in the pairing's words.
+        why: String,
+    },
     /// A message between the players with no move to go with: to the
     /// opponent (the [`Letter::talk`] is [`Talk::From`]), and to the writer
     /// to say it was passed on or why not.
@@ -790,6 +816,9 @@ pub struct ReportGame {
     pub silent_days: i64,
     /// The silence threshold reached (14, 28 or 35; 0: none).
     pub band: i64,
+    /// The moves played so far, where the mail tells them (a Swiss
+    /// round's closing notice); `None` in the deadline report.
+    pub moves: Option<usize>,
 }
 
 /// A player on leave now or next.
@@ -905,6 +934,8 @@ impl LetterKind {
             K::LanguageChanged => ("language_changed", 0),
             K::DeadlineReport { .. } => ("deadline_report", 0),
             K::ReportInstructions { .. } => ("report_instructions", 0),
+            K::SwissRoundClosing { .. } => ("swiss_round_closing", 0),
+            K::SwissRoundUnpaired { .. } => ("swiss_round_unpaired", 0),
             K::AddressBounces { .. } => ("address_bounces", 0),
             K::Entry { .. } => ("entry", 0),
             K::SwissBye { .. } => ("swiss_bye", 0),

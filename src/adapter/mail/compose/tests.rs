@@ -780,6 +780,7 @@ fn the_deadline_report_is_written_in_the_reader_s_language_in_every_section() {
         deadline: "2026-12-03 12:00 UTC".into(),
         silent_days,
         band,
+        moves: None,
     };
     let report = ReportView {
         at: "2026-12-02 12:00 UTC".into(),
