@@ -5,8 +5,11 @@
 //! clock (and the TD's commands') moved on by libfaketime for the days.
 //!
 //! On the way: results by mail (resignations) and from the TD (agreed
-//! draws), a player withdrawn by the TD mid-round, a results file for the
-//! wrong round refused. After every round the event's TRF file (`dopis
+//! draws), a half-point bye a player asks for by mail (and one asked for
+//! too late, refused), a player withdrawn by the TD mid-round, a results
+//! file for the wrong round refused, and a round that reaches its closing
+//! date with a game unfinished: the TD is warned before it and told at it,
+//! adjudicates the game late, and the next round is paired then. After every round the event's TRF file (`dopis
 //! event trf`) is paired again by `dopis swiss check`, and at the end
 //! caissify-pairings, an implementation of the Dutch system independent
 //! of dopis's, pairs every round of the event as dopis did (up to its known
@@ -19,6 +22,12 @@ use crate::support::{TestDb, dopis_at, fails, ok};
 const TD: &str = "td@chess.test";
 const PLAYERS: u32 = 40;
 const ROUNDS: u32 = 7;
+/// Each round closes this many days after it is paired.
+const ROUND_DAYS: u32 = 20;
+/// The round whose last game is still played at its closing date.
+const CLOSED_ROUND: u32 = 5;
+/// The player who asks for a half-point bye in round 3 (English).
+const BYE_PLAYER: u32 = 10;
 
 fn player(n: u32) -> String {
     format!("p{n:02}@players.test")
@@ -29,7 +38,8 @@ fn player(n: u32) -> String {
 fn event_file() -> String {
     let mut file = format!(
         "name = \"Forty\"\nkind = \"swiss\"\nrounds = {ROUNDS}\ntds = [\"{TD}\"]\n\
-         time_control = \"10/50d\"\nvisibility = \"public\"\n"
+         time_control = \"10/50d\"\nvisibility = \"public\"\nmax_half_point_byes = 1\n\
+         round_days = {ROUND_DAYS}\n"
     );
     let langs = ["en", "sl", "pl", "lv", "de"];
     for n in 1..=PLAYERS {
@@ -189,10 +199,13 @@ async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) 
     s.run(&["event", "start", &s.event.clone()]);
 
     let mut withdrawn: Option<String> = None;
+    let bye_player = player(BYE_PLAYER);
     for round in 1..=ROUNDS {
+        let paired_on = s.days;
         let sent = s.serve();
         let this = s.round(round);
-        let in_play = PLAYERS as usize - usize::from(withdrawn.is_some());
+        let on_bye = round == 3;
+        let in_play = PLAYERS as usize - usize::from(withdrawn.is_some()) - usize::from(on_bye);
         assert_eq!(this.len(), in_play / 2, "round {round}: {this:?}");
         // Every paired player hears of their game, in their language, with
         // its reply address; the bye (39 players) of their bye.
@@ -217,6 +230,7 @@ async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) 
             let bye: Vec<String> = (1..=PLAYERS)
                 .map(player)
                 .filter(|p| !playing.contains(&p.as_str()) && withdrawn.as_ref() != Some(p))
+                .filter(|p| !(on_bye && *p == bye_player))
                 .collect();
             assert_eq!(bye.len(), 1, "round {round}: one bye");
             assert!(
@@ -247,7 +261,56 @@ async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) 
         if round > 1 {
             assert_eq!(mail.text.matches("  <- you").count(), 1, "{}", mail.text);
         }
-        s.checked_trf(round);
+        let trf = s.checked_trf(round);
+        if on_bye {
+            // The bye asked for: not paired, told so, `H` in the TRF file.
+            assert!(
+                !this
+                    .iter()
+                    .any(|g| g.white == bye_player || g.black == bye_player),
+                "{bye_player} has their bye"
+            );
+            assert!(
+                sent.iter().any(|m| m.to == bye_player
+                    && m.subject.contains("Round 3 of Forty: your half-point bye")),
+                "{bye_player} is told"
+            );
+            assert!(trf.contains("0000 - H"), "{trf}");
+        }
+
+        if round == 2 {
+            // A half-point bye asked for by mail, in a reply to a game
+            // mail, before its round is paired: granted. One asked for
+            // the round already paired: refused, nothing changes.
+            let mine = this
+                .iter()
+                .find(|g| g.white == bye_player || g.black == bye_player)
+                .unwrap();
+            let mail = s.club.newest_in_game(&bye_player, mine.number);
+            s.club
+                .reply_to_mail(&mail, &format!("bye {} round 3", s.event));
+            let late = player(5);
+            let game = this
+                .iter()
+                .find(|g| g.white == late || g.black == late)
+                .unwrap();
+            let mail = s.club.newest_in_game(&late, game.number);
+            s.club
+                .reply_to_mail(&mail, &format!("bye {} round 2", s.event));
+            let answers = s.serve();
+            let granted = answers.iter().find(|m| m.to == bye_player).unwrap();
+            assert!(
+                granted.subject.contains("Half-point bye: round 3 of Forty"),
+                "{}",
+                granted.subject
+            );
+            let refused = answers.iter().find(|m| m.to == late).unwrap();
+            assert!(
+                refused.subject.contains("No bye in round 2"),
+                "{}",
+                refused.subject
+            );
+        }
 
         if round == 4 {
             // A results file for the wrong round names a pairing of this
@@ -273,7 +336,53 @@ async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) 
             "round {} waits for the last game of round {round}",
             round + 1
         );
-        if round == 3 {
+        if round == CLOSED_ROUND {
+            // The last game is still played when the round closes: the TD
+            // is warned three days before (once), told at the closing date
+            // (once), and the next round waits for their decision.
+            s.days = paired_on + ROUND_DAYS - 2;
+            let warned = s.serve();
+            assert!(
+                warned.iter().any(|m| m.to == TD
+                    && m.subject
+                        .contains(&format!("Round {round} of Forty closes on"))),
+                "the TD is warned: {:?}",
+                warned.iter().map(|m| &m.subject).collect::<Vec<_>>()
+            );
+            let again = s.serve();
+            assert!(
+                !again.iter().any(|m| m.subject.contains("closes on")),
+                "warned once"
+            );
+            s.days = paired_on + ROUND_DAYS + 1;
+            let closed = s.serve();
+            assert!(
+                closed.iter().any(|m| m.to == TD
+                    && m.subject
+                        .contains(&format!("Round {round} of Forty has closed"))
+                    && m.text.contains(&format!("#{}", last.number))),
+                "the TD is told at the closing date: {:?}",
+                closed.iter().map(|m| &m.subject).collect::<Vec<_>>()
+            );
+            assert!(
+                s.round(round + 1).is_empty(),
+                "round {} waits for the TD",
+                round + 1
+            );
+            // The TD's late result: an adjudication.
+            s.run(&[
+                "game",
+                "result",
+                &last.number.to_string(),
+                "1-0",
+                "--kind",
+                "adjudication",
+                "--reason",
+                "round closed: White stands to win",
+                "--by",
+                TD,
+            ]);
+        } else if round == 3 {
             // White of the last game withdraws (the TD's command): the
             // game is lost by forfeit, which ends the round, and they are
             // paired no more.
