@@ -105,11 +105,7 @@ impl Club {
         offset: Option<&str>,
     ) -> Output {
         let mut cmd = match offset {
-            Some(offset) => {
-                let mut c = Command::new("faketime");
-                c.args(["-f", offset, env!("CARGO_BIN_EXE_dopis")]);
-                c
-            }
+            Some(offset) => crate::support::faketime(offset, env!("CARGO_BIN_EXE_dopis")),
             None => Command::new(env!("CARGO_BIN_EXE_dopis")),
         };
         cmd.current_dir(self.path())

@@ -101,11 +101,7 @@ fn closed_port() -> u16 {
 fn doctor(dir: &Path, text: &str, wait: u32, faketime: Option<&str>) -> (bool, String) {
     std::fs::write(dir.join("dopis.toml"), text).unwrap();
     let mut cmd = match faketime {
-        Some(offset) => {
-            let mut c = Command::new("faketime");
-            c.args(["-f", offset, env!("CARGO_BIN_EXE_dopis")]);
-            c
-        }
+        Some(offset) => crate::support::faketime(offset, env!("CARGO_BIN_EXE_dopis")),
         None => Command::new(env!("CARGO_BIN_EXE_dopis")),
     };
     let out = cmd

@@ -574,8 +574,8 @@ impl Session {
             self.dir.path().join(".bin").display(),
             std::env::var("PATH").unwrap_or_default()
         );
-        let mut cmd = Command::new("faketime");
-        cmd.args(["-f", &self.offset, "bash", "-c", line])
+        let mut cmd = crate::support::faketime(&self.offset, "bash");
+        cmd.args(["-c", line])
             .current_dir(self.dir.path())
             .env("PATH", path)
             .env("HOME", self.dir.path())

@@ -418,6 +418,13 @@ async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) 
             "caissify-pairings on the event's TRF file"
         );
     }
+    // By hand: bbpPairings, the FIDE-endorsed program, checks every round.
+    if let Ok(bbp) = std::env::var("DOPIS_TEST_BBPPAIRINGS") {
+        let file = s.club.path().join("forty.trf");
+        let said = crate::swiss_oracle::bbp_disagrees(&bbp, &file);
+        assert_eq!(said, None, "bbpPairings -c on the event's TRF file");
+        eprintln!("bbpPairings -c agrees with all {ROUNDS} rounds");
+    }
     let finals: Vec<&str> = sent
         .iter()
         .filter(|m| m.reply_to.is_none())

@@ -411,6 +411,24 @@ fn numbered(p: &RoundPairing) -> (Vec<(usize, usize)>, Option<usize>) {
     (games, p.bye.map(|b| b + 1))
 }
 
+/// What bbpPairings (`DOPIS_TEST_BBPPAIRINGS`, a FIDE-endorsed program,
+/// built by hand: it is not packaged) says when its check of every round
+/// of `file` (`--dutch FILE -c`) finds a round it pairs otherwise; `None`
+/// when it agrees.
+pub(crate) fn bbp_disagrees(bbp: &str, file: &std::path::Path) -> Option<String> {
+    let out = Command::new(bbp)
+        .args(["--dutch"])
+        .arg(file)
+        .arg("-c")
+        .output()
+        .expect("run bbpPairings");
+    let said = String::from_utf8_lossy(&out.stdout);
+    let differs = said.contains("Checker pairings")
+        || said.contains("No valid pairing")
+        || !out.status.success();
+    differs.then(|| format!("{said}{}", String::from_utf8_lossy(&out.stderr)))
+}
+
 /// Every round of a TRF file (an event dopis paired) compared with
 /// caissify-pairings' pairing of it: `None` when no python has it (outside
 /// CI), else the rounds that agree or that one of the oracle's known
@@ -510,23 +528,12 @@ fn dopis_pairs_random_swiss_tournaments_as_caissify_pairings_does() {
         );
 
         if let Some(bbp) = &bbp {
-            let out = Command::new(bbp)
-                .args(["--dutch"])
-                .arg(&file)
-                .arg("-c")
-                .output()
-                .expect("run bbpPairings");
-            let said = String::from_utf8_lossy(&out.stdout);
-            let differs = said.contains("Checker pairings")
-                || said.contains("No valid pairing")
-                || !out.status.success();
             bbp_figures.0 += rounds as usize;
-            if differs {
+            if let Some(said) = bbp_disagrees(bbp, &file) {
                 bbp_figures.1 += 1;
-                figures.differences.push(format!(
-                    "seed {seed}: bbpPairings -c disagrees:\n{said}{}",
-                    String::from_utf8_lossy(&out.stderr)
-                ));
+                figures
+                    .differences
+                    .push(format!("seed {seed}: bbpPairings -c disagrees:\n{said}"));
             }
         }
         played.push((seed, plan, t, text));

@@ -8,7 +8,6 @@
 //! later, and an ICCF `10/50d` game lost on cumulative time.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, Utc};
@@ -88,9 +87,8 @@ impl Server<'_> {
 
     /// One `dopis serve --once`, its clock `hours` ahead of real time.
     fn serve_once(&self, hours: i64) {
-        let mut cmd = Command::new("faketime");
-        cmd.args(["-f", &format!("+{hours}h"), env!("CARGO_BIN_EXE_dopis")])
-            .current_dir(self.path())
+        let mut cmd = crate::support::faketime(&format!("+{hours}h"), env!("CARGO_BIN_EXE_dopis"));
+        cmd.current_dir(self.path())
             .env_remove("DOPIS_CONFIG")
             .env_remove("DOPIS_CRASH_AT")
             .env("DOPIS_DATABASE_URL", &self.db.url)

@@ -9,7 +9,6 @@
 //! a link for another player or with its signature altered is refused and
 //! changes nothing. The announcements' link is checked in-process.
 
-use std::process::Command;
 use std::time::Duration;
 
 use chrono::Timelike;
@@ -29,8 +28,7 @@ use crate::support::{TestDb, dopis, mailstack, ok, scratch_user};
 /// the running daemon then just logs it and the next pass does the work;
 /// `--once` exits saying so), any other failure fails the test.
 fn serve_once(dir: &std::path::Path, db: &TestDb, offset: &str) -> bool {
-    let out = Command::new("faketime")
-        .args(["-f", offset, env!("CARGO_BIN_EXE_dopis")])
+    let out = crate::support::faketime(offset, env!("CARGO_BIN_EXE_dopis"))
         .current_dir(dir)
         .env_remove("DOPIS_CONFIG")
         .env("DOPIS_DATABASE_URL", &db.url)

@@ -58,6 +58,35 @@ pub async fn postgres() -> Option<TestDb> {
     })
 }
 
+/// libfaketime's library, preloaded by [`faketime`].
+const LIBFAKETIME: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+    "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+    "/usr/lib/faketime/libfaketime.so.1",
+];
+
+/// `program` with its clock (and its children's) shifted by `offset` as
+/// libfaketime reads it (`+72h`, `-30`). The library is preloaded here,
+/// not through the `faketime` wrapper: the wrapper names a semaphore
+/// after its process id, one that a killed wrapper leaves behind fails
+/// the next wrapper given the same id ("sem_open: File exists"), and a
+/// whole test run starts enough processes for ids to come round again.
+/// The wrapper stays the fallback where the library is elsewhere.
+pub fn faketime(offset: &str, program: impl AsRef<std::ffi::OsStr>) -> Command {
+    match LIBFAKETIME.iter().find(|p| Path::new(p).exists()) {
+        Some(lib) => {
+            let mut c = Command::new(program);
+            c.env("LD_PRELOAD", lib).env("FAKETIME", offset);
+            c
+        }
+        None => {
+            let mut c = Command::new("faketime");
+            c.arg("-f").arg(offset).arg(program);
+            c
+        }
+    }
+}
+
 /// Runs the `dopis` binary in `dir` with `args`, and the database `db`.
 pub fn dopis(dir: &Path, db: &TestDb, args: &[&str]) -> Output {
     dopis_at(dir, db, args, None)
@@ -67,11 +96,7 @@ pub fn dopis(dir: &Path, db: &TestDb, args: &[&str]) -> Output {
 /// e.g. "+72h"): a TD's command days into an event.
 pub fn dopis_at(dir: &Path, db: &TestDb, args: &[&str], offset: Option<&str>) -> Output {
     let mut cmd = match offset {
-        Some(offset) => {
-            let mut c = Command::new("faketime");
-            c.args(["-f", offset, env!("CARGO_BIN_EXE_dopis")]);
-            c
-        }
+        Some(offset) => faketime(offset, env!("CARGO_BIN_EXE_dopis")),
         None => Command::new(env!("CARGO_BIN_EXE_dopis")),
     };
     cmd.current_dir(dir)
