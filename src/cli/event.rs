@@ -149,6 +149,11 @@ pub enum EventCommand {
         /// Write the file here instead of standard output.
         #[arg(long)]
         output: Option<PathBuf>,
+        /// The file as it stood before this round was paired (the rounds
+        /// before it, with results, and who was not to be paired in it):
+        /// a FIDE-endorsed program pairs the round from it, to compare.
+        #[arg(long, value_name = "ROUND")]
+        before_round: Option<u32>,
     },
     /// The standings as a crosstable (a Swiss event: a column per round).
     Standings {
@@ -820,8 +825,12 @@ pub async fn run(app: &App, cmd: EventCommand, out: &mut dyn Write) -> Result<Ex
                 None => write!(out, "{text}")?,
             }
         }
-        EventCommand::Trf { id, output } => {
-            let text = td::event_trf(&mut tx, EventId(id)).await?;
+        EventCommand::Trf {
+            id,
+            output,
+            before_round,
+        } => {
+            let text = td::event_trf(&mut tx, EventId(id), before_round).await?;
             tx.commit().await?;
             match output {
                 Some(path) => {

@@ -178,6 +178,59 @@ impl Forty<'_> {
         );
         trf
     }
+
+    /// The round as a pairing program makes it from `dopis event trf
+    /// --before-round`: the file as it stood before the round was paired.
+    /// `dopis swiss pair` makes it in the test command; bbpPairings, the
+    /// FIDE-endorsed program, by hand (`DOPIS_TEST_BBPPAIRINGS`). Both
+    /// print `white black` by board and `bye 0`.
+    fn paired_from_trf(&self, round: u32) -> Vec<String> {
+        let path = self.club.path().join(format!("before{round}.trf"));
+        self.run(&[
+            "event",
+            "trf",
+            &self.event,
+            "--before-round",
+            &round.to_string(),
+            "--output",
+            path.to_str().unwrap(),
+        ]);
+        let file = path.to_str().unwrap();
+        let ours = self.run(&["swiss", "pair", file, "--format", "pairs"]);
+        let lines = |text: &str| -> Vec<String> {
+            let mut l: Vec<String> = text.lines().skip(1).map(str::to_string).collect();
+            l.sort_unstable();
+            l
+        };
+        let pairs = lines(&ours);
+        if let Ok(bbp) = std::env::var("DOPIS_TEST_BBPPAIRINGS") {
+            let out = std::process::Command::new(bbp)
+                .args(["--dutch", file, "-p"])
+                .output()
+                .expect("run bbpPairings");
+            let theirs = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                lines(&theirs),
+                pairs,
+                "round {round}: bbpPairings -p on the file before it"
+            );
+        }
+        pairs
+    }
+}
+
+/// A round's games and bye as pairing programs print them, sorted: seat
+/// numbers (Player NN has pairing number NN: nobody is rated, so the
+/// initial order is by name).
+fn as_pairs(games: &[Game], bye: Option<&str>) -> Vec<String> {
+    let seat = |email: &str| email[1..3].parse::<u32>().unwrap();
+    let mut pairs: Vec<String> = games
+        .iter()
+        .map(|g| format!("{} {}", seat(&g.white), seat(&g.black)))
+        .chain(bye.map(|b| format!("{} 0", seat(b))))
+        .collect();
+    pairs.sort_unstable();
+    pairs
 }
 
 async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) {
@@ -233,6 +286,11 @@ async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) 
                 .filter(|p| !(on_bye && *p == bye_player))
                 .collect();
             assert_eq!(bye.len(), 1, "round {round}: one bye");
+            assert_eq!(
+                s.paired_from_trf(round),
+                as_pairs(&this, Some(&bye[0])),
+                "round {round} as a pairing program pairs it"
+            );
             assert!(
                 sent.iter().any(|m| m.to == bye[0] && m.reply_to.is_none()),
                 "round {round}: {} is told of the bye: {sent:?}",
@@ -260,6 +318,13 @@ async fn forty_players_play_a_seven_round_swiss_to_the_end_by_mail(db: &TestDb) 
         );
         if round > 1 {
             assert_eq!(mail.text.matches("  <- you").count(), 1, "{}", mail.text);
+        }
+        if in_play.is_multiple_of(2) {
+            assert_eq!(
+                s.paired_from_trf(round),
+                as_pairs(&this, None),
+                "round {round} as a pairing program pairs it"
+            );
         }
         let trf = s.checked_trf(round);
         if on_bye {

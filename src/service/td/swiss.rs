@@ -309,11 +309,32 @@ pub async fn pair_next_if_done(
 /// lines the engine reads: `XXR`, `XXC`, the points), every paired round
 /// in it, so a FIDE-endorsed program (or `dopis swiss check`) can pair
 /// each round again and compare.
-pub async fn event_trf(tx: &mut Tx, event: EventId) -> Result<String, TdError> {
+///
+/// With `before` a round, the file as it stood before that round was
+/// paired: the rounds before it with their results, and who was not to be
+/// paired in it (byes asked for, withdrawals). A FIDE-endorsed program
+/// pairs the round from it (`bbpPairings --dutch FILE -p`), to compare
+/// with dopis's pairing; it reads no game without a result, so a round
+/// still played is checked this way.
+pub async fn event_trf(
+    tx: &mut Tx,
+    event: EventId,
+    before: Option<u32>,
+) -> Result<String, TdError> {
     let ev = StoredEvent::load(tx, event).await?;
     rules_of(&ev)?;
     let rounds = tx.swiss_rounds(event).await?;
-    let t = tournament(tx, &ev, &rounds).await?;
+    let mut t = tournament(tx, &ev, &rounds).await?;
+    if let Some(round) = before {
+        let paired = rounds.iter().map(|r| r.round).max().unwrap_or(0);
+        if round < 1 || round > paired {
+            return refused(format!(
+                "event {event} has rounds 1 to {paired} paired: give one of them to --before-round \
+                 (the file as it stood before that round was paired)"
+            ));
+        }
+        t = t.before(round);
+    }
     let people = (0..t.players.len())
         .map(|i| Person {
             name: ev
