@@ -493,7 +493,11 @@ impl Inbox {
         };
         // A half-point bye in a Swiss event is about an event too: heard
         // from a registered player however the mail is addressed, granted
-        // only from a reply to one of our mails (see `hear_byes`).
+        // only from a reply to one of our mails (see `hear_byes`). That
+        // reply is to a game's mail, and may carry more for the game (a
+        // draw offer beside the bye, a message to the opponent below it):
+        // then the game goes on with it (the arbiter passes over the bye),
+        // so that nothing the player wrote is lost.
         if let Some(Some(player)) = entering
             && let Some(done) = self
                 .hear_byes(
@@ -506,6 +510,11 @@ impl Inbox {
                     now,
                 )
                 .await?
+            && !(matches!(route, Route::Act { .. })
+                && words
+                    .in_lang(player.lang)
+                    .iter()
+                    .any(|c| !matches!(c, Command::SwissBye { .. } | Command::Unknown { .. })))
         {
             return Ok((None, done));
         }

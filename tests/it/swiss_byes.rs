@@ -56,10 +56,15 @@ fn ask_unproven(s: &mut Open<'_>, from: &str, text: &str) -> Vec<Sent> {
     s.serve()
 }
 
-/// The one mail `sent` has for `to`, its text unwrapped (one space
-/// between words) so a phrase is found wherever the lines broke.
+/// The one answer about byes `sent` has for `to` (not the game's "your
+/// message was passed on", when the reply had lines below the command),
+/// its text unwrapped (one space between words) so a phrase is found
+/// wherever the lines broke.
 fn answer(sent: &[Sent], to: &str) -> Sent {
-    let mine: Vec<&Sent> = sent.iter().filter(|m| m.to == to).collect();
+    let mine: Vec<&Sent> = sent
+        .iter()
+        .filter(|m| m.to == to && !m.subject.contains("Your message was passed on"))
+        .collect();
     assert_eq!(mine.len(), 1, "one answer to {to}: {sent:?}");
     let mut got = mine[0].clone();
     got.text = got.text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -231,6 +236,32 @@ async fn a_player_asks_by_mail_for_a_half_point_bye_and_round_two_pairs_without_
     );
     assert_eq!(byes(db, &event).await, held, "too late changes nothing");
 
+    // A bye asked for in a reply to a game mail that says more for the
+    // game (a line to the opponent below it): the bye is granted and the
+    // game goes on with the rest, so the opponent gets the line.
+    // (An English-reading player of round 2 with no bye yet.)
+    let (asker, opponent) = round2
+        .iter()
+        .flat_map(|g| [(g.2.clone(), g.3.clone()), (g.3.clone(), g.2.clone())])
+        .find(|(p, _)| [1, 2, 7, 8].map(player).contains(p))
+        .unwrap();
+    let sent = ask(
+        &mut s,
+        &asker,
+        &format!("bye {event} round 3\nSorry, I travel that week."),
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to == asker && m.subject.contains("Half-point bye: round 3 of Open")),
+        "{sent:?}"
+    );
+    assert!(
+        sent.iter()
+            .any(|m| m.to == opponent && m.text.contains("Sorry, I travel that week.")),
+        "the opponent gets the line: {sent:?}"
+    );
+    assert_eq!(byes(db, &event).await.len(), 2);
+
     // The TRF file shows the bye as `H`, and every round checks.
     let trf = s.run(&["event", "trf", &event]);
     assert!(trf.contains("0000 - H"), "{trf}");
@@ -275,7 +306,7 @@ async fn a_player_asks_by_mail_for_a_half_point_bye_and_round_two_pairs_without_
         refused.contains("the limit binds a TD too") && refused.contains("Nothing was changed"),
         "{refused}"
     );
-    assert_eq!(byes(db, &event).await.len(), 2);
+    assert_eq!(byes(db, &event).await.len(), 3);
 }
 
 on_both_backends!(a_player_asks_by_mail_for_a_half_point_bye_and_round_two_pairs_without_them,);
