@@ -1523,19 +1523,20 @@ pub(crate) fn event_and_time_cases_in(
     // A TD's mails: the daily deadline report, sent unasked, and the answer
     // to "report" sent to the wrong address. Both carry the TD's own report
     // address as Reply-To.
+    // A TD's mail sent unasked: their report address as Reply-To, in
+    // reply to nothing.
+    let unasked = |kind: LetterKind| {
+        let mut l = letter(kind, lang, Color::White, None);
+        l.reply_to = Some(addr(TD_REPORT_ADDRESS));
+        l.in_reply_to = None;
+        l.references = Vec::new();
+        l
+    };
     let report = deadline_report();
-    let mut daily = letter(
-        LetterKind::DeadlineReport {
-            event: "Club championship 2027".to_owned(),
-            report: report.view(),
-        },
-        lang,
-        Color::White,
-        None,
-    );
-    daily.reply_to = Some(addr(TD_REPORT_ADDRESS));
-    daily.in_reply_to = None;
-    daily.references = Vec::new();
+    let daily = unasked(LetterKind::DeadlineReport {
+        event: "Club championship 2027".to_owned(),
+        report: report.view(),
+    });
     add("deadline_report", daily, false, false);
     let mut how = letter(
         LetterKind::ReportInstructions {
@@ -1550,47 +1551,31 @@ pub(crate) fn event_and_time_cases_in(
     // To a Swiss event's TD: a round's closing date near (then come) with
     // a game still played, and a round that cannot be paired.
     for (name, closed) in [("swiss_round_warn", false), ("swiss_round_closed", true)] {
-        let mut round = letter(
-            LetterKind::SwissRoundClosing {
-                event: "Autumn open 2027".to_owned(),
-                round: 3,
-                closes: "2027-01-31 12:00 UTC".to_owned(),
-                closed,
-                games: vec![dopis::adapter::mail::compose::ReportGame {
-                    game: 42,
-                    tag: "#42    ".to_owned(),
-                    player: "Bor".to_owned(),
-                    email: "bor@players.test".to_owned(),
-                    opponent: "Ana".to_owned(),
-                    time_control: "10/50d".to_owned(),
-                    deadline: "2027-02-20 12:00 UTC".to_owned(),
-                    silent_days: 0,
-                    band: 0,
-                    moves: Some(17),
-                }],
-            },
-            lang,
-            Color::White,
-            None,
-        );
-        round.reply_to = Some(addr(TD_REPORT_ADDRESS));
-        round.in_reply_to = None;
-        round.references = Vec::new();
+        let round = unasked(LetterKind::SwissRoundClosing {
+            event: "Autumn open 2027".to_owned(),
+            round: 3,
+            closes: "2027-01-31 12:00 UTC".to_owned(),
+            closed,
+            games: vec![dopis::adapter::mail::compose::ReportGame {
+                game: 42,
+                tag: "#42    ".to_owned(),
+                player: "Bor".to_owned(),
+                email: "bor@players.test".to_owned(),
+                opponent: "Ana".to_owned(),
+                time_control: "10/50d".to_owned(),
+                deadline: "2027-02-20 12:00 UTC".to_owned(),
+                silent_days: 0,
+                band: 0,
+                moves: Some(17),
+            }],
+        });
         add(name, round, false, false);
     }
-    let mut unpaired = letter(
-        LetterKind::SwissRoundUnpaired {
-            event: "Autumn open 2027".to_owned(),
-            round: 4,
-            why: "event 3: no pairing meets the absolute criteria".to_owned(),
-        },
-        lang,
-        Color::White,
-        None,
-    );
-    unpaired.reply_to = Some(addr(TD_REPORT_ADDRESS));
-    unpaired.in_reply_to = None;
-    unpaired.references = Vec::new();
+    let unpaired = unasked(LetterKind::SwissRoundUnpaired {
+        event: "Autumn open 2027".to_owned(),
+        round: 4,
+        why: "event 3: no pairing meets the absolute criteria".to_owned(),
+    });
     add("swiss_round_unpaired", unpaired, false, false);
     // To a TD: a player's address bounces, so their mail is held. A notice
     // of our own, needing no reply.

@@ -158,6 +158,24 @@ impl Tally {
 /// Mails sent again with a Message-ID already sent: what a crash after
 /// sending, before the send is recorded, leaves (the same mail, not a
 /// second one).
+/// A TD enters `result` for `game` (`dopis game result`), with `reason`.
+fn td_result(club: &Club, db: &TestDb, game: &str, result: &str, reason: &str) {
+    ok(&dopis(
+        club.path(),
+        db,
+        &[
+            "game",
+            "result",
+            game,
+            result,
+            "--reason",
+            reason,
+            "--by",
+            "td@chess.test",
+        ],
+    ));
+}
+
 fn resent(sent: &[Sent]) -> usize {
     let distinct: BTreeSet<&str> = sent.iter().map(|m| m.message_id.as_str()).collect();
     sent.len() - distinct.len()
@@ -511,22 +529,7 @@ async fn kill_9_while_a_final_is_built_and_started_builds_it_once_and_sends_each
             && fire.armed.is_none()
             && let Some(game) = results.pop()
         {
-            let enter = || {
-                ok(&dopis(
-                    club.path(),
-                    db,
-                    &[
-                        "game",
-                        "result",
-                        game,
-                        "1/2-1/2",
-                        "--reason",
-                        "agreed with the TD",
-                        "--by",
-                        "td@chess.test",
-                    ],
-                ));
-            };
+            let enter = || td_result(&club, db, game, "1/2-1/2", "agreed with the TD");
             if results.is_empty() {
                 // The last result ends the groups: the daemon that builds
                 // the final dies before that commits, the next one after
@@ -658,22 +661,7 @@ async fn kill_9_while_swiss_rounds_are_paired_pairs_each_round_once_and_sends_ea
             && fire.armed.is_none()
             && let Some(game) = active.first()
         {
-            let enter = || {
-                ok(&dopis(
-                    club.path(),
-                    db,
-                    &[
-                        "game",
-                        "result",
-                        game,
-                        "1-0",
-                        "--reason",
-                        "Black resigned by phone",
-                        "--by",
-                        "td@chess.test",
-                    ],
-                ));
-            };
+            let enter = || td_result(&club, db, game, "1-0", "Black resigned by phone");
             if active.len() == 1 && !armed_once {
                 // The round's last result: the daemon that pairs the next
                 // round dies before that commits, the next one after its
