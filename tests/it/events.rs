@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use mail_parser::{MessageParser, MimeHeaders};
-use sqlx::Row;
 
 use crate::support::app::outbox_rows_of;
 use crate::support::mail::Sent;
@@ -465,19 +464,21 @@ async fn an_event_may_turn_off_the_analysis_link_the_server_turns_on(db: &TestDb
     assert_eq!(json["analysis_link"], "off");
     assert_eq!(json["messages"], false);
     let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
-    let rows = sqlx::query("SELECT recipient, mail_key, raw FROM outbox ORDER BY id")
-        .fetch_all(store.pool())
-        .await
-        .unwrap();
+    let rows = dopis::adapter::store::sql::query(
+        "SELECT recipient, mail_key, raw FROM outbox ORDER BY id",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
     store.close().await;
     let mut checked = 0;
     for row in &rows {
-        let key: String = row.get("mail_key");
+        let key: String = row.try_get("mail_key").unwrap();
         if !key.ends_with(".start.white") {
             continue;
         }
-        let to: String = row.get("recipient");
-        let raw: Vec<u8> = row.get("raw");
+        let to: String = row.try_get("recipient").unwrap();
+        let raw: Vec<u8> = row.try_get("raw").unwrap();
         let mail = MessageParser::default().parse(&raw).unwrap();
         let text = mail.body_text(0).unwrap_or_default().into_owned();
         let html = mail.body_html(0).unwrap_or_default().into_owned();

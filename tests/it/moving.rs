@@ -486,10 +486,12 @@ async fn a_forgotten_player_leaves_no_trace_but_her_finished_games(db: &TestDb) 
 
 /// The sender the first inbound record keeps.
 async fn first_sender(store: &Store) -> Option<String> {
-    sqlx::query_scalar::<_, Option<String>>("SELECT sender FROM inbound ORDER BY id LIMIT 1")
-        .fetch_one(store.pool())
-        .await
-        .unwrap()
+    dopis::adapter::store::sql::query_scalar::<Option<String>>(
+        "SELECT sender FROM inbound ORDER BY id LIMIT 1",
+    )
+    .fetch_one(store.pool())
+    .await
+    .unwrap()
 }
 
 /// Sent bodies go after `outbox_bodies_days`, inbound senders after
@@ -589,7 +591,7 @@ async fn serve_prunes_by_the_config(db: &TestDb) {
     ok(&club.serve_once(db, None));
     let empty = || async {
         let store = Store::open(&db.url).await.unwrap();
-        let n: i64 = sqlx::query_scalar(
+        let n: i64 = dopis::adapter::store::sql::query_scalar(
             "SELECT COUNT(*) FROM outbox WHERE status = 'sent' AND pruned_at IS NOT NULL",
         )
         .fetch_one(store.pool())

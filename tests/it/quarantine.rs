@@ -16,10 +16,12 @@ fn new_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 /// Runs SQL on the test database (to break a row as a bug or a hand edit would).
 async fn sql(db: &TestDb, statement: &str) {
     let store = dopis::adapter::store::Store::open(&db.url).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(statement.to_string()))
-        .execute(store.pool())
-        .await
-        .unwrap();
+    dopis::adapter::store::sql::query(dopis::adapter::store::sql::AssertSqlSafe(
+        statement.to_string(),
+    ))
+    .execute(store.pool())
+    .await
+    .unwrap();
     store.close().await;
 }
 
@@ -357,12 +359,13 @@ async fn a_mail_over_the_size_cap_is_refused_to_its_registered_sender_and_record
             "ignored: the mail is not read: it is 26.0 MB large",
         ),
     ] {
-        let outcome: String = sqlx::query("SELECT outcome FROM inbound WHERE mailbox_ref = $1")
-            .bind(format!("maildir:{name}"))
-            .fetch_one(store.pool())
-            .await
-            .map(|r| sqlx::Row::get(&r, "outcome"))
-            .unwrap_or_else(|e| panic!("mail {name} not recorded: {e}"));
+        let outcome: String =
+            dopis::adapter::store::sql::query("SELECT outcome FROM inbound WHERE mailbox_ref = $1")
+                .bind(format!("maildir:{name}"))
+                .fetch_one(store.pool())
+                .await
+                .and_then(|r| r.try_get("outcome"))
+                .unwrap_or_else(|e| panic!("mail {name} not recorded: {e}"));
         assert!(outcome.starts_with(wanted), "{outcome}");
     }
     store.close().await;

@@ -132,7 +132,7 @@ async fn an_older_dopis_refuses_a_database_a_newer_one_upgraded(db: &TestDb) {
         "'\\x00'::bytea"
     };
     let store = dopis::adapter::store::Store::open(url).await.unwrap();
-    sqlx::query(sqlx::AssertSqlSafe(format!(
+    dopis::adapter::store::sql::query(dopis::adapter::store::sql::AssertSqlSafe(format!(
         "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
          VALUES (99990001, 'from a newer dopis', TRUE, {checksum}, 0)"
     )))

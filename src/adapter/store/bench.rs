@@ -1,8 +1,8 @@
 //! Seeding a scratch database for `dopis bench report`: many players and
 //! games, written in large batches.
 
+use super::sql::AssertSqlSafe;
 use chrono::{DateTime, TimeDelta, Utc};
-use sqlx::{AssertSqlSafe, Row};
 
 use super::{Store, StoreError};
 use crate::domain::chess::game::{EndReason, GameResult, Outcome};
@@ -21,7 +21,7 @@ impl Lcg {
 }
 
 async fn exec(store: &Store, sql: String) -> Result<(), StoreError> {
-    sqlx::query(AssertSqlSafe(sql))
+    super::sql::query(AssertSqlSafe(sql))
         .execute(store.pool())
         .await?;
     Ok(())
@@ -30,10 +30,10 @@ async fn exec(store: &Store, sql: String) -> Result<(), StoreError> {
 impl Store {
     /// How many games the database holds.
     pub async fn game_count(&self) -> Result<i64, StoreError> {
-        Ok(sqlx::query("SELECT COUNT(*) AS n FROM games")
+        super::sql::query("SELECT COUNT(*) AS n FROM games")
             .fetch_one(self.pool())
             .await?
-            .try_get("n")?)
+            .try_get("n")
     }
 
     /// Seeds `games` active games (and some finished on time, and leave)
@@ -155,7 +155,7 @@ pub async fn scratch_postgres(admin_url: &str) -> Result<(String, String), Store
     use sqlx::{Connection, Executor};
     let name = format!("dopis_bench_{:016x}", rand::random::<u64>());
     let mut conn = sqlx::PgConnection::connect(admin_url).await?;
-    conn.execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+    conn.execute(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
         .await?;
     let _ = conn.close().await;
     let (base, query) = match admin_url.split_once('?') {
@@ -176,7 +176,7 @@ pub async fn drop_scratch_postgres(admin_url: &str, name: &str) -> Result<(), St
         return Ok(());
     }
     let mut conn = sqlx::PgConnection::connect(admin_url).await?;
-    conn.execute(AssertSqlSafe(format!(
+    conn.execute(sqlx::AssertSqlSafe(format!(
         "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
     )))
     .await?;

@@ -2,7 +2,6 @@
 //! and whether a player's mail is held (see `migrations/*/0010_bounces.sql`).
 
 use chrono::{DateTime, Utc};
-use sqlx::Row;
 
 use super::{StoreError, Tx, to_millis};
 use crate::domain::player::PlayerId;
@@ -26,7 +25,7 @@ impl Tx {
     /// Records a hard bounce; `false` when that mail of ours had bounced
     /// already (it counts once).
     pub async fn record_bounce(&mut self, b: &NewBounce<'_>) -> Result<bool, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO bounces (player_id, message_id, status, mail_key, received_at) \
              VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, message_id) DO NOTHING \
              RETURNING id",
@@ -36,7 +35,7 @@ impl Tx {
         .bind(b.status)
         .bind(b.mail_key)
         .bind(to_millis(b.received_at))
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         Ok(row.is_some())
     }
@@ -48,15 +47,15 @@ impl Tx {
         player: PlayerId,
         since: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT COUNT(*) AS n FROM bounces b JOIN players p ON p.id = b.player_id \
              WHERE b.player_id = $1 AND b.received_at >= $2 \
              AND b.received_at >= COALESCE(p.resumed_at, 0)",
         )
         .bind(player.0)
         .bind(to_millis(since))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
-        Ok(row.try_get("n")?)
+        row.try_get("n")
     }
 }

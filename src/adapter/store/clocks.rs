@@ -7,10 +7,9 @@
 //! [`Tx::set_schedule`] whenever a game or a player's leave changes, so
 //! neither replays games to find the few that need attention.
 
+use super::sql::{AssertSqlSafe, Row};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
-use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
 
 use super::{Store, StoreError, Tx, corrupt, from_millis, to_millis};
 use crate::domain::clock::{DueKey, Leave, LeaveKind};
@@ -56,7 +55,7 @@ fn day(text: &str) -> Result<NaiveDate, StoreError> {
     NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|e| corrupt(format!("day '{text}': {e}")))
 }
 
-fn leave_from_row(row: &AnyRow) -> Result<StoredLeave, StoreError> {
+fn leave_from_row(row: &Row) -> Result<StoredLeave, StoreError> {
     let kind = if row.try_get::<i64, _>("special")? != 0 {
         LeaveKind::Special
     } else {
@@ -89,7 +88,7 @@ impl Store {
             "SELECT {LEAVE_COLUMNS} FROM leave_bookings WHERE cancelled_at IS NULL {filter} \
              ORDER BY first_day, player_id"
         );
-        let mut q = sqlx::query(AssertSqlSafe(query));
+        let mut q = super::sql::query(AssertSqlSafe(query));
         if let Some(p) = player {
             q = q.bind(p.0);
         }
@@ -102,7 +101,7 @@ impl Store {
 
     /// When a report was last made.
     pub async fn report_last_run(&self, report: &str) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let row = sqlx::query("SELECT last_at FROM report_runs WHERE report = $1")
+        let row = super::sql::query("SELECT last_at FROM report_runs WHERE report = $1")
             .bind(report)
             .fetch_optional(self.pool())
             .await?;
@@ -111,7 +110,7 @@ impl Store {
 
     /// Remembers that a report was made at `at`.
     pub async fn set_report_run(&self, report: &str, at: DateTime<Utc>) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO report_runs (report, last_at) VALUES ($1, $2) \
              ON CONFLICT (report) DO UPDATE SET last_at = excluded.last_at",
         )
@@ -126,7 +125,7 @@ impl Store {
 impl Tx {
     /// A player's leave outside events (not cancelled), by first day.
     pub async fn leaves_of(&mut self, player: PlayerId) -> Result<Vec<StoredLeave>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {LEAVE_COLUMNS} FROM leave_bookings WHERE player_id = $1 AND event_id IS NULL \
              AND cancelled_at IS NULL ORDER BY first_day"
         )))
@@ -144,7 +143,7 @@ impl Tx {
         new: &NewLeave<'_>,
         now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO leave_bookings (player_id, event_id, first_day, last_day, special, created_by, \
              reason, created_at) VALUES ($1, NULL, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
@@ -157,12 +156,12 @@ impl Tx {
         .bind(to_millis(now))
         .fetch_one(self.conn())
         .await?;
-        Ok(row.try_get("id")?)
+        row.try_get("id")
     }
 
     /// Cancels a booked leave.
     pub async fn cancel_leave(&mut self, id: i64, now: DateTime<Utc>) -> Result<(), StoreError> {
-        sqlx::query("UPDATE leave_bookings SET cancelled_at = $1 WHERE id = $2")
+        super::sql::query("UPDATE leave_bookings SET cancelled_at = $1 WHERE id = $2")
             .bind(to_millis(now))
             .bind(id)
             .execute(self.conn())
@@ -172,7 +171,7 @@ impl Tx {
 
     /// What the scheduler already did for a game.
     pub async fn due_keys(&mut self, game: GameId) -> Result<Vec<DueKey>, StoreError> {
-        sqlx::query("SELECT due_key FROM due_done WHERE game_id = $1 ORDER BY due_key")
+        super::sql::query("SELECT due_key FROM due_done WHERE game_id = $1 ORDER BY due_key")
             .bind(game.0)
             .fetch_all(self.conn())
             .await?
@@ -188,7 +187,7 @@ impl Tx {
         key: &DueKey,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO due_done (game_id, due_key, done_at) VALUES ($1, $2, $3) \
              ON CONFLICT (game_id, due_key) DO NOTHING RETURNING game_id",
         )
@@ -209,14 +208,14 @@ impl Tx {
         day: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO digests (player_id, day, sent_at) VALUES ($1, $2, $3) \
              ON CONFLICT (player_id, day) DO NOTHING RETURNING player_id",
         )
         .bind(player.0)
         .bind(day)
         .bind(to_millis(now))
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         Ok(row.is_some())
     }
@@ -253,7 +252,7 @@ impl Tx {
             }
             None => "",
         };
-        let mut q = sqlx::query(AssertSqlSafe(format!(
+        let mut q = super::sql::query(AssertSqlSafe(format!(
             "SELECT {}, p.name AS player_name, p.email AS player_email \
              FROM leave_bookings l LEFT JOIN players p ON p.id = l.player_id \
              WHERE l.cancelled_at IS NULL AND l.last_day >= $1 {filter} \

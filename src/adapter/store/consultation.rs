@@ -4,7 +4,6 @@
 
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
-use sqlx::Row;
 
 use super::{StoreError, Tx, from_millis, to_millis};
 use crate::domain::chess::side;
@@ -54,14 +53,14 @@ impl Tx {
         vote_hours: u32,
         closes_at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO consultation_games (game_id, vote_hours, votes_close_at) \
              VALUES ($1, $2, $3)",
         )
         .bind(game.0)
         .bind(i64::from(vote_hours))
         .bind(to_millis(closes_at))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -73,7 +72,7 @@ impl Tx {
         member: &Member,
         position: usize,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO consultation_members (game_id, side, player_id, captain, team, position) \
              VALUES ($1, $2, $3, $4, $5, $6)",
         )
@@ -83,7 +82,7 @@ impl Tx {
         .bind(i64::from(member.captain))
         .bind(member.team.as_str())
         .bind(i64::try_from(position).unwrap_or(i64::MAX))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -94,11 +93,11 @@ impl Tx {
         &mut self,
         game: GameId,
     ) -> Result<Option<(u32, Option<DateTime<Utc>>)>, StoreError> {
-        let Some(row) = sqlx::query(
+        let Some(row) = super::sql::query(
             "SELECT vote_hours, votes_close_at FROM consultation_games WHERE game_id = $1",
         )
         .bind(game.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?
         else {
             return Ok(None);
@@ -118,21 +117,21 @@ impl Tx {
         game: GameId,
         closes_at: Option<DateTime<Utc>>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE consultation_games SET votes_close_at = $2 WHERE game_id = $1")
+        super::sql::query("UPDATE consultation_games SET votes_close_at = $2 WHERE game_id = $1")
             .bind(game.0)
             .bind(closes_at.map(to_millis))
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
 
     /// The consultation games whose open vote closed by `now`.
     pub async fn votes_closed(&mut self, now: DateTime<Utc>) -> Result<Vec<GameId>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT game_id FROM consultation_games WHERE votes_close_at <= $1 ORDER BY game_id",
         )
         .bind(to_millis(now))
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| Ok(GameId(r.try_get("game_id")?)))
@@ -141,12 +140,12 @@ impl Tx {
 
     /// Every member of both sides, in the file's order (White's first).
     pub async fn consultation_members(&mut self, game: GameId) -> Result<Vec<Member>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT side, player_id, captain, team FROM consultation_members \
              WHERE game_id = $1 ORDER BY position",
         )
         .bind(game.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {
@@ -172,7 +171,7 @@ impl Tx {
         (uci, san): (&str, &str),
         at: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let changed = sqlx::query(
+        let changed = super::sql::query(
             "UPDATE consultation_votes SET uci = $4, san = $5, voted_at = $6, \
              changes = changes + 1 WHERE game_id = $1 AND ply = $2 AND player_id = $3",
         )
@@ -182,12 +181,12 @@ impl Tx {
         .bind(uci)
         .bind(san)
         .bind(to_millis(at))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?
         .rows_affected()
             > 0;
         if !changed {
-            sqlx::query(
+            super::sql::query(
                 "INSERT INTO consultation_votes (game_id, ply, player_id, uci, san, voted_at) \
                  VALUES ($1, $2, $3, $4, $5, $6)",
             )
@@ -197,7 +196,7 @@ impl Tx {
             .bind(uci)
             .bind(san)
             .bind(to_millis(at))
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         }
         Ok(changed)
@@ -205,12 +204,12 @@ impl Tx {
 
     /// The votes of a game, by half-move, in the order they stand.
     pub async fn votes(&mut self, game: GameId) -> Result<Vec<StoredVote>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT ply, player_id, uci, san, voted_at, changes FROM consultation_votes \
              WHERE game_id = $1 ORDER BY ply, voted_at, player_id",
         )
         .bind(game.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {

@@ -3,8 +3,6 @@
 //! (their clock starts), and a reply to the digest is checked against the
 //! position it showed.
 
-use sqlx::Row;
-
 use super::StoreError;
 use super::Tx;
 use crate::domain::ids::GameId;
@@ -18,14 +16,14 @@ impl Tx {
         game: GameId,
         ply: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO digest_games (mail_key, game_id, ply) VALUES ($1, $2, $3) \
              ON CONFLICT (mail_key, game_id) DO NOTHING",
         )
         .bind(mail_key)
         .bind(game.0)
         .bind(ply)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -36,12 +34,12 @@ impl Tx {
         &mut self,
         message_id: &str,
     ) -> Result<Vec<(GameId, u32)>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT d.game_id, d.ply FROM digest_games d JOIN outbox o ON o.mail_key = d.mail_key \
              WHERE o.message_id = $1 ORDER BY d.game_id",
         )
         .bind(message_id)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {

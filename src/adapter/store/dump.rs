@@ -10,7 +10,7 @@
 //! BLOB/BYTEA; anything else is refused, so a new kind of column cannot be
 //! carried wrongly without a test failing.
 
-use sqlx::{AssertSqlSafe, Row};
+use super::sql::AssertSqlSafe;
 
 use super::{Backend, StoreError, Tx, corrupt};
 
@@ -109,8 +109,8 @@ impl Tx {
     /// Must be the first statement of the transaction.
     pub async fn read_one_snapshot(&mut self) -> Result<(), StoreError> {
         if self.backend == Backend::Postgres {
-            sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                .execute(&mut *self.tx)
+            super::sql::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                .execute(&mut self.tx)
                 .await?;
         }
         Ok(())
@@ -128,11 +128,11 @@ impl Tx {
                  WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1"
             }
         };
-        sqlx::query(sql)
-            .fetch_all(&mut *self.tx)
+        super::sql::query(sql)
+            .fetch_all(&mut self.tx)
             .await?
             .iter()
-            .map(|r| Ok(r.try_get::<String, _>("name")?))
+            .map(|r| r.try_get::<String, _>("name"))
             .collect()
     }
 
@@ -147,9 +147,9 @@ impl Tx {
                  ORDER BY ordinal_position"
             }
         };
-        let rows = sqlx::query(sql)
+        let rows = super::sql::query(sql)
             .bind(table)
-            .fetch_all(&mut *self.tx)
+            .fetch_all(&mut self.tx)
             .await?;
         if rows.is_empty() {
             return Err(corrupt(format!("there is no table {table}")));
@@ -178,8 +178,8 @@ impl Tx {
             .collect::<Result<Vec<_>, _>>()?
             .join(", ");
         let sql = format!("SELECT {names} FROM {}", ident(table)?);
-        let found = sqlx::query(AssertSqlSafe(sql))
-            .fetch_all(&mut *self.tx)
+        let found = super::sql::query(AssertSqlSafe(sql))
+            .fetch_all(&mut self.tx)
             .await?;
         let mut rows = Vec::with_capacity(found.len());
         for row in &found {
@@ -204,8 +204,8 @@ impl Tx {
             "SELECT COUNT(*) AS n FROM (SELECT 1 FROM {} LIMIT 1) AS t",
             ident(table)?
         );
-        let n: i64 = sqlx::query(AssertSqlSafe(sql))
-            .fetch_one(&mut *self.tx)
+        let n: i64 = super::sql::query(AssertSqlSafe(sql))
+            .fetch_one(&mut self.tx)
             .await?
             .try_get("n")?;
         Ok(n == 0)
@@ -249,7 +249,7 @@ impl Tx {
                 }
                 sql.push(')');
             }
-            let mut query = sqlx::query(AssertSqlSafe(sql));
+            let mut query = super::sql::query(AssertSqlSafe(sql));
             for row in chunk {
                 for (value, column) in row.iter().zip(columns) {
                     // A NULL is bound with its column's type: PostgreSQL
@@ -271,7 +271,7 @@ impl Tx {
                     };
                 }
             }
-            query.execute(&mut *self.tx).await?;
+            query.execute(&mut self.tx).await?;
         }
         Ok(())
     }
@@ -287,9 +287,9 @@ impl Tx {
                  (SELECT COALESCE(MAX(id), 0) + 1 FROM {}), false) AS n",
                 ident(table)?
             );
-            sqlx::query(AssertSqlSafe(sql))
+            super::sql::query(AssertSqlSafe(sql))
                 .bind(table)
-                .execute(&mut *self.tx)
+                .execute(&mut self.tx)
                 .await?;
         }
         Ok(())
@@ -297,8 +297,8 @@ impl Tx {
 
     /// The newest migration applied to the database.
     pub async fn schema_version(&mut self) -> Result<i64, StoreError> {
-        let v: Option<i64> = sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
-            .fetch_one(&mut *self.tx)
+        let v: Option<i64> = super::sql::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+            .fetch_one(&mut self.tx)
             .await?;
         Ok(v.unwrap_or(0))
     }
@@ -316,12 +316,12 @@ impl Tx {
             "SELECT DISTINCT {c} AS v FROM {} WHERE LOWER({c}) <> REPLACE(LOWER({c}), $1, '')",
             ident(table)?
         );
-        sqlx::query(AssertSqlSafe(sql))
+        super::sql::query(AssertSqlSafe(sql))
             .bind(needle.to_lowercase())
-            .fetch_all(&mut *self.tx)
+            .fetch_all(&mut self.tx)
             .await?
             .iter()
-            .map(|r| Ok(r.try_get::<String, _>("v")?))
+            .map(|r| r.try_get::<String, _>("v"))
             .collect()
     }
 
@@ -335,10 +335,10 @@ impl Tx {
     ) -> Result<u64, StoreError> {
         let c = ident(column)?;
         let sql = format!("UPDATE {} SET {c} = $1 WHERE {c} = $2", ident(table)?);
-        let done = sqlx::query(AssertSqlSafe(sql))
+        let done = super::sql::query(AssertSqlSafe(sql))
             .bind(new)
             .bind(old)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(done.rows_affected())
     }

@@ -2,10 +2,9 @@
 //! address, from the first ask to the seat (or the end of it); the events
 //! that take entries; and the players who want to hear when one opens.
 
+use super::sql::{AssertSqlSafe, Row};
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
-use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
 
 use super::{Backend, StoreError, Tx, corrupt, from_millis, to_millis};
 use crate::domain::event::entries::EntryStatus;
@@ -42,7 +41,7 @@ pub struct EntryRecord {
 
 const COLUMNS: &str = "id, event_id, email, player_id, name, lang, stranger, status, reason, created_at, confirmed_at";
 
-fn from_row(row: &AnyRow) -> Result<EntryRecord, StoreError> {
+fn from_row(row: &Row) -> Result<EntryRecord, StoreError> {
     let status: String = row.try_get("status")?;
     let lang: String = row.try_get("lang")?;
     Ok(EntryRecord {
@@ -103,7 +102,7 @@ impl Tx {
         now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
         let confirmed = (e.status == EntryStatus::Confirmed).then(|| to_millis(now));
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO event_entries \
                (event_id, email, player_id, name, lang, stranger, status, created_at, confirmed_at, \
                 qualification) \
@@ -124,20 +123,20 @@ impl Tx {
         .bind(to_millis(now))
         .bind(confirmed)
         .bind(e.qualification)
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
-        Ok(row.try_get("id")?)
+        row.try_get("id")
     }
 
     /// An entry by its number, locked for the transaction on PostgreSQL (a
     /// confirmation and a TD's refusal of it do not cross).
     pub async fn entry(&mut self, id: i64) -> Result<Option<EntryRecord>, StoreError> {
         let lock = self.row_lock();
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM event_entries WHERE id = $1{lock}"
         )))
         .bind(id)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?
         .as_ref()
         .map(from_row)
@@ -150,12 +149,12 @@ impl Tx {
         event: EventId,
         email: &str,
     ) -> Result<Option<EntryRecord>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM event_entries WHERE event_id = $1 AND email = $2"
         )))
         .bind(event.0)
         .bind(email)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?
         .as_ref()
         .map(from_row)
@@ -164,11 +163,11 @@ impl Tx {
 
     /// Every entry of an event, in the order they were asked for.
     pub async fn entries(&mut self, event: EventId) -> Result<Vec<EntryRecord>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM event_entries WHERE event_id = $1 ORDER BY created_at, id"
         )))
         .bind(event.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(from_row)
@@ -182,14 +181,14 @@ impl Tx {
         player: PlayerId,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "UPDATE event_entries SET status = 'confirmed', player_id = $1, confirmed_at = $2 \
              WHERE id = $3",
         )
         .bind(player.0)
         .bind(to_millis(now))
         .bind(id)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -202,14 +201,14 @@ impl Tx {
         reason: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "UPDATE event_entries SET status = $1, reason = $2, ended_at = $3 WHERE id = $4",
         )
         .bind(status.key())
         .bind(reason)
         .bind(to_millis(now))
         .bind(id)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -221,7 +220,7 @@ impl Tx {
         email: &str,
         since: DateTime<Utc>,
     ) -> Result<(u64, u64), StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT \
                COALESCE(SUM(CASE WHEN email = $1 THEN 1 ELSE 0 END), 0) AS mine, \
                COUNT(*) AS everyone \
@@ -229,7 +228,7 @@ impl Tx {
         )
         .bind(email)
         .bind(to_millis(since))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
         let count = |c: &str| -> Result<u64, StoreError> {
             Ok(u64::try_from(row.try_get::<i64, _>(c)?).unwrap_or(0))
@@ -239,9 +238,9 @@ impl Tx {
 
     /// Marks an event as taking entries by mail.
     pub async fn set_event_takes_entries(&mut self, event: EventId) -> Result<(), StoreError> {
-        sqlx::query("UPDATE events SET takes_entries = 1 WHERE id = $1")
+        super::sql::query("UPDATE events SET takes_entries = 1 WHERE id = $1")
             .bind(event.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
@@ -249,12 +248,12 @@ impl Tx {
     /// The events whose entries are open: they take entries, have not
     /// started and their entries have not closed.
     pub async fn events_taking_entries(&mut self) -> Result<Vec<EventId>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT id FROM events \
              WHERE takes_entries = 1 AND entries_closed_at IS NULL AND status = 'open' \
              ORDER BY id",
         )
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| Ok(EventId(r.try_get("id")?)))
@@ -266,11 +265,11 @@ impl Tx {
     /// daemons cannot close it twice.
     pub async fn entries_open(&mut self, event: EventId) -> Result<bool, StoreError> {
         let lock = self.row_lock();
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let row = super::sql::query(AssertSqlSafe(format!(
             "SELECT takes_entries, entries_closed_at, status FROM events WHERE id = $1{lock}"
         )))
         .bind(event.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         Ok(match row {
             Some(r) => {
@@ -289,31 +288,33 @@ impl Tx {
         class: EventId,
         number: u32,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE events SET parent_event = $1, section_number = $2 WHERE id = $3")
+        super::sql::query("UPDATE events SET parent_event = $1, section_number = $2 WHERE id = $3")
             .bind(class.0)
             .bind(i64::from(number))
             .bind(section.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
 
     /// The sections of an open class, by number.
     pub async fn sections_of(&mut self, class: EventId) -> Result<Vec<EventId>, StoreError> {
-        sqlx::query("SELECT id FROM events WHERE parent_event = $1 ORDER BY section_number, id")
-            .bind(class.0)
-            .fetch_all(&mut *self.tx)
-            .await?
-            .iter()
-            .map(|r| Ok(EventId(r.try_get("id")?)))
-            .collect()
+        super::sql::query(
+            "SELECT id FROM events WHERE parent_event = $1 ORDER BY section_number, id",
+        )
+        .bind(class.0)
+        .fetch_all(&mut self.tx)
+        .await?
+        .iter()
+        .map(|r| Ok(EventId(r.try_get("id")?)))
+        .collect()
     }
 
     /// The open class or staged event a section, group or final is part of.
     pub async fn parent_of(&mut self, event: EventId) -> Result<Option<EventId>, StoreError> {
-        let row = sqlx::query("SELECT parent_event FROM events WHERE id = $1")
+        let row = super::sql::query("SELECT parent_event FROM events WHERE id = $1")
             .bind(event.0)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
         Ok(match row {
             Some(r) => r.try_get::<Option<i64>, _>("parent_event")?.map(EventId),
@@ -328,33 +329,33 @@ impl Tx {
         section: EventId,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "UPDATE event_entries SET status = 'seated', section_event = $1, ended_at = $2 \
              WHERE id = $3",
         )
         .bind(section.0)
         .bind(to_millis(now))
         .bind(id)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
 
     /// Marks an event as played in stages (its groups started).
     pub async fn set_event_takes_stages(&mut self, event: EventId) -> Result<(), StoreError> {
-        sqlx::query("UPDATE events SET takes_stages = 1 WHERE id = $1")
+        super::sql::query("UPDATE events SET takes_stages = 1 WHERE id = $1")
             .bind(event.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
 
     /// The events played in stages whose final is not built yet.
     pub async fn events_awaiting_final(&mut self) -> Result<Vec<EventId>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT id FROM events WHERE takes_stages = 1 AND final_built_at IS NULL ORDER BY id",
         )
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| Ok(EventId(r.try_get("id")?)))
@@ -365,11 +366,11 @@ impl Tx {
     /// PostgreSQL so that two daemons cannot build it twice.
     pub async fn final_pending(&mut self, event: EventId) -> Result<bool, StoreError> {
         let lock = self.row_lock();
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let row = super::sql::query(AssertSqlSafe(format!(
             "SELECT takes_stages, final_built_at FROM events WHERE id = $1{lock}"
         )))
         .bind(event.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         Ok(match row {
             Some(r) => {
@@ -386,21 +387,21 @@ impl Tx {
         event: EventId,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE events SET final_built_at = $1 WHERE id = $2")
+        super::sql::query("UPDATE events SET final_built_at = $1 WHERE id = $2")
             .bind(to_millis(now))
             .bind(event.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
 
     /// Whether an event took entries that have closed (or it started).
     pub async fn entries_of_event_closed(&mut self, event: EventId) -> Result<bool, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT takes_entries, entries_closed_at, status FROM events WHERE id = $1",
         )
         .bind(event.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         Ok(match row {
             Some(r) => {
@@ -418,10 +419,10 @@ impl Tx {
         event: EventId,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE events SET entries_closed_at = $1 WHERE id = $2")
+        super::sql::query("UPDATE events SET entries_closed_at = $1 WHERE id = $2")
             .bind(to_millis(now))
             .bind(event.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
@@ -432,21 +433,21 @@ impl Tx {
         player: PlayerId,
         on: bool,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE players SET announcements = $1 WHERE id = $2")
+        super::sql::query("UPDATE players SET announcements = $1 WHERE id = $2")
             .bind(i64::from(on))
             .bind(player.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
 
     /// The players who asked to hear when an event opens for entries.
     pub async fn announcement_players(&mut self) -> Result<Vec<Player>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {} FROM players WHERE announcements = 1 ORDER BY id",
             super::players::COLUMNS
         )))
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(super::players::from_row)

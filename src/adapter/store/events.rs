@@ -3,10 +3,9 @@
 //! deadline extensions. Every statement runs inside a [`Tx`], so a TD action,
 //! its log line and the mails it causes commit together.
 
+use super::sql::{AssertSqlSafe, Row};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
 
 use super::{StoreError, Tx, corrupt, from_millis, small, to_millis};
 use crate::domain::ids::EventId;
@@ -66,7 +65,7 @@ pub struct EntrantRecord {
     pub withdrawal_rule: Option<String>,
 }
 
-fn event_from_row(row: &AnyRow) -> Result<EventRecord, StoreError> {
+fn event_from_row(row: &Row) -> Result<EventRecord, StoreError> {
     let status = match row.try_get::<String, _>("status")?.as_str() {
         "open" => EventStatus::Open,
         "started" => EventStatus::Started,
@@ -102,7 +101,7 @@ impl Tx {
         tds: &[String],
         now: DateTime<Utc>,
     ) -> Result<EventId, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO events (name, kind, settings, status, created_at) \
              VALUES ($1, $2, $3, 'open', $4) RETURNING id",
         )
@@ -110,16 +109,16 @@ impl Tx {
         .bind(kind)
         .bind(settings)
         .bind(to_millis(now))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
         let id = EventId(row.try_get("id")?);
         for td in tds {
-            sqlx::query(
+            super::sql::query(
                 "INSERT INTO event_tds (event_id, email) VALUES ($1, $2) ON CONFLICT DO NOTHING",
             )
             .bind(id.0)
             .bind(td)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         }
         Ok(id)
@@ -131,10 +130,10 @@ impl Tx {
         id: EventId,
         visibility: Visibility,
     ) -> Result<(), StoreError> {
-        let done = sqlx::query("UPDATE events SET visibility = $1 WHERE id = $2")
+        let done = super::sql::query("UPDATE events SET visibility = $1 WHERE id = $2")
             .bind(visibility.key())
             .bind(id.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         if done.rows_affected() == 0 {
             return Err(StoreError::UnknownEvent(id.0));
@@ -144,11 +143,11 @@ impl Tx {
 
     /// An event.
     pub async fn event(&mut self, id: EventId) -> Result<EventRecord, StoreError> {
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let row = super::sql::query(AssertSqlSafe(format!(
             "SELECT {EVENT_COLUMNS} FROM events WHERE id = $1"
         )))
         .bind(id.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?
         .ok_or(StoreError::UnknownEvent(id.0))?;
         event_from_row(&row)
@@ -156,10 +155,10 @@ impl Tx {
 
     /// Every event, by number.
     pub async fn events(&mut self) -> Result<Vec<EventRecord>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {EVENT_COLUMNS} FROM events ORDER BY id"
         )))
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(event_from_row)
@@ -172,22 +171,22 @@ impl Tx {
         id: EventId,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE events SET status = 'started', started_at = $1 WHERE id = $2")
+        super::sql::query("UPDATE events SET status = 'started', started_at = $1 WHERE id = $2")
             .bind(to_millis(now))
             .bind(id.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
 
     /// The TDs' addresses of an event.
     pub async fn event_tds(&mut self, id: EventId) -> Result<Vec<String>, StoreError> {
-        sqlx::query("SELECT email FROM event_tds WHERE event_id = $1 ORDER BY email")
+        super::sql::query("SELECT email FROM event_tds WHERE event_id = $1 ORDER BY email")
             .bind(id.0)
-            .fetch_all(&mut *self.tx)
+            .fetch_all(&mut self.tx)
             .await?
             .iter()
-            .map(|r| Ok(r.try_get("email")?))
+            .map(|r| r.try_get("email"))
             .collect()
     }
 
@@ -198,29 +197,31 @@ impl Tx {
         number: u32,
         name: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO event_teams (event_id, number, name) VALUES ($1, $2, $3)")
+        super::sql::query("INSERT INTO event_teams (event_id, number, name) VALUES ($1, $2, $3)")
             .bind(event.0)
             .bind(i64::from(number))
             .bind(name)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
 
     /// The teams of an event, by starting number.
     pub async fn teams(&mut self, event: EventId) -> Result<Vec<TeamRecord>, StoreError> {
-        sqlx::query("SELECT number, name FROM event_teams WHERE event_id = $1 ORDER BY number")
-            .bind(event.0)
-            .fetch_all(&mut *self.tx)
-            .await?
-            .iter()
-            .map(|r| {
-                Ok(TeamRecord {
-                    number: small(r.try_get("number")?, "team number")?,
-                    name: r.try_get("name")?,
-                })
+        super::sql::query(
+            "SELECT number, name FROM event_teams WHERE event_id = $1 ORDER BY number",
+        )
+        .bind(event.0)
+        .fetch_all(&mut self.tx)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(TeamRecord {
+                number: small(r.try_get("number")?, "team number")?,
+                name: r.try_get("name")?,
             })
-            .collect()
+        })
+        .collect()
     }
 
     /// Gives a player a seat (or a reserve place when `seat` is `None`).
@@ -231,14 +232,14 @@ impl Tx {
         team: Option<u32>,
         seat: Option<u32>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO entrants (event_id, player_id, team, seat) VALUES ($1, $2, $3, $4)",
         )
         .bind(event.0)
         .bind(player.0)
         .bind(team.map(i64::from))
         .bind(seat.map(i64::from))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -247,13 +248,13 @@ impl Tx {
     /// when they were added.
     pub async fn entrants(&mut self, event: EventId) -> Result<Vec<EntrantRecord>, StoreError> {
         // COALESCE: SQLite and PostgreSQL put NULLs at opposite ends.
-        sqlx::query(
+        super::sql::query(
             "SELECT e.id AS entrant_id, e.team, e.seat, e.withdrawn_at, e.withdrawal_rule, \
              p.id, p.email, p.name, p.lang, p.tz FROM entrants e JOIN players p ON p.id = e.player_id \
              WHERE e.event_id = $1 ORDER BY COALESCE(e.team, 0), COALESCE(e.seat, 1000000), e.id",
         )
         .bind(event.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {
@@ -280,9 +281,9 @@ impl Tx {
 
     /// The events a player holds (or held) a seat in, by number.
     pub async fn events_of_player(&mut self, player: PlayerId) -> Result<Vec<EventId>, StoreError> {
-        sqlx::query("SELECT event_id FROM entrants WHERE player_id = $1 ORDER BY event_id")
+        super::sql::query("SELECT event_id FROM entrants WHERE player_id = $1 ORDER BY event_id")
             .bind(player.0)
-            .fetch_all(&mut *self.tx)
+            .fetch_all(&mut self.tx)
             .await?
             .iter()
             .map(|r| Ok(EventId(r.try_get("event_id")?)))
@@ -297,7 +298,7 @@ impl Tx {
         rule: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "UPDATE entrants SET withdrawn_at = $1, withdrawal_rule = $2 \
              WHERE event_id = $3 AND player_id = $4",
         )
@@ -305,7 +306,7 @@ impl Tx {
         .bind(rule)
         .bind(event.0)
         .bind(player.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -318,17 +319,21 @@ impl Tx {
         old: PlayerId,
         new: PlayerId,
     ) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM entrants WHERE event_id = $1 AND player_id = $2 AND seat IS NULL")
-            .bind(event.0)
-            .bind(new.0)
-            .execute(&mut *self.tx)
-            .await?;
-        sqlx::query("UPDATE entrants SET player_id = $1 WHERE event_id = $2 AND player_id = $3")
-            .bind(new.0)
-            .bind(event.0)
-            .bind(old.0)
-            .execute(&mut *self.tx)
-            .await?;
+        super::sql::query(
+            "DELETE FROM entrants WHERE event_id = $1 AND player_id = $2 AND seat IS NULL",
+        )
+        .bind(event.0)
+        .bind(new.0)
+        .execute(&mut self.tx)
+        .await?;
+        super::sql::query(
+            "UPDATE entrants SET player_id = $1 WHERE event_id = $2 AND player_id = $3",
+        )
+        .bind(new.0)
+        .bind(event.0)
+        .bind(old.0)
+        .execute(&mut self.tx)
+        .await?;
         Ok(())
     }
 }
@@ -361,14 +366,14 @@ impl Tx {
         round: SwissRound,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO swiss_rounds (event_id, round, bye_seat, paired_at) VALUES ($1, $2, $3, $4)",
         )
         .bind(event.0)
         .bind(i64::from(round.round))
         .bind(round.bye_seat.map(i64::from))
         .bind(to_millis(now))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -378,27 +383,29 @@ impl Tx {
     /// looking at once wait for each other rather than pair a round twice.
     pub async fn swiss_rounds(&mut self, event: EventId) -> Result<Vec<SwissRound>, StoreError> {
         let lock = self.row_lock();
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT id FROM events WHERE id = $1{lock}"
         )))
         .bind(event.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
-        sqlx::query("SELECT round, bye_seat FROM swiss_rounds WHERE event_id = $1 ORDER BY round")
-            .bind(event.0)
-            .fetch_all(&mut *self.tx)
-            .await?
-            .iter()
-            .map(|r| {
-                Ok(SwissRound {
-                    round: small(r.try_get("round")?, "round")?,
-                    bye_seat: r
-                        .try_get::<Option<i64>, _>("bye_seat")?
-                        .map(|s| small(s, "bye seat"))
-                        .transpose()?,
-                })
+        super::sql::query(
+            "SELECT round, bye_seat FROM swiss_rounds WHERE event_id = $1 ORDER BY round",
+        )
+        .bind(event.0)
+        .fetch_all(&mut self.tx)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(SwissRound {
+                round: small(r.try_get("round")?, "round")?,
+                bye_seat: r
+                    .try_get::<Option<i64>, _>("bye_seat")?
+                    .map(|s| small(s, "bye seat"))
+                    .transpose()?,
             })
-            .collect()
+        })
+        .collect()
     }
 
     /// Forgets a Swiss event's round's pairing (`dopis event repair-round`,
@@ -408,10 +415,10 @@ impl Tx {
         event: EventId,
         round: u32,
     ) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM swiss_rounds WHERE event_id = $1 AND round = $2")
+        super::sql::query("DELETE FROM swiss_rounds WHERE event_id = $1 AND round = $2")
             .bind(event.0)
             .bind(i64::from(round))
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
@@ -423,10 +430,10 @@ impl Tx {
         event: EventId,
         round: u32,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
-        sqlx::query("SELECT paired_at FROM swiss_rounds WHERE event_id = $1 AND round = $2")
+        super::sql::query("SELECT paired_at FROM swiss_rounds WHERE event_id = $1 AND round = $2")
             .bind(event.0)
             .bind(i64::from(round))
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?
             .map(|r| from_millis(r.try_get("paired_at")?))
             .transpose()
@@ -435,23 +442,25 @@ impl Tx {
     /// The started Swiss events (for the daemon's pass over their
     /// rounds' closing dates).
     pub async fn started_swiss_events(&mut self) -> Result<Vec<EventId>, StoreError> {
-        sqlx::query("SELECT id FROM events WHERE kind = 'swiss' AND status = 'started' ORDER BY id")
-            .fetch_all(&mut *self.tx)
-            .await?
-            .iter()
-            .map(|r| Ok(EventId(r.try_get("id")?)))
-            .collect()
+        super::sql::query(
+            "SELECT id FROM events WHERE kind = 'swiss' AND status = 'started' ORDER BY id",
+        )
+        .fetch_all(&mut self.tx)
+        .await?
+        .iter()
+        .map(|r| Ok(EventId(r.try_get("id")?)))
+        .collect()
     }
 
     /// The started Swiss events none of whose games is still being
     /// played: those whose next round may be due.
     pub async fn swiss_events_between_rounds(&mut self) -> Result<Vec<EventId>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT e.id FROM events e WHERE e.kind = 'swiss' AND e.status = 'started' \
              AND NOT EXISTS (SELECT 1 FROM games g WHERE g.event_id = e.id AND g.status <> 'finished') \
              ORDER BY e.id",
         )
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| Ok(EventId(r.try_get("id")?)))
@@ -467,7 +476,7 @@ impl Tx {
         bye: SwissBye,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
+        let done = super::sql::query(
             "INSERT INTO swiss_byes (event_id, seat, round, requested_at) VALUES ($1, $2, $3, $4) \
              ON CONFLICT DO NOTHING",
         )
@@ -475,34 +484,36 @@ impl Tx {
         .bind(i64::from(bye.seat))
         .bind(i64::from(bye.round))
         .bind(to_millis(now))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(done.rows_affected() > 0)
     }
 
     /// The half-point byes asked for in a Swiss event, by round, then seat.
     pub async fn swiss_byes(&mut self, event: EventId) -> Result<Vec<SwissBye>, StoreError> {
-        sqlx::query("SELECT seat, round FROM swiss_byes WHERE event_id = $1 ORDER BY round, seat")
-            .bind(event.0)
-            .fetch_all(&mut *self.tx)
-            .await?
-            .iter()
-            .map(|r| {
-                Ok(SwissBye {
-                    seat: small(r.try_get("seat")?, "bye seat")?,
-                    round: small(r.try_get("round")?, "bye round")?,
-                })
+        super::sql::query(
+            "SELECT seat, round FROM swiss_byes WHERE event_id = $1 ORDER BY round, seat",
+        )
+        .bind(event.0)
+        .fetch_all(&mut self.tx)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(SwissBye {
+                seat: small(r.try_get("seat")?, "bye seat")?,
+                round: small(r.try_get("round")?, "bye round")?,
             })
-            .collect()
+        })
+        .collect()
     }
 
     /// Gives an entrant another seat (a Swiss event's pairing numbers,
     /// set when it starts).
     pub async fn set_entrant_seat(&mut self, entrant: i64, seat: u32) -> Result<(), StoreError> {
-        sqlx::query("UPDATE entrants SET seat = $1 WHERE id = $2")
+        super::sql::query("UPDATE entrants SET seat = $1 WHERE id = $2")
             .bind(i64::from(seat))
             .bind(entrant)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
@@ -511,7 +522,7 @@ impl Tx {
 impl super::Store {
     /// Whether an event of this number exists.
     pub async fn event_exists(&self, event: EventId) -> Result<bool, StoreError> {
-        Ok(sqlx::query("SELECT id FROM events WHERE id = $1")
+        Ok(super::sql::query("SELECT id FROM events WHERE id = $1")
             .bind(event.0)
             .fetch_optional(self.pool())
             .await?

@@ -2,9 +2,8 @@
 //! mails whose handling failed (retried, then quarantined) and scheduler
 //! work that failed (a game, a digest, a report), tried again later.
 
+use super::sql::Row;
 use chrono::{DateTime, Utc};
-use sqlx::Row;
-use sqlx::any::AnyRow;
 
 use super::{Store, StoreError, db_text, from_millis, to_millis};
 
@@ -74,7 +73,7 @@ pub struct StuckWork {
 const FAILED_COLUMNS: &str = "id, mailbox, mailbox_ref, received_at, sender, reason, attempts, \
      first_failed_at, last_failed_at, quarantined_at, kept_in, CAST(LENGTH(raw) AS BIGINT) AS size";
 
-fn failed_from_row(row: &AnyRow) -> Result<FailedMail, StoreError> {
+fn failed_from_row(row: &Row) -> Result<FailedMail, StoreError> {
     let opt_time = |name: &str| -> Result<Option<DateTime<Utc>>, StoreError> {
         row.try_get::<Option<i64>, _>(name)?
             .map(from_millis)
@@ -106,7 +105,7 @@ impl Store {
     ) -> Result<FailedMail, StoreError> {
         let reason = db_text(f.reason, 2000);
         let sender = f.sender.map(|s| db_text(s, 320));
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO failed_mail (mailbox, mailbox_ref, raw, received_at, sender, reason, attempts, \
              first_failed_at, last_failed_at) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $7) \
              ON CONFLICT (mailbox, mailbox_ref) DO UPDATE SET attempts = failed_mail.attempts + 1, \
@@ -131,7 +130,7 @@ impl Store {
         mailbox: &str,
         mailbox_ref: &str,
     ) -> Result<Option<FailedMail>, StoreError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        let row = super::sql::query(super::sql::AssertSqlSafe(format!(
             "SELECT {FAILED_COLUMNS} FROM failed_mail WHERE mailbox = $1 AND mailbox_ref = $2"
         )))
         .bind(db_text(mailbox, 1000))
@@ -148,7 +147,7 @@ impl Store {
         kept_in: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "UPDATE failed_mail SET quarantined_at = COALESCE(quarantined_at, $1), \
              kept_in = COALESCE($2, kept_in) WHERE id = $3",
         )
@@ -166,7 +165,7 @@ impl Store {
         mailbox: &str,
         mailbox_ref: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "DELETE FROM failed_mail WHERE mailbox = $1 AND mailbox_ref = $2 AND quarantined_at IS NULL",
         )
         .bind(db_text(mailbox, 1000))
@@ -178,7 +177,7 @@ impl Store {
 
     /// Every failed mail, newest first.
     pub async fn failed_mails(&self) -> Result<Vec<FailedMail>, StoreError> {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
+        super::sql::query(super::sql::AssertSqlSafe(format!(
             "SELECT {FAILED_COLUMNS} FROM failed_mail ORDER BY id DESC"
         )))
         .fetch_all(self.pool())
@@ -190,7 +189,7 @@ impl Store {
 
     /// One failed mail with its bytes.
     pub async fn failed_mail(&self, id: i64) -> Result<Option<(FailedMail, Vec<u8>)>, StoreError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        let row = super::sql::query(super::sql::AssertSqlSafe(format!(
             "SELECT {FAILED_COLUMNS}, raw FROM failed_mail WHERE id = $1"
         )))
         .bind(id)
@@ -202,7 +201,7 @@ impl Store {
 
     /// Removes a failed mail's record (after it was put back in the inbox).
     pub async fn forget_failed_mail(&self, id: i64) -> Result<bool, StoreError> {
-        let done = sqlx::query("DELETE FROM failed_mail WHERE id = $1")
+        let done = super::sql::query("DELETE FROM failed_mail WHERE id = $1")
             .bind(id)
             .execute(self.pool())
             .await?;
@@ -223,7 +222,7 @@ impl Store {
             .await?
             .map(|s| s.attempts + 1)
             .unwrap_or(1);
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO stuck_work (subject, attempts, last_error, first_failed_at, last_failed_at, \
              next_try_at) VALUES ($1, $2, $3, $4, $4, $5) ON CONFLICT (subject) DO UPDATE SET \
              attempts = excluded.attempts, last_error = excluded.last_error, \
@@ -241,7 +240,7 @@ impl Store {
 
     /// The failure record of some scheduler work, if it is stuck.
     pub async fn stuck(&self, subject: &str) -> Result<Option<StuckWork>, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT subject, attempts, last_error, first_failed_at, last_failed_at, next_try_at \
              FROM stuck_work WHERE subject = $1",
         )
@@ -261,7 +260,7 @@ impl Store {
 
     /// Forgets the failures of scheduler work that has now succeeded.
     pub async fn clear_stuck(&self, subject: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM stuck_work WHERE subject = $1")
+        super::sql::query("DELETE FROM stuck_work WHERE subject = $1")
             .bind(subject)
             .execute(self.pool())
             .await?;
@@ -270,7 +269,7 @@ impl Store {
 
     /// All scheduler work that is failing, oldest failure first.
     pub async fn stuck_work(&self) -> Result<Vec<StuckWork>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT subject, attempts, last_error, first_failed_at, last_failed_at, next_try_at \
              FROM stuck_work ORDER BY first_failed_at, subject",
         )
@@ -282,7 +281,7 @@ impl Store {
     }
 }
 
-fn stuck_from_row(row: &AnyRow) -> Result<StuckWork, StoreError> {
+fn stuck_from_row(row: &Row) -> Result<StuckWork, StoreError> {
     Ok(StuckWork {
         subject: row.try_get("subject")?,
         attempts: row.try_get("attempts")?,

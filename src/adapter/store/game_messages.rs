@@ -3,7 +3,6 @@
 
 use chrono::{DateTime, Utc};
 use shakmaty::Color;
-use sqlx::Row;
 
 use super::{StoreError, Tx, to_millis};
 use crate::domain::chess::side;
@@ -30,7 +29,7 @@ impl Tx {
         mail_key: &str,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO game_messages (game_id, ply, side, body, mail_key, written_at) \
              VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (mail_key, game_id) DO NOTHING",
         )
@@ -40,29 +39,31 @@ impl Tx {
         .bind(message.body.as_str())
         .bind(mail_key)
         .bind(to_millis(at))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
 
     /// A game's messages, in the order of the game.
     pub async fn game_messages(&mut self, game: GameId) -> Result<Vec<GameMessage>, StoreError> {
-        sqlx::query("SELECT ply, side, body FROM game_messages WHERE game_id = $1 ORDER BY ply, id")
-            .bind(game.0)
-            .fetch_all(&mut *self.tx)
-            .await?
-            .iter()
-            .map(|r| {
-                let ply: i64 = r.try_get("ply")?;
-                let name: String = r.try_get("side")?;
-                Ok(GameMessage {
-                    ply: usize::try_from(ply).unwrap_or(0),
-                    side: side::from_key(&name).ok_or_else(|| {
-                        StoreError::Corrupt(format!("game {game}: a message by '{name}'"))
-                    })?,
-                    body: r.try_get("body")?,
-                })
+        super::sql::query(
+            "SELECT ply, side, body FROM game_messages WHERE game_id = $1 ORDER BY ply, id",
+        )
+        .bind(game.0)
+        .fetch_all(&mut self.tx)
+        .await?
+        .iter()
+        .map(|r| {
+            let ply: i64 = r.try_get("ply")?;
+            let name: String = r.try_get("side")?;
+            Ok(GameMessage {
+                ply: usize::try_from(ply).unwrap_or(0),
+                side: side::from_key(&name).ok_or_else(|| {
+                    StoreError::Corrupt(format!("game {game}: a message by '{name}'"))
+                })?,
+                body: r.try_get("body")?,
             })
-            .collect()
+        })
+        .collect()
     }
 }

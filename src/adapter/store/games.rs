@@ -1,9 +1,8 @@
 //! Games and their moves.
 
+use super::sql::{AssertSqlSafe, Row};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
 
 use super::{Backend, Store, StoreError, Tx, corrupt, from_millis, small, to_millis};
 use shakmaty::Color;
@@ -200,7 +199,7 @@ pub(super) const COLUMNS: &str = "id, white_id, black_id, variant, chess960_numb
                        status, result, end_reason, created_at, finished_at, draw_offer_by, conditionals, \
                        white_offer_ply, black_offer_ply, event_id, opening_plies";
 
-pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
+pub(super) fn from_row(row: &Row) -> Result<GameRecord, StoreError> {
     let variant = match row.try_get::<String, _>("variant")?.as_str() {
         "standard" => Variant::Standard,
         "chess960" => Variant::Chess960,
@@ -249,13 +248,13 @@ pub(super) fn from_row(row: &AnyRow) -> Result<GameRecord, StoreError> {
     })
 }
 
-fn offer_ply(row: &AnyRow, column: &str) -> Result<Option<u32>, StoreError> {
+fn offer_ply(row: &Row, column: &str) -> Result<Option<u32>, StoreError> {
     row.try_get::<Option<i64>, _>(column)?
         .map(|p| u32::try_from(p).map_err(corrupt))
         .transpose()
 }
 
-pub(super) fn move_from_row(row: &AnyRow) -> Result<StoredMove, StoreError> {
+pub(super) fn move_from_row(row: &Row) -> Result<StoredMove, StoreError> {
     Ok(StoredMove {
         ply: row.try_get("ply")?,
         uci: row.try_get("uci")?,
@@ -274,7 +273,7 @@ pub(super) fn move_from_row(row: &AnyRow) -> Result<StoredMove, StoreError> {
 impl Store {
     /// A game with its moves.
     pub async fn game(&self, id: GameId) -> Result<GameRecord, StoreError> {
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let row = super::sql::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM games WHERE id = $1"
         )))
         .bind(id.0)
@@ -282,7 +281,7 @@ impl Store {
         .await?
         .ok_or(StoreError::UnknownGame(id.0))?;
         let mut game = from_row(&row)?;
-        game.moves = sqlx::query(
+        game.moves = super::sql::query(
             "SELECT ply, uci, san, received_at, sent_at FROM moves WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id.0)
@@ -311,7 +310,7 @@ impl Store {
         } else {
             ""
         };
-        let mut query = sqlx::query(AssertSqlSafe(format!(
+        let mut query = super::sql::query(AssertSqlSafe(format!(
             "SELECT g.id FROM games g WHERE g.status = 'active' {filter} AND \
              (g.start_fen IS NOT NULL OR \
               (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id AND m.san LIKE '%x%') >= $1) \
@@ -336,7 +335,7 @@ impl Store {
         } else {
             ""
         };
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM games {filter} ORDER BY id"
         )))
         .fetch_all(self.pool())
@@ -356,7 +355,7 @@ impl Store {
         } else {
             ""
         };
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let rows = super::sql::query(AssertSqlSafe(format!(
             "SELECT m.game_id, m.ply, m.uci, m.san, m.received_at, m.sent_at \
              FROM moves m JOIN games g ON g.id = m.game_id {filter} ORDER BY m.game_id, m.ply"
         )))
@@ -431,7 +430,7 @@ impl Tx {
         // The thematic line is checked here too: a stored game always replays.
         let opening = Game::replay(g.start.clone(), &g.opening)
             .map_err(|e| StoreError::Corrupt(format!("thematic line: {e}")))?;
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO games (white_id, black_id, variant, chess960_number, start_fen, \
              time_control, status, created_at, opening_plies) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
@@ -445,18 +444,18 @@ impl Tx {
         .bind("active")
         .bind(to_millis(now))
         .bind(i64::try_from(g.opening.len()).unwrap_or(i64::MAX))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
         let id = GameId(row.try_get("id")?);
         // The line's moves are the game's first moves, with no mail times:
         // they cost no one's clock (see `service::loaded_game::timeline_of`).
         for (i, ply) in opening.plies().iter().enumerate() {
-            sqlx::query("INSERT INTO moves (game_id, ply, uci, san) VALUES ($1, $2, $3, $4)")
+            super::sql::query("INSERT INTO moves (game_id, ply, uci, san) VALUES ($1, $2, $3, $4)")
                 .bind(id.0)
                 .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
                 .bind(&ply.uci)
                 .bind(&ply.san)
-                .execute(&mut *self.tx)
+                .execute(&mut self.tx)
                 .await?;
         }
         Ok(id)
@@ -475,20 +474,20 @@ impl Tx {
             Backend::Postgres if lock => " FOR UPDATE",
             _ => "",
         };
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let row = super::sql::query(AssertSqlSafe(format!(
             "SELECT {} FROM games WHERE id = $1{lock}",
             super::games::COLUMNS
         )))
         .bind(id.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?
         .ok_or(StoreError::UnknownGame(id.0))?;
         let mut record = super::games::from_row(&row)?;
-        record.moves = sqlx::query(
+        record.moves = super::sql::query(
             "SELECT ply, uci, san, received_at, sent_at FROM moves WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(super::games::move_from_row)
@@ -520,7 +519,7 @@ impl Tx {
                 received_at: as_read(ply.received_at)?,
                 sent_at: as_read(ply.sent_at)?,
             });
-            sqlx::query(
+            super::sql::query(
                 "INSERT INTO moves (game_id, ply, uci, san, received_at, sent_at) VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(record.id.0)
@@ -529,7 +528,7 @@ impl Tx {
             .bind(&ply.san)
             .bind(ply.received_at.map(to_millis))
             .bind(ply.sent_at.map(to_millis))
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         }
         let (status, result, reason, finished) = match game.outcome() {
@@ -560,7 +559,7 @@ impl Tx {
                     .map_err(|e| StoreError::Corrupt(e.to_string()))?,
             )
         };
-        sqlx::query(
+        super::sql::query(
             "UPDATE games SET status = $1, result = $2, end_reason = $3, finished_at = $4, \
              draw_offer_by = $5, conditionals = $6, white_offer_ply = $7, black_offer_ply = $8 \
              WHERE id = $9",
@@ -574,17 +573,17 @@ impl Tx {
         .bind(last_offers.white.map(i64::from))
         .bind(last_offers.black.map(i64::from))
         .bind(record.id.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(saved)
     }
     /// The active games of a player, by number.
     pub async fn active_games_of(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT id FROM games WHERE status = 'active' AND (white_id = $1 OR black_id = $1) ORDER BY id",
         )
         .bind(player.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| Ok(GameId(r.try_get("id")?)))
@@ -592,9 +591,9 @@ impl Tx {
     }
     /// Every game of a player, active or not, by number.
     pub async fn games_of(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
-        sqlx::query("SELECT id FROM games WHERE white_id = $1 OR black_id = $1 ORDER BY id")
+        super::sql::query("SELECT id FROM games WHERE white_id = $1 OR black_id = $1 ORDER BY id")
             .bind(player.0)
-            .fetch_all(&mut *self.tx)
+            .fetch_all(&mut self.tx)
             .await?
             .iter()
             .map(|r| Ok(GameId(r.try_get("id")?)))
@@ -602,13 +601,13 @@ impl Tx {
     }
     /// The active games where it is a player's move, longest waiting first.
     pub async fn games_to_move(&mut self, player: PlayerId) -> Result<Vec<GameId>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT id FROM games WHERE status = 'active' AND \
              ((white_id = $1 AND to_move = 'white') OR (black_id = $1 AND to_move = 'black')) \
              ORDER BY waiting_since, id",
         )
         .bind(player.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| Ok(GameId(r.try_get("id")?)))
@@ -616,9 +615,9 @@ impl Tx {
     }
     /// The event a game belongs to, if any.
     pub async fn event_of_game(&mut self, game: GameId) -> Result<Option<EventId>, StoreError> {
-        let row = sqlx::query("SELECT event_id FROM games WHERE id = $1")
+        let row = super::sql::query("SELECT event_id FROM games WHERE id = $1")
             .bind(game.0)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?
             .ok_or(StoreError::UnknownGame(game.0))?;
         Ok(row.try_get::<Option<i64>, _>("event_id")?.map(EventId))
@@ -631,26 +630,26 @@ impl Tx {
         round: u32,
         board: u32,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "UPDATE games SET event_id = $1, event_round = $2, event_board = $3 WHERE id = $4",
         )
         .bind(event.0)
         .bind(i64::from(round))
         .bind(i64::from(board))
         .bind(game.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
     /// An event's games (without moves), by round, board and number.
     pub async fn event_games(&mut self, event: EventId) -> Result<Vec<EventGame>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {}, event_round, event_board, closed_by_withdrawal FROM games \
              WHERE event_id = $1 ORDER BY event_round, event_board, id",
             super::games::COLUMNS
         )))
         .bind(event.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {
@@ -677,13 +676,13 @@ impl Tx {
         new: PlayerId,
     ) -> Result<(), StoreError> {
         for column in ["white_id", "black_id"] {
-            sqlx::query(AssertSqlSafe(format!(
+            super::sql::query(AssertSqlSafe(format!(
                 "UPDATE games SET {column} = $1 WHERE id = $2 AND {column} = $3"
             )))
             .bind(new.0)
             .bind(game.0)
             .bind(old.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         }
         Ok(())
@@ -700,7 +699,7 @@ impl Tx {
             Some((r, why)) => (Some(r), Some(why)),
             None => (None, None),
         };
-        sqlx::query(
+        super::sql::query(
             "UPDATE games SET status = 'finished', result = $1, end_reason = $2, finished_at = $3, \
              draw_offer_by = NULL, closed_by_withdrawal = 1 WHERE id = $4",
         )
@@ -708,7 +707,7 @@ impl Tx {
         .bind(reason)
         .bind(to_millis(now))
         .bind(game.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -720,20 +719,20 @@ impl Tx {
         ending: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "UPDATE games SET status = 'finished', result = NULL, end_reason = $1, finished_at = $2, \
              draw_offer_by = NULL WHERE id = $3",
         )
         .bind(ending)
         .bind(to_millis(now))
         .bind(game.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
     /// A player's games in progress, with their players' and events' names.
     pub async fn game_lines_of(&mut self, player: PlayerId) -> Result<Vec<GameLine>, StoreError> {
-        let rows = sqlx::query(
+        let rows = super::sql::query(
             "SELECT g.id AS id, w.name AS white, b.name AS black, e.id AS event_id, \
              e.name AS event FROM games g \
              JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id \
@@ -741,7 +740,7 @@ impl Tx {
              WHERE g.status = 'active' AND (g.white_id = $1 OR g.black_id = $1) ORDER BY g.id",
         )
         .bind(player.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?;
         rows.iter()
             .map(|r| {
@@ -765,7 +764,7 @@ impl Store {
     pub async fn events_with_active_games(&self) -> Result<Vec<EventId>, StoreError> {
         // One probe of games (event_id, status) per event (migration
         // 0021), not a read of every active game as DISTINCT was.
-        sqlx::query(
+        super::sql::query(
             "SELECT e.id AS event_id FROM events e WHERE EXISTS (SELECT 1 FROM games g \
              WHERE g.event_id = e.id AND g.status = 'active') ORDER BY e.id",
         )

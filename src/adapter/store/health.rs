@@ -3,7 +3,6 @@
 //! a few counts.
 
 use chrono::{DateTime, Utc};
-use sqlx::Row;
 
 use super::{Backend, Store, StoreError, from_millis, to_millis};
 
@@ -21,17 +20,15 @@ pub struct Gauges {
 impl Store {
     /// Whether the database answers a trivial query.
     pub async fn ping(&self) -> Result<(), StoreError> {
-        sqlx::query("SELECT 1").fetch_one(self.pool()).await?;
+        super::sql::query("SELECT 1").fetch_one(self.pool()).await?;
         Ok(())
     }
 
     /// The newest schema migration the database has applied.
     pub async fn schema_version(&self) -> Result<Option<i64>, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
-                .fetch_one(self.pool())
-                .await?,
-        )
+        super::sql::query_scalar("SELECT MAX(version) FROM _sqlx_migrations")
+            .fetch_one(self.pool())
+            .await
     }
 
     /// Whether the database takes writes: a write that changes nothing, in
@@ -39,8 +36,8 @@ impl Store {
     /// read-only PostgreSQL session refuses it.
     pub async fn check_writable(&self) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
-        sqlx::query("DELETE FROM games WHERE id = -1")
-            .execute(&mut *tx)
+        super::sql::query("DELETE FROM games WHERE id = -1")
+            .execute(&mut tx)
             .await?;
         tx.rollback().await?;
         Ok(())
@@ -52,7 +49,7 @@ impl Store {
     pub async fn size(&self) -> Result<(i64, i64), StoreError> {
         match self.backend {
             Backend::Sqlite => {
-                let row = sqlx::query(
+                let row = super::sql::query(
                     "SELECT p.page_count * s.page_size AS size, \
                      f.freelist_count * s.page_size AS free \
                      FROM pragma_page_count() AS p, pragma_page_size() AS s, \
@@ -63,9 +60,10 @@ impl Store {
                 Ok((row.try_get("size")?, row.try_get("free")?))
             }
             Backend::Postgres => {
-                let size: i64 = sqlx::query_scalar("SELECT pg_database_size(current_database())")
-                    .fetch_one(self.pool())
-                    .await?;
+                let size: i64 =
+                    super::sql::query_scalar("SELECT pg_database_size(current_database())")
+                        .fetch_one(self.pool())
+                        .await?;
                 Ok((size, 0))
             }
         }
@@ -73,14 +71,14 @@ impl Store {
 
     /// The figures the metrics endpoint shows, as of `now`.
     pub async fn gauges(&self, now: DateTime<Utc>) -> Result<Gauges, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM outbox WHERE status = 'pending'",
         )
         .fetch_one(self.pool())
         .await?;
         let outbox_pending: i64 = row.try_get("n")?;
         let oldest: Option<i64> = row.try_get("oldest")?;
-        let due: i64 = sqlx::query_scalar(
+        let due: i64 = super::sql::query_scalar(
             "SELECT COUNT(*) FROM games WHERE status = 'active' AND next_due_at <= $1",
         )
         .bind(to_millis(now))

@@ -3,7 +3,6 @@
 //! position they asked about, see `mail::stale`), and the mailbox cursor.
 
 use chrono::{DateTime, Utc};
-use sqlx::Row;
 
 use super::{Store, StoreError, Tx, db_text, from_millis, to_millis};
 use crate::domain::ids::GameId;
@@ -42,11 +41,11 @@ pub struct Confirmation {
 impl Store {
     /// Where reading a mailbox got to.
     pub async fn mailbox_cursor(&self, mailbox: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT position FROM mailbox_cursor WHERE mailbox = $1")
+        let row = super::sql::query("SELECT position FROM mailbox_cursor WHERE mailbox = $1")
             .bind(mailbox)
             .fetch_optional(self.pool())
             .await?;
-        Ok(row.map(|r| r.try_get("position")).transpose()?)
+        row.map(|r| r.try_get("position")).transpose()
     }
 }
 
@@ -58,7 +57,7 @@ impl Tx {
         r: &InboundRecord<'_>,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO inbound (mail_key, mailbox_ref, received_at, sender, outcome, processed_at) \
              VALUES ($1, $2, $3, $4, 'received', $5) ON CONFLICT (mail_key) DO NOTHING RETURNING id",
         )
@@ -67,7 +66,7 @@ impl Tx {
         .bind(to_millis(r.received_at))
         .bind(r.sender.map(|s| db_text(s, 320)))
         .bind(to_millis(now))
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         Ok(row.is_some())
     }
@@ -78,11 +77,11 @@ impl Tx {
         game: Option<GameId>,
         outcome: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE inbound SET outcome = $1, game_id = $2 WHERE mail_key = $3")
+        super::sql::query("UPDATE inbound SET outcome = $1, game_id = $2 WHERE mail_key = $3")
             .bind(db_text(outcome, 500))
             .bind(game.map(|g| g.0))
             .bind(db_text(mail_key, 1100))
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
@@ -95,7 +94,7 @@ impl Tx {
         received_at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO confirmations (game_id, player_id, text, received_at, created_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
@@ -104,17 +103,17 @@ impl Tx {
         .bind(db_text(text, 64 * 1024))
         .bind(to_millis(received_at))
         .bind(to_millis(now))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
-        Ok(row.try_get("id")?)
+        row.try_get("id")
     }
     /// A pending confirmation.
     pub async fn confirmation(&mut self, id: i64) -> Result<Option<Confirmation>, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT id, game_id, player_id, text, received_at, used_at FROM confirmations WHERE id = $1",
         )
         .bind(id)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         row.map(|r| {
             Ok(Confirmation {
@@ -134,10 +133,10 @@ impl Tx {
         id: i64,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE confirmations SET used_at = $1 WHERE id = $2")
+        super::sql::query("UPDATE confirmations SET used_at = $1 WHERE id = $2")
             .bind(to_millis(now))
             .bind(id)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
@@ -148,32 +147,32 @@ impl Tx {
         position: &str,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO mailbox_cursor (mailbox, position, updated_at) VALUES ($1, $2, $3) \
              ON CONFLICT (mailbox) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at",
         )
         .bind(mailbox)
         .bind(position)
         .bind(to_millis(now))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
     /// Records the position (half-moves played) a confirmation asks about.
     pub async fn set_confirmation_ply(&mut self, id: i64, ply: u32) -> Result<(), StoreError> {
-        sqlx::query("UPDATE confirmations SET ply = $1 WHERE id = $2")
+        super::sql::query("UPDATE confirmations SET ply = $1 WHERE id = $2")
             .bind(i64::from(ply))
             .bind(id)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
     /// The position a confirmation asked about; `None` for one asked before
     /// positions were kept (or for no such confirmation).
     pub async fn confirmation_ply(&mut self, id: i64) -> Result<Option<u32>, StoreError> {
-        let row = sqlx::query("SELECT ply FROM confirmations WHERE id = $1")
+        let row = super::sql::query("SELECT ply FROM confirmations WHERE id = $1")
             .bind(id)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
         let ply: Option<i64> = match row {
             Some(r) => r.try_get("ply")?,
@@ -190,10 +189,10 @@ impl Tx {
         mail_key: &str,
         fingerprint: &str,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE inbound SET fingerprint = $1 WHERE mail_key = $2")
+        super::sql::query("UPDATE inbound SET fingerprint = $1 WHERE mail_key = $2")
             .bind(fingerprint)
             .bind(mail_key)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
@@ -204,13 +203,13 @@ impl Tx {
         fingerprint: &str,
         mail_key: &str,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT received_at FROM inbound WHERE fingerprint = $1 AND mail_key <> $2 \
              ORDER BY id LIMIT 1",
         )
         .bind(fingerprint)
         .bind(mail_key)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         row.map(|r| from_millis(r.try_get("received_at")?))
             .transpose()

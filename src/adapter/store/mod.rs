@@ -55,6 +55,7 @@ pub mod privacy;
 pub mod qualifications;
 pub mod ratings;
 pub mod schedule;
+pub mod sql;
 pub mod td_log;
 pub mod unsubscribes;
 pub mod xfcc;
@@ -62,7 +63,7 @@ pub mod xfcc;
 use std::time::Duration;
 
 use sqlx::any::{AnyPoolOptions, install_default_drivers};
-use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Transaction};
+use sqlx::{AnyConnection, Connection, Executor};
 
 /// Which database engine a store runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +77,7 @@ pub enum Backend {
 /// An open, migrated database.
 #[derive(Debug, Clone)]
 pub struct Store {
-    pool: AnyPool,
+    pool: sql::Pool,
     backend: Backend,
     /// The URL connections are made with (holds the password: never shown).
     connect_url: std::sync::Arc<str>,
@@ -163,6 +164,9 @@ pub enum StoreError {
     /// Any other database failure.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// A failure of SQLite (which runs on rusqlite, see [`sql`]).
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
 }
 
 /// What a failure says about its cause, for the daemon to decide whether
@@ -186,6 +190,7 @@ impl StoreError {
     pub fn blame(&self) -> Blame {
         match self {
             StoreError::Database(e) => blame_sqlx(e),
+            StoreError::Sqlite(e) => blame_rusqlite(e),
             StoreError::Open { .. } => Blame::Outage,
             StoreError::Migrate { .. }
             | StoreError::TooNew { .. }
@@ -228,6 +233,22 @@ fn blame_sqlx(e: &sqlx::Error) -> Blame {
                     .map_or(Blame::Unsure, |n| blame_sqlite(n & 0xff))
             }
         }
+        _ => Blame::Unsure,
+    }
+}
+
+fn blame_rusqlite(e: &rusqlite::Error) -> Blame {
+    match e {
+        // The extended code's low byte is the primary one.
+        rusqlite::Error::SqliteFailure(failure, _) => {
+            blame_sqlite(u32::try_from(failure.extended_code).unwrap_or(0) & 0xff)
+        }
+        rusqlite::Error::FromSqlConversionFailure(..)
+        | rusqlite::Error::IntegralValueOutOfRange(..)
+        | rusqlite::Error::Utf8Error(..)
+        | rusqlite::Error::NulError(..)
+        | rusqlite::Error::InvalidColumnType(..)
+        | rusqlite::Error::ToSqlConversionFailure(..) => Blame::Item,
         _ => Blame::Unsure,
     }
 }
@@ -356,33 +377,71 @@ impl Store {
                     })?;
             let _ = probe.close().await;
         }
-        // The pool opens no connection of its own to test (`connect` would,
-        // and hand it back only after a round trip, so the first statement
-        // opened a second one): set-up takes the first and checks with it.
-        let pool = pool_options(backend)
-            .connect_lazy(&connect_url)
-            .map_err(|e| StoreError::Open {
-                url: shown.clone(),
-                reason: describe_open_error(&e),
-            })?;
-        let store = Store {
-            pool,
-            backend,
-            connect_url: connect_url.into(),
-        };
-        let prepared = match store.pool.acquire().await {
-            Ok(mut conn) => store.prepare(&mut conn, &shown, setup).await,
-            Err(e) => Err(StoreError::Open {
-                url: shown.clone(),
-                reason: describe_open_error(&e),
-            }),
-        };
-        if let Err(e) = prepared {
-            // Closed like every store a command opens (see [`Store::close`]).
-            store.close().await;
-            return Err(e);
+        match backend {
+            Backend::Postgres => {
+                // The pool opens no connection of its own to test (`connect`
+                // would, and hand it back only after a round trip, so the
+                // first statement opened a second one): set-up takes the
+                // first and checks with it.
+                let pool = pool_options(backend)
+                    .connect_lazy(&connect_url)
+                    .map_err(|e| StoreError::Open {
+                        url: shown.clone(),
+                        reason: describe_open_error(&e),
+                    })?;
+                let store = Store {
+                    pool: sql::Pool::Any(pool.clone()),
+                    backend,
+                    connect_url: connect_url.into(),
+                };
+                let prepared = match pool.acquire().await {
+                    Ok(mut conn) => store.prepare(&mut conn, &shown, setup).await,
+                    Err(e) => Err(StoreError::Open {
+                        url: shown.clone(),
+                        reason: describe_open_error(&e),
+                    }),
+                };
+                if let Err(e) = prepared {
+                    // Closed like every store a command opens (see [`Store::close`]).
+                    store.close().await;
+                    return Err(e);
+                }
+                Ok(store)
+            }
+            Backend::Sqlite => {
+                // Set up (WAL, migrations) on one sqlx connection, the one
+                // thing sqlx still does on SQLite (its migrator); every
+                // statement after runs on the rusqlite pool (see [`sql`]).
+                let Some(file) = sqlite_path(url) else {
+                    return Err(StoreError::Open {
+                        url: shown,
+                        reason: "an in-memory database cannot be shared by the daemon's \
+                                 connections: name a file (sqlite://dopis.db)"
+                            .to_string(),
+                    });
+                };
+                let mut conn =
+                    AnyConnection::connect(&connect_url)
+                        .await
+                        .map_err(|e| StoreError::Open {
+                            url: shown.clone(),
+                            reason: describe_open_error(&e),
+                        })?;
+                let pool = std::sync::Arc::new(sql::SqlitePool::new(
+                    &file.to_string_lossy(),
+                    setup == Setup::Create,
+                ));
+                let store = Store {
+                    pool: sql::Pool::Sqlite(pool),
+                    backend,
+                    connect_url: connect_url.into(),
+                };
+                let prepared = store.prepare(&mut conn, &shown, setup).await;
+                let _ = conn.close().await;
+                prepared?;
+                Ok(store)
+            }
         }
-        Ok(store)
     }
 
     /// Switches SQLite to WAL and brings the schema up to date; with
@@ -517,7 +576,7 @@ impl Store {
     /// which restarts its copy whenever another connection writes.
     pub async fn backup_into(&self, file: &std::path::Path) -> Result<(), StoreError> {
         let path = file.to_string_lossy().into_owned();
-        sqlx::query("VACUUM INTO $1")
+        sql::query("VACUUM INTO $1")
             .bind(path)
             .execute(&self.pool)
             .await?;
@@ -535,7 +594,7 @@ impl Store {
     }
 
     /// The connection pool, for repositories.
-    pub fn pool(&self) -> &AnyPool {
+    pub fn pool(&self) -> &sql::Pool {
         &self.pool
     }
 
@@ -655,7 +714,7 @@ pub(crate) fn from_millis(ms: i64) -> Result<chrono::DateTime<chrono::Utc>, Stor
 pub struct Tx {
     // Visible to the files of the store, which add their statements to the
     // same transaction.
-    tx: Transaction<'static, Any>,
+    tx: sql::Conn,
     backend: Backend,
 }
 
@@ -671,7 +730,7 @@ impl Store {
 
 impl Tx {
     /// The connection the transaction runs on, for other repositories.
-    pub(super) fn conn(&mut self) -> &mut sqlx::AnyConnection {
+    pub(super) fn conn(&mut self) -> &mut sql::Conn {
         &mut self.tx
     }
     /// The database engine.
@@ -691,13 +750,13 @@ impl Tx {
     /// transaction and hide it from the store's methods; both databases
     /// speak it the same way. Items do not nest.
     pub async fn begin_item(&mut self) -> Result<(), StoreError> {
-        self.tx.execute("SAVEPOINT item").await?;
+        self.tx.execute_plain("SAVEPOINT item").await?;
         Ok(())
     }
 
     /// Keeps what the item since [`Tx::begin_item`] did.
     pub async fn keep_item(&mut self) -> Result<(), StoreError> {
-        self.tx.execute("RELEASE SAVEPOINT item").await?;
+        self.tx.execute_plain("RELEASE SAVEPOINT item").await?;
         Ok(())
     }
 
@@ -705,8 +764,8 @@ impl Tx {
     /// it stays. Fails when the database undid the whole transaction itself
     /// (SQLite does on some errors): then nothing of the batch is left.
     pub async fn roll_back_item(&mut self) -> Result<(), StoreError> {
-        self.tx.execute("ROLLBACK TO SAVEPOINT item").await?;
-        self.tx.execute("RELEASE SAVEPOINT item").await?;
+        self.tx.execute_plain("ROLLBACK TO SAVEPOINT item").await?;
+        self.tx.execute_plain("RELEASE SAVEPOINT item").await?;
         Ok(())
     }
 }

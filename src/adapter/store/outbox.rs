@@ -1,9 +1,8 @@
 //! The outbox: each mail is queued once (by its key) in the transaction of
 //! what caused it, and sent until delivered; leases keep two senders apart.
 
+use super::sql::{AssertSqlSafe, Row};
 use chrono::{DateTime, Duration, Utc};
-use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
 
 use super::{Backend, Store, StoreError, Tx, db_text, to_millis};
 use crate::domain::ids::GameId;
@@ -109,7 +108,7 @@ impl Store {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
         };
-        let rows = sqlx::query(AssertSqlSafe(format!(
+        let rows = super::sql::query(AssertSqlSafe(format!(
             "SELECT id, mail_key, envelope_from, recipient, raw, attempts, game_id, ply, message_id FROM outbox \
              WHERE status = 'pending' AND next_attempt_at <= $1 \
              AND recipient NOT IN (SELECT email FROM players WHERE paused_at IS NOT NULL) \
@@ -117,7 +116,7 @@ impl Store {
         )))
         .bind(to_millis(now))
         .bind(limit)
-        .fetch_all(&mut *tx.tx)
+        .fetch_all(&mut tx.tx)
         .await?;
         let mut mails = Vec::with_capacity(rows.len());
         for row in &rows {
@@ -126,24 +125,24 @@ impl Store {
                 Err(e) => {
                     let id: i64 = row.try_get("id")?;
                     tracing::error!(outbox = id, error = %e, "outbox row cannot be read; marked failed");
-                    sqlx::query(
+                    super::sql::query(
                         "UPDATE outbox SET status = 'failed', last_error = $1, leased_by = NULL WHERE id = $2",
                     )
                     .bind(db_text(&format!("unreadable row: {e}"), 1000))
                     .bind(id)
-                    .execute(&mut *tx.tx)
+                    .execute(&mut tx.tx)
                     .await?;
                     continue;
                 }
             };
-            sqlx::query(
+            super::sql::query(
                 "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, leased_by = $2 \
                  WHERE id = $3",
             )
             .bind(to_millis(now + lease))
             .bind(holder)
             .bind(mail.id)
-            .execute(&mut *tx.tx)
+            .execute(&mut tx.tx)
             .await?;
             mails.push(OutboxMail {
                 attempts: mail.attempts + 1,
@@ -159,7 +158,7 @@ impl Store {
         me: i64,
         now: DateTime<Utc>,
     ) -> Result<Vec<i64>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT DISTINCT leased_by FROM outbox WHERE status = 'pending' \
              AND leased_by IS NOT NULL AND leased_by <> $1 AND next_attempt_at > $2",
         )
@@ -168,7 +167,7 @@ impl Store {
         .fetch_all(self.pool())
         .await?
         .iter()
-        .map(|r| Ok(r.try_get("leased_by")?))
+        .map(|r| r.try_get("leased_by"))
         .collect()
     }
     /// Ends the leases a daemon that is gone held (`None`: every daemon's
@@ -182,11 +181,13 @@ impl Store {
         const RELEASE: &str = "UPDATE outbox SET next_attempt_at = $1, leased_by = NULL \
              WHERE status = 'pending' AND leased_by IS NOT NULL AND leased_by <> $2";
         let query = match holder {
-            Some(holder) => sqlx::query(AssertSqlSafe(format!("{RELEASE} AND leased_by = $3")))
-                .bind(to_millis(now))
-                .bind(keep)
-                .bind(holder),
-            None => sqlx::query(RELEASE).bind(to_millis(now)).bind(keep),
+            Some(holder) => {
+                super::sql::query(AssertSqlSafe(format!("{RELEASE} AND leased_by = $3")))
+                    .bind(to_millis(now))
+                    .bind(keep)
+                    .bind(holder)
+            }
+            None => super::sql::query(RELEASE).bind(to_millis(now)).bind(keep),
         };
         let done = query.execute(self.pool()).await?;
         Ok(done.rows_affected())
@@ -199,22 +200,22 @@ impl Store {
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let mut tx = self.begin().await?;
-        sqlx::query(
+        super::sql::query(
             "UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL, leased_by = NULL \
              WHERE id = $2",
         )
         .bind(to_millis(at))
         .bind(mail.id)
-        .execute(&mut *tx.tx)
+        .execute(&mut tx.tx)
         .await?;
         if let (Some(game), Some(ply)) = (mail.game_id, mail.ply) {
-            sqlx::query(
+            super::sql::query(
                 "UPDATE moves SET sent_at = $1 WHERE game_id = $2 AND ply = $3 AND sent_at IS NULL",
             )
             .bind(to_millis(at))
             .bind(game)
             .bind(ply)
-            .execute(&mut *tx.tx)
+            .execute(&mut tx.tx)
             .await?;
         } else if mail.game_id.is_none() {
             // A digest (a mail of no one game) tells its player of several
@@ -223,13 +224,13 @@ impl Store {
             // digest's games up by key: the correlated EXISTS it replaces
             // made SQLite scan every move ever played, and a fresh
             // PostgreSQL plan a seq scan of `moves` (issue 15).
-            sqlx::query(
+            super::sql::query(
                 "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND (game_id, ply) IN \
                  (SELECT game_id, ply FROM digest_games WHERE mail_key = $2)",
             )
             .bind(to_millis(at))
             .bind(&mail.mail_key)
-            .execute(&mut *tx.tx)
+            .execute(&mut tx.tx)
             .await?;
         }
         tx.commit().await
@@ -248,13 +249,13 @@ impl Store {
         const UNCLAIM: &str = "UPDATE outbox SET attempts = attempts - 1, next_attempt_at = $1, \
              leased_by = NULL";
         let query = match error {
-            Some(error) => sqlx::query(AssertSqlSafe(format!(
+            Some(error) => super::sql::query(AssertSqlSafe(format!(
                 "{UNCLAIM}, last_error = $2 WHERE id = $3 AND status = 'pending'"
             )))
             .bind(to_millis(now))
             .bind(db_text(error, 1000))
             .bind(mail.id),
-            None => sqlx::query(AssertSqlSafe(format!(
+            None => super::sql::query(AssertSqlSafe(format!(
                 "{UNCLAIM} WHERE id = $2 AND status = 'pending'"
             )))
             .bind(to_millis(now))
@@ -275,7 +276,7 @@ impl Store {
         let error = db_text(error, 1000);
         match retry_at {
             Some(at) => {
-                sqlx::query(
+                super::sql::query(
                     "UPDATE outbox SET last_error = $1, next_attempt_at = $2, leased_by = NULL \
                      WHERE id = $3",
                 )
@@ -286,7 +287,7 @@ impl Store {
                 .await?;
             }
             None => {
-                sqlx::query(
+                super::sql::query(
                     "UPDATE outbox SET status = 'failed', last_error = $1, leased_by = NULL WHERE id = $2",
                 )
                     .bind(error)
@@ -299,7 +300,7 @@ impl Store {
     }
     /// Every outbox mail, oldest first.
     pub async fn outbox(&self) -> Result<Vec<OutboxStatus>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT mail_key, recipient, status, attempts, last_error, raw FROM outbox ORDER BY id",
         )
         .fetch_all(self.pool())
@@ -319,14 +320,14 @@ impl Store {
     }
     /// How many mails are waiting to be sent (due or not).
     pub async fn outbox_pending(&self) -> Result<i64, StoreError> {
-        let row = sqlx::query("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'")
+        let row = super::sql::query("SELECT COUNT(*) AS n FROM outbox WHERE status = 'pending'")
             .fetch_one(self.pool())
             .await?;
-        Ok(row.try_get("n")?)
+        row.try_get("n")
     }
 }
 
-fn outbox_from_row(row: &AnyRow) -> Result<OutboxMail, StoreError> {
+fn outbox_from_row(row: &Row) -> Result<OutboxMail, StoreError> {
     Ok(OutboxMail {
         id: row.try_get("id")?,
         mail_key: row.try_get("mail_key")?,
@@ -347,7 +348,7 @@ impl Tx {
         m: &NewOutboxMail,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO outbox (mail_key, message_id, kind, envelope_from, recipient, raw, game_id, ply, \
              status, attempts, next_attempt_at, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0, $9, $9) ON CONFLICT (mail_key) DO NOTHING",
@@ -364,7 +365,7 @@ impl Tx {
         .bind(m.game_id.map(|g| g.0))
         .bind(m.ply)
         .bind(to_millis(now))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -372,9 +373,9 @@ impl Tx {
     /// up before the work of making it again).
     pub async fn outbox_has(&mut self, mail_key: &str) -> Result<bool, StoreError> {
         Ok(
-            sqlx::query("SELECT 1 AS one FROM outbox WHERE mail_key = $1")
+            super::sql::query("SELECT 1 AS one FROM outbox WHERE mail_key = $1")
                 .bind(mail_key)
-                .fetch_optional(&mut *self.tx)
+                .fetch_optional(&mut self.tx)
                 .await?
                 .is_some(),
         )
@@ -385,14 +386,14 @@ impl Tx {
         recipient: &str,
         since: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT COUNT(*) AS n FROM outbox WHERE recipient = $1 AND kind = 'answer' AND created_at >= $2",
         )
         .bind(recipient)
         .bind(to_millis(since))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
-        Ok(row.try_get("n")?)
+        row.try_get("n")
     }
     /// The first of `message_ids` that the outbox holds as a mail to
     /// `recipient`: proof that a bounce is about a mail we sent them.
@@ -402,12 +403,12 @@ impl Tx {
         recipient: &str,
     ) -> Result<Option<String>, StoreError> {
         for id in message_ids {
-            let row = sqlx::query(
+            let row = super::sql::query(
                 "SELECT message_id FROM outbox WHERE message_id = $1 AND recipient = $2 LIMIT 1",
             )
             .bind(*id)
             .bind(recipient)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
             if let Some(row) = row {
                 return Ok(Some(row.try_get("message_id")?));

@@ -1,8 +1,7 @@
 //! Registering and finding players.
 
+use super::sql::{AssertSqlSafe, Row};
 use chrono::{DateTime, Utc};
-use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, AssertSqlSafe, Row};
 
 use super::{Store, StoreError, Tx, from_millis, to_millis};
 use crate::domain::address::EmailAddress;
@@ -10,7 +9,7 @@ use crate::domain::player::{NewPlayer, Player, PlayerId, parse_tz};
 
 pub(super) const COLUMNS: &str = "id, email, name, lang, tz";
 
-pub(super) fn from_row(row: &AnyRow) -> Result<Player, StoreError> {
+pub(super) fn from_row(row: &Row) -> Result<Player, StoreError> {
     let email: String = row.try_get("email")?;
     let lang: String = row.try_get("lang")?;
     let tz: Option<String> = row.try_get("tz")?;
@@ -30,11 +29,11 @@ pub(super) fn from_row(row: &AnyRow) -> Result<Player, StoreError> {
 
 /// Inserts a player, `None` when the address is registered already.
 async fn insert(
-    conn: &mut AnyConnection,
+    on: super::sql::Exec<'_>,
     p: &NewPlayer,
     now: DateTime<Utc>,
 ) -> Result<Player, StoreError> {
-    let row = sqlx::query(AssertSqlSafe(format!(
+    let row = super::sql::query(AssertSqlSafe(format!(
         "INSERT INTO players (email, name, lang, tz, created_at) VALUES ($1, $2, $3, $4, $5) \
          ON CONFLICT (email) DO NOTHING RETURNING {COLUMNS}"
     )))
@@ -43,7 +42,7 @@ async fn insert(
     .bind(p.lang.code())
     .bind(p.tz.map(|t| t.name().to_string()))
     .bind(to_millis(now))
-    .fetch_optional(&mut *conn)
+    .fetch_optional(on)
     .await?;
     match row {
         Some(row) => from_row(&row),
@@ -52,23 +51,23 @@ async fn insert(
 }
 
 /// The player registered with an address, if any.
-async fn by_email(conn: &mut AnyConnection, email: &str) -> Result<Option<Player>, StoreError> {
-    let row = sqlx::query(AssertSqlSafe(format!(
+async fn by_email(on: super::sql::Exec<'_>, email: &str) -> Result<Option<Player>, StoreError> {
+    let row = super::sql::query(AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM players WHERE email = $1"
     )))
     .bind(email)
-    .fetch_optional(&mut *conn)
+    .fetch_optional(on)
     .await?;
     row.map(|r| from_row(&r)).transpose()
 }
 
 /// The player with an id (one must exist: games and entrants point to it).
-async fn by_id(conn: &mut AnyConnection, id: PlayerId) -> Result<Player, StoreError> {
-    let row = sqlx::query(AssertSqlSafe(format!(
+async fn by_id(on: super::sql::Exec<'_>, id: PlayerId) -> Result<Player, StoreError> {
+    let row = super::sql::query(AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM players WHERE id = $1"
     )))
     .bind(id.0)
-    .fetch_optional(&mut *conn)
+    .fetch_optional(on)
     .await?
     .ok_or_else(|| StoreError::Corrupt(format!("player id {} is missing", id.0)))?;
     from_row(&row)
@@ -81,24 +80,24 @@ impl Store {
         p: &NewPlayer,
         now: DateTime<Utc>,
     ) -> Result<Player, StoreError> {
-        insert(&mut *self.pool().acquire().await?, p, now).await
+        insert(self.pool().into(), p, now).await
     }
 
     /// The player registered with an address.
     pub async fn player_by_email(&self, email: &EmailAddress) -> Result<Player, StoreError> {
-        by_email(&mut *self.pool().acquire().await?, email.as_str())
+        by_email(self.pool().into(), email.as_str())
             .await?
             .ok_or_else(|| StoreError::UnknownPlayer(email.to_string()))
     }
 
     /// The player with an id.
     pub async fn player(&self, id: PlayerId) -> Result<Player, StoreError> {
-        by_id(&mut *self.pool().acquire().await?, id).await
+        by_id(self.pool().into(), id).await
     }
 
     /// Every player, by address.
     pub async fn players(&self) -> Result<Vec<Player>, StoreError> {
-        sqlx::query(AssertSqlSafe(format!(
+        super::sql::query(AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM players ORDER BY email"
         )))
         .fetch_all(self.pool())
@@ -113,18 +112,17 @@ impl Store {
     /// The generation of a player's private web links (see
     /// [`crate::adapter::mail::route::Tokens::web_link`]); `None` for no such player.
     pub async fn link_generation(&self, id: PlayerId) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT link_generation FROM players WHERE id = $1")
+        let row = super::sql::query("SELECT link_generation FROM players WHERE id = $1")
             .bind(id.0)
             .fetch_optional(self.pool())
             .await?;
-        row.map(|r| r.try_get("link_generation").map_err(StoreError::from))
-            .transpose()
+        row.map(|r| r.try_get("link_generation")).transpose()
     }
 
     /// Starts a new generation of a player's private web links, so every
     /// link made before stops working; the new generation.
     pub async fn bump_link_generation(&self, id: PlayerId) -> Result<i64, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "UPDATE players SET link_generation = link_generation + 1 WHERE id = $1 \
              RETURNING link_generation",
         )
@@ -132,7 +130,7 @@ impl Store {
         .fetch_optional(self.pool())
         .await?
         .ok_or_else(|| StoreError::Corrupt(format!("player id {} is missing", id.0)))?;
-        Ok(row.try_get("link_generation")?)
+        row.try_get("link_generation")
     }
 }
 
@@ -142,10 +140,11 @@ pub use crate::domain::player::Pause;
 impl Store {
     /// Whether and why the player of an address has their mail held.
     pub async fn pause_of(&self, email: &EmailAddress) -> Result<Option<Pause>, StoreError> {
-        let row = sqlx::query("SELECT paused_at, paused_reason FROM players WHERE email = $1")
-            .bind(email.as_str())
-            .fetch_optional(self.pool())
-            .await?;
+        let row =
+            super::sql::query("SELECT paused_at, paused_reason FROM players WHERE email = $1")
+                .bind(email.as_str())
+                .fetch_optional(self.pool())
+                .await?;
         pause_from(row)
     }
     /// Resumes the player of an address (`dopis player resume`); `false`
@@ -167,12 +166,11 @@ impl Tx {
     /// [`Store::link_generation`] inside a transaction (a mail's link to
     /// the player's pages is made as the mail is queued).
     pub async fn link_generation(&mut self, id: PlayerId) -> Result<Option<i64>, StoreError> {
-        let row = sqlx::query("SELECT link_generation FROM players WHERE id = $1")
+        let row = super::sql::query("SELECT link_generation FROM players WHERE id = $1")
             .bind(id.0)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
-        row.map(|r| r.try_get("link_generation").map_err(StoreError::from))
-            .transpose()
+        row.map(|r| r.try_get("link_generation")).transpose()
     }
 
     /// Registers a player (an event file names them); an address is registered once.
@@ -181,11 +179,11 @@ impl Tx {
         p: &NewPlayer,
         now: DateTime<Utc>,
     ) -> Result<Player, StoreError> {
-        insert(self.conn(), p, now).await
+        insert(self.conn().into(), p, now).await
     }
     /// The player with an id.
     pub async fn player(&mut self, id: PlayerId) -> Result<Player, StoreError> {
-        by_id(self.conn(), id).await
+        by_id(self.conn().into(), id).await
     }
     /// Sets the language of a player's mails and commands.
     pub async fn set_player_lang(
@@ -193,10 +191,10 @@ impl Tx {
         id: PlayerId,
         lang: crate::domain::lang::Lang,
     ) -> Result<(), StoreError> {
-        let done = sqlx::query("UPDATE players SET lang = $1 WHERE id = $2")
+        let done = super::sql::query("UPDATE players SET lang = $1 WHERE id = $2")
             .bind(lang.code())
             .bind(id.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         if done.rows_affected() == 0 {
             return Err(StoreError::Corrupt(format!(
@@ -208,7 +206,7 @@ impl Tx {
     }
     /// The player registered with an address, if any.
     pub async fn player_by_email(&mut self, email: &str) -> Result<Option<Player>, StoreError> {
-        by_email(self.conn(), email).await
+        by_email(self.conn().into(), email).await
     }
     /// Sets how a player hears of their moves.
     pub async fn set_player_digest(
@@ -216,18 +214,18 @@ impl Tx {
         player: PlayerId,
         digest: bool,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE players SET notify = $1 WHERE id = $2")
+        super::sql::query("UPDATE players SET notify = $1 WHERE id = $2")
             .bind(if digest { "digest" } else { "each" })
             .bind(player.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
     /// Whether a player gets the daily digest instead of a mail per move.
     pub async fn wants_digest(&mut self, player: PlayerId) -> Result<bool, StoreError> {
-        let row = sqlx::query("SELECT notify FROM players WHERE id = $1")
+        let row = super::sql::query("SELECT notify FROM players WHERE id = $1")
             .bind(player.0)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
         Ok(match row {
             Some(r) => r.try_get::<String, _>("notify")? == "digest",
@@ -236,8 +234,8 @@ impl Tx {
     }
     /// Every player who gets the daily digest.
     pub async fn digest_players(&mut self) -> Result<Vec<PlayerId>, StoreError> {
-        sqlx::query("SELECT id FROM players WHERE notify = 'digest' ORDER BY id")
-            .fetch_all(&mut *self.tx)
+        super::sql::query("SELECT id FROM players WHERE notify = 'digest' ORDER BY id")
+            .fetch_all(&mut self.tx)
             .await?
             .iter()
             .map(|r| Ok(PlayerId(r.try_get("id")?)))
@@ -245,9 +243,9 @@ impl Tx {
     }
     /// Whether and why a player's mail is held.
     pub async fn pause_of(&mut self, player: PlayerId) -> Result<Option<Pause>, StoreError> {
-        let row = sqlx::query("SELECT paused_at, paused_reason FROM players WHERE id = $1")
+        let row = super::sql::query("SELECT paused_at, paused_reason FROM players WHERE id = $1")
             .bind(player.0)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
         pause_from(row)
     }
@@ -258,14 +256,14 @@ impl Tx {
         reason: &str,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
+        let done = super::sql::query(
             "UPDATE players SET paused_at = $1, paused_reason = $2 \
              WHERE id = $3 AND paused_at IS NULL",
         )
         .bind(to_millis(now))
         .bind(reason)
         .bind(player.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(done.rows_affected() > 0)
     }
@@ -276,19 +274,19 @@ impl Tx {
         player: PlayerId,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
+        let done = super::sql::query(
             "UPDATE players SET paused_at = NULL, paused_reason = NULL, resumed_at = $1 \
              WHERE id = $2 AND paused_at IS NOT NULL",
         )
         .bind(to_millis(now))
         .bind(player.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(done.rows_affected() > 0)
     }
 }
 
-fn pause_from(row: Option<sqlx::any::AnyRow>) -> Result<Option<Pause>, StoreError> {
+fn pause_from(row: Option<super::sql::Row>) -> Result<Option<Pause>, StoreError> {
     let Some(row) = row else {
         return Ok(None);
     };

@@ -3,7 +3,6 @@
 //! after a while). What stays is what exactly-once and the standings need.
 
 use chrono::{DateTime, Utc};
-use sqlx::Row;
 
 use super::dump::Kind;
 use super::{Backend, Store, StoreError, Tx, to_millis};
@@ -44,42 +43,42 @@ pub struct ForgetCounts {
 impl Tx {
     /// The numbers of a player's games that are not finished.
     pub async fn unfinished_games_of(&mut self, player: PlayerId) -> Result<Vec<i64>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT id FROM games WHERE status <> 'finished' AND (white_id = $1 OR black_id = $1) \
              ORDER BY id",
         )
         .bind(player.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
-        .map(|r| Ok(r.try_get("id")?))
+        .map(|r| r.try_get("id"))
         .collect()
     }
 
     /// The events a player is entered in (not withdrawn) that have not started.
     pub async fn open_events_of(&mut self, player: PlayerId) -> Result<Vec<i64>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT e.id FROM events e JOIN entrants n ON n.event_id = e.id \
              WHERE n.player_id = $1 AND n.withdrawn_at IS NULL AND e.status = 'open' ORDER BY e.id",
         )
         .bind(player.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
-        .map(|r| Ok(r.try_get("id")?))
+        .map(|r| r.try_get("id"))
         .collect()
     }
 
     /// How many finished games a player has.
     pub async fn finished_games_of(&mut self, player: PlayerId) -> Result<i64, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT COUNT(*) AS n FROM games WHERE status = 'finished' \
              AND (white_id = $1 OR black_id = $1)",
         )
         .bind(player.0)
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
-        Ok(row.try_get("n")?)
+        row.try_get("n")
     }
 
     /// Erases a player's personal data: `email` and `name` become
@@ -99,7 +98,7 @@ impl Tx {
     ) -> Result<ForgetCounts, StoreError> {
         let mut counts = ForgetCounts::default();
         let at = to_millis(now);
-        sqlx::query(
+        super::sql::query(
             "UPDATE players SET email = $1, name = $2, tz = NULL, notify = 'each', \
              paused_at = NULL, paused_reason = NULL, xfcc_hash = NULL, forgotten_at = $3 WHERE id = $4",
         )
@@ -107,7 +106,7 @@ impl Tx {
         .bind(placeholder_name)
         .bind(at)
         .bind(player.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         // Mail bodies: to them, about their games, or with their address
         // in it. Not sent yet: not sent at all (it names someone who asked
@@ -116,7 +115,7 @@ impl Tx {
             Backend::Sqlite => "instr(raw, $4) > 0",
             Backend::Postgres => "position($4 IN raw) > 0",
         };
-        let done = sqlx::query(sqlx::AssertSqlSafe(format!(
+        let done = super::sql::query(super::sql::AssertSqlSafe(format!(
             "UPDATE outbox SET raw = $1, pruned_at = $2, \
              status = CASE WHEN status = 'pending' THEN 'failed' ELSE status END, \
              last_error = CASE WHEN status = 'pending' THEN 'not sent: it names a forgotten player' \
@@ -129,48 +128,48 @@ impl Tx {
         .bind(email)
         .bind(email.as_bytes().to_vec())
         .bind(player.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         counts.mails = done.rows_affected();
-        sqlx::query("UPDATE outbox SET recipient = $1 WHERE recipient = $2")
+        super::sql::query("UPDATE outbox SET recipient = $1 WHERE recipient = $2")
             .bind(placeholder_email)
             .bind(email)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         // What they wrote: inbound records keep their key (a mail acts once)
         // but lose the sender and outcome; mails of theirs that failed go.
-        let done = sqlx::query(
+        let done = super::sql::query(
             "UPDATE inbound SET sender = NULL, outcome = 'forgotten', pruned_at = $1 \
              WHERE LOWER(sender) = $2",
         )
         .bind(at)
         .bind(email)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         counts.inbound = done.rows_affected();
-        let done = sqlx::query("DELETE FROM failed_mail WHERE LOWER(sender) = $1")
+        let done = super::sql::query("DELETE FROM failed_mail WHERE LOWER(sender) = $1")
             .bind(email)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         counts.inbound += done.rows_affected();
-        sqlx::query("UPDATE confirmations SET text = '', used_at = COALESCE(used_at, $1) WHERE player_id = $2")
+        super::sql::query("UPDATE confirmations SET text = '', used_at = COALESCE(used_at, $1) WHERE player_id = $2")
             .bind(at)
             .bind(player.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
-        sqlx::query("UPDATE leave_bookings SET reason = NULL WHERE player_id = $1")
+        super::sql::query("UPDATE leave_bookings SET reason = NULL WHERE player_id = $1")
             .bind(player.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         // Their messages to their opponents (the opponents' stay).
-        let done = sqlx::query(
+        let done = super::sql::query(
             "DELETE FROM game_messages WHERE EXISTS (SELECT 1 FROM games g \
              WHERE g.id = game_messages.game_id AND \
              ((game_messages.side = 'white' AND g.white_id = $1) \
               OR (game_messages.side = 'black' AND g.black_id = $1)))",
         )
         .bind(player.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         counts.messages = done.rows_affected();
         // Every other text that names them: the TD log, leave booked by
@@ -211,14 +210,14 @@ impl Tx {
         before: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<u64, StoreError> {
-        let done = sqlx::query(
+        let done = super::sql::query(
             "UPDATE outbox SET raw = $1, pruned_at = $2 \
              WHERE status = 'sent' AND pruned_at IS NULL AND sent_at < $3",
         )
         .bind(Vec::<u8>::new())
         .bind(to_millis(now))
         .bind(to_millis(before))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(done.rows_affected())
     }
@@ -233,21 +232,21 @@ impl Tx {
         before: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<u64, StoreError> {
-        let done = sqlx::query(
+        let done = super::sql::query(
             "UPDATE inbound SET sender = NULL, outcome = 'pruned', pruned_at = $1 \
              WHERE pruned_at IS NULL AND processed_at < $2",
         )
         .bind(to_millis(now))
         .bind(to_millis(before))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
-        sqlx::query(
+        super::sql::query(
             "UPDATE confirmations SET text = '', used_at = COALESCE(used_at, $1) \
              WHERE created_at < $2 AND text <> ''",
         )
         .bind(to_millis(now))
         .bind(to_millis(before))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(done.rows_affected())
     }
@@ -270,14 +269,15 @@ impl Store {
     /// What retention has pruned so far (`dopis bench`'s soak shows it
     /// every minute).
     pub async fn retention_tally(&self) -> Result<RetentionTally, StoreError> {
-        let outbox = sqlx::query(
+        let outbox = super::sql::query(
             "SELECT COUNT(*) AS n, COUNT(pruned_at) AS pruned FROM outbox WHERE status = 'sent'",
         )
         .fetch_one(self.pool())
         .await?;
-        let inbound = sqlx::query("SELECT COUNT(*) AS n, COUNT(pruned_at) AS pruned FROM inbound")
-            .fetch_one(self.pool())
-            .await?;
+        let inbound =
+            super::sql::query("SELECT COUNT(*) AS n, COUNT(pruned_at) AS pruned FROM inbound")
+                .fetch_one(self.pool())
+                .await?;
         Ok(RetentionTally {
             outbox_sent: outbox.try_get("n")?,
             outbox_bodies_pruned: outbox.try_get("pruned")?,

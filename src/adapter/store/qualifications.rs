@@ -3,9 +3,9 @@
 //! their entries hold one (`event_entries.qualification`). See
 //! [`crate::domain::event::entries`] for the rules.
 
+use super::sql::AssertSqlSafe;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::{AssertSqlSafe, Row};
 
 use super::{StoreError, Tx, from_millis, to_millis};
 use crate::domain::event::Points;
@@ -35,7 +35,7 @@ impl Tx {
     /// Records a qualification; `false` when the player has it from that
     /// section already (recording twice changes nothing).
     pub async fn add_qualification(&mut self, q: &Qualification) -> Result<bool, StoreError> {
-        let done = sqlx::query(
+        let done = super::sql::query(
             "INSERT INTO qualifications \
                (player_id, name, event_id, place, points, possible, earned_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) \
@@ -48,7 +48,7 @@ impl Tx {
         .bind(q.points.quarters())
         .bind(q.possible.quarters())
         .bind(to_millis(q.earned_at))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(done.rows_affected() > 0)
     }
@@ -58,12 +58,12 @@ impl Tx {
         &mut self,
         player: PlayerId,
     ) -> Result<Vec<Qualification>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT player_id, name, event_id, place, points, possible, earned_at \
              FROM qualifications WHERE player_id = $1 ORDER BY earned_at, id",
         )
         .bind(player.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {
@@ -90,7 +90,7 @@ impl Tx {
         name: &str,
         except: EventId,
     ) -> Result<u32, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT \
                (SELECT COUNT(*) FROM qualifications WHERE player_id = $1 AND name = $2) AS earned, \
                (SELECT COUNT(*) FROM event_entries WHERE player_id = $1 AND qualification = $2 \
@@ -99,7 +99,7 @@ impl Tx {
         .bind(player.0)
         .bind(name)
         .bind(except.0)
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
         let earned: i64 = row.try_get("earned")?;
         let held: i64 = row.try_get("held")?;
@@ -109,9 +109,9 @@ impl Tx {
     /// Marks a section of a class that promotes: its promotions are
     /// recorded when its last game ends.
     pub async fn set_promotions_due(&mut self, section: EventId) -> Result<(), StoreError> {
-        sqlx::query("UPDATE events SET promotions_due = 1 WHERE id = $1")
+        super::sql::query("UPDATE events SET promotions_due = 1 WHERE id = $1")
             .bind(section.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }
@@ -119,8 +119,8 @@ impl Tx {
     /// The sections whose promotions are still to be recorded (for the
     /// daemon's pass).
     pub async fn sections_awaiting_promotions(&mut self) -> Result<Vec<EventId>, StoreError> {
-        sqlx::query("SELECT id FROM events WHERE promotions_due = 1 ORDER BY id")
-            .fetch_all(&mut *self.tx)
+        super::sql::query("SELECT id FROM events WHERE promotions_due = 1 ORDER BY id")
+            .fetch_all(&mut self.tx)
             .await?
             .iter()
             .map(|r| Ok(EventId(r.try_get("id")?)))
@@ -131,11 +131,11 @@ impl Tx {
     /// row on PostgreSQL so that two daemons cannot record them twice.
     pub async fn promotions_pending(&mut self, section: EventId) -> Result<bool, StoreError> {
         let lock = self.row_lock();
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let row = super::sql::query(AssertSqlSafe(format!(
             "SELECT promotions_due FROM events WHERE id = $1{lock}"
         )))
         .bind(section.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         Ok(match row {
             Some(r) => r.try_get::<i64, _>("promotions_due")? == 1,
@@ -145,9 +145,9 @@ impl Tx {
 
     /// Whether a section's promotions have been recorded.
     pub async fn promotions_recorded(&mut self, section: EventId) -> Result<bool, StoreError> {
-        let row = sqlx::query("SELECT promotions_at FROM events WHERE id = $1")
+        let row = super::sql::query("SELECT promotions_at FROM events WHERE id = $1")
             .bind(section.0)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
         Ok(match row {
             Some(r) => r.try_get::<Option<i64>, _>("promotions_at")?.is_some(),
@@ -161,10 +161,10 @@ impl Tx {
         section: EventId,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE events SET promotions_due = 0, promotions_at = $1 WHERE id = $2")
+        super::sql::query("UPDATE events SET promotions_due = 0, promotions_at = $1 WHERE id = $2")
             .bind(to_millis(now))
             .bind(section.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }

@@ -4,10 +4,9 @@
 
 use std::collections::HashMap;
 
+use super::sql::Row;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::Row;
-use sqlx::any::AnyRow;
 
 use super::{Backend, StoreError, Tx, corrupt, to_millis};
 use crate::domain::ids::GameId;
@@ -61,13 +60,13 @@ pub struct ListedRating {
     pub standing: Standing,
 }
 
-fn opt_i32(row: &AnyRow, col: &str) -> Result<Option<i32>, StoreError> {
+fn opt_i32(row: &Row, col: &str) -> Result<Option<i32>, StoreError> {
     row.try_get::<Option<i64>, _>(col)?
         .map(|v| i32::try_from(v).map_err(|_| corrupt(format!("{col} {v} out of range"))))
         .transpose()
 }
 
-fn standing_from_row(row: &AnyRow) -> Result<Standing, StoreError> {
+fn standing_from_row(row: &Row) -> Result<Standing, StoreError> {
     let u = |col: &str| -> Result<u32, StoreError> {
         let v: i64 = row.try_get(col)?;
         u32::try_from(v).map_err(|_| corrupt(format!("{col} {v} out of range")))
@@ -105,18 +104,18 @@ impl Tx {
             Backend::Postgres => " FOR UPDATE",
             Backend::Sqlite => "",
         };
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO ratings (player_id, updated_at) VALUES ($1, 0) \
              ON CONFLICT (player_id) DO NOTHING",
         )
         .bind(player.0)
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+        let row = super::sql::query(super::sql::AssertSqlSafe(format!(
             "SELECT {COLUMNS} FROM ratings WHERE player_id = $1{lock}"
         )))
         .bind(player.0)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         row.as_ref()
             .map_or_else(|| Ok(Standing::default()), standing_from_row)
@@ -130,7 +129,7 @@ impl Tx {
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
         let first = serde_json::to_string(&s.first_games).map_err(|e| corrupt(e.to_string()))?;
-        sqlx::query(
+        super::sql::query(
             "UPDATE ratings SET rating = $2, source = $3, games = $4, reached_2400 = $5, \
              period = $6, period_start = $7, k = $8, period_sum = $9, period_games = $10, \
              first_games = $11, updated_at = $12 WHERE player_id = $1",
@@ -147,7 +146,7 @@ impl Tx {
         .bind(i64::from(s.period_games))
         .bind(first)
         .bind(to_millis(now))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -158,7 +157,7 @@ impl Tx {
         c: &RatingChange,
         at: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO rating_history (player_id, game_id, kind, period, opponent_id, \
              opponent_rating, score_halves, diff, expected, delta, k, rating_before, \
              rating_after, source, set_by, at) \
@@ -180,7 +179,7 @@ impl Tx {
         .bind(c.source.as_deref())
         .bind(c.set_by.as_deref())
         .bind(to_millis(at))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -188,9 +187,9 @@ impl Tx {
     /// Whether a game is already in the rating history.
     pub async fn game_in_rating_history(&mut self, game: GameId) -> Result<bool, StoreError> {
         Ok(
-            sqlx::query("SELECT 1 AS one FROM rating_history WHERE game_id = $1")
+            super::sql::query("SELECT 1 AS one FROM rating_history WHERE game_id = $1")
                 .bind(game.0)
-                .fetch_optional(&mut *self.tx)
+                .fetch_optional(&mut self.tx)
                 .await?
                 .is_some(),
         )
@@ -202,24 +201,26 @@ impl Tx {
         &mut self,
         game: GameId,
     ) -> Result<Vec<(PlayerId, Option<i32>)>, StoreError> {
-        sqlx::query("SELECT player_id, opponent_rating FROM rating_history WHERE game_id = $1")
-            .bind(game.0)
-            .fetch_all(&mut *self.tx)
-            .await?
-            .iter()
-            .map(|r| {
-                Ok((
-                    PlayerId(r.try_get("player_id")?),
-                    opt_i32(r, "opponent_rating")?,
-                ))
-            })
-            .collect()
+        super::sql::query(
+            "SELECT player_id, opponent_rating FROM rating_history WHERE game_id = $1",
+        )
+        .bind(game.0)
+        .fetch_all(&mut self.tx)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok((
+                PlayerId(r.try_get("player_id")?),
+                opt_i32(r, "opponent_rating")?,
+            ))
+        })
+        .collect()
     }
 
     /// The rating list: every player with a rating or games towards one,
     /// best first, then by name.
     pub async fn rating_list(&mut self) -> Result<Vec<ListedRating>, StoreError> {
-        sqlx::query(sqlx::AssertSqlSafe(format!(
+        super::sql::query(super::sql::AssertSqlSafe(format!(
             "SELECT p.email AS email, p.name AS name, {} FROM ratings r \
              JOIN players p ON p.id = r.player_id \
              WHERE r.rating IS NOT NULL OR r.first_games <> '[]' \
@@ -230,7 +231,7 @@ impl Tx {
                 .collect::<Vec<_>>()
                 .join(", ")
         )))
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {
@@ -253,9 +254,9 @@ impl Tx {
             if out.contains_key(&p) {
                 continue;
             }
-            let row = sqlx::query("SELECT rating FROM ratings WHERE player_id = $1")
+            let row = super::sql::query("SELECT rating FROM ratings WHERE player_id = $1")
                 .bind(p.0)
-                .fetch_optional(&mut *self.tx)
+                .fetch_optional(&mut self.tx)
                 .await?;
             if let Some(r) = row
                 .as_ref()
@@ -274,13 +275,13 @@ impl Tx {
         &mut self,
         player: PlayerId,
     ) -> Result<Vec<RatingChange>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT player_id, game_id, kind, period, opponent_id, opponent_rating, score_halves, \
              diff, expected, delta, k, rating_before, rating_after, source, set_by \
              FROM rating_history WHERE player_id = $1 ORDER BY id",
         )
         .bind(player.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {

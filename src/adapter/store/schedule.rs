@@ -3,11 +3,10 @@
 //! report lists (waiting, due, finished). Still the `games` table, kept in a
 //! file of its own so each file holds one concern.
 
+use super::sql::{AssertSqlSafe, Row};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use shakmaty::Color;
-use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
 
 use super::{Backend, StoreError, Tx, corrupt, from_millis, to_millis};
 use crate::domain::chess::side;
@@ -119,7 +118,7 @@ fn color_from(text: Option<String>) -> Result<Color, StoreError> {
     }
 }
 
-fn report_row(row: &AnyRow) -> Result<ReportRow, StoreError> {
+fn report_row(row: &Row) -> Result<ReportRow, StoreError> {
     let white = (
         PlayerId(row.try_get("white_id")?),
         row.try_get::<Option<String>, _>("white_name")?,
@@ -162,11 +161,8 @@ fn event_filter(event: Option<EventId>, n: usize) -> String {
 }
 
 /// A statement's parameters bound in order.
-fn bound<'q>(
-    sql: String,
-    params: impl IntoIterator<Item = i64>,
-) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
-    let mut q = sqlx::query(AssertSqlSafe(sql));
+fn bound(sql: String, params: impl IntoIterator<Item = i64>) -> super::sql::Query {
+    let mut q = super::sql::query(AssertSqlSafe(sql));
     for p in params {
         q = q.bind(p);
     }
@@ -187,10 +183,10 @@ impl Tx {
         let sql = format!(
             "SELECT COUNT(*) AS n FROM games g WHERE g.status = 'active' AND {condition} {filter}"
         );
-        Ok(bound(sql, params)
+        bound(sql, params)
             .fetch_one(self.conn())
             .await?
-            .try_get("n")?)
+            .try_get("n")
     }
 
     /// The active games (of one event, or of all) of a band of the deadline
@@ -202,7 +198,6 @@ impl Tx {
         event: Option<EventId>,
         mut each: impl FnMut(ReportRow) -> Result<(), E>,
     ) -> Result<(), E> {
-        use futures::TryStreamExt;
         let (condition, mut params, order) = band.sql();
         let filter = event_filter(event, params.len() + 1);
         params.extend(event.map(|e| e.0));
@@ -214,12 +209,9 @@ impl Tx {
              LEFT JOIN players b ON b.id = g.black_id \
              WHERE g.status = 'active' AND {condition} {filter} ORDER BY {order}"
         );
-        let query = bound(sql, params);
-        let mut rows = query.fetch(self.conn());
-        while let Some(row) = rows.try_next().await.map_err(StoreError::from)? {
-            each(report_row(&row)?)?;
-        }
-        Ok(())
+        bound(sql, params)
+            .for_each(self.conn(), |row| each(report_row(&row)?))
+            .await
     }
 
     /// Games (of one event, or of all) that finished after `from` and at
@@ -273,7 +265,7 @@ impl Tx {
         game: GameId,
         schedule: Option<&Schedule>,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "UPDATE games SET next_due_at = $1, deadline_at = $2, to_move = $3, waiting_since = $4 \
              WHERE id = $5",
         )
@@ -293,7 +285,7 @@ impl Tx {
         game: GameId,
         until: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE games SET next_due_at = $1 WHERE id = $2")
+        super::sql::query("UPDATE games SET next_due_at = $1 WHERE id = $2")
             .bind(to_millis(until))
             .bind(game.0)
             .execute(self.conn())
@@ -311,7 +303,7 @@ impl Tx {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",
         };
-        let row = sqlx::query(AssertSqlSafe(format!(
+        let row = super::sql::query(AssertSqlSafe(format!(
             "SELECT id FROM games WHERE status = 'active' AND next_due_at <= $1 \
              ORDER BY next_due_at, id LIMIT 1{lock}"
         )))

@@ -4,7 +4,6 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use sqlx::Row;
 
 use super::{StoreError, Tx, from_millis, small, to_millis};
 use crate::domain::ids::{EventId, GameId};
@@ -71,7 +70,7 @@ impl Tx {
         a: &NewTdAction<'_>,
         now: DateTime<Utc>,
     ) -> Result<i64, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "INSERT INTO td_actions (event_id, game_id, action, by_td, detail, reason, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
         )
@@ -82,18 +81,18 @@ impl Tx {
         .bind(a.detail)
         .bind(a.reason)
         .bind(to_millis(now))
-        .fetch_one(&mut *self.tx)
+        .fetch_one(&mut self.tx)
         .await?;
-        Ok(row.try_get("id")?)
+        row.try_get("id")
     }
     /// The TD actions on an event and its games, oldest first.
     pub async fn td_actions(&mut self, event: EventId) -> Result<Vec<TdAction>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT id, event_id, game_id, action, by_td, detail, reason, created_at FROM td_actions \
              WHERE event_id = $1 ORDER BY id",
         )
         .bind(event.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {
@@ -115,7 +114,7 @@ impl Tx {
         &mut self,
         e: &DeadlineExtension,
     ) -> Result<(), StoreError> {
-        sqlx::query(
+        super::sql::query(
             "INSERT INTO deadline_extensions (game_id, side, days, granted_by, reason, granted_at) \
              VALUES ($1, $2, $3, $4, $5, $6)",
         )
@@ -125,7 +124,7 @@ impl Tx {
         .bind(&e.granted_by)
         .bind(&e.reason)
         .bind(to_millis(e.granted_at))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(())
     }
@@ -134,12 +133,12 @@ impl Tx {
         &mut self,
         game: GameId,
     ) -> Result<Vec<DeadlineExtension>, StoreError> {
-        sqlx::query(
+        super::sql::query(
             "SELECT game_id, side, days, granted_by, reason, granted_at FROM deadline_extensions \
              WHERE game_id = $1 ORDER BY id",
         )
         .bind(game.0)
-        .fetch_all(&mut *self.tx)
+        .fetch_all(&mut self.tx)
         .await?
         .iter()
         .map(|r| {

@@ -3,7 +3,6 @@
 //! link changes nothing (see `service::unsubscribe`).
 
 use chrono::{DateTime, Utc};
-use sqlx::Row;
 
 use super::{StoreError, Tx, from_millis, to_millis};
 use crate::domain::player::PlayerId;
@@ -21,7 +20,7 @@ impl Tx {
         changed: bool,
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
-        let done = sqlx::query(
+        let done = super::sql::query(
             "INSERT INTO unsubscribes (player_id, list, issued, used_at, changed) \
              VALUES ($1, $2, $3, $4, $5) ON CONFLICT (player_id, list, issued) DO NOTHING",
         )
@@ -30,7 +29,7 @@ impl Tx {
         .bind(issued)
         .bind(to_millis(now))
         .bind(i64::from(changed))
-        .execute(&mut *self.tx)
+        .execute(&mut self.tx)
         .await?;
         Ok(done.rows_affected() == 1)
     }
@@ -42,22 +41,22 @@ impl Tx {
         list: &str,
         issued: i64,
     ) -> Result<Option<DateTime<Utc>>, StoreError> {
-        let row = sqlx::query(
+        let row = super::sql::query(
             "SELECT used_at FROM unsubscribes WHERE player_id = $1 AND list = $2 AND issued = $3",
         )
         .bind(player.0)
         .bind(list)
         .bind(issued)
-        .fetch_optional(&mut *self.tx)
+        .fetch_optional(&mut self.tx)
         .await?;
         row.map(|r| from_millis(r.try_get("used_at")?)).transpose()
     }
 
     /// Whether a player hears when an event opens for entries.
     pub async fn wants_announcements(&mut self, player: PlayerId) -> Result<bool, StoreError> {
-        let row = sqlx::query("SELECT announcements FROM players WHERE id = $1")
+        let row = super::sql::query("SELECT announcements FROM players WHERE id = $1")
             .bind(player.0)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
         match row {
             Some(r) => Ok(r.try_get::<i64, _>("announcements")? == 1),

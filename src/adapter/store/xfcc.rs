@@ -2,17 +2,15 @@
 //! (`players.xfcc_hash`, migration 0020); their games are
 //! [`Tx::games_of`].
 
-use sqlx::Row;
-
 use super::{StoreError, Tx};
 use crate::domain::player::PlayerId;
 
 impl Tx {
     /// The Argon2 hash of a player's XFCC password; `None`: they have none.
     pub async fn xfcc_hash(&mut self, player: PlayerId) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT xfcc_hash FROM players WHERE id = $1")
+        let row = super::sql::query("SELECT xfcc_hash FROM players WHERE id = $1")
             .bind(player.0)
-            .fetch_optional(&mut *self.tx)
+            .fetch_optional(&mut self.tx)
             .await?;
         match row {
             Some(r) => Ok(r.try_get("xfcc_hash")?),
@@ -26,10 +24,10 @@ impl Tx {
         player: PlayerId,
         hash: Option<&str>,
     ) -> Result<(), StoreError> {
-        sqlx::query("UPDATE players SET xfcc_hash = $1 WHERE id = $2")
+        super::sql::query("UPDATE players SET xfcc_hash = $1 WHERE id = $2")
             .bind(hash)
             .bind(player.0)
-            .execute(&mut *self.tx)
+            .execute(&mut self.tx)
             .await?;
         Ok(())
     }

@@ -38,11 +38,12 @@ pub(super) fn start_daemon(club: &Club, db: &TestDb, crash_at: Option<&str>) -> 
 
 /// The number of moves stored per game, read from the database.
 async fn plies(store: &dopis::adapter::store::Store) -> BTreeMap<i64, usize> {
-    use sqlx::Row;
-    let rows = sqlx::query("SELECT game_id, COUNT(*) AS n FROM moves GROUP BY game_id")
-        .fetch_all(store.pool())
-        .await
-        .unwrap();
+    let rows = dopis::adapter::store::sql::query(
+        "SELECT game_id, COUNT(*) AS n FROM moves GROUP BY game_id",
+    )
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
     rows.iter()
         .map(|r| {
             let n: i64 = r.try_get("n").unwrap();

@@ -9,7 +9,6 @@ use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
 use chrono::{DateTime, FixedOffset};
-use sqlx::Row;
 
 use crate::support::{TestDb, dopis, ok};
 
@@ -165,7 +164,7 @@ pub fn ms(d: Duration) -> String {
 /// What the daemon recorded of each mail it handled: `maildir:NAME` →
 /// (idempotency key, outcome).
 pub async fn inbound(store: &dopis::adapter::store::Store) -> HashMap<String, (String, String)> {
-    sqlx::query("SELECT mailbox_ref, mail_key, outcome FROM inbound")
+    dopis::adapter::store::sql::query("SELECT mailbox_ref, mail_key, outcome FROM inbound")
         .fetch_all(store.pool())
         .await
         .unwrap()
@@ -224,7 +223,7 @@ pub struct Outgoing {
 
 /// Every mail in the outbox, oldest first.
 pub async fn outbox(store: &dopis::adapter::store::Store) -> Vec<Outgoing> {
-    let rows = sqlx::query("SELECT recipient, raw FROM outbox ORDER BY id")
+    let rows = dopis::adapter::store::sql::query("SELECT recipient, raw FROM outbox ORDER BY id")
         .fetch_all(store.pool())
         .await
         .unwrap();
@@ -270,7 +269,7 @@ pub async fn outbox(store: &dopis::adapter::store::Store) -> Vec<Outgoing> {
 
 /// The registered players' addresses, lower-cased.
 pub async fn registered(store: &dopis::adapter::store::Store) -> Vec<String> {
-    sqlx::query("SELECT email FROM players")
+    dopis::adapter::store::sql::query("SELECT email FROM players")
         .fetch_all(store.pool())
         .await
         .unwrap()
@@ -285,7 +284,7 @@ pub async fn registered(store: &dopis::adapter::store::Store) -> Vec<String> {
 /// after a mail: it changed nothing.
 pub async fn state_besides_moves(store: &dopis::adapter::store::Store) -> Vec<String> {
     let mut state = Vec::new();
-    for r in sqlx::query(
+    for r in dopis::adapter::store::sql::query(
         "SELECT id, status, result, end_reason, draw_offer_by, conditionals, \
          white_offer_ply, black_offer_ply FROM games ORDER BY id",
     )
@@ -305,10 +304,11 @@ pub async fn state_besides_moves(store: &dopis::adapter::store::Store) -> Vec<St
             r.try_get::<Option<i64>, _>("black_offer_ply").unwrap(),
         ));
     }
-    for r in sqlx::query("SELECT email, lang, paused_at FROM players ORDER BY id")
-        .fetch_all(store.pool())
-        .await
-        .unwrap()
+    for r in
+        dopis::adapter::store::sql::query("SELECT email, lang, paused_at FROM players ORDER BY id")
+            .fetch_all(store.pool())
+            .await
+            .unwrap()
     {
         state.push(format!(
             "player {} {} paused {:?}",
@@ -324,7 +324,7 @@ pub async fn state_besides_moves(store: &dopis::adapter::store::Store) -> Vec<St
             "SELECT COUNT(*) AS n FROM confirmations WHERE used_at IS NOT NULL",
         ),
     ] {
-        let n: i64 = sqlx::query(sql)
+        let n: i64 = dopis::adapter::store::sql::query(sql)
             .fetch_one(store.pool())
             .await
             .unwrap()

@@ -135,8 +135,7 @@ pub fn reply_raw(mail: &Sent, from: &str, text: &str, message_id: &str) -> Vec<u
 
 /// The number of moves stored per game.
 pub async fn plies(store: &dopis::adapter::store::Store) -> BTreeMap<i64, usize> {
-    use sqlx::Row;
-    sqlx::query("SELECT game_id, COUNT(*) AS n FROM moves GROUP BY game_id")
+    dopis::adapter::store::sql::query("SELECT game_id, COUNT(*) AS n FROM moves GROUP BY game_id")
         .fetch_all(store.pool())
         .await
         .unwrap()
