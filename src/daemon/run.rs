@@ -143,8 +143,9 @@ fn mail_span(mail: &Incoming) -> tracing::Span {
 
 /// What became of one mail the sender tried.
 enum Delivery {
-    /// The server took it.
-    Sent,
+    /// The server took it, at that time (recorded with the others of its
+    /// batch, see [`Daemon::send`]).
+    Sent(chrono::DateTime<chrono::Utc>),
     /// Not sent: given up, or put off by its own backoff.
     NotSent,
     /// The server takes no mail now (why): not this mail's fault.
@@ -674,25 +675,44 @@ impl Daemon {
             if batch.is_empty() {
                 return Ok(sent);
             }
+            // The mails the server took are recorded as sent together, in
+            // one transaction after the batch (or before leaving it): one
+            // commit, so one fsync, for up to a batch of mails rather than
+            // one each (issue 27). A daemon that dies before that commit
+            // sends those mails again, as it always did the one mail in
+            // hand; each keeps its Message-ID.
+            let mut taken = Vec::new();
+            let mut outcome = Ok(None);
             for (i, mail) in batch.iter().enumerate() {
                 if *shutdown.borrow() {
-                    return Ok(sent);
+                    break;
                 }
-                match self.send_one(mailer, mail).await? {
-                    Delivery::Sent => sent += 1,
-                    Delivery::NotSent => {}
-                    Delivery::ServerUnavailable(why) => {
-                        // The rest would fail the same way: all go back as
-                        // they were, due at once, no attempt counted, and the
-                        // pass fails, so the daemon's pause between failed
-                        // passes (seconds, not each mail's growing backoff)
-                        // sets when they are tried again.
-                        delivery::put_back(&self.store, &batch[i..], &why, self.clock.now())
-                            .await?;
-                        anyhow::bail!(
-                            "{why}; the outbox waits for the server ({sent} sent this pass)"
-                        );
+                match self.send_one(mailer, mail).await {
+                    Ok(Delivery::Sent(at)) => taken.push((mail, at)),
+                    Ok(Delivery::NotSent) => {}
+                    Ok(Delivery::ServerUnavailable(why)) => {
+                        outcome = Ok(Some((i, why)));
+                        break;
                     }
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
+                }
+            }
+            delivery::sent_all(&self.store, &taken).await?;
+            sent += taken.len();
+            match outcome? {
+                _ if *shutdown.borrow() => return Ok(sent),
+                None => {}
+                Some((i, why)) => {
+                    // The rest would fail the same way: all go back as
+                    // they were, due at once, no attempt counted, and the
+                    // pass fails, so the daemon's pause between failed
+                    // passes (seconds, not each mail's growing backoff)
+                    // sets when they are tried again.
+                    delivery::put_back(&self.store, &batch[i..], &why, self.clock.now()).await?;
+                    anyhow::bail!("{why}; the outbox waits for the server ({sent} sent this pass)");
                 }
             }
         }
@@ -712,9 +732,8 @@ impl Daemon {
         {
             Ok(()) => {
                 crate::service::crash_point("after-send");
-                delivery::sent(&self.store, mail, self.clock.now()).await?;
                 tracing::info!(key = %mail.mail_key, to = %to, "sent");
-                Ok(Delivery::Sent)
+                Ok(Delivery::Sent(self.clock.now()))
             }
             Err(SendError::Permanent(e)) => {
                 tracing::error!(key = %mail.mail_key, to = %to, error = %e, "delivery failed for good");

@@ -40,9 +40,12 @@ pub async fn claim(
         .await
 }
 
-/// The server took the mail.
-pub async fn sent(store: &Store, mail: &OutboxMail, now: DateTime<Utc>) -> Result<(), StoreError> {
-    store.outbox_sent(mail, now).await
+/// The server took these mails, each at its time: recorded in one transaction.
+pub async fn sent_all(
+    store: &Store,
+    mails: &[(&OutboxMail, DateTime<Utc>)],
+) -> Result<(), StoreError> {
+    store.outbox_sent(mails).await
 }
 
 /// The mail's envelope or recipient is not an address: given up.

@@ -160,7 +160,7 @@ async fn deliver(
                 .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
                 .unwrap_or_default(),
         ));
-        store.outbox_sent(m, at).await.unwrap();
+        store.outbox_sent(&[(m, at)]).await.unwrap();
     }
     out
 }
@@ -372,7 +372,7 @@ async fn the_digest_s_unsubscribe_address_switches_back_to_a_mail_per_move(db: &
     let [digest] = queued.as_slice() else {
         panic!("one digest: {queued:?}");
     };
-    store.outbox_sent(digest, at).await.unwrap();
+    store.outbox_sent(&[(digest, at)]).await.unwrap();
     let parsed = mail_parser::MessageParser::default()
         .parse(&digest.raw)
         .unwrap();

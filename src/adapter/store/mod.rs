@@ -427,9 +427,13 @@ impl Store {
                             url: shown.clone(),
                             reason: describe_open_error(&e),
                         })?;
+                let mode = url
+                    .split_once('?')
+                    .and_then(|(_, q)| q.split('&').find_map(|kv| kv.strip_prefix("mode=")));
                 let pool = std::sync::Arc::new(sql::SqlitePool::new(
                     &file.to_string_lossy(),
-                    setup == Setup::Create,
+                    setup == Setup::Create && mode.is_none(),
+                    mode,
                 ));
                 let store = Store {
                     pool: sql::Pool::Sqlite(pool),

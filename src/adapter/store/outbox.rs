@@ -192,46 +192,19 @@ impl Store {
         let done = query.execute(self.pool()).await?;
         Ok(done.rows_affected())
     }
-    /// Records a delivered mail; for a move notice, the time it reached the
+    /// Records delivered mails, each with the time it was sent, in one
+    /// transaction; for a move notice, that is the time it reached the
     /// player (from then their clock runs).
     pub async fn outbox_sent(
         &self,
-        mail: &OutboxMail,
-        at: DateTime<Utc>,
+        mails: &[(&OutboxMail, DateTime<Utc>)],
     ) -> Result<(), StoreError> {
+        if mails.is_empty() {
+            return Ok(());
+        }
         let mut tx = self.begin().await?;
-        super::sql::query(
-            "UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL, leased_by = NULL \
-             WHERE id = $2",
-        )
-        .bind(to_millis(at))
-        .bind(mail.id)
-        .execute(&mut tx.tx)
-        .await?;
-        if let (Some(game), Some(ply)) = (mail.game_id, mail.ply) {
-            super::sql::query(
-                "UPDATE moves SET sent_at = $1 WHERE game_id = $2 AND ply = $3 AND sent_at IS NULL",
-            )
-            .bind(to_millis(at))
-            .bind(game)
-            .bind(ply)
-            .execute(&mut tx.tx)
-            .await?;
-        } else if mail.game_id.is_none() {
-            // A digest (a mail of no one game) tells its player of several
-            // games' last moves at once. Only then (it ran for every mail
-            // sent), and as a row-value IN so both databases look the
-            // digest's games up by key: the correlated EXISTS it replaces
-            // made SQLite scan every move ever played, and a fresh
-            // PostgreSQL plan a seq scan of `moves` (issue 15).
-            super::sql::query(
-                "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND (game_id, ply) IN \
-                 (SELECT game_id, ply FROM digest_games WHERE mail_key = $2)",
-            )
-            .bind(to_millis(at))
-            .bind(&mail.mail_key)
-            .execute(&mut tx.tx)
-            .await?;
+        for (mail, at) in mails {
+            tx.outbox_sent_one(mail, *at).await?;
         }
         tx.commit().await
     }
@@ -339,6 +312,50 @@ fn outbox_from_row(row: &Row) -> Result<OutboxMail, StoreError> {
         ply: row.try_get("ply")?,
         message_id: row.try_get("message_id")?,
     })
+}
+
+impl Tx {
+    /// Records one delivered mail (see [`Store::outbox_sent`]).
+    async fn outbox_sent_one(
+        &mut self,
+        mail: &OutboxMail,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        super::sql::query(
+            "UPDATE outbox SET status = 'sent', sent_at = $1, last_error = NULL, leased_by = NULL \
+             WHERE id = $2",
+        )
+        .bind(to_millis(at))
+        .bind(mail.id)
+        .execute(&mut self.tx)
+        .await?;
+        if let (Some(game), Some(ply)) = (mail.game_id, mail.ply) {
+            super::sql::query(
+                "UPDATE moves SET sent_at = $1 WHERE game_id = $2 AND ply = $3 AND sent_at IS NULL",
+            )
+            .bind(to_millis(at))
+            .bind(game)
+            .bind(ply)
+            .execute(&mut self.tx)
+            .await?;
+        } else if mail.game_id.is_none() {
+            // A digest (a mail of no one game) tells its player of several
+            // games' last moves at once. Only then (it ran for every mail
+            // sent), and as a row-value IN so both databases look the
+            // digest's games up by key: the correlated EXISTS it replaces
+            // made SQLite scan every move ever played, and a fresh
+            // PostgreSQL plan a seq scan of `moves` (issue 15).
+            super::sql::query(
+                "UPDATE moves SET sent_at = $1 WHERE sent_at IS NULL AND (game_id, ply) IN \
+                 (SELECT game_id, ply FROM digest_games WHERE mail_key = $2)",
+            )
+            .bind(to_millis(at))
+            .bind(&mail.mail_key)
+            .execute(&mut self.tx)
+            .await?;
+        }
+        Ok(())
+    }
 }
 
 impl Tx {

@@ -432,6 +432,9 @@ impl Query {
         rows_wanted: bool,
         each: impl FnMut(Row) -> Result<bool, StoreError>,
     ) -> Result<Done, StoreError> {
+        // Each statement, at trace level (`DOPIS_LOG=dopis::sql=trace`): to
+        // count what a mail costs.
+        tracing::trace!(target: "dopis::sql", statement = %self.sql.0);
         match on {
             Exec::Pool(Pool::Sqlite(pool)) => {
                 let conn = pool.get()?;
@@ -656,11 +659,17 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_IDLE: usize = 4;
 
 impl SqlitePool {
-    /// A pool for the database file `file`; `create` makes the file when missing.
-    pub fn new(file: &str, create: bool) -> SqlitePool {
+    /// A pool for the database file `file`; `create` makes the file when
+    /// missing. `mode`, the URL's `mode=` (as sqlx read it): `ro` opens it
+    /// read-only, `rwc` may create it.
+    pub fn new(file: &str, create: bool, mode: Option<&str>) -> SqlitePool {
         use rusqlite::OpenFlags as F;
-        let mut flags = F::SQLITE_OPEN_READ_WRITE | F::SQLITE_OPEN_NO_MUTEX | F::SQLITE_OPEN_URI;
-        if create {
+        let mut flags = F::SQLITE_OPEN_NO_MUTEX;
+        flags |= match mode {
+            Some("ro") => F::SQLITE_OPEN_READ_ONLY,
+            _ => F::SQLITE_OPEN_READ_WRITE,
+        };
+        if create || mode == Some("rwc") {
             flags |= F::SQLITE_OPEN_CREATE;
         }
         SqlitePool {
@@ -758,7 +767,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("dopis-sql-{:08x}", rand::random::<u32>()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("t.db");
-        let pool = Pool::Sqlite(Arc::new(SqlitePool::new(&file.to_string_lossy(), true)));
+        let pool = Pool::Sqlite(Arc::new(SqlitePool::new(
+            &file.to_string_lossy(),
+            true,
+            None,
+        )));
         let mut tx = pool.begin().await.unwrap();
         query("CREATE TABLE t (a BIGINT, b TEXT)")
             .execute(&mut tx)

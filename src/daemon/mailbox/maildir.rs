@@ -74,6 +74,34 @@ pub(super) fn is_safe_name(name: &str) -> bool {
     !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', '\0'])
 }
 
+/// The mail files of a folder; an error names the file it is about (empty:
+/// the folder).
+fn list_folder(folder: &Path) -> Result<Vec<Entry>, (String, io::Error)> {
+    let dir = std::fs::read_dir(folder).map_err(|e| (String::new(), e))?;
+    let mut entries = Vec::new();
+    for item in dir {
+        let item = item.map_err(|e| (String::new(), e))?;
+        let Ok(name) = item.file_name().into_string() else {
+            continue; // not a name any Maildir writer makes
+        };
+        if !is_safe_name(&name) {
+            continue;
+        }
+        let meta = match item.metadata() {
+            Ok(meta) if meta.is_file() => meta,
+            Ok(_) => continue,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err((name, e)),
+        };
+        entries.push(Entry {
+            delivered: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            size: meta.len(),
+            name,
+        });
+    }
+    Ok(entries)
+}
+
 /// The beginning of a file, at most [`MAX_HEAD_BYTES`]: an oversized
 /// mail's header fields. Empty when it cannot be read (the mail is then
 /// refused without an answer).
@@ -193,7 +221,10 @@ impl MaildirMailbox {
             let (raw, head) = if oversized.is_some() {
                 (Vec::new(), head_of_file(&path).await)
             } else {
-                match tokio::fs::read(&path).await {
+                // A plain read: a local file of at most the size limit
+                // takes microseconds, where `tokio::fs` would hand it to a
+                // blocking thread and back (issue 27).
+                match std::fs::read(&path) {
                     Ok(raw) => (raw, Vec::new()),
                     // taken away (by another reader) between listing and reading
                     Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
@@ -251,12 +282,13 @@ impl MaildirMailbox {
     async fn move_to_cur(&self, name: &str) -> io::Result<bool> {
         let from = self.dir.join("new").join(name);
         let to = self.dir.join("cur").join(seen_name(name));
-        match tokio::fs::rename(&from, &to).await {
+        // Plain calls, as in `fetch_new`: a rename in one folder is quick.
+        match std::fs::rename(&from, &to) {
             Ok(()) => Ok(true),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                if tokio::fs::try_exists(&to).await.unwrap_or(false) {
+                if std::fs::exists(&to).unwrap_or(false) {
                     Ok(true)
-                } else if tokio::fs::try_exists(&from).await.unwrap_or(false) {
+                } else if std::fs::exists(&from).unwrap_or(false) {
                     Err(e) // cur/ is missing
                 } else {
                     Ok(false)
@@ -385,36 +417,21 @@ impl MaildirMailbox {
         }
     }
 
+    /// The files in `new/`. Listed on a blocking thread in one go: a
+    /// folder of thousands of mails is thousands of `stat` calls, and
+    /// through `tokio::fs` each was a hand-off to a blocking thread and
+    /// back (issue 27).
     async fn list_new(&self) -> Result<Vec<Entry>, MailboxError> {
         let new = self.dir.join("new");
-        let mut dir = tokio::fs::read_dir(&new)
-            .await
-            .map_err(|e| self.io_error("list", "new/", e))?;
-        let mut entries = Vec::new();
-        while let Some(item) = dir
-            .next_entry()
-            .await
-            .map_err(|e| self.io_error("list", "new/", e))?
-        {
-            let Ok(name) = item.file_name().into_string() else {
-                continue; // not a name any Maildir writer makes
-            };
-            if !is_safe_name(&name) {
-                continue;
-            }
-            let meta = match item.metadata().await {
-                Ok(meta) if meta.is_file() => meta,
-                Ok(_) => continue,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(self.io_error("look at", &name, e)),
-            };
-            entries.push(Entry {
-                delivered: meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
-                size: meta.len(),
-                name,
-            });
+        match tokio::task::spawn_blocking(move || list_folder(&new)).await {
+            Ok(Ok(entries)) => Ok(entries),
+            Ok(Err((name, e))) => Err(self.io_error(
+                if name.is_empty() { "list" } else { "look at" },
+                if name.is_empty() { "new/" } else { &name },
+                e,
+            )),
+            Err(e) => Err(self.io_error("list", "new/", io::Error::other(e))),
         }
-        Ok(entries)
     }
 
     fn io_error(&self, what: &str, name: &str, e: io::Error) -> MailboxError {

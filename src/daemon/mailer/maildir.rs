@@ -54,11 +54,12 @@ impl MaildirMailer {
                 self.dir.display()
             ))
         };
-        tokio::fs::write(&tmp, &mail)
-            .await
-            .map_err(|e| failed("write", e))?;
-        if let Err(e) = tokio::fs::rename(&tmp, &new).await {
-            let _ = tokio::fs::remove_file(&tmp).await;
+        // Plain calls: writing a mail to a local file takes microseconds,
+        // where `tokio::fs` hands each call to a blocking thread and back
+        // (two of them a mail, issue 27).
+        std::fs::write(&tmp, &mail).map_err(|e| failed("write", e))?;
+        if let Err(e) = std::fs::rename(&tmp, &new) {
+            let _ = std::fs::remove_file(&tmp);
             return Err(failed("move into new/", e));
         }
         Ok(())

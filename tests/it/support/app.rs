@@ -251,7 +251,10 @@ impl TestApp {
             }
             for mail in batch {
                 out.push(Sent::parse(&mail.mail_key, &mail.recipient, &mail.raw));
-                self.store.outbox_sent(&mail, self.now()).await.unwrap();
+                self.store
+                    .outbox_sent(&[(&mail, self.now())])
+                    .await
+                    .unwrap();
             }
         }
     }
