@@ -46,6 +46,9 @@ pub enum RenderError {
     /// The PNG encoder failed.
     #[error("could not encode the PNG: {0}")]
     Encode(#[from] png::EncodingError),
+    /// The image data could not be compressed.
+    #[error("could not compress the PNG's image data ({0:?})")]
+    Deflate(miniz_oxide::deflate::core::TDEFLStatus),
 }
 
 /// Where a glyph's top-left corner goes, in pixels, for a label of the
@@ -295,6 +298,18 @@ fn render_indices(diagram: &Diagram, tiles: &Tiles) -> Option<Vec<u8>> {
 }
 
 /// Draws and encodes the diagram.
+///
+/// The PNG's header and palette are written by the `png` crate; its image
+/// data (each row "Up"-filtered, then zlib at deflate level 1) is made here
+/// with a compressor kept per thread, and written as one IDAT chunk.
+/// Measured on a board-sized image (release, one core): the `png` crate's
+/// own encoder at level 1 took 0.41 ms, as it feeds the compressor row by
+/// row through `flate2` and sets up a new one (some 300 KB of tables to
+/// clear) each time; the same bytes compressed at once by a compressor set
+/// up once take 0.06 ms, and the file is no larger. Two boards go out with
+/// every move, so this was a third of the daemon's CPU per mail (issue 27).
+/// Level 1 with the Up filter, because the tiles repeat row after row: it
+/// keeps a board at ≤ 13 KB (`dopis bench --only diagram`; issue 15).
 pub(crate) fn render_png(diagram: &Diagram) -> Result<Vec<u8>, RenderError> {
     let tiles = tiles().ok_or(RenderError::Surface)?;
     let image = render_indices(diagram, tiles).ok_or(RenderError::Surface)?;
@@ -303,16 +318,48 @@ pub(crate) fn render_png(diagram: &Diagram) -> Result<Vec<u8>, RenderError> {
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_palette(flat_palette(&tiles.palette));
-    // Measured on the bench's sample boards (release, one core): Balanced
-    // gives ≤ 12 KB in 1.2 ms, Fast (fdeflate) ≤ 19 KB in 0.12 ms but 25.5
-    // KB with the Up filter on the Opera Game's boards; the Up filter (the
-    // tiles repeat row after row) with deflate level 2 kept ≤ 12 KB at
-    // about 1,700 boards a second, level 1 keeps ≤ 13 KB at about 3,000
-    // (`dopis bench --only diagram`; issue 15).
-    encoder.set_filter(png::Filter::Up);
-    encoder.set_deflate_compression(png::DeflateCompression::Level(1));
     let mut writer = encoder.write_header()?;
-    writer.write_image_data(&image)?;
+    writer.write_chunk(png::chunk::IDAT, &zlib_up_filtered(&image)?)?;
     writer.finish()?;
     Ok(out)
+}
+
+/// The image data of an 8-bit PNG of `image` (rows of [`PNG_SIZE_PX`]
+/// bytes): each row with the Up filter (type 2: the difference from the row
+/// above), the whole zlib-compressed at level 1.
+fn zlib_up_filtered(image: &[u8]) -> Result<Vec<u8>, RenderError> {
+    use miniz_oxide::deflate::core::{
+        CompressorOxide, TDEFLFlush, TDEFLStatus, compress_to_output,
+        create_comp_flags_from_zip_params,
+    };
+    thread_local! {
+        static COMPRESSOR: std::cell::RefCell<Box<CompressorOxide>> = std::cell::RefCell::new(
+            // Level 1, a zlib header and trailer (window bits > 0), default strategy.
+            Box::new(CompressorOxide::new(create_comp_flags_from_zip_params(1, 15, 0))),
+        );
+    }
+    let width = PNG_SIZE_PX as usize;
+    let mut filtered = Vec::with_capacity(image.len() + image.len() / width);
+    let mut above: &[u8] = &[];
+    for row in image.chunks(width) {
+        filtered.push(2);
+        if above.is_empty() {
+            filtered.extend_from_slice(row);
+        } else {
+            filtered.extend(row.iter().zip(above).map(|(x, b)| x.wrapping_sub(*b)));
+        }
+        above = row;
+    }
+    let mut zlib = Vec::with_capacity(16 * 1024);
+    let (status, _) = COMPRESSOR.with_borrow_mut(|compressor| {
+        compressor.reset();
+        compress_to_output(compressor, &filtered, TDEFLFlush::Finish, |chunk| {
+            zlib.extend_from_slice(chunk);
+            true
+        })
+    });
+    match status {
+        TDEFLStatus::Done => Ok(zlib),
+        other => Err(RenderError::Deflate(other)),
+    }
 }
