@@ -45,6 +45,9 @@ pub struct Inbox {
     pub allowance: Allowance,
     /// The endgame tables claims are judged on.
     pub tables: std::sync::Arc<dyn crate::domain::chess::tablebase::Tables>,
+    /// When the scheduler sends reminders: a move plans its game's next
+    /// look by it (see [`schedule::reschedule_after_move`]).
+    pub plan: crate::domain::clock::ReminderPlan,
 }
 
 impl Inbox {
@@ -54,6 +57,7 @@ impl Inbox {
             post: post.with_answer_limit(settings.answers_per_hour),
             allowance: settings.allowance,
             tables: settings.tables.clone(),
+            plan: settings.plan.clone(),
         }
     }
 }
@@ -1232,7 +1236,7 @@ impl Inbox {
                         continue;
                     };
                     clocks::end_on_time(tx, &self.post, &mut table, side, at, now).await?;
-                    schedule::reschedule(tx, &table, None, now).await?;
+                    schedule::reschedule_after_move(tx, &table, &self.plan, now).await?;
                 }
                 Step::Play(verdict) => {
                     let Some(table) = current.take() else {
@@ -1348,7 +1352,7 @@ impl Inbox {
             table.record.finished_at = Some(now);
         }
         if verdict.changed {
-            schedule::reschedule(tx, &table, None, now).await?;
+            schedule::reschedule_after_move(tx, &table, &self.plan, now).await?;
         }
         for notice in &verdict.notices {
             if let Notice::Message { to, message, ply } = notice {

@@ -41,6 +41,36 @@ pub async fn reschedule(
     tx.set_schedule(table.record.id, schedule.as_ref()).await
 }
 
+/// Stores the schedule of a game that a mail changed (a move, an offer, a
+/// game ended on time), planned by the scheduler's `plan`: the game is due
+/// at once only when something is due now that was not done yet (a leave
+/// that began, a reminder whose time came while the mail waited), and
+/// otherwise at its next instant.
+///
+/// Before, mail handling did not know the plan and marked every game it
+/// changed to be looked at now, so each move cost the scheduler a second
+/// load of the game a moment later only to plan it: some fifteen statements
+/// a move mail, for nothing to send (issue 27).
+pub async fn reschedule_after_move(
+    tx: &mut Tx,
+    table: &LoadedGame,
+    plan: &ReminderPlan,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let schedule = match &table.clock {
+        Some(clock) if !table.game.is_over() => {
+            let mut schedule = clock.schedule(plan, now);
+            let done = tx.due_keys(table.record.id).await?;
+            if !clock.due(plan, &done, now).is_empty() {
+                schedule.next_due_at = Some(now);
+            }
+            Some(schedule)
+        }
+        _ => None,
+    };
+    tx.set_schedule(table.record.id, schedule.as_ref()).await
+}
+
 /// Reloads a game's clock (after leave changed) and stores its schedule.
 pub async fn reschedule_game(
     tx: &mut Tx,
