@@ -164,13 +164,12 @@ pub async fn game_clock(
 ) -> Result<GameClock, StoreError> {
     let mut pauses = ByColor::new_with(|_| Pauses::none());
     let extensions = tx.deadline_extensions(record.id).await?;
-    for (side, player) in [(Color::White, white), (Color::Black, black)] {
-        let leaves: Vec<Leave> = tx
-            .leaves_of(player.id)
-            .await?
-            .into_iter()
-            .map(|l| l.leave)
-            .collect();
+    let [white_leave, black_leave] = tx.leaves_of_both([white.id, black.id]).await?;
+    for (side, player, booked) in [
+        (Color::White, white, white_leave),
+        (Color::Black, black, black_leave),
+    ] {
+        let leaves: Vec<Leave> = booked.into_iter().map(|l| l.leave).collect();
         let mut spans: Vec<_> = leaves.iter().map(|l| l.span(player.tz)).collect();
         // A TD's extension of N days stops that side's clock for N days from
         // when it was granted: the deadline they are thinking against moves

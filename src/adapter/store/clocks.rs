@@ -137,6 +137,32 @@ impl Tx {
         .collect()
     }
 
+    /// The leave of both players of a game, in one statement (it is read
+    /// for every move): [`Tx::leaves_of`] for each of `players`.
+    pub async fn leaves_of_both(
+        &mut self,
+        players: [PlayerId; 2],
+    ) -> Result<[Vec<StoredLeave>; 2], StoreError> {
+        let rows = super::sql::query(AssertSqlSafe(format!(
+            "SELECT {LEAVE_COLUMNS} FROM leave_bookings WHERE player_id IN ($1, $2) \
+             AND event_id IS NULL AND cancelled_at IS NULL ORDER BY first_day, id"
+        )))
+        .bind(players[0].0)
+        .bind(players[1].0)
+        .fetch_all(self.conn())
+        .await?;
+        let mut out = [Vec::new(), Vec::new()];
+        for row in &rows {
+            let leave = leave_from_row(row)?;
+            for (i, p) in players.iter().enumerate() {
+                if leave.player == *p {
+                    out[i].push(leave.clone());
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Books a leave; returns its id.
     pub async fn add_leave(
         &mut self,

@@ -249,22 +249,25 @@ impl Tx {
         &mut self,
         players: &[PlayerId],
     ) -> Result<HashMap<PlayerId, i32>, StoreError> {
+        // One statement for all (a game's two players on every move), in
+        // slices that keep the parameters under SQLite's old limit.
+        let mut wanted: Vec<i64> = players.iter().map(|p| p.0).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
         let mut out = HashMap::new();
-        for &p in players {
-            if out.contains_key(&p) {
-                continue;
+        for slice in wanted.chunks(500) {
+            let marks: Vec<String> = (1..=slice.len()).map(|i| format!("${i}")).collect();
+            let mut query = super::sql::query(super::sql::AssertSqlSafe(format!(
+                "SELECT player_id, rating FROM ratings WHERE player_id IN ({})",
+                marks.join(", ")
+            )));
+            for id in slice {
+                query = query.bind(*id);
             }
-            let row = super::sql::query("SELECT rating FROM ratings WHERE player_id = $1")
-                .bind(p.0)
-                .fetch_optional(&mut self.tx)
-                .await?;
-            if let Some(r) = row
-                .as_ref()
-                .map(|r| opt_i32(r, "rating"))
-                .transpose()?
-                .flatten()
-            {
-                out.insert(p, r);
+            for row in query.fetch_all(&mut self.tx).await? {
+                if let Some(r) = opt_i32(&row, "rating")? {
+                    out.insert(PlayerId(row.try_get("player_id")?), r);
+                }
             }
         }
         Ok(out)
