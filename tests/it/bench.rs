@@ -47,6 +47,7 @@ fn bench_with_tiny_sizes_prints_every_figure() {
         ("e2e SQLite: ", "move mails/s"),
         ("e2e SQLite: ", "ms CPU per mail"),
         ("e2e SQLite: ", "KB written per mail"),
+        ("e2e SQLite reference: Python's `email` ", "x that"),
         ("e2e SQLite latency at 20/s offered: p50 ", "ms, p99 "),
         ("e2e PostgreSQL", ""),
     ];

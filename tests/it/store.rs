@@ -180,7 +180,7 @@ crate::on_both_backends!(
 
 /// A move is on disk before its mail is marked handled: every SQLite
 /// connection commits with `synchronous = FULL` in WAL mode (why: see
-/// `pool_options` in src/adapter/store/mod.rs).
+/// `SqlitePool::open` in src/adapter/store/sql.rs).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_sqlite_connection_commits_to_disk_before_it_returns() {
     use dopis::adapter::store::sql::query_scalar;

@@ -1,13 +1,28 @@
-//! The database: sqlx on SQLite (embedded default) or PostgreSQL.
+//! The database: SQLite (the embedded default) or PostgreSQL.
 //!
-//! Why `sqlx::Any` with portable SQL rather than two typed backends: every
-//! query is written once and runs unchanged on both databases, so they
-//! cannot drift apart, and the tests run the same code on both. The price is
-//! that `Any` has no chrono types and no compile-time checked `query!`: all
-//! times are stored as BIGINT milliseconds since the Unix epoch (UTC), all
-//! integers as BIGINT (a PostgreSQL INTEGER would decode as i32 and fail),
-//! and the few statements that must differ (DDL, row locking) branch on
-//! [`Backend`]. The two migration sets in `migrations/sqlite` and
+//! Every query is written once, in portable SQL, and runs unchanged on both
+//! databases through one small query API ([`sql`]), so they cannot drift
+//! apart, and the tests run the same code on both. Under it, SQLite runs on
+//! rusqlite on the calling thread and PostgreSQL on sqlx's `Any` driver
+//! ([`sql`] says why). The price of one API is no chrono types and no
+//! compile-time checked queries: all times are stored as BIGINT
+//! milliseconds since the Unix epoch (UTC), all integers as BIGINT, and the
+//! few statements that must differ (DDL, row locking) branch on
+//! [`Backend`].
+//!
+//! **Speed (issue 27).** `dopis bench --only e2e`: 2,016 games, one move
+//! mail each, Maildir → SQLite → both reply mails written, one `serve
+//! --once`, on this 2-core machine, quiet. Before: 158–206 move mails/s,
+//! 4.3–5.4 ms CPU a mail (44% of it handing statements to sqlx's SQLite
+//! worker thread and back). After: about 500 move mails/s, 1.9 ms CPU a
+//! mail. What did it, in the order it was done, each measured alone:
+//! statements on rusqlite on the calling thread (4.7 → 4.3 ms); the Maildir
+//! read, moved and written with plain calls and mails recorded as sent a
+//! batch at a time, one commit each (→ 2.6 ms); the boards' PNG deflated by
+//! a compressor kept per thread (→ 2.1 ms); a move planning its game's next
+//! look itself instead of leaving it to a second load by the scheduler,
+//! and both players' leave and ratings read in one statement each (→ 1.9
+//! ms). PostgreSQL on the same run: 110–114 → 168 move mails/s. The two migration sets in `migrations/sqlite` and
 //! `migrations/postgres` carry the same versions and names and differ only
 //! in DDL dialect.
 //!
@@ -383,12 +398,13 @@ impl Store {
                 // would, and hand it back only after a round trip, so the
                 // first statement opened a second one): set-up takes the
                 // first and checks with it.
-                let pool = pool_options(backend)
-                    .connect_lazy(&connect_url)
-                    .map_err(|e| StoreError::Open {
-                        url: shown.clone(),
-                        reason: describe_open_error(&e),
-                    })?;
+                let pool =
+                    pool_options()
+                        .connect_lazy(&connect_url)
+                        .map_err(|e| StoreError::Open {
+                            url: shown.clone(),
+                            reason: describe_open_error(&e),
+                        })?;
                 let store = Store {
                     pool: sql::Pool::Any(pool.clone()),
                     backend,
@@ -621,7 +637,8 @@ impl Store {
     }
 }
 
-/// How the connection pool is set up.
+/// How PostgreSQL's connection pool is set up (SQLite has its own, see
+/// [`sql`]).
 ///
 /// sqlx-core 0.9.0's pool maintenance task can spin a core for ever: it runs
 /// `for _ in 0..pool.num_idle()`, and `release()` lets another task pop a
@@ -644,32 +661,14 @@ impl Store {
 /// back; the test `the_pool_never_runs_the_maintenance_task_that_can_spin`
 /// keeps them off until then.
 ///
-/// On SQLite every connection commits with `synchronous = FULL`: with WAL,
-/// a commit then returns only once the WAL is on disk. That is what makes a
-/// move durable before its mail is marked handled (moved to `cur/`, flagged
-/// seen on IMAP): under `NORMAL` a commit survives a crash of the process
-/// but not a power loss, and after one the move would be gone while its
-/// mail no longer looks unread, so it would never be read again.
-fn pool_options(backend: Backend) -> AnyPoolOptions {
-    let options = AnyPoolOptions::new()
-        .max_connections(match backend {
-            Backend::Sqlite => 4,
-            Backend::Postgres => 8,
-        })
+fn pool_options() -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(8)
         .min_connections(0)
         .idle_timeout(None)
         .max_lifetime(None)
         .test_before_acquire(true)
-        .acquire_timeout(Duration::from_secs(10));
-    match backend {
-        Backend::Sqlite => options.after_connect(|conn, _meta| {
-            Box::pin(async move {
-                conn.execute("PRAGMA synchronous = FULL").await?;
-                Ok(())
-            })
-        }),
-        Backend::Postgres => options,
-    }
+        .acquire_timeout(Duration::from_secs(10))
 }
 
 fn describe_open_error(e: &sqlx::Error) -> String {
@@ -799,13 +798,11 @@ mod tests {
     fn the_pool_never_runs_the_maintenance_task_that_can_spin() {
         // sqlx-core 0.9.0 spawns the task (which can loop for ever, sqlx
         // issue 3645) unless all three hold; see `pool_options`.
-        for backend in [Backend::Sqlite, Backend::Postgres] {
-            let options = pool_options(backend);
-            assert_eq!(options.get_idle_timeout(), None, "{backend:?}");
-            assert_eq!(options.get_max_lifetime(), None, "{backend:?}");
-            assert_eq!(options.get_min_connections(), 0, "{backend:?}");
-            // Broken connections are still replaced before use.
-            assert!(options.get_test_before_acquire(), "{backend:?}");
-        }
+        let options = pool_options();
+        assert_eq!(options.get_idle_timeout(), None);
+        assert_eq!(options.get_max_lifetime(), None);
+        assert_eq!(options.get_min_connections(), 0);
+        // Broken connections are still replaced before use.
+        assert!(options.get_test_before_acquire());
     }
 }

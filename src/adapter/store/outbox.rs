@@ -135,19 +135,27 @@ impl Store {
                     continue;
                 }
             };
-            super::sql::query(
-                "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, leased_by = $2 \
-                 WHERE id = $3",
-            )
-            .bind(to_millis(now + lease))
-            .bind(holder)
-            .bind(mail.id)
-            .execute(&mut tx.tx)
-            .await?;
             mails.push(OutboxMail {
                 attempts: mail.attempts + 1,
                 ..mail
             });
+        }
+        // The lease of the whole batch in one statement, not one a mail
+        // (each a round trip on PostgreSQL; issue 27). `limit` keeps the
+        // list short, and slices keep it under SQLite's old parameter limit.
+        for slice in mails.chunks(500) {
+            let marks: Vec<String> = (0..slice.len()).map(|i| format!("${}", i + 3)).collect();
+            let mut lease_them = super::sql::query(AssertSqlSafe(format!(
+                "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, leased_by = $2 \
+                 WHERE id IN ({})",
+                marks.join(", ")
+            )))
+            .bind(to_millis(now + lease))
+            .bind(holder);
+            for mail in slice {
+                lease_them = lease_them.bind(mail.id);
+            }
+            lease_them.execute(&mut tx.tx).await?;
         }
         tx.commit().await?;
         Ok(mails)

@@ -697,10 +697,13 @@ impl SqlitePool {
     }
 
     /// Opens a connection as every connection of the store is set up:
-    /// `synchronous = FULL` (a commit returns once the WAL is on disk, so a
-    /// move is durable before its mail is marked handled; see
-    /// `pool_options` in the store), foreign keys enforced and a busy
-    /// timeout, as sqlx set them.
+    /// foreign keys enforced and a busy timeout, as sqlx set them, and
+    /// `synchronous = FULL`: with WAL, a commit then returns only once the
+    /// WAL is on disk. That is what makes a move durable before its mail is
+    /// marked handled (moved to `cur/`, flagged seen on IMAP): under
+    /// `NORMAL` a commit survives a crash of the process but not a power
+    /// loss, and after one the move would be gone while its mail no longer
+    /// looks unread, so it would never be read again.
     fn open(&self) -> Result<rusqlite::Connection, StoreError> {
         let conn = rusqlite::Connection::open_with_flags(&self.file, self.flags)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;

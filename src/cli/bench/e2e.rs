@@ -67,6 +67,7 @@ async fn run(name: &str, url: &str, sizes: &Sizes, dir: &Path, out: &mut dyn Wri
     for (i, (game, white, _)) in world.games.iter().enumerate() {
         deliver(&world, *game, white, "e4", i)?;
     }
+    let reference = python_parse_rate(&world.inbox.join("new"));
     let before = count(&world.sent.join("new"));
     let started = Instant::now();
     let output = Command::new(std::env::current_exe()?)
@@ -99,7 +100,40 @@ async fn run(name: &str, url: &str, sizes: &Sizes, dir: &Path, out: &mut dyn Wri
         usage.write_bytes as f64 / 1024.0 / mails,
         usage.max_rss_kb as f64 / 1024.0
     )?;
+    match reference {
+        Some(rate) => writeln!(
+            out,
+            "e2e {name} reference: Python's `email` only parses the same mails at {}/s (one process, \
+             files read from new/); dopis handles them end to end at {:.2}x that",
+            grouped(rate),
+            mails / wall / rate
+        )?,
+        None => writeln!(out, "e2e {name} reference: python3 not found, none")?,
+    }
     latency(name, &world, sizes, out)
+}
+
+/// How many of the mails in `folder` a second Python's `email` package
+/// parses (`message_from_binary_file` with the default policy, every header
+/// and the body walked): the reference the end-to-end rate is held
+/// against (issue 27). `None` without python3.
+fn python_parse_rate(folder: &Path) -> Option<f64> {
+    const SCRIPT: &str = "import sys, os, time, email, email.policy\n\
+        d = sys.argv[1]; names = sorted(os.listdir(d))\n\
+        t = time.perf_counter()\n\
+        for n in names:\n\
+        \x20   with open(os.path.join(d, n), 'rb') as f:\n\
+        \x20       m = email.message_from_binary_file(f, policy=email.policy.default)\n\
+        \x20       [str(v) for v in m.values()]; [p.get_content() for p in m.walk() if not p.is_multipart()]\n\
+        print(len(names) / (time.perf_counter() - t))\n";
+    let output = Command::new("python3")
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg(folder)
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&output.stdout).trim().parse().ok()
 }
 
 /// Registers two players a game and starts the games, with `control`
