@@ -707,7 +707,15 @@ impl SqlitePool {
     fn open(&self) -> Result<rusqlite::Connection, StoreError> {
         let conn = rusqlite::Connection::open_with_flags(&self.file, self.flags)?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")?;
+        // `temp_store = MEMORY`: the daemon undoes a failed mail alone with
+        // a savepoint, and SQLite keeps what a savepoint may undo in a
+        // sub-journal, by default a temporary file: a write system call for
+        // each page a mail changes, 7% of the daemon's time (issue 27). It
+        // holds a few pages a mail, and nothing in it needs to outlive the
+        // transaction, so memory is the place for it.
+        conn.execute_batch(
+            "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY;",
+        )?;
         conn.set_prepared_statement_cache_capacity(256);
         Ok(conn)
     }
