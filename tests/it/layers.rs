@@ -550,7 +550,8 @@ fn scan(src: &Path) -> (Vec<Edge>, Vec<String>) {
                 }
             }
         }
-        // SQL: sqlx used, or an SQL statement in a string, outside src/adapter/store.
+        // SQL: sqlx or rusqlite used, or an SQL statement in a string,
+        // outside src/adapter/store.
         if !name.starts_with("src/adapter/store/") {
             let code_line = |i: usize| s.lines().nth(i).unwrap_or("");
             for (i, l) in raw.lines().enumerate() {
@@ -565,7 +566,10 @@ fn scan(src: &Path) -> (Vec<Edge>, Vec<String>) {
                 ]
                 .iter()
                 .any(|k| l.contains(k));
-                if code.contains("sqlx::") || (statement && code.contains('"')) {
+                if code.contains("sqlx::")
+                    || code.contains("rusqlite::")
+                    || (statement && code.contains('"'))
+                {
                     let pos = s.lines().take(i).map(|x| x.len() + 1).sum::<usize>();
                     if !in_test(pos) {
                         sql.push(format!("{name}:{}", i + 1));
