@@ -375,25 +375,12 @@ impl Store {
         } else {
             return Err(StoreError::UnsupportedUrl { url: shown });
         };
-        // On PostgreSQL one plain connection first: when the server is
-        // unreachable its error says why ("connection refused"), where the
-        // pool would retry until it only said it timed out. The pool gives
-        // back SQLite's errors ("unable to open database file") as they are
-        // (it retries refused connections and transient server errors
-        // only), so SQLite is spared the extra connection, which cost every
-        // CLI command a thread and an open of the file.
-        if backend == Backend::Postgres {
-            let probe =
-                AnyConnection::connect(&connect_url)
-                    .await
-                    .map_err(|e| StoreError::Open {
-                        url: shown.clone(),
-                        reason: describe_open_error(&e),
-                    })?;
-            let _ = probe.close().await;
-        }
         match backend {
             Backend::Postgres => {
+                // One plain connection first: when the server is unreachable
+                // its error says why ("connection refused"), where the pool
+                // would retry until it only said it timed out.
+                let _ = connect_one(&connect_url, &shown).await?.close().await;
                 // The pool opens no connection of its own to test (`connect`
                 // would, and hand it back only after a round trip, so the
                 // first statement opened a second one): set-up takes the
@@ -436,13 +423,7 @@ impl Store {
                             .to_string(),
                     });
                 };
-                let mut conn =
-                    AnyConnection::connect(&connect_url)
-                        .await
-                        .map_err(|e| StoreError::Open {
-                            url: shown.clone(),
-                            reason: describe_open_error(&e),
-                        })?;
+                let mut conn = connect_one(&connect_url, &shown).await?;
                 let mode = url
                     .split_once('?')
                     .and_then(|(_, q)| q.split('&').find_map(|kv| kv.strip_prefix("mode=")));
@@ -669,6 +650,16 @@ fn pool_options() -> AnyPoolOptions {
         .max_lifetime(None)
         .test_before_acquire(true)
         .acquire_timeout(Duration::from_secs(10))
+}
+
+/// One sqlx connection outside any pool, its failure said as an open error.
+async fn connect_one(connect_url: &str, shown: &str) -> Result<AnyConnection, StoreError> {
+    AnyConnection::connect(connect_url)
+        .await
+        .map_err(|e| StoreError::Open {
+            url: shown.to_string(),
+            reason: describe_open_error(&e),
+        })
 }
 
 fn describe_open_error(e: &sqlx::Error) -> String {
