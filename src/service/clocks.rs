@@ -167,7 +167,7 @@ impl Scheduler {
         store: &Store,
         now: DateTime<Utc>,
     ) -> Result<Option<(GameId, Result<Vec<Due>, ServiceError>)>, StoreError> {
-        let mut tx = store.begin().await?;
+        let mut tx = store.begin_writing().await?;
         let Some(id) = tx.claim_due_game(now).await? else {
             tx.commit().await?;
             return Ok(None);

@@ -720,6 +720,15 @@ impl Store {
             backend: self.backend(),
         })
     }
+
+    /// Starts a transaction that reads before it writes: see
+    /// [`sql::Pool::begin_writing`].
+    pub async fn begin_writing(&self) -> Result<Tx, StoreError> {
+        Ok(Tx {
+            tx: self.pool().begin_writing().await?,
+            backend: self.backend(),
+        })
+    }
 }
 
 impl Tx {

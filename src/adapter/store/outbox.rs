@@ -103,7 +103,7 @@ impl Store {
         limit: i64,
         holder: Option<i64>,
     ) -> Result<Vec<OutboxMail>, StoreError> {
-        let mut tx = self.begin().await?;
+        let mut tx = self.begin_writing().await?;
         let lock = match tx.backend {
             Backend::Postgres => " FOR UPDATE SKIP LOCKED",
             Backend::Sqlite => "",

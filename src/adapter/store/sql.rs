@@ -599,10 +599,26 @@ pub enum Conn {
 impl Pool {
     /// Starts a transaction.
     pub async fn begin(&self) -> Result<Conn, StoreError> {
+        self.begin_as("BEGIN").await
+    }
+
+    /// Starts a transaction that reads before it writes. On SQLite it takes
+    /// the write lock at once (`BEGIN IMMEDIATE`, waiting out another
+    /// writer as any write does): a plain `BEGIN` reads a snapshot first,
+    /// and when another connection commits before the first write, that
+    /// write fails at once with `SQLITE_BUSY` (the snapshot is stale; no
+    /// waiting helps), and the daemon's whole pass waited 5 s to try again.
+    /// Seen with CLI commands writing while `serve` claimed the outbox.
+    /// PostgreSQL has no such case: a plain transaction.
+    pub async fn begin_writing(&self) -> Result<Conn, StoreError> {
+        self.begin_as("BEGIN IMMEDIATE").await
+    }
+
+    async fn begin_as(&self, begin: &str) -> Result<Conn, StoreError> {
         match self {
             Pool::Sqlite(pool) => {
                 let conn = pool.get()?;
-                conn.conn().execute_batch("BEGIN")?;
+                conn.conn().execute_batch(begin)?;
                 Ok(Conn::Sqlite(conn))
             }
             Pool::Any(pool) => Ok(Conn::Any(pool.begin().await?)),
@@ -816,6 +832,62 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(n.try_get::<i64, _>("n").unwrap(), 1);
+        pool.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// Reads in `tx`, lets another connection (which does not wait for
+    /// locks) write to `file`, then writes in `tx` and commits: whether the
+    /// other write got in, and what became of this one.
+    async fn read_other_write(
+        mut tx: Conn,
+        file: &std::path::Path,
+    ) -> (bool, Result<(), StoreError>) {
+        if let Err(e) = query("SELECT COUNT(*) FROM t").fetch_one(&mut tx).await {
+            return (false, Err(e));
+        }
+        let other = rusqlite::Connection::open(file).unwrap();
+        other.busy_timeout(Duration::ZERO).unwrap();
+        let overtaken = other.execute_batch("INSERT INTO t (a) VALUES (2)").is_ok();
+        let written = query("INSERT INTO t (a) VALUES (1)").execute(&mut tx).await;
+        let done = match written {
+            Ok(_) => tx.commit().await,
+            Err(e) => Err(e),
+        };
+        (overtaken, done)
+    }
+
+    #[tokio::test]
+    async fn a_transaction_begun_for_writing_cannot_be_overtaken_between_its_read_and_write() {
+        let dir = std::env::temp_dir().join(format!("dopis-sql-{:08x}", rand::random::<u32>()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("t.db");
+        let pool = Pool::Sqlite(Arc::new(SqlitePool::new(
+            &file.to_string_lossy(),
+            true,
+            None,
+        )));
+        query("PRAGMA journal_mode = WAL")
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+        query("CREATE TABLE t (a BIGINT)")
+            .execute(&pool)
+            .await
+            .unwrap();
+        // A plain transaction: the other write gets in between, and this
+        // one's write then fails at once (its snapshot is stale), an outage
+        // to the daemon.
+        let (overtaken, written) = read_other_write(pool.begin().await.unwrap(), &file).await;
+        assert!(overtaken);
+        let e = written.unwrap_err();
+        assert_eq!(e.blame(), super::super::Blame::Outage, "{e}");
+        // Begun for writing: the other write is the one that must wait
+        // (here it does not, so it fails), and this one goes through.
+        let (overtaken, written) =
+            read_other_write(pool.begin_writing().await.unwrap(), &file).await;
+        assert!(!overtaken);
+        written.unwrap();
         pool.close().await;
         let _ = std::fs::remove_dir_all(dir);
     }
