@@ -230,21 +230,6 @@ impl Row {
             .ok_or_else(|| StoreError::Corrupt(format!("no column {index} in the result")))?;
         T::decode(&self.values[at]).map_err(|e| StoreError::Corrupt(format!("column {index}: {e}")))
     }
-
-    /// The values, in column order.
-    pub fn values(&self) -> &[Value] {
-        &self.values
-    }
-
-    /// The number of columns.
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    /// Whether the row has no columns.
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
 }
 
 /// A statement's text. `&'static str` for a fixed one; a text built at run
@@ -313,16 +298,6 @@ impl<T: Decode> QueryScalar<T> {
     /// The value of the first row; an error when there is none.
     pub async fn fetch_one<'a>(self, on: impl Into<Exec<'a>>) -> Result<T, StoreError> {
         self.query.fetch_one(on).await?.try_get(0)
-    }
-
-    /// The value of each row.
-    pub async fn fetch_all<'a>(self, on: impl Into<Exec<'a>>) -> Result<Vec<T>, StoreError> {
-        self.query
-            .fetch_all(on)
-            .await?
-            .iter()
-            .map(|row| row.try_get(0))
-            .collect()
     }
 }
 
