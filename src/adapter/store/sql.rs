@@ -764,8 +764,8 @@ mod tests {
         assert_eq!(Some("a").encode(), Value::Text("a".into()));
     }
 
-    #[tokio::test]
-    async fn parameters_are_bound_by_their_number_not_their_place() {
+    /// A new SQLite file in a folder of its own, and a pool on it.
+    fn scratch_pool() -> (std::path::PathBuf, std::path::PathBuf, Pool) {
         let dir = std::env::temp_dir().join(format!("dopis-sql-{:08x}", rand::random::<u32>()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("t.db");
@@ -774,6 +774,12 @@ mod tests {
             true,
             None,
         )));
+        (dir, file, pool)
+    }
+
+    #[tokio::test]
+    async fn parameters_are_bound_by_their_number_not_their_place() {
+        let (dir, _, pool) = scratch_pool();
         let mut tx = pool.begin().await.unwrap();
         query("CREATE TABLE t (a BIGINT, b TEXT)")
             .execute(&mut tx)
@@ -834,14 +840,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_transaction_begun_for_writing_cannot_be_overtaken_between_its_read_and_write() {
-        let dir = std::env::temp_dir().join(format!("dopis-sql-{:08x}", rand::random::<u32>()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("t.db");
-        let pool = Pool::Sqlite(Arc::new(SqlitePool::new(
-            &file.to_string_lossy(),
-            true,
-            None,
-        )));
+        let (dir, file, pool) = scratch_pool();
         query("PRAGMA journal_mode = WAL")
             .fetch_all(&pool)
             .await
